@@ -1,0 +1,43 @@
+import { z } from '../zod';
+import { named } from './common';
+
+export const PROBLEM_CODES = [
+  'unauthorized',
+  'not_found',
+  'method_not_allowed',
+  'malformed_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'validation_failed',
+  'conflict',
+  'profile_running',
+  'session_exists',
+  'session_not_running',
+  'proxy_in_use',
+  'rate_limited',
+  'idempotency_key_reused',
+  'idempotency_in_flight',
+  'browser_unavailable',
+  'internal',
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+export const FieldError = z.object({ path: z.string(), message: z.string() });
+
+/** RFC 9457 problem details. `code` is a string so that codes added later still parse. */
+export const Problem = named(
+  'Problem',
+  z.looseObject({
+    type: z.optional(z.string()),
+    title: z.optional(z.string()),
+    status: z.optional(z.number()),
+    detail: z.optional(z.string()),
+    code: z.optional(z.string()),
+    errors: z.optional(z.array(FieldError)),
+    session_id: z.optional(z.string()),
+  }),
+  'RFC 9457 problem details; `code` is stable and machine-readable.',
+);
+
+export type FieldError = z.infer<typeof FieldError>;
+export type Problem = z.infer<typeof Problem>;

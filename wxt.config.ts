@@ -1,0 +1,28 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'wxt';
+
+export default defineConfig({
+  modules: ['@wxt-dev/webextension-polyfill'],
+  vite: () => ({
+    plugins: [preact()],
+    build: { target: 'es2022' },
+  }),
+  manifest: ({ browser }) => ({
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
+    permissions: ['storage', 'alarms', 'notifications'],
+    host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
+    optional_host_permissions: ['http://*/*', 'https://*/*'],
+    action: { default_title: '__MSG_extName__' },
+    ...(browser === 'firefox' && {
+      browser_specific_settings: {
+        gecko: {
+          id: 'profile-pilot@profile-pilot.dev',
+          strict_min_version: '128.0',
+          data_collection_permissions: { required: ['none'] },
+        },
+      },
+    }),
+  }),
+});
