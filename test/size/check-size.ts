@@ -1,0 +1,81 @@
+/**
+ * Builds and zips the extension for Chrome and Firefox, then checks the JavaScript each Chrome entry point loads
+ * (the entry file and every chunk it imports, gzip -9) against its budget. Prints the figures; exits 1 when over.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const BUDGETS_KB = { popup: 25, background: 20 };
+const root = resolve(import.meta.dirname, '../..');
+const outDir = join(root, '.output/chrome-mv3');
+
+/** Runs WXT quietly (Rollup's warnings about zod's comments are noise) and shows its output only on failure. */
+function run(args: string[]): void {
+  try {
+    execFileSync('npx', ['wxt', ...args], { cwd: root, stdio: 'pipe' });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: Buffer; stderr?: Buffer };
+    console.error(`wxt ${args.join(' ')} failed:\n${stdout}${stderr}`);
+    process.exit(1);
+  }
+}
+
+/** Every JS file reachable from the entry files through static `import` statements. */
+function loadedScripts(entries: string[]): string[] {
+  const seen = new Set<string>();
+  const queue = [...entries];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const code = readFileSync(file, 'utf8');
+    for (const match of code.matchAll(/(?:import|from)\s*["']([^"']+\.js)["']/g)) {
+      queue.push(resolveImport(file, match[1] as string));
+    }
+  }
+  return [...seen];
+}
+
+function resolveImport(fromFile: string, specifier: string): string {
+  return specifier.startsWith('/') ? join(outDir, specifier) : resolve(dirname(fromFile), specifier);
+}
+
+function htmlScripts(htmlFile: string): string[] {
+  const html = readFileSync(htmlFile, 'utf8');
+  return [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+\.js)"/g)].map((m) =>
+    resolveImport(htmlFile, m[1] as string),
+  );
+}
+
+function gzipKb(files: string[]): number {
+  return files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0) / 1024;
+}
+
+run(['zip']);
+run(['zip', '-b', 'firefox', '--mv3']);
+
+const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8'));
+const figures = {
+  popup: loadedScripts(htmlScripts(join(outDir, manifest.action.default_popup))),
+  background: loadedScripts([join(outDir, manifest.background.service_worker)]),
+};
+
+let over = false;
+for (const [name, files] of Object.entries(figures) as [keyof typeof BUDGETS_KB, string[]][]) {
+  const kb = gzipKb(files);
+  const budget = BUDGETS_KB[name];
+  over ||= kb > budget;
+  console.log(`${name}: ${kb.toFixed(1)} KB gzip in ${files.length} file(s), budget ${budget} KB ${kb > budget ? 'OVER' : 'ok'}`);
+}
+const zips = readdirSync(join(root, '.output')).filter((f) => f.endsWith('.zip'));
+for (const browser of ['chrome', 'firefox']) {
+  if (!zips.some((f) => f.includes(browser))) {
+    console.log(`no ${browser} zip in .output/`);
+    over = true;
+  }
+}
+console.log(`zips: ${zips.join(', ')}`);
+if (!existsSync(join(root, '.output/firefox-mv3/manifest.json'))) over = true;
+process.exit(over ? 1 : 0);
