@@ -1,5 +1,15 @@
+export {
+  type ApiClient,
+  type CallOptions,
+  type ClientOptions,
+  createClient,
+  type PostOptions,
+  type RunPoll,
+} from './client';
 export * from './endpoints';
+export { ApiError, type ApiErrorCode, type ApiErrorInfo } from './errors';
 export * from './proxy-url';
+export { type QuotaSnapshot, readQuota, readRetryAfter } from './rate-limit';
 export * from './schemas/account';
 export * from './schemas/automation';
 export * from './schemas/common';

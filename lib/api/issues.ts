@@ -1,5 +1,13 @@
 import type { FieldError } from './schemas/problem';
-import type { z } from './zod';
+import { z } from './zod';
+
+/**
+ * safeParse that keeps each issue's input, so a wrong type ("must be a string") can be told from a missing
+ * field ("is required"): zod leaves `input` out of issues unless asked.
+ */
+export function parseReporting<T extends z.core.$ZodType>(schema: T, data: unknown) {
+  return z.safeParse(schema, data, { reportInput: true });
+}
 
 /** Joins an issue path the way people read it: `steps[2].url`, `fingerprint.screen.width`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -38,6 +46,7 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 function article(type: string): string {
+  if (type === 'int') return 'a whole number';
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 

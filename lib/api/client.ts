@@ -1,0 +1,201 @@
+import { type Endpoint, type EndpointName, endpoints } from './endpoints';
+import { ApiError, httpError, invalidResponseError, noAnswerError, unexpectedShape } from './errors';
+import { parseReporting } from './issues';
+import { type QuotaSnapshot, readQuota, readRetryAfter } from './rate-limit';
+import { backoffDelay, isTransient, MAX_RETRIES } from './retry';
+import type { z } from './zod';
+
+export interface ClientOptions {
+  /** Where the service answers, e.g. `http://127.0.0.1:8787`. */
+  baseUrl: string;
+  apiKey: string;
+  fetch: typeof fetch;
+  /** Receives the quota after every answer, errors and 429 included. */
+  onQuota?: (quota: QuotaSnapshot) => void;
+  /** Time one attempt may take; 15 s unless given. */
+  timeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface PostOptions extends CallOptions {
+  /** Give the key of an earlier attempt to repeat it safely; a fresh one is made otherwise. */
+  idempotencyKey?: string;
+}
+
+export interface RunPoll {
+  /** Seconds (0–25) the service may hold the answer until the run changes. */
+  wait?: number;
+  after_version?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const LONG_POLL_MARGIN_MS = 5_000;
+// Chrome may end an MV3 worker whose fetch runs for 30 s.
+const LONG_POLL_CAP_MS = 29_000;
+
+type Table = typeof endpoints;
+type Schema = z.core.$ZodType;
+type BodyOf<N extends EndpointName> = Table[N] extends { body: infer S extends Schema } ? z.input<S> : never;
+/** Query parameters as callers give them: numbers where the schema coerces one from the query string. */
+type QueryOf<N extends EndpointName> = Table[N] extends { query: infer S extends Schema }
+  ? { [K in keyof z.input<S>]: unknown extends z.input<S>[K] ? number : z.input<S>[K] }
+  : never;
+type ResultOf<N extends EndpointName> = Table[N] extends { binary: true }
+  ? Blob
+  : Table[N] extends { response: infer S extends Schema }
+    ? z.output<S>
+    : undefined;
+
+interface Call {
+  params?: string[];
+  query?: object;
+  body?: unknown;
+  timeoutMs?: number;
+}
+
+/** A typed client for every endpoint of the table. Browser-free: the key, the address and `fetch` come in. */
+export function createClient(options: ClientOptions) {
+  const request = requester(options);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const longPollTimeout = (wait = 0) =>
+    Math.min(LONG_POLL_CAP_MS, Math.max(timeoutMs, wait * 1000 + LONG_POLL_MARGIN_MS));
+
+  return {
+    getAccount: (o?: CallOptions) => request('getAccount', {}, o),
+
+    listProfiles: (query?: QueryOf<'listProfiles'>, o?: CallOptions) => request('listProfiles', { query }, o),
+    createProfile: (body: BodyOf<'createProfile'>, o?: PostOptions) => request('createProfile', { body }, o),
+    getProfile: (id: string, o?: CallOptions) => request('getProfile', { params: [id] }, o),
+    deleteProfile: (id: string, { force }: { force?: boolean } = {}, o?: CallOptions) =>
+      request('deleteProfile', { params: [id], query: { force: force ? 'true' : undefined } }, o),
+
+    listProxies: (query?: QueryOf<'listProxies'>, o?: CallOptions) => request('listProxies', { query }, o),
+    createProxy: (body: BodyOf<'createProxy'>, o?: PostOptions) => request('createProxy', { body }, o),
+    getProxy: (id: string, o?: CallOptions) => request('getProxy', { params: [id] }, o),
+    updateProxy: (id: string, body: BodyOf<'updateProxy'>, o?: CallOptions) =>
+      request('updateProxy', { params: [id], body }, o),
+    deleteProxy: (id: string, o?: CallOptions) => request('deleteProxy', { params: [id] }, o),
+
+    listSessions: (query?: QueryOf<'listSessions'>, o?: CallOptions) => request('listSessions', { query }, o),
+    getSession: (id: string, o?: CallOptions) => request('getSession', { params: [id] }, o),
+    startSession: (body: BodyOf<'startSession'>, o?: PostOptions) => request('startSession', { body }, o),
+    stopSession: (selector: QueryOf<'stopSession'>, o?: CallOptions) =>
+      request('stopSession', { query: selector }, o),
+
+    runAutomation: (body: BodyOf<'runAutomation'>, o?: PostOptions) => request('runAutomation', { body }, o),
+    getRun: (runId: string, poll: RunPoll = {}, o?: CallOptions) =>
+      request('getRun', { query: { run_id: runId, ...poll }, timeoutMs: longPollTimeout(poll.wait) }, o),
+    listRuns: (query?: Omit<QueryOf<'listRuns'>, keyof RunPoll | 'run_id'>, o?: CallOptions) =>
+      request('listRuns', { query }, o),
+    cancelRun: (runId: string, o?: PostOptions) => request('cancelRun', { params: [runId] }, o),
+    getArtifact: (runId: string, name: string, o?: CallOptions) =>
+      request('getArtifact', { params: [runId, name] }, o),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createClient>;
+
+function requester({
+  baseUrl,
+  apiKey,
+  // Kept apart from `options`: a browser's fetch called as a method of another object throws "Illegal invocation".
+  fetch: send,
+  onQuota,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random = Math.random,
+  now = Date.now,
+}: ClientOptions) {
+  const origin = baseUrl.replace(/\/+$/, '');
+
+  async function attempt(name: EndpointName, endpoint: Endpoint, url: string, init: RequestInit, ms: number) {
+    const label = `${endpoint.method} ${endpoint.path}`;
+    const { response, payload } = await exchange(url, init, ms, label, endpoint.binary === true);
+    onQuota?.(readQuota(response.headers, now()));
+    if (!response.ok) {
+      const retryAfter = readRetryAfter(response.headers.get('Retry-After'), now());
+      throw httpError(name, label, response.status, String(payload), retryAfter);
+    }
+    if (endpoint.binary || !endpoint.response) return endpoint.binary ? payload : undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(String(payload));
+    } catch {
+      throw invalidResponseError(label, response.status, 'answered with something that is not JSON');
+    }
+    // A deployment may answer a list with a bare array.
+    if (Array.isArray(json) && name.startsWith('list')) json = { data: json, next_cursor: null };
+    const parsed = parseReporting(endpoint.response, json);
+    if (!parsed.success)
+      throw invalidResponseError(label, response.status, unexpectedShape(parsed.error.issues));
+    return parsed.data;
+  }
+
+  /** One fetch, body included, within `ms`; every way of getting no answer becomes an ApiError. */
+  async function exchange(url: string, init: RequestInit, ms: number, label: string, binary: boolean) {
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(), ms);
+    const signal = init.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
+    try {
+      // Also stops a retry whose caller gave up during the backoff.
+      signal.throwIfAborted();
+      const response = await send(url, { ...init, signal });
+      return { response, payload: binary && response.ok ? await response.blob() : await response.text() };
+    } catch (cause) {
+      const code = timer.signal.aborted ? 'timeout' : init.signal?.aborted ? 'aborted' : 'network_error';
+      throw noAnswerError(label, code, origin, cause);
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  return async function request<N extends EndpointName>(
+    name: N,
+    call: Call,
+    options: PostOptions = {},
+  ): Promise<ResultOf<N>> {
+    const endpoint: Endpoint = endpoints[name];
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${apiKey}`,
+      Accept: endpoint.binary ? '*/*' : 'application/json',
+    };
+    if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+    // One key for every attempt, so that the service replays a create it already did instead of repeating it.
+    if (endpoint.method === 'POST')
+      headers['Idempotency-Key'] = options.idempotencyKey ?? crypto.randomUUID();
+    const init: RequestInit = {
+      method: endpoint.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      signal: options.signal,
+    };
+    const url = buildUrl(origin, endpoint.path, call.params ?? [], call.query ?? {});
+    const ms = options.timeoutMs ?? call.timeoutMs ?? timeoutMs;
+    for (let retry = 0; ; retry++) {
+      try {
+        return (await attempt(name, endpoint, url, init, ms)) as ResultOf<N>;
+      } catch (error) {
+        if (!(error instanceof ApiError) || !isTransient(error) || retry >= MAX_RETRIES) throw error;
+        await sleep(backoffDelay(retry, random));
+      }
+    }
+  };
+}
+
+function buildUrl(origin: string, path: string, params: string[], query: object): string {
+  let next = 0;
+  const filled = path.replace(/:\w+/g, () => encodeURIComponent(params[next++] ?? ''));
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const text = search.toString();
+  return `${origin}${filled}${text ? `?${text}` : ''}`;
+}
