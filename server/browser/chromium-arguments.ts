@@ -1,0 +1,60 @@
+import type { FingerprintSettings } from './launch';
+import { userDataDirArgument } from './processes';
+
+// Background services that would otherwise call Google through the profile's proxy, or rewrite http
+// navigations to https. Chromium honours only the last --disable-features, so all go in one.
+// Still seen at start-up (Chromium 156) with no switch to stop them: accounts.google.com/ListAccounts
+// and an update.googleapis.com check for the on-device model manifest.
+const DISABLED_FEATURES = [
+  'AutofillServerCommunication',
+  'DialMediaRouteProvider',
+  'HttpsUpgrades',
+  'MediaRouter',
+  'NetworkTimeServiceQuerying',
+  'OptimizationHints',
+  'Translate',
+];
+
+export interface ChromiumArgumentOptions {
+  userDataDir: string;
+  headless: boolean;
+  proxyServer: string | null;
+  fingerprint: FingerprintSettings;
+  runningAsRoot: boolean;
+}
+
+/** The command line for one profile's browser; the DevTools port is picked by Chromium and read back. */
+export function chromiumArguments(options: ChromiumArgumentOptions): string[] {
+  const { fingerprint, proxyServer } = options;
+  const args = [
+    '--remote-debugging-port=0',
+    '--remote-debugging-address=127.0.0.1',
+    userDataDirArgument(options.userDataDir),
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-default-apps',
+    '--password-store=basic',
+    '--use-mock-keychain',
+    `--disable-features=${DISABLED_FEATURES.join(',')}`,
+  ];
+  if (options.runningAsRoot) args.push('--no-sandbox');
+  if (options.headless) args.push('--headless=new', '--disable-gpu');
+  if (proxyServer !== null) {
+    // Without this Chromium sends loopback addresses around the proxy.
+    args.push(`--proxy-server=${proxyServer}`, '--proxy-bypass-list=<-loopback>');
+  }
+  if (fingerprint.user_agent) args.push(`--user-agent=${fingerprint.user_agent}`);
+  if (fingerprint.language)
+    args.push(`--lang=${fingerprint.language}`, `--accept-lang=${fingerprint.language}`);
+  if (fingerprint.screen) {
+    const { width, height } = fingerprint.screen;
+    args.push(`--window-size=${width},${height}`);
+    // A headless browser otherwise reports an 800×600 screen whatever the window size.
+    if (options.headless) args.push(`--screen-info={${width}x${height}}`);
+  }
+  args.push('about:blank');
+  return args;
+}

@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** The arguments a live process was started with; null when it is gone (a zombie has none left). */
+export function readCommandLine(pid: number): string[] | null {
+  try {
+    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return raw === '' ? null : raw.split('\0').filter(Boolean);
+  } catch {
+    return null;
+  }
+}
+
+/** The one spelling of a folder that every launch and check uses, so that symlinks or `..` cannot hide a match. */
+export function canonicalPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+export function userDataDirArgument(userDataDir: string): string {
+  return `--user-data-dir=${userDataDir}`;
+}
+
+function allPids(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number);
+}
+
+/** Pids of every live process (the browser and its helpers) started with this user-data directory. */
+export function processesUsingUserDataDir(userDataDir: string): number[] {
+  const argument = userDataDirArgument(userDataDir);
+  return allPids().filter((pid) => readCommandLine(pid)?.includes(argument));
+}
+
+/**
+ * Pids of the group's processes that still run. Zombies do not count: init reaps orphaned ones only
+ * every 1.5 s or so here, and they hold nothing.
+ */
+export function liveGroupMembers(groupId: number): number[] {
+  return allPids().filter((pid) => {
+    const stat = readStat(pid);
+    return stat !== null && stat.processGroup === groupId && stat.state !== 'Z';
+  });
+}
+
+export function processGroupOf(pid: number): number | null {
+  return readStat(pid)?.processGroup ?? null;
+}
+
+function readStat(pid: number): { state: string; processGroup: number } | null {
+  try {
+    // "pid (comm) state ppid pgrp ...", and comm may itself contain spaces or ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state = '', , processGroup] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, processGroup: Number(processGroup) };
+  } catch {
+    return null;
+  }
+}
+
+/** Sends a signal to every process of a group; a group that is already gone is fine. */
+export function signalGroup(groupId: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-groupId, signal);
+  } catch {
+    // Nothing left to signal.
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { type ChromiumArgumentOptions, chromiumArguments } from '../../../server/browser/chromium-arguments';
+
+const BASE: ChromiumArgumentOptions = {
+  userDataDir: '/data/profiles/prf_1',
+  headless: true,
+  proxyServer: null,
+  fingerprint: {},
+  runningAsRoot: false,
+};
+
+describe('chromiumArguments', () => {
+  it('asks for a loopback DevTools port of its own choosing and the profile folder', () => {
+    const args = chromiumArguments(BASE);
+    expect(args).toContain('--remote-debugging-port=0');
+    expect(args).toContain('--remote-debugging-address=127.0.0.1');
+    expect(args).toContain('--user-data-dir=/data/profiles/prf_1');
+    expect(args.at(-1)).toBe('about:blank');
+  });
+
+  it('puts every disabled feature into one flag, since Chromium honours only the last', () => {
+    const flags = chromiumArguments(BASE).filter((arg) => arg.startsWith('--disable-features='));
+    expect(flags).toHaveLength(1);
+    expect(flags[0]?.split('=')[1]?.split(',')).toEqual(
+      expect.arrayContaining(['Translate', 'OptimizationHints']),
+    );
+  });
+
+  it('adds --no-sandbox only as root, and the headless switches only when headless', () => {
+    expect(chromiumArguments(BASE)).not.toContain('--no-sandbox');
+    expect(chromiumArguments({ ...BASE, runningAsRoot: true })).toContain('--no-sandbox');
+    expect(chromiumArguments(BASE)).toEqual(expect.arrayContaining(['--headless=new', '--disable-gpu']));
+    const headed = chromiumArguments({ ...BASE, headless: false });
+    expect(headed.filter((arg) => arg.startsWith('--headless') || arg === '--disable-gpu')).toEqual([]);
+  });
+
+  it('sends loopback through the proxy too', () => {
+    const args = chromiumArguments({ ...BASE, proxyServer: 'socks5://10.0.0.2:1080' });
+    expect(args).toEqual(
+      expect.arrayContaining(['--proxy-server=socks5://10.0.0.2:1080', '--proxy-bypass-list=<-loopback>']),
+    );
+    expect(chromiumArguments(BASE).some((arg) => arg.startsWith('--proxy'))).toBe(false);
+  });
+
+  it('turns the fingerprint into switches; the screen size only headless', () => {
+    const fingerprint = { user_agent: 'Agent/1.0', language: 'fr-CA', screen: { width: 1366, height: 768 } };
+    expect(chromiumArguments({ ...BASE, fingerprint })).toEqual(
+      expect.arrayContaining([
+        '--user-agent=Agent/1.0',
+        '--lang=fr-CA',
+        '--accept-lang=fr-CA',
+        '--window-size=1366,768',
+        '--screen-info={1366x768}',
+      ]),
+    );
+    const headed = chromiumArguments({ ...BASE, headless: false, fingerprint });
+    expect(headed).toContain('--window-size=1366,768');
+    expect(headed.some((arg) => arg.startsWith('--screen-info'))).toBe(false);
+  });
+});

@@ -1,0 +1,354 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BrowserLaunchError,
+  type LaunchOptions,
+  launchBrowser,
+  type RunningBrowser,
+} from '../../../server/browser/launch';
+import { isBrowserProcess, stopOrphanBrowser } from '../../../server/browser/orphans';
+import {
+  CHROMIUM,
+  isAlive,
+  liveProcessesInGroup,
+  makeTempDir,
+  median,
+  processesWithUserDataDir,
+  startAuthenticatingProxy,
+  startPageServer,
+} from './fixtures';
+
+const launchTimes: number[] = [];
+const stopTimes: number[] = [];
+
+async function timedLaunch(options: Omit<LaunchOptions, 'chromePath'>): Promise<RunningBrowser> {
+  const started = performance.now();
+  const browser = await launchBrowser({ chromePath: CHROMIUM, ...options });
+  launchTimes.push(performance.now() - started);
+  return browser;
+}
+
+async function timedStop(stop: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  await stop();
+  stopTimes.push(performance.now() - started);
+}
+
+async function openPage(cdpUrl: string): Promise<{ cdp: Browser; page: Page }> {
+  const cdp = await chromium.connectOverCDP(cdpUrl);
+  const context = cdp.contexts()[0] ?? (await cdp.newContext());
+  return { cdp, page: await context.newPage() };
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function commandLine(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+}
+
+function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const USERNAME = 'pilot';
+const PASSWORD = 'p@ss:w/rd%20';
+const FINGERPRINT = {
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) ProfilePilotTest/1.0',
+  language: 'de-DE',
+  timezone: 'Asia/Tokyo',
+  screen: { width: 1024, height: 700 },
+};
+
+let pages: Awaited<ReturnType<typeof startPageServer>>;
+let proxy: Awaited<ReturnType<typeof startAuthenticatingProxy>>;
+const profile = makeTempDir('browser-launch');
+
+beforeAll(async () => {
+  pages = await startPageServer();
+  proxy = await startAuthenticatingProxy(USERNAME, PASSWORD);
+});
+
+afterAll(async () => {
+  await pages?.close();
+  await proxy?.close();
+  profile.remove();
+  const round = (ms: number) => Math.round(ms);
+  console.info(
+    `launchBrowser() to cdpUrl ready: median ${round(median(launchTimes))} ms of ${launchTimes.map(round).join(', ')}; ` +
+      `stop: median ${round(median(stopTimes))} ms of ${stopTimes.map(round).join(', ')}`,
+  );
+});
+
+describe('a browser with a proxy that needs credentials and a fingerprint', () => {
+  let browser: RunningBrowser;
+  let cdp: Browser;
+  let page: Page;
+  let relayPort = 0;
+
+  beforeAll(async () => {
+    browser = await timedLaunch({
+      userDataDir: profile.path,
+      headless: true,
+      proxy: { scheme: 'http', host: '127.0.0.1', port: proxy.port, username: USERNAME, password: PASSWORD },
+      fingerprint: FINGERPRINT,
+    });
+    ({ cdp, page } = await openPage(browser.cdpUrl));
+  });
+
+  afterAll(async () => {
+    await browser?.stop();
+  });
+
+  it('gives a DevTools address and keeps the proxy password off the command line', () => {
+    expect(browser.cdpUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\/[\w-]+$/);
+    const args = commandLine(browser.pid);
+    expect(args.join(' ')).not.toContain(PASSWORD);
+    const proxyServer = args.find((arg) => arg.startsWith('--proxy-server='));
+    expect(proxyServer).toMatch(/^--proxy-server=http:\/\/127\.0\.0\.1:\d+$/);
+    relayPort = Number(proxyServer?.split(':').at(-1));
+  });
+
+  it('loads a loopback page through the proxy, credentials included', async () => {
+    await page.goto(`${pages.origin}/`);
+    expect(await page.textContent('p')).toBe('hello');
+    const toPageServer = proxy.seen.filter((request) => request.url.startsWith(pages.origin));
+    expect(toPageServer).toContainEqual({ url: `${pages.origin}/`, authorized: true });
+    expect(toPageServer.every((request) => request.authorized)).toBe(true);
+  });
+
+  it('shows the fingerprint to pages and in request headers', async () => {
+    const seen = await page.evaluate(() => ({
+      userAgent: navigator.userAgent,
+      language: navigator.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      outer: [window.outerWidth, window.outerHeight],
+      screen: [screen.width, screen.height],
+    }));
+    expect(seen).toEqual({
+      userAgent: FINGERPRINT.user_agent,
+      language: 'de-DE',
+      timeZone: 'Asia/Tokyo',
+      outer: [1024, 700],
+      screen: [1024, 700],
+    });
+    const headers = pages.requests.find((request) => request.path === '/')?.headers;
+    expect(headers?.['user-agent']).toBe(FINGERPRINT.user_agent);
+    // Chromium adds the base language on its own: "de-DE,de;q=0.9".
+    expect(headers?.['accept-language']).toMatch(/^de-DE(,|$)/);
+  });
+
+  it('stops the browser, its helpers and the relay; stopping again is fine', async () => {
+    await page.goto(`${pages.origin}/set-cookie?kept=yes`);
+    await cdp.close();
+    await timedStop(() => browser.stop());
+    expect(isAlive(browser.pid)).toBe(false);
+    expect(processesWithUserDataDir(profile.path)).toEqual([]);
+    expect(await browser.exited).toEqual({ code: 0, signal: null });
+    expect(await acceptsConnections(relayPort)).toBe(false);
+    await browser.stop();
+  });
+});
+
+describe('a second launch on the same profile', () => {
+  let browser: RunningBrowser;
+
+  beforeAll(async () => {
+    browser = await timedLaunch({ userDataDir: profile.path, headless: true, proxy: null, fingerprint: {} });
+  });
+
+  afterAll(async () => {
+    await browser?.stop();
+  });
+
+  it('finds the cookie set before the stop', async () => {
+    const { cdp, page } = await openPage(browser.cdpUrl);
+    await page.goto(`${pages.origin}/`);
+    expect(await page.evaluate(() => document.cookie)).toContain('kept=yes');
+    await cdp.close();
+  });
+
+  it('refuses a launch on the profile while it is in use, and leaves the running browser alone', async () => {
+    const attempt = launchBrowser({
+      chromePath: CHROMIUM,
+      userDataDir: profile.path,
+      headless: true,
+      proxy: null,
+      fingerprint: {},
+    });
+    await expect(attempt).rejects.toThrow(BrowserLaunchError);
+    await expect(attempt).rejects.toThrow(`already in use by Chromium process ${browser.pid}`);
+    const port = new URL(browser.cdpUrl).port;
+    expect((await fetch(`http://127.0.0.1:${port}/json/version`)).ok).toBe(true);
+    expect(existsSync(join(profile.path, 'DevToolsActivePort'))).toBe(true);
+  });
+
+  it('settles `exited` when the browser is killed from outside', async () => {
+    process.kill(-browser.pid, 'SIGKILL');
+    expect(await browser.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    await browser.stop();
+    expect(processesWithUserDataDir(profile.path)).toEqual([]);
+  });
+});
+
+describe('a browser left behind by an earlier service', () => {
+  const orphanProfile = makeTempDir('browser-orphan');
+  afterAll(() => orphanProfile.remove());
+
+  it('is recognised by pid and profile, and stopped gracefully with its cookies kept', async () => {
+    const launched = await timedLaunch({
+      userDataDir: orphanProfile.path,
+      headless: true,
+      proxy: null,
+      fingerprint: {},
+    });
+    const { pid } = launched; // From here on only the pid and the folder are used, as after a restart.
+    const { cdp, page } = await openPage(launched.cdpUrl);
+    await page.goto(`${pages.origin}/set-cookie?orphan_cookie=1`);
+    await cdp.close();
+
+    expect(isBrowserProcess(pid, orphanProfile.path)).toBe(true);
+    expect(isBrowserProcess(pid, profile.path)).toBe(false);
+    expect(isBrowserProcess(process.pid, orphanProfile.path)).toBe(false);
+    await stopOrphanBrowser(process.pid, orphanProfile.path); // Not a browser: must be left alone.
+
+    await timedStop(() => stopOrphanBrowser(pid, orphanProfile.path));
+    expect(isBrowserProcess(pid, orphanProfile.path)).toBe(false);
+    // The test process is still the parent, so it reaps the browser; after a real restart init does.
+    expect(await launched.exited).toEqual({ code: 0, signal: null });
+    expect(isAlive(pid)).toBe(false);
+    expect(processesWithUserDataDir(orphanProfile.path)).toEqual([]);
+    expect(readFileSync(join(orphanProfile.path, 'Default', 'Cookies')).includes('orphan_cookie')).toBe(true);
+    await stopOrphanBrowser(pid, orphanProfile.path);
+  });
+});
+
+describe('a launch that fails', () => {
+  const scratch = makeTempDir('browser-fail');
+  afterAll(() => scratch.remove());
+
+  function fakeChromium(name: string, script: string): string {
+    const path = join(scratch.path, name);
+    writeFileSync(path, `#!/bin/sh\n${script}\n`);
+    chmodSync(path, 0o755);
+    return path;
+  }
+
+  it('names an executable that cannot be started', async () => {
+    const attempt = launchBrowser({
+      chromePath: join(scratch.path, 'no-such-chromium'),
+      userDataDir: join(scratch.path, 'missing'),
+      headless: true,
+      proxy: null,
+      fingerprint: {},
+    });
+    await expect(attempt).rejects.toThrow(/^Chromium could not be started from .*no-such-chromium: .*ENOENT/);
+  });
+
+  it('quotes the error of a browser that exits at once', async () => {
+    const chromePath = fakeChromium(
+      'exits',
+      'echo "[1:1:0101/000000.000000:ERROR:dbus/bus.cc:405] Failed to connect to the bus" >&2\n' +
+        'echo "[1:1:0101/000000.000000:FATAL:install.cc:7] The installation is broken." >&2\nexit 3',
+    );
+    const attempt = launchBrowser({
+      chromePath,
+      userDataDir: join(scratch.path, 'exits-profile'),
+      headless: true,
+      proxy: null,
+      fingerprint: {},
+    });
+    await expect(attempt).rejects.toThrow(
+      'Chromium exited during start-up (code 3): The installation is broken.',
+    );
+  });
+
+  it('gives up after startTimeoutMs, ending the process group and the proxy relay', async () => {
+    const chromePath = fakeChromium(
+      'hangs',
+      'printf "%s\\n" "$@" > "$(dirname "$0")/hangs.args"\necho $$ > "$(dirname "$0")/hangs.pid"\nsleep 30',
+    );
+    const userDataDir = join(scratch.path, 'hangs-profile');
+    const attempt = launchBrowser({
+      chromePath,
+      userDataDir,
+      headless: true,
+      proxy: { scheme: 'socks5', host: '127.0.0.1', port: 9, username: 'someone', password: 'secret' },
+      fingerprint: {},
+      startTimeoutMs: 500,
+    });
+    await expect(attempt).rejects.toThrow(/^Chromium did not open its DevTools port within 0\.5 s/);
+    const pid = Number(readFileSync(join(scratch.path, 'hangs.pid'), 'utf8'));
+    expect(liveProcessesInGroup(pid)).toEqual([]);
+    expect(processesWithUserDataDir(userDataDir)).toEqual([]);
+    const args = readFileSync(join(scratch.path, 'hangs.args'), 'utf8').split('\n');
+    const relayPort = Number(
+      args
+        .find((arg) => arg.startsWith('--proxy-server='))
+        ?.split(':')
+        .at(-1),
+    );
+    expect(relayPort).toBeGreaterThan(0);
+    expect(await acceptsConnections(relayPort)).toBe(false);
+  });
+
+  it.skipIf(Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY))(
+    'says why a headed browser cannot start without a display',
+    async () => {
+      const attempt = launchBrowser({
+        chromePath: CHROMIUM,
+        userDataDir: join(scratch.path, 'headed-profile'),
+        headless: false,
+        proxy: null,
+        fingerprint: {},
+      });
+      await expect(attempt).rejects.toThrow(/^Chromium exited during start-up \(code 1\): Missing X server/);
+    },
+  );
+
+  it("reports Chromium's exit code 21 when a browser it cannot see holds the profile", async () => {
+    const userDataDir = join(scratch.path, 'held-profile');
+    // Another spelling of the same folder, as a browser started by hand might use.
+    const holder = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', `--user-data-dir=${userDataDir}/./`], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    const holderExited = new Promise((resolve) => holder.once('exit', resolve));
+    try {
+      const deadline = Date.now() + 10_000;
+      // SingletonLock is a symlink to "<host>-<pid>", so existsSync (which follows it) cannot see it.
+      while (!isSymlink(join(userDataDir, 'SingletonLock')) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const attempt = launchBrowser({
+        chromePath: CHROMIUM,
+        userDataDir,
+        headless: true,
+        proxy: null,
+        fingerprint: {},
+      });
+      await expect(attempt).rejects.toThrow(
+        `Chromium exited with code 21: the profile folder ${userDataDir} is in use by another Chromium.`,
+      );
+    } finally {
+      process.kill(-(holder.pid ?? 0), 'SIGKILL');
+      await holderExited;
+    }
+  });
+});
