@@ -1,0 +1,64 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { type Browser, chromium, errors, type Page } from 'playwright-core';
+import { seconds } from './runner-messages';
+
+/** A connect takes 20–200 ms here; the first try is cut short because of the hang described at connect(). */
+const CONNECT_ATTEMPT_TIMEOUTS_MS = [2_000, 8_000];
+const LEAVE_PAGE_TIMEOUT_MS = 5_000;
+
+/** The tab a run works in, and how to give the browser back. */
+export interface RunPage {
+  page: Page;
+  /** Closes the run's tab and disconnects, leaving the browser running; never throws. */
+  release(): Promise<void>;
+}
+
+/**
+ * Playwright 1.65 waits for every open tab's first navigation to commit before connectOverCDP resolves, and
+ * misses a commit that lands while it attaches: connecting just after the browser started (its first tab still
+ * opening) hung often here (1 try in 3 from a script, nearly every first try in the tests), and the next try
+ * succeeds. A tab whose first page never loads (a hung server or proxy) blocks every try
+ * (microsoft/playwright#41093).
+ */
+async function connect(cdpUrl: string): Promise<Browser> {
+  for (const timeout of CONNECT_ATTEMPT_TIMEOUTS_MS) {
+    try {
+      // noDefaults: Playwright would otherwise redirect the default context's downloads into a temporary
+      // folder and emulate focus and media there, i.e. change the person's browser.
+      return await chromium.connectOverCDP(cdpUrl, { noDefaults: true, timeout });
+    } catch (error) {
+      if (!(error instanceof errors.TimeoutError)) throw error;
+    }
+  }
+  throw new Error(
+    `connecting did not finish within ${CONNECT_ATTEMPT_TIMEOUTS_MS.map(seconds).join(', then ')}; ` +
+      'a tab stuck loading its first page can cause this',
+  );
+}
+
+/** Connects to an already running browser and opens a new tab in its default context, beside the person's. */
+export async function openRunPage(cdpUrl: string): Promise<RunPage> {
+  const browser = await connect(cdpUrl);
+  try {
+    const context = browser.contexts()[0];
+    if (!context) throw new Error('it has no default browser context');
+    const page = await context.newPage();
+    return { page, release: () => release(browser, page) };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+async function release(browser: Browser, page: Page): Promise<void> {
+  const otherTabsOpen = page
+    .context()
+    .pages()
+    .some((other) => other !== page);
+  // A headful browser quits when its last tab closes: if the person closed all theirs, leave ours blank.
+  const leavePage = otherTabsOpen ? page.close() : page.goto('about:blank');
+  await Promise.race([leavePage.catch(() => {}), delay(LEAVE_PAGE_TIMEOUT_MS, undefined, { ref: false })]);
+  // Over connectOverCDP, Browser.close() closes only Playwright's DevTools WebSocket (Playwright 1.65 treats
+  // that socket as the "browser process"): the browser and its tabs live on, as the runner's tests check.
+  await browser.close().catch(() => {});
+}

@@ -1,0 +1,38 @@
+export type InterruptReason = 'time_limit' | 'cancelled';
+
+/** The run's time limit passed or its signal aborted while work was under way. */
+export class RunInterrupted extends Error {
+  constructor(readonly reason: InterruptReason) {
+    super(reason === 'time_limit' ? 'the run exceeded its time limit' : 'the run was cancelled');
+    this.name = 'RunInterrupted';
+  }
+}
+
+/**
+ * Settles with `work`, or rejects with RunInterrupted as soon as `deadline` (epoch ms) passes or `signal`
+ * aborts. Work that loses the race is not awaited: `stop` tells it to give up (timers listen to it), and closing
+ * the run's page ends whatever Playwright call is still pending.
+ */
+export async function interruptible<T>(
+  work: (stop: AbortSignal) => Promise<T>,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<T> {
+  if (signal?.aborted) throw new RunInterrupted('cancelled');
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) throw new RunInterrupted('time_limit');
+
+  const stop = new AbortController();
+  const interrupted = new Promise<never>((_, reject) => {
+    stop.signal.addEventListener('abort', () => reject(stop.signal.reason), { once: true });
+  });
+  const cancel = () => stop.abort(new RunInterrupted('cancelled'));
+  const timer = setTimeout(() => stop.abort(new RunInterrupted('time_limit')), remaining);
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    return await Promise.race([work(stop.signal), interrupted]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', cancel);
+  }
+}

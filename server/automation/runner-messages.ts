@@ -1,0 +1,72 @@
+import type { Step } from '../../lib/api/schemas/automation';
+
+const TARGET_MAX_CHARS = 60;
+
+/** "2 s", "1.5 s": durations as people read them in error sentences. */
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** A step's target in quotes, on one line and cut short: selectors and scripts can be long. */
+export function quoted(target: string): string {
+  const oneLine = target.replace(/\s+/g, ' ').trim();
+  return `'${oneLine.length > TARGET_MAX_CHARS ? `${oneLine.slice(0, TARGET_MAX_CHARS - 1)}…` : oneLine}'`;
+}
+
+/** The action and its target, as error sentences name a step: "click '#go'", "wait_for 500 ms". */
+export function describeStep(step: Step): string {
+  switch (step.action) {
+    case 'goto':
+      return `goto ${quoted(step.url)}`;
+    case 'click':
+    case 'type':
+    case 'extract':
+      return `${step.action} ${quoted(step.selector)}`;
+    case 'wait_for':
+      return step.selector === undefined ? `wait_for ${step.ms} ms` : `wait_for ${quoted(step.selector)}`;
+    case 'evaluate':
+      return `evaluate ${quoted(step.expression)}`;
+    case 'screenshot':
+      return `screenshot ${quoted(step.name)}`;
+  }
+}
+
+/**
+ * The useful part of an error for a sentence: Playwright's messages start with the API call ("locator.click: ")
+ * and go on with a (coloured) multi-line call log or a stack, and page errors are prefixed "Error: ". Keeps the
+ * first line without those prefixes or a final period.
+ */
+export function reasonOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const firstLine = text.split('\n')[0] ?? '';
+  const reason = firstLine
+    .trim()
+    .replace(/^[A-Za-z]+\.[A-Za-z]+: /, '')
+    .replace(/^Error: /, '')
+    .replace(/\.$/, '');
+  return reason || 'unknown error';
+}
+
+export function stepFailed(index: number, step: Step, reason: string): string {
+  return `Step ${index + 1} (${describeStep(step)}) failed: ${reason}.`;
+}
+
+export function stepCancelled(index: number, step: Step): string {
+  return `Step ${index + 1} (${describeStep(step)}) was cancelled.`;
+}
+
+export function cancelledBefore(index: number, step: Step): string {
+  return `The run was cancelled before step ${index + 1} (${describeStep(step)}).`;
+}
+
+export function timeLimitReason(limitMs: number): string {
+  return `the run exceeded its time limit of ${seconds(limitMs)}`;
+}
+
+export function unreachable(reason: string): string {
+  return `The browser of this session cannot be reached over DevTools (${reason}).`;
+}
+
+export function timeLimitWhileConnecting(limitMs: number): string {
+  return `The run exceeded its time limit of ${seconds(limitMs)} while connecting to the browser.`;
+}

@@ -1,0 +1,125 @@
+import type { Script, Step } from '../../lib/api/schemas/automation';
+import { openRunPage, type RunPage } from './runner-browser';
+import { interruptible, RunInterrupted } from './runner-interrupt';
+import {
+  cancelledBefore,
+  reasonOf,
+  stepCancelled,
+  stepFailed,
+  timeLimitReason,
+  timeLimitWhileConnecting,
+  unreachable,
+} from './runner-messages';
+import { ELEMENT_TIMEOUT_MS, runStep, type StepOutput } from './steps';
+
+export const DEFAULT_RUN_TIMEOUT_MS = 60_000;
+
+export interface StepOutcome {
+  status: 'succeeded' | 'failed' | 'skipped';
+  error?: string;
+}
+
+export interface RunScriptOptions {
+  /** ws://…/devtools/browser/… of an already running browser (not ours to close). */
+  cdpUrl: string;
+  /** Already validated. */
+  script: Script;
+  /** Cancels the run: the current step is abandoned (reported failed, "was cancelled"), the rest skipped. */
+  signal?: AbortSignal;
+  onStepStart?(index: number): void | Promise<void>;
+  /** Called for every step, skipped ones included, in order. */
+  onStepEnd?(index: number, outcome: StepOutcome): void | Promise<void>;
+  /** Stores a screenshot and returns the value for output[name]. */
+  saveArtifact(name: string, png: Uint8Array): Promise<string>;
+  /** How long click, type, wait_for {selector} and extract wait for their element; default 10000. */
+  elementTimeoutMs?: number;
+}
+
+export interface RunScriptResult {
+  status: 'succeeded' | 'failed' | 'cancelled';
+  /** extract, evaluate (named) and screenshot values, JSON-safe. */
+  output: Record<string, unknown>;
+  /** A sentence naming the step, e.g. "Step 3 (click '#go') failed: no element matches '#go' within 10 s." */
+  error: string | null;
+}
+
+type Attempt = { output: StepOutput } | { failure: RunScriptResult['status']; error: string };
+
+/**
+ * Runs a script in a new tab of the browser at `cdpUrl`, within `script.timeout_ms`. Never rejects because of
+ * the browser or the script (those end the run with a sentence); rejects only when a callback throws.
+ */
+export async function runScript(options: RunScriptOptions): Promise<RunScriptResult> {
+  const { script, signal } = options;
+  const limitMs = script.timeout_ms ?? DEFAULT_RUN_TIMEOUT_MS;
+  const deadline = Date.now() + limitMs;
+  const output = new Map<string, unknown>();
+  const firstStep = script.steps[0] as Step;
+
+  const end = async (
+    status: RunScriptResult['status'],
+    error: string | null,
+    firstSkipped: number,
+  ): Promise<RunScriptResult> => {
+    for (let index = firstSkipped; index < script.steps.length; index++) {
+      await options.onStepEnd?.(index, { status: 'skipped' });
+    }
+    // fromEntries defines own properties, so an output named "__proto__" stays an ordinary key.
+    return { status, output: Object.fromEntries(output), error };
+  };
+
+  if (signal?.aborted) return end('cancelled', cancelledBefore(0, firstStep), 0);
+  const opening = openRunPage(options.cdpUrl);
+  let run: RunPage;
+  try {
+    run = await interruptible(() => opening, deadline, signal);
+  } catch (error) {
+    // A connection that arrives after the run gave up is handed straight back.
+    opening.then(
+      (late) => late.release(),
+      () => {},
+    );
+    if (!(error instanceof RunInterrupted)) return end('failed', unreachable(reasonOf(error)), 0);
+    return error.reason === 'cancelled'
+      ? end('cancelled', cancelledBefore(0, firstStep), 0)
+      : end('failed', timeLimitWhileConnecting(limitMs), 0);
+  }
+
+  const stepContext = {
+    page: run.page,
+    runDeadline: deadline,
+    elementTimeoutMs: options.elementTimeoutMs ?? ELEMENT_TIMEOUT_MS,
+    saveArtifact: options.saveArtifact,
+  };
+  const attempt = async (index: number, step: Step): Promise<Attempt> => {
+    try {
+      return {
+        output: await interruptible((stop) => runStep(step, { ...stepContext, stop }), deadline, signal),
+      };
+    } catch (error) {
+      if (!(error instanceof RunInterrupted)) {
+        return { failure: 'failed', error: stepFailed(index, step, reasonOf(error)) };
+      }
+      return error.reason === 'cancelled'
+        ? { failure: 'cancelled', error: stepCancelled(index, step) }
+        : { failure: 'failed', error: stepFailed(index, step, timeLimitReason(limitMs)) };
+    }
+  };
+
+  try {
+    for (const [index, step] of script.steps.entries()) {
+      if (signal?.aborted) return await end('cancelled', cancelledBefore(index, step), index);
+      await options.onStepStart?.(index);
+      const result = await attempt(index, step);
+      if ('failure' in result) {
+        await options.onStepEnd?.(index, { status: 'failed', error: result.error });
+        return await end(result.failure, result.error, index + 1);
+      }
+      if (result.output) output.set(result.output.name, result.output.value);
+      await options.onStepEnd?.(index, { status: 'succeeded' });
+    }
+    return await end('succeeded', null, script.steps.length);
+  } finally {
+    await run.release();
+  }
+}

@@ -1,0 +1,169 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errors, type JSHandle, type Locator, type Page } from 'playwright-core';
+import type { Step } from '../../lib/api/schemas/automation';
+import { RunInterrupted } from './runner-interrupt';
+import { quoted, reasonOf, seconds } from './runner-messages';
+
+export const ELEMENT_TIMEOUT_MS = 10_000;
+const NAVIGATION_TIMEOUT_MS = 30_000;
+const SCREENSHOT_TIMEOUT_MS = 10_000;
+
+export interface StepContext {
+  page: Page;
+  /** When the whole run must be over (epoch ms). */
+  runDeadline: number;
+  /** How long click, type, wait_for {selector} and extract wait for their element. */
+  elementTimeoutMs: number;
+  /** Aborts when the run is interrupted, so waits end with it. */
+  stop: AbortSignal;
+  saveArtifact(name: string, png: Uint8Array): Promise<string>;
+}
+
+/** What a step adds to the run's output. */
+export type StepOutput = { name: string; value: unknown } | undefined;
+
+/** A step's own time limit, cut short by the run's deadline when that comes first. */
+class Budget {
+  private readonly end: number;
+  private readonly endsWithRun: boolean;
+
+  constructor(
+    readonly limitMs: number,
+    runDeadline: number,
+  ) {
+    const ownEnd = Date.now() + limitMs;
+    this.endsWithRun = runDeadline <= ownEnd;
+    this.end = Math.min(ownEnd, runDeadline);
+  }
+
+  /** For Playwright's `timeout` option, where 0 would mean "no limit". */
+  left(): number {
+    return Math.max(1, this.end - Date.now());
+  }
+
+  /** Awaits a Playwright call made with `left()`; its timeout fails the step with `lateReason()`, or the run. */
+  async within<T>(call: Promise<T>, lateReason: () => string | Promise<string>): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      if (!(error instanceof errors.TimeoutError)) throw error;
+      if (this.endsWithRun) throw new RunInterrupted('time_limit');
+      throw new Error(await lateReason());
+    }
+  }
+}
+
+/**
+ * The first visible element matching `selector`: click and type act on what a person could act on, so a hidden
+ * duplicate earlier in the page (a collapsed mobile menu, say) does not stall them.
+ */
+async function firstVisible(page: Page, selector: string, budget: Budget): Promise<Locator> {
+  const matches = page.locator(selector);
+  const target = matches.filter({ visible: true }).first();
+  await budget.within(target.waitFor({ state: 'visible', timeout: budget.left() }), async () => {
+    const hiddenOnes = await matches.count();
+    return `no ${hiddenOnes > 0 ? 'visible ' : ''}element matches ${quoted(selector)} within ${seconds(budget.limitMs)}`;
+  });
+  return target;
+}
+
+/** Extract reads the first match in document order, visible or not (meta tags and hidden data count). */
+async function firstAttached(page: Page, selector: string, budget: Budget): Promise<Locator> {
+  const target = page.locator(selector).first();
+  await budget.within(
+    target.waitFor({ state: 'attached', timeout: budget.left() }),
+    () => `no element matches ${quoted(selector)} within ${seconds(budget.limitMs)}`,
+  );
+  return target;
+}
+
+/** The page value as JSON sees it (dates become strings, undefined becomes null), made in the page itself. */
+async function jsonValue(handle: JSHandle): Promise<unknown> {
+  let json: string | undefined;
+  try {
+    json = await handle.evaluate((value) => JSON.stringify(value));
+  } catch (error) {
+    throw new Error(`its result cannot be stored as JSON (${reasonOf(error)})`);
+  }
+  return json === undefined ? null : JSON.parse(json);
+}
+
+async function evaluate(page: Page, expression: string, name: string | undefined): Promise<StepOutput> {
+  // A handle keeps the result in the page: an unnamed result is never copied, a named one is turned into JSON.
+  const handle = await page.evaluateHandle(expression);
+  try {
+    return name === undefined ? undefined : { name, value: await jsonValue(handle) };
+  } finally {
+    await handle.dispose();
+  }
+}
+
+async function screenshot(ctx: StepContext, name: string): Promise<StepOutput> {
+  const budget = new Budget(SCREENSHOT_TIMEOUT_MS, ctx.runDeadline);
+  const png = await budget.within(
+    ctx.page.screenshot({ type: 'png', timeout: budget.left() }),
+    () => `the screenshot was not taken within ${seconds(budget.limitMs)}`,
+  );
+  try {
+    return { name, value: await ctx.saveArtifact(name, png) };
+  } catch (error) {
+    throw new Error(`the screenshot could not be stored (${reasonOf(error)})`);
+  }
+}
+
+/** Runs one step on the run's page; throws an Error worded to end "Step N (…) failed: …", or RunInterrupted. */
+export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput> {
+  const { page } = ctx;
+  const elementBudget = () => new Budget(ctx.elementTimeoutMs, ctx.runDeadline);
+  switch (step.action) {
+    case 'goto': {
+      const budget = new Budget(NAVIGATION_TIMEOUT_MS, ctx.runDeadline);
+      await budget.within(
+        page.goto(step.url, { waitUntil: 'load', timeout: budget.left() }),
+        () => `the page did not finish loading within ${seconds(budget.limitMs)}`,
+      );
+      return undefined;
+    }
+    case 'click': {
+      const budget = elementBudget();
+      const target = await firstVisible(page, step.selector, budget);
+      await budget.within(
+        target.click({ timeout: budget.left() }),
+        () =>
+          `${quoted(step.selector)} is visible but did not take the click within ${seconds(budget.limitMs)}`,
+      );
+      return undefined;
+    }
+    case 'type': {
+      // fill, not keystrokes: it replaces the field's value in one go and fires `input` like a paste, so a
+      // script's result does not depend on what was in the field, on autocomplete or on per-key timing, and
+      // 10000 characters take milliseconds, not minutes.
+      const budget = elementBudget();
+      const target = await firstVisible(page, step.selector, budget);
+      await budget.within(
+        target.fill(step.text, { timeout: budget.left() }),
+        () => `${quoted(step.selector)} is visible but could not be filled within ${seconds(budget.limitMs)}`,
+      );
+      return undefined;
+    }
+    case 'wait_for': {
+      if (step.selector === undefined) await sleep(step.ms ?? 0, undefined, { signal: ctx.stop });
+      else await firstVisible(page, step.selector, elementBudget());
+      return undefined;
+    }
+    case 'extract': {
+      const budget = elementBudget();
+      const target = await firstAttached(page, step.selector, budget);
+      const late = () => `${quoted(step.selector)} went away before it could be read`;
+      const value =
+        step.attribute === undefined
+          ? ((await budget.within(target.textContent({ timeout: budget.left() }), late))?.trim() ?? null)
+          : await budget.within(target.getAttribute(step.attribute, { timeout: budget.left() }), late);
+      return { name: step.name, value };
+    }
+    case 'evaluate':
+      return evaluate(page, step.expression, step.name);
+    case 'screenshot':
+      return screenshot(ctx, step.name);
+  }
+}
