@@ -1,9 +1,8 @@
 import { type Endpoint, type EndpointName, endpoints } from './endpoints';
 import { ApiError, httpError, invalidResponseError, noAnswerError, unexpectedShape } from './errors';
-import { parseReporting } from './issues';
 import { type QuotaSnapshot, readQuota, readRetryAfter } from './rate-limit';
 import { backoffDelay, isTransient, MAX_RETRIES } from './retry';
-import type { z } from './zod';
+import { z } from './zod';
 
 export interface ClientOptions {
   /** Where the service answers, e.g. `http://127.0.0.1:8787`. */
@@ -132,7 +131,7 @@ function requester({
     }
     // A deployment may answer a list with a bare array.
     if (Array.isArray(json) && name.startsWith('list')) json = { data: json, next_cursor: null };
-    const parsed = parseReporting(endpoint.response, json);
+    const parsed = z.safeParse(endpoint.response, json);
     if (!parsed.success)
       throw invalidResponseError(label, response.status, unexpectedShape(parsed.error.issues));
     return parsed.data;

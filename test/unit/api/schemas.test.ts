@@ -10,12 +10,12 @@ import {
   SessionStop,
   Step,
 } from '../../../lib/api';
-import { parseReporting, toFieldErrors } from '../../../lib/api/issues';
+import { toFieldErrors } from '../../../lib/api/issues';
 import { z } from '../../../lib/api/zod';
 
 /** The field errors a value gets from a schema: [] when it is accepted. */
 function errorsOf(schema: z.core.$ZodType, value: unknown) {
-  const result = parseReporting(schema, value);
+  const result = z.safeParse(schema, value);
   return result.success ? [] : toFieldErrors(result.error.issues);
 }
 

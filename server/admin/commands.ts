@@ -1,0 +1,24 @@
+import { Plan } from '../../lib/api/schemas/account';
+import { z } from '../../lib/api/zod';
+import { createAccountWithKey, listKeys, revokeKey } from '../accounts/store';
+import type { Clock } from '../clock';
+import type { Database } from '../db/driver';
+
+/** A keys command, as the CLI runs it directly or sends it to the running service. */
+export const KeysCommand = z.discriminatedUnion('command', [
+  z.strictObject({ command: z.literal('create'), plan: Plan, name: z.optional(z.string()) }),
+  z.strictObject({ command: z.literal('list') }),
+  z.strictObject({ command: z.literal('revoke'), prefix: z.string() }),
+]);
+export type KeysCommand = z.infer<typeof KeysCommand>;
+
+export async function runKeysCommand(db: Database, clock: Clock, command: KeysCommand): Promise<unknown> {
+  switch (command.command) {
+    case 'create':
+      return createAccountWithKey(db, clock, { plan: command.plan, name: command.name });
+    case 'list':
+      return listKeys(db);
+    case 'revoke':
+      return { revoked: await revokeKey(db, clock, command.prefix) };
+  }
+}

@@ -1,0 +1,240 @@
+import type { AutomationRun, RunCreate } from '../../lib/api/schemas/automation';
+import type { Clock } from '../clock';
+import type { Database, Queryable } from '../db/driver';
+import { notFound, ProblemError } from '../http/problem';
+import type { Logger } from '../log';
+import type { SessionManager } from '../sessions/manager';
+import { getProfile } from '../store/profiles';
+import {
+  findActiveRuns,
+  findRun,
+  insertArtifact,
+  insertRun,
+  type RunRow,
+  toRun,
+  updateRun,
+  updateStep,
+} from '../store/runs';
+import { findSession, findSessionOfProfile } from '../store/sessions';
+import type { RunEvents } from './run-events';
+import { type RunScriptOptions, type RunScriptResult, runScript } from './runner';
+
+export interface RunQueueDeps {
+  db: Database;
+  clock: Clock;
+  log: Logger;
+  sessions: SessionManager;
+  events: RunEvents;
+  run?: (options: RunScriptOptions) => Promise<RunScriptResult>;
+}
+
+export interface RunQueue {
+  /** Checks the target, stores the run as queued (with `record`, in the same transaction) and queues it. */
+  enqueue(
+    accountId: string,
+    body: RunCreate,
+    record: (run: AutomationRun, tx: Queryable) => Promise<unknown>,
+  ): Promise<AutomationRun>;
+  cancel(accountId: string, runId: string): Promise<AutomationRun>;
+  /** On start-up: runs that were queued or running when the service stopped end failed. */
+  reconcile(): Promise<void>;
+  /** On shutdown: cancels what runs and waits for it to settle. */
+  drain(): Promise<void>;
+}
+
+export function artifactPath(runId: string, name: string): string {
+  return `/v1/automation/runs/${runId}/artifacts/${encodeURIComponent(name)}`;
+}
+
+const CANCEL_SETTLE_MS = 5_000;
+
+/** Runs scripts one at a time per profile (a profile has at most one session), in the order they came. */
+export function createRunQueue(deps: RunQueueDeps): RunQueue {
+  const { db, clock, log, sessions, events } = deps;
+  const execute = deps.run ?? runScript;
+  const chains = new Map<string, Promise<void>>();
+  const running = new Map<string, { controller: AbortController; settled: Promise<void> }>();
+  let shuttingDown = false;
+
+  async function change(runId: string, assignments: string, params: unknown[]): Promise<RunRow> {
+    const row = await updateRun(db, runId, assignments, params);
+    events.changed(runId);
+    return row;
+  }
+
+  function schedule(run: RunRow): void {
+    const previous = chains.get(run.profile_id) ?? Promise.resolve();
+    const next = previous.then(() => perform(run.id, run.account_id));
+    chains.set(run.profile_id, next);
+    void next.finally(() => {
+      if (chains.get(run.profile_id) === next) chains.delete(run.profile_id);
+    });
+  }
+
+  async function perform(runId: string, accountId: string): Promise<void> {
+    const run = await findRun(db, accountId, runId);
+    // Left queued at shutdown: the next start fails it with a sentence (reconcile).
+    if (!run || run.status !== 'queued' || shuttingDown) return;
+    const controller = new AbortController();
+    let settle = () => {};
+    running.set(runId, { controller, settled: new Promise((resolve) => (settle = resolve)) });
+    try {
+      await performRun(run, controller.signal);
+    } catch (error) {
+      log.error('automation run crashed', { run_id: runId, error });
+      await finish(runId, 'failed', {}, 'The service failed while running this script.').catch(() => {});
+    } finally {
+      running.delete(runId);
+      settle();
+    }
+  }
+
+  async function performRun(run: RunRow, signal: AbortSignal): Promise<void> {
+    const target = await sessionFor(run);
+    if ('error' in target) return void (await finish(run.id, 'failed', {}, target.error));
+    await change(run.id, `status = 'running', session_id = $2, owns_session = $3, started_at = $4`, [
+      target.session.id,
+      target.owned,
+      clock.now(),
+    ]);
+    let result: RunScriptResult;
+    try {
+      result = await execute({
+        cdpUrl: target.session.cdp_url as string,
+        script: run.script,
+        signal,
+        onStepStart: async (index) => {
+          await updateStep(db, run.id, index, { status: 'running', started_at: clock.now().toISOString() });
+          events.changed(run.id);
+        },
+        onStepEnd: async (index, outcome) => {
+          const finished = outcome.status === 'skipped' ? {} : { finished_at: clock.now().toISOString() };
+          await updateStep(db, run.id, index, { ...outcome, ...finished });
+          events.changed(run.id);
+        },
+        saveArtifact: async (name, png) => {
+          await insertArtifact(db, clock, {
+            runId: run.id,
+            accountId: run.account_id,
+            name,
+            contentType: 'image/png',
+            bytes: png,
+          });
+          return artifactPath(run.id, name);
+        },
+      });
+    } finally {
+      // Before the run is reported finished, so that whoever sees it finished sees its session stopped too.
+      if (target.owned) {
+        const session = await findSession(db, run.account_id, target.session.id);
+        if (session) await sessions.stop(session, shuttingDown ? 'service_shutdown' : 'user');
+      }
+    }
+    if (shuttingDown && result.status === 'cancelled') {
+      result = { ...result, status: 'failed', error: 'The service shut down while this run was running.' };
+    }
+    await finish(run.id, result.status, result.output, result.error);
+  }
+
+  /** The session a run drives: the one it names, the profile's running one, or one it starts for itself. */
+  async function sessionFor(
+    run: RunRow,
+  ): Promise<{ session: { id: string; cdp_url: string | null }; owned: boolean } | { error: string }> {
+    const live = run.session_id
+      ? await findSession(db, run.account_id, run.session_id)
+      : await findSessionOfProfile(db, run.account_id, run.profile_id);
+    if (live?.status === 'running') return { session: live, owned: false };
+    if (run.session_id) return { error: 'The session stopped before this run could start.' };
+    try {
+      return { session: await sessions.start(run.account_id, run.profile_id), owned: true };
+    } catch (error) {
+      const detail =
+        error instanceof ProblemError ? error.problem.detail : 'its browser could not be started';
+      return { error: `The run could not start a session: ${detail}` };
+    }
+  }
+
+  async function finish(
+    runId: string,
+    status: RunScriptResult['status'],
+    output: Record<string, unknown>,
+    error: string | null,
+  ): Promise<RunRow> {
+    return change(
+      runId,
+      `status = $2, output = $3::jsonb, error = $4, finished_at = $5,
+       steps = (select coalesce(jsonb_agg(case s->>'status'
+                  when 'pending' then s || '{"status":"skipped"}'::jsonb
+                  when 'running' then s || jsonb_build_object('status', 'failed', 'error', $4::text)
+                  else s end order by i), '[]'::jsonb)
+                  from jsonb_array_elements(steps) with ordinality as t(s, i))`,
+      [status, JSON.stringify(output), error, clock.now()],
+    );
+  }
+
+  return {
+    async enqueue(accountId, body, record) {
+      const profileId = await targetProfile(accountId, body);
+      const row = await db.transaction(async (tx) => {
+        const inserted = await insertRun(tx, clock, {
+          accountId,
+          profileId,
+          sessionId: body.session_id ?? null,
+          name: body.name ?? null,
+          script: body.script,
+        });
+        await record(toRun(inserted), tx);
+        return inserted;
+      });
+      schedule(row);
+      return toRun(row);
+    },
+
+    async cancel(accountId, runId) {
+      const run = await findRun(db, accountId, runId);
+      if (!run) throw notFound('run');
+      if (run.status === 'queued') {
+        return toRun(await finish(runId, 'cancelled', {}, 'The run was cancelled before it started.'));
+      }
+      const active = running.get(runId);
+      if (active) {
+        active.controller.abort();
+        await Promise.race([active.settled, new Promise((resolve) => setTimeout(resolve, CANCEL_SETTLE_MS))]);
+      }
+      return toRun((await findRun(db, accountId, runId)) as RunRow);
+    },
+
+    async reconcile() {
+      const interrupted = await findActiveRuns(db);
+      for (const run of interrupted) {
+        await finish(run.id, 'failed', run.output, `The service restarted while this run was ${run.status}.`);
+      }
+      if (interrupted.length > 0)
+        log.info('failed runs interrupted by a restart', { count: interrupted.length });
+    },
+
+    async drain() {
+      shuttingDown = true;
+      for (const { controller } of running.values()) controller.abort();
+      await Promise.all([...running.values()].map((active) => active.settled));
+    },
+  };
+
+  async function targetProfile(accountId: string, body: RunCreate): Promise<string> {
+    if (body.session_id) {
+      const session = await findSession(db, accountId, body.session_id);
+      if (!session) throw notFound('session');
+      if (session.status !== 'running') {
+        throw new ProblemError({
+          status: 409,
+          code: 'session_not_running',
+          detail: `This session is ${session.status}; start a new one, or run on the profile instead.`,
+        });
+      }
+      return session.profile_id;
+    }
+    const profile = await getProfile(db, accountId, body.profile_id as string);
+    if (!profile) throw notFound('profile');
+    return profile.id;
+  }
+}

@@ -1,0 +1,10 @@
+/** PostgreSQL's SQLSTATE for a row still referenced by another table's foreign key. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION
+  );
+}

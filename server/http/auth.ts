@@ -1,0 +1,64 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { type AccountOfKey, findAccountByKey } from '../accounts/store';
+import type { Clock } from '../clock';
+import type { Queryable } from '../db/driver';
+import type { AppEnv } from './env';
+import { problemResponse } from './problem';
+import { formatWait } from './rate-limit';
+import { SlidingWindowLimiter } from './sliding-window';
+
+/** Failed authentications allowed per client address and minute, so keys cannot be guessed at speed. */
+export const AUTH_FAILURES_PER_MINUTE = 60;
+
+/**
+ * Requires `Authorization: Bearer <key>` of a live key and puts its account on the context. A missing,
+ * malformed, unknown or revoked key is 401; past AUTH_FAILURES_PER_MINUTE failures from one address, 429.
+ */
+export function authenticate(db: Queryable, clock: Clock): MiddlewareHandler<AppEnv> {
+  const failures = new SlidingWindowLimiter(60_000);
+  return async (c, next) => {
+    const outcome = await identify(db, c.req.header('authorization'));
+    if ('account' in outcome) {
+      c.set('account', outcome.account);
+      return next();
+    }
+    const verdict = failures.hit(clientAddress(c), AUTH_FAILURES_PER_MINUTE, clock.now().getTime());
+    if (!verdict.allowed) {
+      return problemResponse({
+        status: 429,
+        code: 'rate_limited',
+        detail: `Too many requests without a valid key from this address; try again in ${formatWait(verdict.resetSeconds)}.`,
+        headers: { 'Retry-After': String(verdict.resetSeconds) },
+      });
+    }
+    return problemResponse({
+      status: 401,
+      code: 'unauthorized',
+      detail: outcome.detail,
+      headers: { 'WWW-Authenticate': outcome.challenge },
+    });
+  };
+}
+
+type Identity = { account: AccountOfKey } | { detail: string; challenge: string };
+
+async function identify(db: Queryable, header: string | undefined): Promise<Identity> {
+  const realm = 'Bearer realm="profile-pilot"';
+  if (!header) {
+    return { detail: 'Send your API key in the header Authorization: Bearer <key>.', challenge: realm };
+  }
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  const invalid = `${realm}, error="invalid_token"`;
+  if (!match?.[1]) {
+    return { detail: 'The Authorization header must be "Bearer <key>".', challenge: invalid };
+  }
+  const lookup = await findAccountByKey(db, match[1]);
+  if ('account' in lookup) return lookup;
+  return lookup.failure === 'revoked'
+    ? { detail: 'This API key has been revoked; create a new one.', challenge: invalid }
+    : { detail: 'This API key is not valid.', challenge: invalid };
+}
+
+export function clientAddress(c: Context<AppEnv>): string {
+  return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,17 @@
+import type { HttpBindings } from '@hono/node-server';
+import type { AccountOfKey } from '../accounts/store';
+import type { IdempotencyScope } from './idempotency';
+
+/** Hono's environment for this app: what middleware puts on the context for the routes. */
+export type AppEnv = {
+  /** Absent when the app is called in-process (`app.request`), present behind the Node server. */
+  Bindings: Partial<HttpBindings>;
+  Variables: {
+    requestId: string;
+    /** Set by the auth middleware on every /v1 route that needs a key. */
+    account: AccountOfKey;
+    /** The request body, read once (size-limited) and shared by idempotency and validation. */
+    rawBody: Uint8Array;
+    idempotency: IdempotencyScope | undefined;
+  };
+};

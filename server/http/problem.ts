@@ -1,0 +1,71 @@
+import type { FieldError, ProblemCode } from '../../lib/api/schemas/problem';
+
+export interface ProblemInit {
+  status: number;
+  code: ProblemCode;
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  /** Extra members, e.g. `session_id` on `session_exists`. */
+  extensions?: Record<string, unknown>;
+}
+
+const TITLES: Record<ProblemCode, string> = {
+  unauthorized: 'Unauthorized',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  malformed_json: 'Malformed JSON',
+  unsupported_media_type: 'Unsupported media type',
+  payload_too_large: 'Payload too large',
+  validation_failed: 'Validation failed',
+  conflict: 'Conflict',
+  profile_running: 'Profile is running',
+  session_exists: 'Session already exists',
+  session_not_running: 'Session is not running',
+  proxy_in_use: 'Proxy is in use',
+  rate_limited: 'Too many requests',
+  idempotency_key_reused: 'Idempotency key reused',
+  idempotency_in_flight: 'Idempotent request in flight',
+  browser_unavailable: 'Browser unavailable',
+  internal: 'Internal error',
+};
+
+/** Thrown anywhere in a request; the app's error handler answers it as problem details. */
+export class ProblemError extends Error {
+  constructor(readonly problem: ProblemInit) {
+    super(problem.detail);
+    this.name = 'ProblemError';
+  }
+}
+
+/** An RFC 9457 `application/problem+json` response with the stable `code`. */
+export function problemResponse({
+  status,
+  code,
+  detail,
+  errors,
+  headers,
+  extensions,
+}: ProblemInit): Response {
+  const body = {
+    type: `urn:profile-pilot:problem:${code}`,
+    title: TITLES[code],
+    status,
+    detail,
+    code,
+    ...(errors ? { errors } : {}),
+    ...extensions,
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/problem+json', ...headers },
+  });
+}
+
+export function notFound(what: string): ProblemError {
+  return new ProblemError({ status: 404, code: 'not_found', detail: `There is no ${what} with this id.` });
+}
+
+export function validationProblem(errors: FieldError[], detail: string): ProblemError {
+  return new ProblemError({ status: 422, code: 'validation_failed', detail, errors });
+}

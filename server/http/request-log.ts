@@ -1,0 +1,23 @@
+import type { MiddlewareHandler } from 'hono';
+import { randomBase62 } from '../ids';
+import type { Logger } from '../log';
+import { clientAddress } from './auth';
+import type { AppEnv } from './env';
+
+/** One log line per request, without headers (so never the Authorization header). */
+export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    c.set('requestId', `req_${randomBase62(12)}`);
+    await next();
+    log.info('request', {
+      request_id: c.get('requestId'),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      account_id: c.get('account')?.id,
+      client: clientAddress(c),
+    });
+  };
+}

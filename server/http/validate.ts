@@ -1,0 +1,111 @@
+import type { Context } from 'hono';
+import { summarizeIssues, toFieldErrors } from '../../lib/api/issues';
+import { z } from '../../lib/api/zod';
+import { decodeCursor } from '../store/pagination';
+import type { AppEnv } from './env';
+import { ProblemError, validationProblem } from './problem';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const DRAIN_BYTES = 4 * MAX_BODY_BYTES;
+
+/** The request body, at most MAX_BODY_BYTES (413 beyond), read once and kept on the context. */
+export async function readRawBody(c: Context<AppEnv>): Promise<Uint8Array> {
+  const cached = c.get('rawBody');
+  if (cached) return cached;
+  const declared = Number(c.req.header('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const stream = c.req.raw.body;
+  if (stream) {
+    for await (const chunk of stream) {
+      size += chunk.byteLength;
+      // Keep reading (and dropping) a little more, so that a client still sending gets to read the 413
+      // instead of a reset connection; past that, give up on it.
+      if (size > MAX_BODY_BYTES + DRAIN_BYTES) throw tooLarge();
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    }
+  }
+  if (size > MAX_BODY_BYTES) throw tooLarge();
+  const body = Buffer.concat(chunks);
+  c.set('rawBody', body);
+  return body;
+}
+
+/** Parses and validates a JSON body: 415 if not JSON, 413 if too large, 400 if malformed, 422 if invalid. */
+export async function readJsonBody<S extends z.core.$ZodType>(
+  c: Context<AppEnv>,
+  schema: S,
+): Promise<z.output<S>> {
+  if (!isJsonContentType(c.req.header('content-type'))) {
+    throw new ProblemError({
+      status: 415,
+      code: 'unsupported_media_type',
+      detail: 'Send the request body as JSON with the header Content-Type: application/json.',
+    });
+  }
+  const json = parseJson(await readRawBody(c));
+  return validate(schema, json, 'body');
+}
+
+/** Validates the query string against a query schema (422 with field errors). */
+export function readQuery<S extends z.core.$ZodType>(c: Context<AppEnv>, schema: S): z.output<S> {
+  return validate(schema, c.req.query(), 'query');
+}
+
+/** The position a list continues after, from an opaque `cursor` (422 if it is not one of ours). */
+export function readCursor(cursor: string | undefined): number | null {
+  if (cursor === undefined) return null;
+  const position = decodeCursor(cursor);
+  if (position === null) {
+    throw validationProblem(
+      [{ path: 'cursor', message: 'is not a cursor from this list' }],
+      'Invalid query: cursor: use the next_cursor of the previous page as it came.',
+    );
+  }
+  return position;
+}
+
+export function validate<S extends z.core.$ZodType>(
+  schema: S,
+  value: unknown,
+  where: 'body' | 'query',
+): z.output<S> {
+  const result = z.safeParse(schema, value);
+  if (result.success) return result.data;
+  throw validationProblem(
+    toFieldErrors(result.error.issues),
+    `Invalid ${where}: ${summarizeIssues(result.error.issues)}`,
+  );
+}
+
+function isJsonContentType(header: string | undefined): boolean {
+  const mediaType = header?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType);
+}
+
+function parseJson(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? error.message : 'it is not valid UTF-8';
+    throw new ProblemError({
+      status: 400,
+      code: 'malformed_json',
+      detail:
+        body.length === 0
+          ? 'The request body is empty; send a JSON object.'
+          : `The body is not valid JSON: ${reason}.`,
+    });
+  }
+}
+
+function tooLarge(): ProblemError {
+  return new ProblemError({
+    status: 413,
+    code: 'payload_too_large',
+    detail: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`,
+    // The rest of the body is not read: the connection cannot carry another request.
+    headers: { Connection: 'close' },
+  });
+}

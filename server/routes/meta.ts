@@ -1,0 +1,26 @@
+import { Hono } from 'hono';
+import type { AppDeps } from '../deps';
+import type { AppEnv } from '../http/env';
+import { buildOpenApiDocument } from '../openapi';
+
+/** Public routes, answered without a key and not counted against any limit. */
+export function metaRoutes({ config }: AppDeps): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  const startedAt = performance.now();
+  let openapi: string | undefined;
+
+  routes.get('/healthz', (c) =>
+    c.json({
+      status: 'ok',
+      version: config.version,
+      uptime_s: Math.floor((performance.now() - startedAt) / 1000),
+    }),
+  );
+
+  routes.get('/v1/openapi.json', (c) => {
+    openapi ??= JSON.stringify(buildOpenApiDocument(config.version));
+    return c.body(openapi, 200, { 'Content-Type': 'application/json' });
+  });
+
+  return routes;
+}

@@ -1,0 +1,119 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { type AdminChannel, listenAdmin } from './admin/channel';
+import { KeysCommand, runKeysCommand } from './admin/commands';
+import { createApp } from './app';
+import { systemClock } from './clock';
+import type { Config } from './config';
+import { adminSocketPath } from './data-dir';
+import { openDatabase } from './db/driver';
+import { migrate } from './db/migrate';
+import type { AppDeps } from './deps';
+import type { AppEnv } from './http/env';
+import { validate } from './http/validate';
+import { createLifecycle } from './lifecycle';
+import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './lock';
+import type { Logger } from './log';
+import { createSessionLayer } from './sessions/layer';
+
+export interface RunningService {
+  url: string;
+  port: number;
+  /** Stops accepting, runs the shutdown hooks, closes the database and releases the data dir. */
+  stop(): Promise<void>;
+}
+
+const DRAIN_MS = 10_000;
+
+/** Takes the data dir, migrates the database, runs the start hooks, then serves HTTP and the admin socket. */
+export async function startService(config: Config, log: Logger): Promise<RunningService> {
+  const lock = await acquireServiceLock(config.dataDir);
+  const db = await openDatabase(config).catch((error: unknown) => {
+    lock.release();
+    throw error;
+  });
+  const lifecycle = createLifecycle(log);
+  let admin: AdminChannel | undefined;
+  let server: ServerType | undefined;
+  const closeAll = async () => {
+    await admin?.close();
+    await db.close();
+    lock.release();
+  };
+  try {
+    const applied = await migrate(db);
+    if (applied.length > 0) log.info('database migrated', { versions: applied, kind: db.kind });
+    const base = { db, config, log, clock: systemClock, lifecycle };
+    const deps: AppDeps = { ...base, ...createSessionLayer(base) };
+    const app = createApp(deps);
+    await lifecycle.runStart();
+    admin = await listenAdmin(
+      adminSocketPath(config.dataDir),
+      (request) => runKeysCommand(db, systemClock, validate(KeysCommand, request, 'body')),
+      log,
+    );
+    const listening = await listen(app, config);
+    server = listening.server;
+    const url = `http://${formatHost(config.host)}:${listening.port}`;
+    log.info('listening', { url, port: listening.port, data_dir: config.dataDir, database: db.kind });
+    return {
+      url,
+      port: listening.port,
+      async stop() {
+        log.info('shutting down');
+        const closed = closeServer(listening.server);
+        await lifecycle.runShutdown();
+        await closed;
+        await closeAll();
+        log.info('stopped');
+      },
+    };
+  } catch (error) {
+    if (server) await closeServer(server);
+    await closeAll();
+    throw error;
+  }
+}
+
+// A keys command holds the lock for a moment while it runs on a stopped service: wait for it.
+async function acquireServiceLock(dataDir: string): Promise<DataDirLock> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return acquireDataDirLock(dataDir, 'service');
+    } catch (error) {
+      if (!(error instanceof DataDirBusyError) || error.holder.role !== 'cli' || Date.now() > deadline)
+        throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+function listen(app: Hono<AppEnv>, config: Config): Promise<{ server: ServerType; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      { fetch: app.fetch, port: config.port, hostname: config.host },
+      (info: AddressInfo) => resolve({ server, port: info.port }),
+    );
+    server.once('error', reject);
+  });
+}
+
+/** Stops accepting connections and waits for requests in progress, at most DRAIN_MS. */
+function closeServer(server: ServerType): Promise<void> {
+  const http = server as Server;
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => http.closeAllConnections(), DRAIN_MS).unref();
+    http.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    http.closeIdleConnections();
+  });
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,160 @@
+import { formatProxyUrl, type ProxyParts } from '../../lib/api/proxy-url';
+import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import type { Clock } from '../clock';
+import type { Queryable } from '../db/driver';
+import { newId } from '../ids';
+import { type Page, toPage } from './pagination';
+
+type Scheme = ProxyParts['scheme'];
+
+interface ProxyRow {
+  seq: number;
+  id: string;
+  name: string;
+  scheme: Scheme;
+  host: string;
+  port: number;
+  username: string | null;
+  password: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A validated ProxyInput body. On replace, `password: undefined` keeps the stored one and null clears it. */
+export interface ProxyFields {
+  name: string;
+  scheme: Scheme;
+  host: string;
+  port: number;
+  username?: string | null;
+  password?: string | null;
+}
+
+const COLUMNS = 'seq, id, name, scheme, host, port, username, password, created_at, updated_at';
+
+/** The proxy as clients see it: never the password, only whether there is one. */
+export function toProxy(row: ProxyRow): ProxyConfig {
+  return {
+    id: row.id,
+    name: row.name,
+    scheme: row.scheme,
+    host: row.host,
+    port: row.port,
+    username: row.username,
+    has_password: row.password !== null,
+    url: formatProxyUrl(row),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export async function listProxies(
+  db: Queryable,
+  accountId: string,
+  options: { limit: number; after: number | null },
+): Promise<Page<ProxyConfig>> {
+  const rows = await db.query<ProxyRow>(
+    `select ${COLUMNS} from proxies
+      where account_id = $1 and ($2::bigint is null or seq < $2)
+      order by seq desc limit $3`,
+    [accountId, options.after, options.limit + 1],
+  );
+  return toPage(rows, options.limit, toProxy);
+}
+
+export async function getProxy(db: Queryable, accountId: string, id: string): Promise<ProxyConfig | null> {
+  const row = await findProxyRow(db, accountId, id);
+  return row ? toProxy(row) : null;
+}
+
+/** The proxy's parts with its password, for launching a browser; null if the account has no such proxy. */
+export async function findProxyRow(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  { lock = false } = {},
+): Promise<ProxyRow | null> {
+  const rows = await db.query<ProxyRow>(
+    `select ${COLUMNS} from proxies where account_id = $1 and id = $2${lock ? ' for share' : ''}`,
+    [accountId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function insertProxy(
+  db: Queryable,
+  clock: Clock,
+  accountId: string,
+  fields: ProxyFields,
+): Promise<ProxyConfig> {
+  const now = clock.now();
+  const [row] = await db.query<ProxyRow>(
+    `insert into proxies (id, account_id, name, scheme, host, port, username, password, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning ${COLUMNS}`,
+    [
+      newId('prx'),
+      accountId,
+      fields.name,
+      fields.scheme,
+      normalizeHost(fields.host),
+      fields.port,
+      fields.username ?? null,
+      fields.password ?? null,
+      now,
+    ],
+  );
+  if (!row) throw new Error('insert into proxies returned no row');
+  return toProxy(row);
+}
+
+/** Replaces the whole configuration; null if the account has no such proxy. */
+export async function replaceProxy(
+  db: Queryable,
+  clock: Clock,
+  accountId: string,
+  id: string,
+  fields: ProxyFields,
+): Promise<ProxyConfig | null> {
+  const [row] = await db.query<ProxyRow>(
+    `update proxies
+        set name = $3, scheme = $4, host = $5, port = $6, username = $7,
+            password = case when $8 then $9 else password end, updated_at = $10
+      where account_id = $1 and id = $2
+      returning ${COLUMNS}`,
+    [
+      accountId,
+      id,
+      fields.name,
+      fields.scheme,
+      normalizeHost(fields.host),
+      fields.port,
+      fields.username ?? null,
+      fields.password !== undefined,
+      fields.password ?? null,
+      clock.now(),
+    ],
+  );
+  return row ? toProxy(row) : null;
+}
+
+/** Ids of the account's profiles that use the proxy. */
+export async function profilesUsingProxy(db: Queryable, accountId: string, id: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    'select id from profiles where account_id = $1 and proxy_id = $2 order by seq',
+    [accountId, id],
+  );
+  return rows.map((row) => row.id);
+}
+
+export async function deleteProxy(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const rows = await db.query('delete from proxies where account_id = $1 and id = $2 returning id', [
+    accountId,
+    id,
+  ]);
+  return rows.length > 0;
+}
+
+// Host names are case-insensitive; one spelling keeps the displayed URL stable.
+function normalizeHost(host: string): string {
+  return host.trim().toLowerCase();
+}

@@ -1,0 +1,163 @@
+import type { AutomationRun, RunStatus, Script, StepResult } from '../../lib/api/schemas/automation';
+import type { Clock } from '../clock';
+import type { Queryable } from '../db/driver';
+import { newId } from '../ids';
+import { type Page, toPage } from './pagination';
+
+export interface RunRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  profile_id: string;
+  session_id: string | null;
+  owns_session: boolean;
+  name: string | null;
+  status: RunStatus;
+  script: Script;
+  steps: StepResult[];
+  output: Record<string, unknown>;
+  error: string | null;
+  version: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+const COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name, status, script, steps, output,
+  error, version, created_at, started_at, finished_at`;
+export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const;
+
+export function toRun(row: RunRow): AutomationRun {
+  return {
+    id: row.id,
+    profile_id: row.profile_id,
+    session_id: row.session_id,
+    name: row.name,
+    status: row.status,
+    steps: row.steps,
+    output: row.output,
+    error: row.error,
+    version: row.version,
+    created_at: row.created_at.toISOString(),
+    started_at: row.started_at?.toISOString() ?? null,
+    finished_at: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+export async function insertRun(
+  db: Queryable,
+  clock: Clock,
+  fields: {
+    accountId: string;
+    profileId: string;
+    sessionId: string | null;
+    name: string | null;
+    script: Script;
+  },
+): Promise<RunRow> {
+  const steps: StepResult[] = fields.script.steps.map((step, index) => ({
+    index,
+    action: step.action,
+    status: 'pending',
+  }));
+  const [row] = await db.query<RunRow>(
+    `insert into automation_runs (id, account_id, profile_id, session_id, name, status, script, steps, created_at)
+     values ($1, $2, $3, $4, $5, 'queued', $6::jsonb, $7::jsonb, $8) returning ${COLUMNS}`,
+    [
+      newId('run'),
+      fields.accountId,
+      fields.profileId,
+      fields.sessionId,
+      fields.name,
+      JSON.stringify(fields.script),
+      JSON.stringify(steps),
+      clock.now(),
+    ],
+  );
+  return row as RunRow;
+}
+
+export async function findRun(db: Queryable, accountId: string, id: string): Promise<RunRow | null> {
+  const [row] = await db.query<RunRow>(
+    `select ${COLUMNS} from automation_runs where account_id = $1 and id = $2`,
+    [accountId, id],
+  );
+  return row ?? null;
+}
+
+export async function listRuns(
+  db: Queryable,
+  accountId: string,
+  options: { limit: number; after: number | null; status?: RunStatus | 'active' },
+): Promise<Page<AutomationRun>> {
+  const statuses =
+    options.status === 'active' ? [...ACTIVE_RUN_STATUSES] : options.status ? [options.status] : null;
+  const rows = await db.query<RunRow>(
+    `select ${COLUMNS} from automation_runs
+      where account_id = $1 and ($2::bigint is null or seq < $2) and ($3::text[] is null or status = any($3))
+      order by seq desc limit $4`,
+    [accountId, options.after, statuses, options.limit + 1],
+  );
+  return toPage(rows, options.limit, toRun);
+}
+
+export async function findActiveRuns(db: Queryable): Promise<RunRow[]> {
+  return db.query<RunRow>(
+    `select ${COLUMNS} from automation_runs where status = any($1::text[]) order by seq`,
+    [ACTIVE_RUN_STATUSES],
+  );
+}
+
+/** Applies `assignments` (SQL using $2.. for `params`) and bumps the version: every change is one version. */
+export async function updateRun(
+  db: Queryable,
+  id: string,
+  assignments: string,
+  params: unknown[],
+): Promise<RunRow> {
+  const [row] = await db.query<RunRow>(
+    `update automation_runs set ${assignments}, version = version + 1 where id = $1 returning ${COLUMNS}`,
+    [id, ...params],
+  );
+  if (!row) throw new Error(`run ${id} vanished`);
+  return row;
+}
+
+/** Merges `patch` into step `index`. */
+export function updateStep(
+  db: Queryable,
+  id: string,
+  index: number,
+  patch: Partial<StepResult>,
+): Promise<RunRow> {
+  return updateRun(db, id, `steps = jsonb_set(steps, array[$2::text], (steps -> $2::int) || $3::jsonb)`, [
+    index,
+    JSON.stringify(patch),
+  ]);
+}
+
+export async function insertArtifact(
+  db: Queryable,
+  clock: Clock,
+  artifact: { runId: string; accountId: string; name: string; contentType: string; bytes: Uint8Array },
+): Promise<void> {
+  await db.query(
+    `insert into automation_artifacts (run_id, account_id, name, content_type, bytes, created_at)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (run_id, name) do update set bytes = excluded.bytes, content_type = excluded.content_type`,
+    [artifact.runId, artifact.accountId, artifact.name, artifact.contentType, artifact.bytes, clock.now()],
+  );
+}
+
+export async function findArtifact(
+  db: Queryable,
+  accountId: string,
+  runId: string,
+  name: string,
+): Promise<{ content_type: string; bytes: Uint8Array } | null> {
+  const [row] = await db.query<{ content_type: string; bytes: Uint8Array }>(
+    'select content_type, bytes from automation_artifacts where account_id = $1 and run_id = $2 and name = $3',
+    [accountId, runId, name],
+  );
+  return row ?? null;
+}

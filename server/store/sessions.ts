@@ -1,0 +1,162 @@
+import type { Session, SessionStatus } from '../../lib/api/schemas/sessions';
+import type { Clock } from '../clock';
+import type { Queryable } from '../db/driver';
+import { newId } from '../ids';
+import { type Page, toPage } from './pagination';
+
+export type StopReason = NonNullable<Session['stop_reason']>;
+
+/** A session in one of these states holds its profile: at most one per profile (a partial unique index). */
+export const LIVE_SESSION_STATUSES = ['starting', 'running', 'stopping'] as const;
+
+export interface SessionRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  profile_id: string;
+  status: SessionStatus;
+  headless: boolean;
+  cdp_url: string | null;
+  pid: number | null;
+  started_at: Date;
+  stopped_at: Date | null;
+  stop_reason: StopReason | null;
+  error: string | null;
+}
+
+const COLUMNS = `seq, id, account_id, profile_id, status, headless, cdp_url, pid, started_at, stopped_at,
+  stop_reason, error`;
+
+export function toSession(row: SessionRow): Session {
+  return {
+    id: row.id,
+    profile_id: row.profile_id,
+    status: row.status,
+    cdp_url: row.cdp_url,
+    headless: row.headless,
+    started_at: row.started_at.toISOString(),
+    stopped_at: row.stopped_at?.toISOString() ?? null,
+    stop_reason: row.stop_reason,
+    error: row.error,
+  };
+}
+
+export async function listSessions(
+  db: Queryable,
+  accountId: string,
+  options: { limit: number; after: number | null; status?: SessionStatus },
+): Promise<Page<Session>> {
+  const rows = await db.query<SessionRow>(
+    `select ${COLUMNS} from sessions
+      where account_id = $1 and ($2::bigint is null or seq < $2) and ($3::text is null or status = $3)
+      order by seq desc limit $4`,
+    [accountId, options.after, options.status ?? null, options.limit + 1],
+  );
+  return toPage(rows, options.limit, toSession);
+}
+
+export async function findSession(db: Queryable, accountId: string, id: string): Promise<SessionRow | null> {
+  const [row] = await db.query<SessionRow>(
+    `select ${COLUMNS} from sessions where account_id = $1 and id = $2`,
+    [accountId, id],
+  );
+  return row ?? null;
+}
+
+/** The profile's live session, or else its latest one. */
+export async function findSessionOfProfile(
+  db: Queryable,
+  accountId: string,
+  profileId: string,
+): Promise<SessionRow | null> {
+  const [row] = await db.query<SessionRow>(
+    `select ${COLUMNS} from sessions where account_id = $1 and profile_id = $2
+      order by (status = any($3::text[])) desc, seq desc limit 1`,
+    [accountId, profileId, LIVE_SESSION_STATUSES],
+  );
+  return row ?? null;
+}
+
+export async function findLiveSessions(db: Queryable): Promise<SessionRow[]> {
+  return db.query<SessionRow>(`select ${COLUMNS} from sessions where status = any($1::text[])`, [
+    LIVE_SESSION_STATUSES,
+  ]);
+}
+
+/** Inserts a `starting` session; null when the profile already has a live one (the partial unique index). */
+export async function insertStartingSession(
+  db: Queryable,
+  clock: Clock,
+  fields: { accountId: string; profileId: string; headless: boolean },
+): Promise<SessionRow | null> {
+  const now = clock.now();
+  const [row] = await db.query<SessionRow>(
+    `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at)
+     values ($1, $2, $3, 'starting', $4, $5, $5)
+     on conflict (profile_id) where status in ('starting', 'running', 'stopping') do nothing
+     returning ${COLUMNS}`,
+    [newId('ses'), fields.accountId, fields.profileId, fields.headless, now],
+  );
+  return row ?? null;
+}
+
+export async function markRunning(
+  db: Queryable,
+  clock: Clock,
+  id: string,
+  browser: { cdpUrl: string; pid: number },
+): Promise<SessionRow> {
+  return updateSession(db, clock, id, `status = 'running', cdp_url = $3, pid = $4`, [
+    browser.cdpUrl,
+    browser.pid,
+  ]);
+}
+
+export async function markStopping(db: Queryable, clock: Clock, id: string): Promise<SessionRow> {
+  return updateSession(db, clock, id, `status = 'stopping'`, []);
+}
+
+export async function markStopped(
+  db: Queryable,
+  clock: Clock,
+  id: string,
+  reason: StopReason,
+): Promise<SessionRow> {
+  return updateSession(
+    db,
+    clock,
+    id,
+    `status = 'stopped', stop_reason = $3, stopped_at = $2, cdp_url = null, pid = null`,
+    [reason],
+  );
+}
+
+export async function markFailed(
+  db: Queryable,
+  clock: Clock,
+  id: string,
+  error: string,
+): Promise<SessionRow> {
+  return updateSession(
+    db,
+    clock,
+    id,
+    `status = 'failed', error = $3, stopped_at = $2, cdp_url = null, pid = null`,
+    [error],
+  );
+}
+
+async function updateSession(
+  db: Queryable,
+  clock: Clock,
+  id: string,
+  assignments: string,
+  params: unknown[],
+): Promise<SessionRow> {
+  const [row] = await db.query<SessionRow>(
+    `update sessions set ${assignments}, updated_at = $2 where id = $1 returning ${COLUMNS}`,
+    [id, clock.now(), ...params],
+  );
+  if (!row) throw new Error(`session ${id} vanished`);
+  return row;
+}

@@ -1,0 +1,223 @@
+import { rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, createClient } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/errors';
+import type { AutomationRun, Step } from '../../lib/api/schemas/automation';
+import { processesWithUserDataDir } from './browser/fixtures';
+import { type ServiceHandle, startService } from './harness';
+
+const FORM_PAGE = `<!doctype html><title>Form</title>
+<input id="q" aria-label="Query"><button id="go">Go</button>
+<a id="docs" href="/docs">Docs</a><p id="out"></p>
+<script>
+  document.getElementById('go').onclick = () => {
+    const value = document.getElementById('q').value;
+    setTimeout(() => {
+      document.getElementById('out').textContent = 'You searched ' + value;
+      document.title = 'Searched ' + value;
+    }, 200);
+  };
+</script>`;
+
+let service: ServiceHandle;
+let api: ApiClient;
+let key: string;
+let site: Server;
+let origin: string;
+
+beforeAll(async () => {
+  site = createServer((_req, res) => res.setHeader('Content-Type', 'text/html').end(FORM_PAGE));
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  service = await startService();
+  key = await service.createKey('enterprise');
+  api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+});
+
+afterAll(async () => {
+  await service?.close();
+  if (service) await rm(service.dataDir, { recursive: true, force: true });
+  site?.closeAllConnections();
+  await new Promise((resolve) => site?.close(resolve));
+});
+
+/** Follows a run with the long poll until it ends, recording every version seen. */
+async function follow(run: AutomationRun): Promise<{ final: AutomationRun; versions: number[] }> {
+  const versions = [run.version];
+  let current = run;
+  const deadline = Date.now() + 60_000;
+  while (!['succeeded', 'failed', 'cancelled'].includes(current.status) && Date.now() < deadline) {
+    current = await api.getRun(run.id, { wait: 10, after_version: current.version });
+    versions.push(current.version);
+  }
+  return { final: current, versions };
+}
+
+describe('automation', () => {
+  it('runs every kind of step on a profile, starting and stopping a session for itself', async () => {
+    const profile = await api.createProfile({ name: 'Runner' });
+    const steps: Step[] = [
+      { action: 'goto', url: `${origin}/` },
+      { action: 'type', selector: '#q', text: 'pilots' },
+      { action: 'click', selector: '#go' },
+      { action: 'wait_for', selector: '#out:not(:empty)' },
+      { action: 'wait_for', ms: 50 },
+      { action: 'extract', selector: '#out', name: 'result' },
+      { action: 'extract', selector: '#docs', attribute: 'href', name: 'link' },
+      { action: 'evaluate', expression: 'document.title', name: 'title' },
+      { action: 'evaluate', expression: '1 + 1' },
+      { action: 'screenshot', name: 'page' },
+    ];
+    const queued = await api.runAutomation({ profile_id: profile.id, name: 'Search', script: { steps } });
+    expect(queued).toMatchObject({ status: 'queued', name: 'Search', profile_id: profile.id });
+
+    const { final, versions } = await follow(queued);
+    expect(final.error).toBeNull();
+    expect(final.status).toBe('succeeded');
+    expect(final.output).toMatchObject({
+      result: 'You searched pilots',
+      link: '/docs',
+      title: 'Searched pilots',
+      page: `/v1/automation/runs/${final.id}/artifacts/page`,
+    });
+    expect(final.steps.map((s) => s.status)).toEqual(steps.map(() => 'succeeded'));
+    for (const step of final.steps) expect(Date.parse(step.finished_at ?? '')).toBeGreaterThan(0);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(final.version).toBeGreaterThan(steps.length * 2);
+
+    const png = new Uint8Array(await (await api.getArtifact(final.id, 'page')).arrayBuffer());
+    expect([...png.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+
+    const session = await api.getSession(final.session_id as string);
+    expect(session).toMatchObject({ status: 'stopped', stop_reason: 'user' });
+    expect(processesWithUserDataDir(path.join(service.dataDir, 'profiles', profile.id))).toEqual([]);
+  });
+
+  it('fails at the step that fails, says why, and skips the rest', async () => {
+    const profile = await api.createProfile({ name: 'Failing' });
+    const session = await api.startSession({ profile_id: profile.id });
+    const queued = await api.runAutomation({
+      session_id: session.id,
+      script: {
+        steps: [
+          { action: 'goto', url: `${origin}/` },
+          { action: 'evaluate', expression: 'missingFunction()' },
+          { action: 'screenshot', name: 'never' },
+        ],
+      },
+    });
+    const { final } = await follow(queued);
+    expect(final.status).toBe('failed');
+    expect(final.error).toMatch(/^Step 2 \(evaluate .*missingFunction is not defined/);
+    expect(final.steps.map((s) => s.status)).toEqual(['succeeded', 'failed', 'skipped']);
+    // The run used the profile's own session and left it running.
+    expect(await api.getSession(session.id)).toMatchObject({ status: 'running' });
+    await api.stopSession({ session_id: session.id });
+  });
+
+  it('holds a long poll until the run changes, and answers at once when it already has', async () => {
+    const profile = await api.createProfile({ name: 'Polled' });
+    const queued = await api.runAutomation({
+      profile_id: profile.id,
+      script: { steps: [{ action: 'wait_for', ms: 1500 }] },
+    });
+    const { final } = await follow(queued);
+    const started = Date.now();
+    expect(await api.getRun(final.id, { wait: 10, after_version: final.version - 1 })).toMatchObject({
+      version: final.version,
+    });
+    expect(Date.now() - started).toBeLessThan(1000);
+    const held = Date.now();
+    await api.getRun(final.id, { wait: 1, after_version: final.version });
+    expect(Date.now() - held).toBeGreaterThanOrEqual(900);
+  });
+
+  it('cancels a running run', async () => {
+    const profile = await api.createProfile({ name: 'Cancelled' });
+    const queued = await api.runAutomation({
+      profile_id: profile.id,
+      script: {
+        steps: [
+          { action: 'goto', url: `${origin}/` },
+          { action: 'wait_for', ms: 30000 },
+        ],
+      },
+    });
+    const running = await untilFirstStepRuns(queued.id);
+    expect(running.status).toBe('running');
+    const cancelled = await api.cancelRun(queued.id);
+    expect(cancelled.status).toBe('cancelled');
+  });
+
+  it('refuses a session that is not running, and unknown targets', async () => {
+    const profile = await api.createProfile({ name: 'Stopped' });
+    const session = await api.startSession({ profile_id: profile.id });
+    await api.stopSession({ session_id: session.id });
+    const script = { steps: [{ action: 'wait_for' as const, ms: 1 }] };
+    const refusal = await api.runAutomation({ session_id: session.id, script }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(refusal).toMatchObject({ status: 409, code: 'session_not_running' });
+    expect(
+      await api.runAutomation({ profile_id: 'prf_nope', script }).catch((e: unknown) => e),
+    ).toMatchObject({
+      status: 404,
+    });
+    expect(await api.getRun('run_nope').catch((e: unknown) => e)).toMatchObject({ status: 404 });
+  });
+});
+
+/** Long-polls a run until its first step is running. */
+async function untilFirstStepRuns(runId: string): Promise<AutomationRun> {
+  const deadline = Date.now() + 20_000;
+  let run = await api.getRun(runId);
+  while (run.steps[0]?.status !== 'running' && Date.now() < deadline) {
+    run = await api.getRun(runId, { wait: 5, after_version: run.version });
+  }
+  return run;
+}
+
+describe('automation across a restart', () => {
+  it('fails the runs a killed service left running, and leaves no session running', async () => {
+    const profile = await api.createProfile({ name: 'Interrupted' });
+    const queued = await api.runAutomation({
+      profile_id: profile.id,
+      script: { steps: [{ action: 'wait_for', ms: 30000 }] },
+    });
+    await untilFirstStepRuns(queued.id);
+    await service.kill();
+    service = await startService({ dataDir: service.dataDir });
+    api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+
+    const run = await api.getRun(queued.id);
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/restarted/);
+    expect(run.steps[0]?.status).toBe('failed');
+    expect((await api.listRuns({ status: 'active' })).data).toEqual([]);
+    expect((await api.listSessions({ status: 'running' })).data).toEqual([]);
+  });
+
+  it('on SIGTERM ends the running run as failed and stops its browser', async () => {
+    const profile = await api.createProfile({ name: 'Shut down' });
+    const queued = await api.runAutomation({
+      profile_id: profile.id,
+      script: { steps: [{ action: 'wait_for', ms: 30000 }] },
+    });
+    const running = await untilFirstStepRuns(queued.id);
+    expect(await service.stop()).toBe(0);
+    expect(processesWithUserDataDir(path.join(service.dataDir, 'profiles', profile.id))).toEqual([]);
+    service = await startService({ dataDir: service.dataDir });
+    api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+
+    expect(await api.getRun(queued.id)).toMatchObject({
+      status: 'failed',
+      error: 'The service shut down while this run was running.',
+    });
+    expect(await api.getSession(running.session_id as string)).toMatchObject({
+      status: 'stopped',
+      stop_reason: 'service_shutdown',
+    });
+  });
+});

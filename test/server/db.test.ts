@@ -1,0 +1,132 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockFilePath } from '../../server/data-dir';
+import { type Database, openDatabase } from '../../server/db/driver';
+import { loadMigrations, migrate } from '../../server/db/migrate';
+import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/lock';
+
+let dataDir: string;
+let db: Database;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
+  db = await openDatabase({ dataDir });
+});
+afterAll(async () => {
+  await db?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('migrations', () => {
+  it('applies every migration file once, in order, and records it', async () => {
+    const files = await loadMigrations();
+    expect(files.map((migration) => migration.version)).toEqual([1]);
+    expect(await migrate(db)).toEqual([1]);
+    expect(await migrate(db)).toEqual([]);
+    const recorded = await db.query<{ version: number; name: string }>(
+      'select version, name from schema_migrations',
+    );
+    expect(recorded).toEqual([{ version: 1, name: 'initial' }]);
+    const tables = await db.query<{ table_name: string }>(
+      `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+    );
+    expect(tables.map((table) => table.table_name)).toEqual([
+      'accounts',
+      'api_keys',
+      'automation_artifacts',
+      'automation_runs',
+      'idempotency_records',
+      'profiles',
+      'proxies',
+      'schema_migrations',
+      'sessions',
+    ]);
+  });
+
+  it('rolls a failing migration back whole', async () => {
+    const broken = [
+      { version: 2, name: 'broken', sql: 'create table half_done (id int); select * from missing_table;' },
+    ];
+    await expect(migrate(db, broken)).rejects.toThrow(/missing_table/);
+    expect(await db.query(`select 1 from information_schema.tables where table_name = 'half_done'`)).toEqual(
+      [],
+    );
+    expect(await db.query('select 1 from schema_migrations where version = 2')).toEqual([]);
+  });
+
+  it('allows one live session per profile', async () => {
+    await db.query(
+      `insert into accounts (id, name, plan, created_at) values ('acc_db', 'db', 'free', now())`,
+    );
+    const insert = (id: string, status: string) =>
+      db.query(
+        `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at)
+         values ($1, 'acc_db', 'prf_db', $2, true, now(), now())`,
+        [id, status],
+      );
+    await insert('ses_1', 'stopped');
+    await insert('ses_2', 'running');
+    await expect(insert('ses_3', 'starting')).rejects.toThrow(/sessions_one_live_per_profile/);
+  });
+});
+
+describe('transactions', () => {
+  it('never interleave, however many run at once', async () => {
+    await db.exec('create table counter (n int not null); insert into counter values (0);');
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        db.transaction(async (tx) => {
+          const [row] = await tx.query<{ n: number }>('select n from counter');
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          await tx.query('update counter set n = $1', [(row?.n ?? 0) + 1]);
+        }),
+      ),
+    );
+    expect(await db.query('select n from counter')).toEqual([{ n: 20 }]);
+  });
+
+  it('roll back when the function throws', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('update counter set n = 999');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await db.query('select n from counter')).toEqual([{ n: 20 }]);
+  });
+});
+
+describe('the data dir lock', () => {
+  it('refuses a second holder while the first lives, and frees on release', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'pp-lock-'));
+    try {
+      const lock = acquireDataDirLock(dir, 'service');
+      expect(currentLockHolder(dir)).toMatchObject({ pid: process.pid, role: 'service' });
+      expect(() => acquireDataDirLock(dir, 'cli')).toThrow(DataDirBusyError);
+      lock.release();
+      expect(existsSync(lockFilePath(dir))).toBe(false);
+      acquireDataDirLock(dir, 'cli').release();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes over the lock of a process that is gone', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'pp-lock-'));
+    try {
+      const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+      const deadPid = Number(gone.stdout.toString());
+      writeFileSync(lockFilePath(dir), JSON.stringify({ pid: deadPid, role: 'service', started_at: '' }));
+      expect(currentLockHolder(dir)).toBeNull();
+      const lock = acquireDataDirLock(dir, 'service');
+      expect(currentLockHolder(dir)?.pid).toBe(process.pid);
+      lock.release();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,102 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface PostgresServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The bin folder of an installed PostgreSQL (Debian's /usr/lib/postgresql/<n>/bin), or null. */
+export function findPostgresBin(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  const bin = versions
+    .map((version) => path.join(root, version, 'bin'))
+    .find((dir) => existsSync(path.join(dir, 'initdb')));
+  return bin ?? null;
+}
+
+/**
+ * A throwaway PostgreSQL server in a temp dir on a free loopback port, trust auth. PostgreSQL refuses to run
+ * as root, so as root it runs as the `postgres` user.
+ */
+export async function startPostgres(bin: string): Promise<PostgresServer> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pp-postgres-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+    await chown(dir, uid, gid);
+  }
+  const run = (command: string, args: string[]) =>
+    asRoot ? (['runuser', ['-u', 'postgres', '--', command, ...args]] as const) : ([command, args] as const);
+  const dataDir = path.join(dir, 'data');
+  const [initCommand, initArgs] = run(path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '--auth=trust',
+    '-U',
+    'postgres',
+  ]);
+  execFileSync(initCommand, [...initArgs], { stdio: 'ignore' });
+  const port = await freePort();
+  const [command, args] = run(path.join(bin, 'postgres'), [
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-h',
+    '127.0.0.1',
+    '-k',
+    dir,
+  ]);
+  const server: ChildProcess = spawn(command, [...args], { stdio: 'ignore' });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await waitUntilReady(url);
+  return {
+    url,
+    async stop() {
+      if (server.exitCode === null) {
+        const exited = new Promise((resolve) => server.once('exit', resolve));
+        // SIGINT is PostgreSQL's fast shutdown. Sent to the postmaster itself: runuser does not pass it on.
+        const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        process.kill(postmaster, 'SIGINT');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilReady(url: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

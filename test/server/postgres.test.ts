@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, createClient } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/errors';
+import { createDataDir, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { findPostgresBin, type PostgresServer, startPostgres } from './postgres-server';
+
+/* The same service on a real PostgreSQL server (DATABASE_URL) instead of the embedded PGlite. */
+
+const bin = findPostgresBin();
+let postgres: PostgresServer;
+let dataDir: string;
+let service: ServiceHandle;
+let key: string;
+let client: ApiClient;
+
+describe.skipIf(!bin)('on PostgreSQL', () => {
+  beforeAll(async () => {
+    postgres = await startPostgres(bin ?? '');
+    dataDir = await createDataDir();
+    service = await startService({ env: { DATABASE_URL: postgres.url }, dataDir });
+    key = await service.createKey('enterprise', 'pg');
+    client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await postgres?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves profiles and proxies with the same answers', async () => {
+    const proxy = await client.createProxy({
+      name: 'pg proxy',
+      scheme: 'socks5',
+      host: 'h.example',
+      port: 1080,
+      password: 'pw',
+    });
+    expect(proxy).toMatchObject({ has_password: true, url: 'socks5://h.example:1080' });
+    const profile = await client.createProfile({
+      name: 'On Postgres',
+      proxy_id: proxy.id,
+      tags: ['pg'],
+      fingerprint: { screen: { width: 1024, height: 768 } },
+    });
+    expect(profile).toMatchObject({ proxy: 'socks5://h.example:1080', tags: ['pg'], status: 'idle' });
+    for (const name of ['b', 'c']) await client.createProfile({ name, proxy: 'http://u:p@q.example:8080' });
+    const page = await client.listProfiles({ limit: 2 });
+    expect(page.data.map((item) => item.name)).toEqual(['c', 'b']);
+    const rest = await client.listProfiles({ limit: 2, cursor: page.next_cursor ?? '' });
+    expect(rest.data.map((item) => item.name)).toEqual(['On Postgres']);
+    expect((await client.listProfiles({ q: 'POSTGRES' })).data).toHaveLength(1);
+
+    const inUse = await client.deleteProxy(proxy.id).catch((error: unknown) => error);
+    expect(inUse).toBeInstanceOf(ApiError);
+    expect((inUse as ApiError).code).toBe('proxy_in_use');
+    expect(
+      await client.updateProxy(proxy.id, {
+        name: 'cleared',
+        scheme: 'http',
+        host: 'h',
+        port: 1,
+        password: null,
+      }),
+    ).toMatchObject({ has_password: false });
+    await client.deleteProfile(profile.id);
+    await client.deleteProxy(proxy.id);
+  });
+
+  it('creates exactly one resource when one Idempotency-Key races itself on several connections', async () => {
+    const request = requester(service.baseUrl, key);
+    const idempotencyKey = randomUUID();
+    const responses = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        request('POST', '/v1/proxies', {
+          headers: { ...JSON_HEADERS, 'Idempotency-Key': idempotencyKey },
+          body: JSON.stringify({ name: 'race', scheme: 'http', host: 'h', port: 2 }),
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
+    expect(
+      responses.filter((response) => response.status === 201 && !response.headers.get('idempotent-replayed')),
+    ).toHaveLength(1);
+    expect((await client.listProxies()).data.filter((proxy) => proxy.name === 'race')).toHaveLength(1);
+  });
+
+  it('keeps data and migrations across a restart, and takes keys while running', async () => {
+    await service.stop();
+    service = await startService({ env: { DATABASE_URL: postgres.url }, dataDir });
+    expect(service.logs.some((line) => line.includes('database migrated'))).toBe(false);
+    const again = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+    expect((await again.getAccount()).name).toBe('pg');
+    const fresh = await service.createKey('free');
+    expect((await requester(service.baseUrl, fresh)('GET', '/v1/account')).status).toBe(200);
+  });
+});
