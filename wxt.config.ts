@@ -15,6 +15,22 @@ export default defineConfig({
     host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     action: { default_title: '__MSG_extName__' },
+    // Alt+Shift+<letter>: free in Chrome and Firefox (Chrome keeps Alt+Shift+I, T, A and B for itself).
+    commands: {
+      _execute_action: { suggested_key: { default: 'Alt+Shift+P' } },
+      'start-last-profile': {
+        suggested_key: { default: 'Alt+Shift+S' },
+        description: '__MSG_commandStartLastProfile__',
+      },
+      'stop-all-sessions': {
+        suggested_key: { default: 'Alt+Shift+X' },
+        description: '__MSG_commandStopAllSessions__',
+      },
+      'run-last-script': {
+        suggested_key: { default: 'Alt+Shift+R' },
+        description: '__MSG_commandRunLastScript__',
+      },
+    },
     ...(browser === 'firefox' && {
       browser_specific_settings: {
         gecko: {

@@ -74,7 +74,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
   async function perform(runId: string, accountId: string): Promise<void> {
     const run = await findRun(db, accountId, runId);
     // Left queued at shutdown: the next start fails it with a sentence (reconcile).
-    if (!run || run.status !== 'queued' || shuttingDown) return;
+    if (run?.status !== 'queued' || shuttingDown) return;
     const controller = new AbortController();
     let settle = () => {};
     running.set(runId, { controller, settled: new Promise((resolve) => (settle = resolve)) });
