@@ -15,7 +15,7 @@ let service: ServiceHandle;
 let key: string;
 let client: ApiClient;
 
-describe.skipIf(!bin)('on PostgreSQL', () => {
+describe.skipIf(!bin && process.env.CI !== 'true')('on PostgreSQL', () => {
   beforeAll(async () => {
     postgres = await startPostgres(bin ?? '');
     dataDir = await createDataDir();
