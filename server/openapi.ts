@@ -1,10 +1,10 @@
 import { type Endpoint, type EndpointName, endpoints } from '../lib/api/endpoints';
-import { apiRegistry } from '../lib/api/schemas/common';
 import { Problem } from '../lib/api/schemas/problem';
 import { z } from '../lib/api/zod';
 import { AUTH_FAILURES_PER_MINUTE } from './http/auth';
 import { IDEMPOTENCY_TTL_MS } from './http/idempotency';
 import { MAX_BODY_BYTES } from './http/validate';
+import { componentSchemas as components, endpointSummaries } from './openapi-meta';
 
 type JsonObject = Record<string, unknown>;
 type Schema = z.core.$ZodType;
@@ -62,7 +62,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
 }
 
 function componentSchemas(): JsonObject {
-  const { schemas } = z.toJSONSchema(apiRegistry, { uri: COMPONENT, io: 'input', unrepresentable: 'any' });
+  const { schemas } = z.toJSONSchema(components, { uri: COMPONENT, io: 'input', unrepresentable: 'any' });
   return Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {
       const { $schema: _schema, $id: _id, ...rest } = schema as JsonObject;
@@ -113,7 +113,7 @@ function operation(variants: [EndpointName, Endpoint][], endpoint: Endpoint): Js
   if (isPost) responses['409'] = { $ref: '#/components/responses/Conflict' };
   return {
     operationId: variants.map(([name]) => name).join('Or'),
-    summary: variants.map(([, variant]) => variant.summary).join('; '),
+    summary: variants.map(([name]) => endpointSummaries[name]).join('; '),
     tags: [tagOf(endpoint.path)],
     parameters: [
       ...pathParams,
@@ -138,7 +138,7 @@ function successResponse(variants: [EndpointName, Endpoint][], endpoint: Endpoin
     headers.Location = { $ref: '#/components/headers/Location' };
   if (endpoint.method === 'POST')
     headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
-  const description = variants.map(([, variant]) => variant.summary).join('; ');
+  const description = variants.map(([name]) => endpointSummaries[name]).join('; ');
   if (endpoint.binary) {
     return {
       description,
@@ -168,7 +168,7 @@ function queryParameters(query: Schema | undefined): JsonObject[] {
 }
 
 function schemaRef(schema: Schema): JsonObject {
-  const id = apiRegistry.get(schema)?.id;
+  const id = components.get(schema)?.id;
   if (id) return { $ref: COMPONENT(id) };
   const { $schema: _schema, ...inline } = z.toJSONSchema(schema, {
     io: 'input',

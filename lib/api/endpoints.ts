@@ -18,7 +18,6 @@ export interface Endpoint {
   method: Method;
   /** Path with `:param` segments. */
   path: string;
-  summary: string;
   status: number;
   query?: Schema;
   body?: Schema;
@@ -37,7 +36,6 @@ export const endpoints = {
   getAccount: endpoint({
     method: 'GET',
     path: '/v1/account',
-    summary: 'The account of the key',
     status: 200,
     response: Account,
   }),
@@ -45,7 +43,6 @@ export const endpoints = {
   listProfiles: endpoint({
     method: 'GET',
     path: '/v1/profiles',
-    summary: 'List profiles',
     status: 200,
     query: ProfileListQuery,
     response: ProfileList,
@@ -53,7 +50,6 @@ export const endpoints = {
   createProfile: endpoint({
     method: 'POST',
     path: '/v1/profiles',
-    summary: 'Create a profile',
     status: 201,
     body: ProfileCreate,
     response: Profile,
@@ -61,14 +57,12 @@ export const endpoints = {
   getProfile: endpoint({
     method: 'GET',
     path: '/v1/profiles/:id',
-    summary: 'Read one profile',
     status: 200,
     response: Profile,
   }),
   deleteProfile: endpoint({
     method: 'DELETE',
     path: '/v1/profiles/:id',
-    summary: 'Delete a profile and its browser data',
     status: 204,
     query: ProfileDeleteQuery,
   }),
@@ -76,7 +70,6 @@ export const endpoints = {
   listProxies: endpoint({
     method: 'GET',
     path: '/v1/proxies',
-    summary: 'List proxy configurations',
     status: 200,
     query: ProxyListQuery,
     response: ProxyList,
@@ -84,7 +77,6 @@ export const endpoints = {
   createProxy: endpoint({
     method: 'POST',
     path: '/v1/proxies',
-    summary: 'Create a proxy configuration',
     status: 201,
     body: ProxyInput,
     response: ProxyConfig,
@@ -92,14 +84,12 @@ export const endpoints = {
   getProxy: endpoint({
     method: 'GET',
     path: '/v1/proxies/:id',
-    summary: 'Read one proxy configuration',
     status: 200,
     response: ProxyConfig,
   }),
   updateProxy: endpoint({
     method: 'PUT',
     path: '/v1/proxies/:id',
-    summary: 'Replace a proxy configuration',
     status: 200,
     body: ProxyInput,
     response: ProxyConfig,
@@ -107,14 +97,12 @@ export const endpoints = {
   deleteProxy: endpoint({
     method: 'DELETE',
     path: '/v1/proxies/:id',
-    summary: 'Delete a proxy configuration',
     status: 204,
   }),
 
   listSessions: endpoint({
     method: 'GET',
     path: '/v1/sessions',
-    summary: 'List sessions',
     status: 200,
     query: SessionListQuery,
     response: SessionList,
@@ -122,14 +110,12 @@ export const endpoints = {
   getSession: endpoint({
     method: 'GET',
     path: '/v1/sessions/:id',
-    summary: 'Read one session',
     status: 200,
     response: Session,
   }),
   startSession: endpoint({
     method: 'POST',
     path: '/v1/sessions/start',
-    summary: 'Start a browser session for a profile',
     status: 201,
     body: SessionStart,
     response: Session,
@@ -137,7 +123,6 @@ export const endpoints = {
   stopSession: endpoint({
     method: 'DELETE',
     path: '/v1/sessions/stop',
-    summary: 'Stop a browser session (safe to retry)',
     status: 200,
     query: SessionStop,
     response: Session,
@@ -146,7 +131,6 @@ export const endpoints = {
   runAutomation: endpoint({
     method: 'POST',
     path: '/v1/automation/run',
-    summary: 'Queue an automation script',
     status: 202,
     body: RunCreate,
     response: AutomationRun,
@@ -154,7 +138,6 @@ export const endpoints = {
   getRun: endpoint({
     method: 'GET',
     path: '/v1/automation/status',
-    summary: 'Read one run (run_id), optionally long-polling',
     status: 200,
     query: RunStatusQuery,
     response: AutomationRun,
@@ -162,7 +145,6 @@ export const endpoints = {
   listRuns: endpoint({
     method: 'GET',
     path: '/v1/automation/status',
-    summary: 'List runs (without run_id)',
     status: 200,
     query: RunStatusQuery,
     response: RunList,
@@ -170,14 +152,12 @@ export const endpoints = {
   cancelRun: endpoint({
     method: 'POST',
     path: '/v1/automation/runs/:id/cancel',
-    summary: 'Cancel a queued or running run',
     status: 200,
     response: AutomationRun,
   }),
   getArtifact: endpoint({
     method: 'GET',
     path: '/v1/automation/runs/:id/artifacts/:name',
-    summary: 'A stored screenshot (image/png)',
     status: 200,
     binary: true,
   }),

@@ -1,21 +1,18 @@
 import { z } from '../zod';
-import { named, Timestamp } from './common';
+import { Timestamp } from './common';
 
 export const Plan = z.enum(['free', 'premium', 'enterprise']);
 
 /** GET /v1/account: who the key belongs to. Lets a client check a key and show the plan in one request. */
-export const Account = named(
-  'Account',
-  z.object({
-    id: z.string(),
-    name: z.string(),
-    plan: Plan,
-    hourly_limit: z.nullable(z.number()),
-    key_prefix: z.string(),
-    created_at: Timestamp,
-  }),
-  'The account the key belongs to; hourly_limit is null for an unlimited plan.',
-);
+/** The account the key belongs to; hourly_limit is null for an unlimited plan. */
+export const Account = z.object({
+  id: z.string(),
+  name: z.string(),
+  plan: Plan,
+  hourly_limit: z.nullable(z.number()),
+  key_prefix: z.string(),
+  created_at: Timestamp,
+});
 
 export type Plan = z.infer<typeof Plan>;
 export type Account = z.infer<typeof Account>;

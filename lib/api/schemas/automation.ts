@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { Id, listOf, named, PageQuery, queryInt, Timestamp } from './common';
+import { Id, listOf, PageQuery, queryInt, Timestamp } from './common';
 
 const Selector = z
   .string()
@@ -58,32 +58,26 @@ export const STEP_ACTIONS = [
   'screenshot',
 ] as const;
 
-export const Step = named(
-  'Step',
-  z.discriminatedUnion('action', [
-    GotoStep,
-    ClickStep,
-    TypeStep,
-    WaitForStep,
-    ExtractStep,
-    EvaluateStep,
-    ScreenshotStep,
-  ]),
-  'One declarative step. `extract`, `evaluate` (with name) and `screenshot` write `output[name]`.',
-);
+/** One declarative step. `extract`, `evaluate` (with name) and `screenshot` write `output[name]`. */
+export const Step = z.discriminatedUnion('action', [
+  GotoStep,
+  ClickStep,
+  TypeStep,
+  WaitForStep,
+  ExtractStep,
+  EvaluateStep,
+  ScreenshotStep,
+]);
 
-export const Script = named(
-  'Script',
-  z.strictObject({
-    steps: z
-      .array(Step)
-      .check(z.minLength(1, 'needs at least one step'), z.maxLength(100, 'at most 100 steps')),
-    timeout_ms: z.optional(
-      z.int().check(z.minimum(1000, 'must be at least 1000'), z.maximum(600000, 'must be at most 600000')),
-    ),
-  }),
-  'An automation script: 1–100 steps run in order, the whole run within timeout_ms (default 60000).',
-);
+/** An automation script: 1–100 steps run in order, the whole run within timeout_ms (default 60000). */
+export const Script = z.strictObject({
+  steps: z
+    .array(Step)
+    .check(z.minLength(1, 'needs at least one step'), z.maxLength(100, 'at most 100 steps')),
+  timeout_ms: z.optional(
+    z.int().check(z.minimum(1000, 'must be at least 1000'), z.maximum(600000, 'must be at most 600000')),
+  ),
+});
 
 export const RunStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
 export const StepStatus = z.enum(['pending', 'running', 'succeeded', 'failed', 'skipped']);
@@ -97,45 +91,39 @@ export const StepResult = z.object({
   error: z.optional(z.string()),
 });
 
-export const AutomationRun = named(
-  'AutomationRun',
-  z.object({
-    id: Id,
-    profile_id: z.string(),
-    session_id: z.nullable(z.string()),
-    name: z.nullable(z.string()),
-    status: RunStatus,
-    steps: z.array(StepResult),
-    output: z.record(z.string(), z.unknown()),
-    error: z.nullable(z.string()),
-    version: z.number(),
-    created_at: Timestamp,
-    started_at: z.nullable(Timestamp),
-    finished_at: z.nullable(Timestamp),
-  }),
-  'One run of a script. `version` grows with every change, for long-polling with after_version.',
-);
+/** One run of a script. `version` grows with every change, for long-polling with after_version. */
+export const AutomationRun = z.object({
+  id: Id,
+  profile_id: z.string(),
+  session_id: z.nullable(z.string()),
+  name: z.nullable(z.string()),
+  status: RunStatus,
+  steps: z.array(StepResult),
+  output: z.record(z.string(), z.unknown()),
+  error: z.nullable(z.string()),
+  version: z.number(),
+  created_at: Timestamp,
+  started_at: z.nullable(Timestamp),
+  finished_at: z.nullable(Timestamp),
+});
 
-export const RunCreate = named(
-  'RunCreate',
-  z
-    .strictObject({
-      profile_id: z.optional(Id),
-      session_id: z.optional(Id),
-      script: Script,
-      name: z.optional(
-        z.string().check(z.trim(), z.minLength(1), z.maxLength(100, 'must be at most 100 characters')),
-      ),
-    })
-    .check(
-      z.refine((body) => Boolean(body.profile_id) !== Boolean(body.session_id), {
-        message: 'give exactly one of profile_id or session_id',
-        path: ['profile_id'],
-      }),
+export const RunCreate = z
+  .strictObject({
+    profile_id: z.optional(Id),
+    session_id: z.optional(Id),
+    script: Script,
+    name: z.optional(
+      z.string().check(z.trim(), z.minLength(1), z.maxLength(100, 'must be at most 100 characters')),
     ),
-);
+  })
+  .check(
+    z.refine((body) => Boolean(body.profile_id) !== Boolean(body.session_id), {
+      message: 'give exactly one of profile_id or session_id',
+      path: ['profile_id'],
+    }),
+  );
 
-export const RunList = named('RunList', listOf(AutomationRun));
+export const RunList = listOf(AutomationRun);
 
 /** GET /v1/automation/status: with run_id one run (long-poll with wait/after_version), without it a list. */
 export const RunStatusQuery = z.object({

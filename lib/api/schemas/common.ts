@@ -1,13 +1,5 @@
 import { z } from '../zod';
 
-/** Named schemas, collected for the service's OpenAPI document (`components.schemas`). */
-export const apiRegistry = z.registry<{ id: string; description?: string }>();
-
-export function named<T extends z.core.$ZodType>(id: string, schema: T, description?: string): T {
-  apiRegistry.add(schema, description ? { id, description } : { id });
-  return schema;
-}
-
 export const Timestamp = z.string();
 export const Id = z.string().check(z.minLength(1), z.maxLength(100));
 

@@ -1,5 +1,4 @@
 import { z } from '../zod';
-import { named } from './common';
 
 export const PROBLEM_CODES = [
   'unauthorized',
@@ -25,19 +24,16 @@ export type ProblemCode = (typeof PROBLEM_CODES)[number];
 export const FieldError = z.object({ path: z.string(), message: z.string() });
 
 /** RFC 9457 problem details. `code` is a string so that codes added later still parse. */
-export const Problem = named(
-  'Problem',
-  z.looseObject({
-    type: z.optional(z.string()),
-    title: z.optional(z.string()),
-    status: z.optional(z.number()),
-    detail: z.optional(z.string()),
-    code: z.optional(z.string()),
-    errors: z.optional(z.array(FieldError)),
-    session_id: z.optional(z.string()),
-  }),
-  'RFC 9457 problem details; `code` is stable and machine-readable.',
-);
+/** RFC 9457 problem details; `code` is stable and machine-readable. */
+export const Problem = z.looseObject({
+  type: z.optional(z.string()),
+  title: z.optional(z.string()),
+  status: z.optional(z.number()),
+  detail: z.optional(z.string()),
+  code: z.optional(z.string()),
+  errors: z.optional(z.array(FieldError)),
+  session_id: z.optional(z.string()),
+});
 
 export type FieldError = z.infer<typeof FieldError>;
 export type Problem = z.infer<typeof Problem>;

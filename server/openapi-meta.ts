@@ -1,0 +1,90 @@
+import type { EndpointName } from '../lib/api/endpoints';
+import { Account } from '../lib/api/schemas/account';
+import { AutomationRun, RunCreate, RunList, Script, Step } from '../lib/api/schemas/automation';
+import { Problem } from '../lib/api/schemas/problem';
+import { Fingerprint, Profile, ProfileCreate, ProfileList } from '../lib/api/schemas/profiles';
+import { ProxyConfig, ProxyInput, ProxyList } from '../lib/api/schemas/proxies';
+import { Session, SessionList, SessionStart, SessionStop } from '../lib/api/schemas/sessions';
+import { z } from '../lib/api/zod';
+
+/**
+ * What the OpenAPI document says beyond the shapes: component names and descriptions of the shared schemas,
+ * and a summary per endpoint. Kept here, not in lib/api, so the extension's bundles do not carry the text.
+ */
+export const componentSchemas = z.registry<{ id: string; description?: string }>();
+componentSchemas.add(Account, {
+  id: 'Account',
+  description: 'The account the key belongs to; hourly_limit is null for an unlimited plan.',
+});
+componentSchemas.add(Step, {
+  id: 'Step',
+  description:
+    'One declarative step. `extract`, `evaluate` (with name) and `screenshot` write `output[name]`.',
+});
+componentSchemas.add(Script, {
+  id: 'Script',
+  description:
+    'An automation script: 1–100 steps run in order, the whole run within timeout_ms (default 60000).',
+});
+componentSchemas.add(AutomationRun, {
+  id: 'AutomationRun',
+  description: 'One run of a script. `version` grows with every change, for long-polling with after_version.',
+});
+componentSchemas.add(RunCreate, { id: 'RunCreate' });
+componentSchemas.add(RunList, { id: 'RunList' });
+componentSchemas.add(Problem, {
+  id: 'Problem',
+  description: 'RFC 9457 problem details; `code` is stable and machine-readable.',
+});
+componentSchemas.add(Fingerprint, {
+  id: 'Fingerprint',
+  description:
+    'Browser settings applied when the profile starts: user agent, language, time zone, window size.',
+});
+componentSchemas.add(Profile, {
+  id: 'Profile',
+  description:
+    'A browser profile: its own cookies and storage, proxy and fingerprint. `proxy` never carries a password.',
+});
+componentSchemas.add(ProfileCreate, {
+  id: 'ProfileCreate',
+  description:
+    'Body of POST /v1/profiles. `proxy` is scheme://[user:pass@]host:port; `proxy_id` names a saved proxy instead.',
+});
+componentSchemas.add(ProfileList, { id: 'ProfileList' });
+componentSchemas.add(ProxyConfig, {
+  id: 'Proxy',
+  description: 'A saved proxy. `url` is scheme://[user@]host:port and never carries the password.',
+});
+componentSchemas.add(ProxyInput, { id: 'ProxyInput' });
+componentSchemas.add(ProxyList, { id: 'ProxyList' });
+componentSchemas.add(Session, {
+  id: 'Session',
+  description:
+    'A running (or finished) browser for one profile. `cdp_url` is the ws:// DevTools address for connectOverCDP.',
+});
+componentSchemas.add(SessionStart, { id: 'SessionStart' });
+componentSchemas.add(SessionStop, { id: 'SessionStop' });
+componentSchemas.add(SessionList, { id: 'SessionList' });
+
+export const endpointSummaries: Record<EndpointName, string> = {
+  getAccount: 'The account of the key',
+  listProfiles: 'List profiles',
+  createProfile: 'Create a profile',
+  getProfile: 'Read one profile',
+  deleteProfile: 'Delete a profile and its browser data',
+  listProxies: 'List proxy configurations',
+  createProxy: 'Create a proxy configuration',
+  getProxy: 'Read one proxy configuration',
+  updateProxy: 'Replace a proxy configuration',
+  deleteProxy: 'Delete a proxy configuration',
+  listSessions: 'List sessions',
+  getSession: 'Read one session',
+  startSession: 'Start a browser session for a profile',
+  stopSession: 'Stop a browser session (safe to retry)',
+  runAutomation: 'Queue an automation script',
+  getRun: 'Read one run (run_id), optionally long-polling',
+  listRuns: 'List runs (without run_id)',
+  cancelRun: 'Cancel a queued or running run',
+  getArtifact: 'A stored screenshot (image/png)',
+};
