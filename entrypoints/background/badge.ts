@@ -1,0 +1,57 @@
+import { browser } from 'wxt/browser';
+import { cachedSessions, type WatchedRun, watchedRuns } from '../../lib/storage';
+import { t } from './i18n';
+
+export interface BadgeState {
+  sessions: number;
+  /** A followed run has not ended yet. */
+  running: boolean;
+  /** A run failed (or was dropped) and the person has not looked at it yet. */
+  failed: boolean;
+}
+
+export const BADGE_COLORS = { failed: '#B3261E', running: '#1A73E8', idle: '#188038' };
+
+/** The number of running sessions, then `!` after an unseen failure or `…` while a run is in progress. */
+export function badgeFor({ sessions, running, failed }: BadgeState) {
+  const mark = failed ? '!' : running ? '…' : '';
+  const lines = [t('extName')];
+  if (sessions > 0) lines.push(sessions === 1 ? t('badgeOneSession') : t('badgeSessions', sessions));
+  if (running) lines.push(t('badgeRunInProgress'));
+  if (failed) lines.push(t('badgeRunFailed'));
+  return {
+    text: `${sessions || ''}${mark}`,
+    color: failed ? BADGE_COLORS.failed : running ? BADGE_COLORS.running : BADGE_COLORS.idle,
+    title: lines.join('\n'),
+  };
+}
+
+function isUnseenFailure(entry: WatchedRun): boolean {
+  return (
+    !entry.seen && (entry.phase === 'dropped' || (entry.phase === 'ended' && entry.run.status === 'failed'))
+  );
+}
+
+export async function renderBadge(): Promise<void> {
+  const [sessions, runs] = await Promise.all([cachedSessions.getValue(), watchedRuns.getValue()]);
+  const { text, color, title } = badgeFor({
+    sessions: sessions?.data.length ?? 0,
+    running: runs.some((entry) => entry.phase === 'watching'),
+    failed: runs.some(isUnseenFailure),
+  });
+  await Promise.all([
+    browser.action.setBadgeText({ text }),
+    browser.action.setBadgeBackgroundColor({ color }),
+    browser.action.setTitle({ title }),
+  ]);
+}
+
+/** Draws the badge now and again whenever the sessions or the followed runs change, whoever changes them. */
+export function keepBadgeCurrent(): void {
+  const render = () => {
+    renderBadge().catch((error) => console.warn('Profile Pilot worker: could not draw the badge', error));
+  };
+  cachedSessions.watch(render);
+  watchedRuns.watch(render);
+  render();
+}

@@ -1,0 +1,62 @@
+import { ApiError } from '../../lib/api/errors';
+import { routes } from '../../lib/messaging/protocol';
+import { lastProfile, lastRun } from '../../lib/storage';
+import { t } from './i18n';
+import type { Runs } from './runs';
+import { sentenceOf } from './service';
+import type { Sessions } from './sessions';
+
+/** The manifest's `commands` besides `_execute_action` (which the browser handles by opening the popup). */
+export const COMMANDS = {
+  startLastProfile: 'start-last-profile',
+  stopAllSessions: 'stop-all-sessions',
+  runLastScript: 'run-last-script',
+} as const;
+
+interface CommandDeps {
+  sessions: Sessions;
+  runs: Runs;
+  /** Shows the outcome; a click opens `route`. */
+  feedback(route: string, message: string): Promise<void>;
+}
+
+/** The `commands.onCommand` listener: every shortcut says what it did, or why it could not. */
+export function createCommandHandler({ sessions, runs, feedback }: CommandDeps) {
+  const actions: Record<string, () => Promise<void>> = {
+    async [COMMANDS.startLastProfile]() {
+      const profile = await lastProfile.getValue();
+      if (!profile) return feedback(routes.home, t('noLastProfile'));
+      await sessions.start(profile.id);
+      await feedback(routes.profile(profile.id), t('sessionStarted', profile.name));
+    },
+
+    async [COMMANDS.stopAllSessions]() {
+      const { stopped, failed } = await sessions.stopAll();
+      const [firstFailure] = failed;
+      if (firstFailure)
+        return feedback(routes.home, t('someNotStopped', failed.length, firstFailure.message));
+      await feedback(
+        routes.home,
+        stopped.length > 0 ? t('sessionsStopped', stopped.length) : t('noSessionsRunning'),
+      );
+    },
+
+    async [COMMANDS.runLastScript]() {
+      const last = await lastRun.getValue();
+      if (!last) return feedback(routes.home, t('noLastScript'));
+      const { run } = await runs.start(last);
+      await feedback(routes.run(run.id), t('runStarted', last.name ?? t('lastScript')));
+    },
+  };
+
+  return async (command: string): Promise<void> => {
+    const action = actions[command];
+    if (!action) return;
+    try {
+      await action();
+    } catch (error) {
+      const noKey = error instanceof ApiError && error.code === 'no_key';
+      await feedback(noKey ? routes.settings : routes.home, sentenceOf(error));
+    }
+  };
+}

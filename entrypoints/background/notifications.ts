@@ -1,0 +1,102 @@
+import { browser, type PublicPath } from 'wxt/browser';
+import type { AutomationRun } from '../../lib/api/schemas/automation';
+import type { Session } from '../../lib/api/schemas/sessions';
+import { routes } from '../../lib/messaging/protocol';
+import { preferences, type WatchedRun } from '../../lib/storage';
+import { type MessageName, t } from './i18n';
+import { profileName } from './profiles';
+import { openSettings, openView } from './views';
+
+const SHOWN_OUTPUTS = 3;
+// Chrome requires an icon on every notification; a transparent pixel stands in while the extension has none.
+const BLANK_ICON =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const OUTPUT_CHARS = 40;
+
+/**
+ * Each notification's id is the popup route it opens, so that one about the same thing replaces the last
+ * instead of piling up (a run's "started" by its "succeeded"), and a click knows where to go.
+ */
+async function show(route: string, title: string, message: string): Promise<void> {
+  await browser.notifications.create(route, {
+    type: 'basic',
+    iconUrl: largestIcon(),
+    title,
+    message,
+  });
+}
+
+function largestIcon(): string {
+  const icons = Object.entries(browser.runtime.getManifest().icons ?? {});
+  const [, path] = icons.sort(([a], [b]) => Number(b) - Number(a))[0] ?? [];
+  // The manifest's paths are the build's, which the generated PublicPath type does not list.
+  return path ? browser.runtime.getURL(path as PublicPath) : BLANK_ICON;
+}
+
+/** A run ended (or was dropped): its name, how long it took, and its first outputs or its error. */
+export async function announceRun({ run, phase, message }: WatchedRun): Promise<void> {
+  if (!(await preferences.getValue()).notifyRuns) return;
+  const name = run.name ?? t('runOnProfile', await profileName(run.profile_id));
+  if (phase === 'dropped') return show(routes.run(run.id), t('runDroppedTitle', name), message ?? '');
+  const titles: Record<string, MessageName> = {
+    succeeded: 'runSucceededTitle',
+    failed: 'runFailedTitle',
+    cancelled: 'runCancelledTitle',
+  };
+  const took = duration(run);
+  const detail = run.status === 'succeeded' ? outputsOf(run) : (run.error ?? failedStepError(run));
+  const lines = [took === null ? '' : t('runTook', took), detail].filter(Boolean);
+  await show(routes.run(run.id), t(titles[run.status] ?? 'runFailedTitle', name), lines.join('\n'));
+}
+
+/** A session's browser exited without being asked to. */
+export async function announceSessionExit(session: Session): Promise<void> {
+  if (!(await preferences.getValue()).notifySessionExits) return;
+  const name = await profileName(session.profile_id);
+  await show(
+    routes.profile(session.profile_id),
+    t('sessionExitedTitle', name),
+    t('sessionExitedMessage', name),
+  );
+}
+
+/** The outcome of a keyboard shortcut, which has no other place to show it. */
+export function showFeedback(route: string, message: string): Promise<void> {
+  return show(route, t('extName'), message);
+}
+
+/** Opens what a clicked notification was about; a run's counts as seen. */
+export async function openFromNotification(
+  id: string,
+  markSeen: (runId: string) => Promise<void>,
+): Promise<void> {
+  await browser.notifications.clear(id);
+  if (id === routes.settings) return openSettings();
+  const runId = /^#\/runs\/(.+)$/.exec(id)?.[1];
+  if (runId) await markSeen(decodeURIComponent(runId));
+  await openView(id);
+}
+
+function duration(run: AutomationRun): string | null {
+  const start = Date.parse(run.started_at ?? run.created_at);
+  const end = Date.parse(run.finished_at ?? '');
+  if (Number.isNaN(start) || Number.isNaN(end)) return null;
+  const seconds = Math.max(0, Math.round((end - start) / 1000));
+  if (seconds < 60) return t('durationSeconds', seconds);
+  return t('durationMinutes', Math.floor(seconds / 60), seconds % 60);
+}
+
+function outputsOf(run: AutomationRun): string {
+  const shown = Object.entries(run.output)
+    .slice(0, SHOWN_OUTPUTS)
+    .map(([key, value]) => `${key}: ${clip(typeof value === 'string' ? value : JSON.stringify(value))}`);
+  return shown.length > 0 ? shown.join(' · ') : t('runNoOutput');
+}
+
+function failedStepError(run: AutomationRun): string {
+  return run.steps.find((step) => step.status === 'failed')?.error ?? '';
+}
+
+function clip(text: string): string {
+  return text.length > OUTPUT_CHARS ? `${text.slice(0, OUTPUT_CHARS - 1)}…` : text;
+}

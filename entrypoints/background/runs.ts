@@ -1,0 +1,23 @@
+import type { ApiClient } from '../../lib/api/client';
+import type { RunCreate } from '../../lib/api/schemas/automation';
+import { lastProfile, lastRun, type WatchedRun } from '../../lib/storage';
+import { profileName } from './profiles';
+import type { Watcher } from './watcher';
+
+export type Runs = ReturnType<typeof createRuns>;
+
+/** Starts a script run, remembers it as the one to run again, and follows it to its end. */
+export function createRuns({ api, watcher }: { api(): Promise<ApiClient>; watcher: Watcher }) {
+  return {
+    async start(body: RunCreate): Promise<WatchedRun> {
+      const client = await api();
+      const run = await client.runAutomation(body);
+      const { profile_id } = run;
+      await Promise.all([
+        lastRun.setValue({ profile_id, script: body.script, ...(body.name ? { name: body.name } : {}) }),
+        lastProfile.setValue({ id: profile_id, name: await profileName(profile_id) }),
+      ]);
+      return watcher.watch(run);
+    },
+  };
+}

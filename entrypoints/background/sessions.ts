@@ -1,0 +1,129 @@
+import type { ApiClient } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/errors';
+import type { Session } from '../../lib/api/schemas/sessions';
+import type { StopAllResult } from '../../lib/messaging/protocol';
+import { cachedProfiles, cachedSessions, lastProfile, preferences } from '../../lib/storage';
+import { profileName } from './profiles';
+import { sentenceOf } from './service';
+
+export interface SessionsDeps {
+  /** A client, or a `no_key` error. */
+  api(): Promise<ApiClient>;
+  now(): number;
+  /** A session the extension knew running has stopped because its browser exited on its own. */
+  onExited(session: Session): Promise<void>;
+}
+
+export type Sessions = ReturnType<typeof createSessions>;
+
+const isLive = (session: Session) => session.status === 'starting' || session.status === 'running';
+
+/**
+ * Starts and stops sessions by profile and keeps the cached list (and the cached profiles' status) true to
+ * the service, so that the popup never shows a session running that is not.
+ */
+export function createSessions({ api, now, onExited }: SessionsDeps) {
+  let reconciling: Promise<Session[]> | null = null;
+
+  /** Saves the live sessions and gives each cached profile the matching status. */
+  async function save(live: Session[], savedAt: number): Promise<void> {
+    const byProfile = new Map(live.map((session) => [session.profile_id, session]));
+    const profiles = await cachedProfiles.getValue();
+    await Promise.all([
+      cachedSessions.setValue({ data: live, savedAt }),
+      profiles &&
+        cachedProfiles.setValue({
+          ...profiles,
+          data: profiles.data.map((profile) => {
+            const session = byProfile.get(profile.id);
+            return { ...profile, status: session ? 'running' : 'idle', session_id: session?.id ?? null };
+          }),
+        }),
+    ]);
+  }
+
+  /** Puts one session's new state into the cache, without refreshing the rest. */
+  async function remember(session: Session): Promise<void> {
+    const cached = await cachedSessions.getValue();
+    const others = (cached?.data ?? []).filter((known) => known.profile_id !== session.profile_id);
+    await save(isLive(session) ? [session, ...others] : others, cached?.savedAt ?? 0);
+  }
+
+  async function refresh(): Promise<Session[]> {
+    const client = await api();
+    const { data } = await client.listSessions({ limit: 100 });
+    const live = data.filter(isLive);
+    const before = (await cachedSessions.getValue())?.data ?? [];
+    for (const known of before) {
+      const current = data.find((session) => session.id === known.id);
+      if (current && !isLive(current) && current.stop_reason === 'browser_exited') await onExited(current);
+    }
+    await save(live, now());
+    return live;
+  }
+
+  /** The live sessions from the service, unless the cache is younger than `maxAgeMs`. One request at a time. */
+  function reconcile(maxAgeMs = 0): Promise<Session[]> {
+    reconciling ??= (async () => {
+      const cached = await cachedSessions.getValue();
+      if (cached && now() - cached.savedAt < maxAgeMs) return cached.data;
+      return refresh();
+    })().finally(() => {
+      reconciling = null;
+    });
+    return reconciling;
+  }
+
+  /** Our cache was wrong about this profile: learn the truth, then report the service's answer. */
+  async function correctedAfter(error: unknown): Promise<never> {
+    if (error instanceof ApiError && error.status === 409) await reconcile().catch(() => undefined);
+    throw error;
+  }
+
+  return {
+    reconcile,
+
+    async start(profileId: string, headless?: boolean): Promise<Session> {
+      const client = await api();
+      const { headless: preferred } = await preferences.getValue();
+      const session = await client
+        .startSession({ profile_id: profileId, headless: headless ?? preferred })
+        .catch(correctedAfter);
+      await Promise.all([
+        remember(session),
+        lastProfile.setValue({ id: profileId, name: await profileName(profileId) }),
+      ]);
+      return session;
+    },
+
+    async stop(profileId: string): Promise<Session> {
+      const client = await api();
+      const session = await client.stopSession({ profile_id: profileId }).catch(correctedAfter);
+      await remember(session);
+      return session;
+    },
+
+    async stopAll(): Promise<StopAllResult> {
+      const live = await reconcile();
+      const client = await api();
+      const outcomes = await Promise.allSettled(
+        live.map((session) => client.stopSession({ session_id: session.id })),
+      );
+      const result: StopAllResult = { stopped: [], failed: [] };
+      outcomes.forEach((outcome, index) => {
+        if (outcome.status === 'fulfilled') result.stopped.push(outcome.value);
+        else
+          result.failed.push({
+            profileId: live[index]?.profile_id ?? '',
+            message: sentenceOf(outcome.reason),
+          });
+      });
+      const stoppedIds = new Set(result.stopped.map((session) => session.id));
+      await save(
+        live.filter((session) => !stoppedIds.has(session.id)),
+        now(),
+      );
+      return result;
+    },
+  };
+}

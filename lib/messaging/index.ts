@@ -1,0 +1,2 @@
+export * from './protocol';
+export { sendToWorker } from './send';

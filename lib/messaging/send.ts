@@ -1,0 +1,22 @@
+import { browser } from 'wxt/browser';
+import { failure, type Reply, type WorkerReplies, type WorkerRequest } from './protocol';
+
+/**
+ * Asks the worker and resolves with its reply; never throws. A worker that cannot be reached (or gives no
+ * answer) is a `worker_unavailable` failure with a sentence to show.
+ */
+export async function sendToWorker<R extends WorkerRequest>(
+  request: R,
+): Promise<Reply<WorkerReplies[R['type']]>> {
+  try {
+    const reply: unknown = await browser.runtime.sendMessage(request);
+    if (isReply(reply)) return reply as Reply<WorkerReplies[R['type']]>;
+  } catch {
+    // Falls through: no listener, or the worker failed to start.
+  }
+  return failure('worker_unavailable', browser.i18n.getMessage('workerUnavailable'));
+}
+
+function isReply(value: unknown): value is Reply<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean';
+}

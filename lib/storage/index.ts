@@ -1,0 +1,90 @@
+import { type StorageItemKey, storage } from 'wxt/utils/storage';
+import type { QuotaSnapshot } from '../api/rate-limit';
+import type { AutomationRun, Script } from '../api/schemas/automation';
+import type { Profile } from '../api/schemas/profiles';
+import type { ProxyConfig } from '../api/schemas/proxies';
+import type { Session } from '../api/schemas/sessions';
+
+/**
+ * Everything the extension remembers, as WXT storage items shared by the popup, the options page and the
+ * worker. All live in `local:` (never `sync:`, so the key never leaves the machine) except the view a
+ * notification asks the popup to open, which lasts a browser session.
+ *
+ * Versioning: every item is at version 1. When a shape changes, give its item `version: 2` and a
+ * `migrations: { 2: (v1) => v2 }` entry; values written before carry no version and are read as version 1.
+ */
+
+export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8787';
+
+export interface Connection {
+  serviceUrl: string;
+  /** Null until the person enters one. Never logged, sent only to `serviceUrl`. */
+  apiKey: string | null;
+}
+
+export interface Preferences {
+  /** Notify when a followed run ends. */
+  notifyRuns: boolean;
+  /** Notify when a session's browser exits on its own. */
+  notifySessionExits: boolean;
+  /** Start sessions without a window (from a shortcut or the popup). */
+  headless: boolean;
+}
+
+/** A list as last fetched, for the popup to draw at once before it refreshes. */
+export interface Cached<T> {
+  data: T[];
+  savedAt: number;
+}
+
+export interface WatchedRun {
+  /** The run as last seen; `run.version` grows with every change. */
+  run: AutomationRun;
+  /** `watching` until it ends; `ended` once seen finished; `dropped` when the service no longer knows it. */
+  phase: 'watching' | 'ended' | 'dropped';
+  /** When the worker began following it, and when it noticed the end (ms since the epoch). */
+  since: number;
+  endedAt: number | null;
+  /** Whether the end was announced (a notification at most once) and whether the person has looked at it. */
+  notified: boolean;
+  seen: boolean;
+  /** Why it was dropped, as a sentence. */
+  message: string | null;
+}
+
+export interface LastProfile {
+  id: string;
+  name: string;
+}
+
+/** The last script run, to run again from a shortcut. */
+export interface LastRun {
+  profile_id: string;
+  script: Script;
+  name?: string;
+}
+
+function item<T>(key: StorageItemKey, fallback: T) {
+  return storage.defineItem<T>(key, { fallback, version: 1 });
+}
+
+export const connection = item<Connection>('local:connection', {
+  serviceUrl: DEFAULT_SERVICE_URL,
+  apiKey: null,
+});
+export const preferences = item<Preferences>('local:preferences', {
+  notifyRuns: true,
+  notifySessionExits: true,
+  headless: false,
+});
+export const cachedProfiles = item<Cached<Profile> | null>('local:cachedProfiles', null);
+export const cachedProxies = item<Cached<ProxyConfig> | null>('local:cachedProxies', null);
+/** Sessions that are starting or running, as the service last said. */
+export const cachedSessions = item<Cached<Session> | null>('local:cachedSessions', null);
+/** Runs the worker follows or recently followed, newest first. */
+export const watchedRuns = item<WatchedRun[]>('local:watchedRuns', []);
+export const quota = item<QuotaSnapshot | null>('local:quota', null);
+export const lastProfile = item<LastProfile | null>('local:lastProfile', null);
+export const lastRun = item<LastRun | null>('local:lastRun', null);
+/** The route (`#/runs/<id>`) a notification asked the popup to show; the popup clears it once shown. */
+export const pendingView = item<string | null>('session:pendingView', null);

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { HOUR_MS } from '../../../lib/scheduling/watch-plan';
+import { type Figures, PLAN_LIMITS, SCENARIOS, simulate } from '../../bench/watcher-simulation';
+
+/** The longest a run may end unnoticed, per plan and number of runs followed (seconds). */
+const NOTICE_BOUND_S: Record<string, number> = {
+  'free 1': 4 * 60,
+  'free 5': 16 * 60,
+  'premium 1': 60,
+  'premium 5': 60,
+  'enterprise 1': 45,
+  'enterprise 5': 45,
+};
+
+describe('the watcher over a virtual hour (worker ended when idle and at random, the person clicking)', () => {
+  const results = new Map<string, Promise<Figures>>();
+  const figures = (plan: string, runs: number) => {
+    const key = `${plan} ${runs}`;
+    const scenario = SCENARIOS.find((s) => s.plan === plan && s.runs === runs);
+    if (!scenario) throw new Error(`no scenario ${key}`);
+    if (!results.has(key)) results.set(key, simulate(scenario));
+    return results.get(key) as Promise<Figures>;
+  };
+
+  it.each(SCENARIOS)(
+    '$plan plan, $runs run(s): no 429, the budget kept, every end noticed once and soon',
+    async ({ plan, runs }) => {
+      const f = await figures(plan, runs);
+      const limit = PLAN_LIMITS[plan];
+      expect(f.rateLimited).toBe(0);
+      expect(f.runsEnded).toBeGreaterThanOrEqual(runs);
+      expect(f.runsNoticed).toBe(f.runsEnded);
+      expect(f.announcedTwice).toBe(0);
+      expect(f.longestNoticeMs).toBeLessThanOrEqual((NOTICE_BOUND_S[`${plan} ${runs}`] as number) * 1000);
+      expect(f.workerStarts).toBeGreaterThan(1);
+      if (limit !== null) {
+        // Never more than half of the plan in any rolling hour, and the person always had a good part left.
+        expect(f.watcherPeakHour).toBeLessThanOrEqual(limit / 2);
+        expect(f.personLeastLeft).toBeGreaterThanOrEqual(limit * 0.25);
+      } else {
+        // Unlimited: a few seconds apart at the closest.
+        expect(f.watcherRequests).toBeLessThanOrEqual(HOUR_MS / 3_000);
+      }
+    },
+  );
+
+  it('polls more briskly the larger the plan', async () => {
+    const free = await figures('free', 5);
+    const premium = await figures('premium', 5);
+    const enterprise = await figures('enterprise', 5);
+    expect(free.watcherRequests).toBeLessThan(premium.watcherRequests);
+    expect(premium.watcherRequests).toBeLessThan(enterprise.watcherRequests);
+    expect(free.meanNoticeMs).toBeGreaterThan(premium.meanNoticeMs);
+  });
+});
