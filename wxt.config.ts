@@ -5,7 +5,12 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({
     plugins: [preact()],
-    build: { target: 'es2022' },
+    // Terser's extra passes take about 1.5 KB (7%) more off the worker than esbuild's minifier: the budgets are tight.
+    build: {
+      target: 'es2022',
+      minify: 'terser',
+      terserOptions: { ecma: 2020, compress: { passes: 3, unsafe_arrows: true, unsafe_methods: true } },
+    },
   }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',

@@ -1,10 +1,14 @@
 import type { EndpointName } from '../lib/api/endpoints';
+import { RunCreate, Script, Step } from '../lib/api/inputs/automation';
+import { Fingerprint, ProfileCreate } from '../lib/api/inputs/profiles';
+import { ProxyInput } from '../lib/api/inputs/proxies';
+import { SessionStart, SessionStop } from '../lib/api/inputs/sessions';
 import { Account } from '../lib/api/schemas/account';
-import { AutomationRun, RunCreate, RunList, Script, Step } from '../lib/api/schemas/automation';
+import { AutomationRun, RunList } from '../lib/api/schemas/automation';
 import { Problem } from '../lib/api/schemas/problem';
-import { Fingerprint, Profile, ProfileCreate, ProfileList } from '../lib/api/schemas/profiles';
-import { ProxyConfig, ProxyInput, ProxyList } from '../lib/api/schemas/proxies';
-import { Session, SessionList, SessionStart, SessionStop } from '../lib/api/schemas/sessions';
+import { Profile, ProfileList } from '../lib/api/schemas/profiles';
+import { ProxyConfig, ProxyList } from '../lib/api/schemas/proxies';
+import { Session, SessionList } from '../lib/api/schemas/sessions';
 import { z } from '../lib/api/zod';
 
 /**

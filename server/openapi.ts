@@ -1,4 +1,5 @@
 import { type Endpoint, type EndpointName, endpoints } from '../lib/api/endpoints';
+import { requests } from '../lib/api/requests';
 import { Problem } from '../lib/api/schemas/problem';
 import { z } from '../lib/api/zod';
 import { AUTH_FAILURES_PER_MINUTE } from './http/auth';
@@ -88,6 +89,10 @@ function endpointPaths(): JsonObject {
   return paths;
 }
 
+function requestOf(name: EndpointName | undefined): { query?: Schema; body?: Schema } {
+  return name && name in requests ? requests[name as keyof typeof requests] : {};
+}
+
 /** One operation; endpoints that share method and path (run and run list) become one with either answer. */
 function operation(variants: [EndpointName, Endpoint][], endpoint: Endpoint): JsonObject {
   const pathParams = [...endpoint.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
@@ -97,6 +102,7 @@ function operation(variants: [EndpointName, Endpoint][], endpoint: Endpoint): Js
     schema: { type: 'string' },
   }));
   const isPost = endpoint.method === 'POST';
+  const { query, body } = requestOf(variants[0]?.[0]);
   const responses: JsonObject = {
     [endpoint.status]: successResponse(variants, endpoint),
     '401': { $ref: '#/components/responses/Unauthorized' },
@@ -104,8 +110,8 @@ function operation(variants: [EndpointName, Endpoint][], endpoint: Endpoint): Js
     default: { $ref: '#/components/responses/Problem' },
   };
   if (pathParams.length > 0) responses['404'] = { $ref: '#/components/responses/NotFound' };
-  if (endpoint.query || endpoint.body) responses['422'] = { $ref: '#/components/responses/ValidationFailed' };
-  if (endpoint.body) {
+  if (query || body) responses['422'] = { $ref: '#/components/responses/ValidationFailed' };
+  if (body) {
     responses['400'] = { $ref: '#/components/responses/MalformedJson' };
     responses['413'] = { $ref: '#/components/responses/PayloadTooLarge' };
     responses['415'] = { $ref: '#/components/responses/UnsupportedMediaType' };
@@ -117,14 +123,14 @@ function operation(variants: [EndpointName, Endpoint][], endpoint: Endpoint): Js
     tags: [tagOf(endpoint.path)],
     parameters: [
       ...pathParams,
-      ...queryParameters(endpoint.query),
+      ...queryParameters(query),
       ...(isPost ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ],
-    ...(endpoint.body
+    ...(body
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: schemaRef(endpoint.body) } },
+            content: { 'application/json': { schema: schemaRef(body) } },
           },
         }
       : {}),

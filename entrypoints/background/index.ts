@@ -1,6 +1,8 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { storage } from 'wxt/utils/storage';
+import type { RunCreate } from '../../lib/api/inputs/automation';
+import type { ServiceCall } from '../../lib/messaging/protocol';
 import { createReceiver, type Handlers } from '../../lib/messaging/receive';
 import { EMPTY_HISTORY, type PollHistory } from '../../lib/scheduling/watch-plan';
 import { cachedSessions, watchedRuns } from '../../lib/storage';
@@ -8,7 +10,7 @@ import { keepBadgeCurrent } from './badge';
 import { createCommandHandler } from './commands';
 import { announceRun, announceSessionExit, openFromNotification, showFeedback } from './notifications';
 import { createRuns } from './runs';
-import { connect, latestQuota, requireApi, sentenceOf } from './service';
+import { checkService, connect, latestQuota, requireApi, sentenceOf } from './service';
 import { createSessions } from './sessions';
 import { createWatcher, WATCH_ALARM } from './watcher';
 
@@ -54,7 +56,8 @@ export default defineBackground(() => {
     'session.start': ({ profileId, headless }) => sessions.start(profileId, headless),
     'session.stop': ({ profileId }) => sessions.stop(profileId),
     'session.stopAll': () => sessions.stopAll(),
-    'run.start': ({ run }) => runs.start(run),
+    // The envelope was checked; the service checks the script and answers 422 at the step at fault.
+    'run.start': ({ run }) => runs.start(run as RunCreate),
     'watch.cancel': ({ runId }) => watcher.cancel(runId),
     async 'state.read'({ seen }) {
       if (seen) await watcher.markSeen();
@@ -66,6 +69,14 @@ export default defineBackground(() => {
       ]);
       return { sessions: live?.data ?? [], runs: followed, quota, error };
     },
+    async 'service.call'({ call, args }) {
+      const api = (await requireApi()) as unknown as Record<
+        ServiceCall,
+        (...args: unknown[]) => Promise<unknown>
+      >;
+      return api[call](...args);
+    },
+    'service.check': ({ serviceUrl, apiKey }) => checkService(serviceUrl, apiKey),
   };
 
   // Listeners first and synchronously: the event that woke the worker is delivered right after this runs.

@@ -1,4 +1,4 @@
-import { browser, type PublicPath } from 'wxt/browser';
+import { browser } from 'wxt/browser';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { routes } from '../../lib/messaging/protocol';
@@ -8,9 +8,6 @@ import { profileName } from './profiles';
 import { openSettings, openView } from './views';
 
 const SHOWN_OUTPUTS = 3;
-// Chrome requires an icon on every notification; a transparent pixel stands in while the extension has none.
-const BLANK_ICON =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const OUTPUT_CHARS = 40;
 
 /**
@@ -20,17 +17,11 @@ const OUTPUT_CHARS = 40;
 async function show(route: string, title: string, message: string): Promise<void> {
   await browser.notifications.create(route, {
     type: 'basic',
-    iconUrl: largestIcon(),
+    // Chrome requires an icon on every notification.
+    iconUrl: browser.runtime.getURL('/icon/128.png'),
     title,
     message,
   });
-}
-
-function largestIcon(): string {
-  const icons = Object.entries(browser.runtime.getManifest().icons ?? {});
-  const [, path] = icons.sort(([a], [b]) => Number(b) - Number(a))[0] ?? [];
-  // The manifest's paths are the build's, which the generated PublicPath type does not list.
-  return path ? browser.runtime.getURL(path as PublicPath) : BLANK_ICON;
 }
 
 /** A run ended (or was dropped): its name, how long it took, and its first outputs or its error. */

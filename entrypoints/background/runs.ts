@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../lib/api/client';
-import type { RunCreate } from '../../lib/api/schemas/automation';
+import type { RunCreate } from '../../lib/api/inputs/automation';
 import { lastProfile, lastRun, type WatchedRun } from '../../lib/storage';
 import { profileName } from './profiles';
 import type { Watcher } from './watcher';

@@ -1,6 +1,7 @@
 import { type ApiClient, createClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { QuotaSnapshot } from '../../lib/api/rate-limit';
+import type { Account } from '../../lib/api/schemas/account';
 import { connection, quota } from '../../lib/storage';
 import { t } from './i18n';
 
@@ -19,6 +20,24 @@ export async function connect(): Promise<ApiClient | null> {
       quotaWrites = quotaWrites.then(() => quota.setValue(snapshot)).catch(() => undefined);
     },
   });
+}
+
+/** Checks an address and key the person typed (before they are saved) with one request. */
+export async function checkService(
+  serviceUrl: string,
+  apiKey: string,
+): Promise<{ account: Account; quota: QuotaSnapshot | null }> {
+  let seen: QuotaSnapshot | null = null;
+  const api = createClient({
+    baseUrl: serviceUrl,
+    apiKey,
+    fetch: (input, init) => fetch(input, init),
+    onQuota: (snapshot) => {
+      seen = snapshot;
+    },
+  });
+  const account = await api.getAccount();
+  return { account, quota: seen };
 }
 
 /** Like `connect`, for actions the person asked for: no key is an error with a sentence. */

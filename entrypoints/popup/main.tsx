@@ -1,10 +1,10 @@
 import { render } from 'preact';
-import { endpoints } from '../../lib/api';
+import { endpoints, ProfileCreate } from '../../lib/api';
 
 render(
   <p>
     {Object.keys(endpoints).length}
-    {String(endpoints.createProfile.body.safeParse({ name: 'x' }).success)}
+    {String(ProfileCreate.safeParse({ name: 'x' }).success)}
   </p>,
-  document.getElementById('app')!,
+  document.getElementById('app') as HTMLElement,
 );

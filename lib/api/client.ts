@@ -1,6 +1,7 @@
 import { type Endpoint, type EndpointName, endpoints } from './endpoints';
 import { ApiError, httpError, invalidResponseError, noAnswerError, unexpectedShape } from './errors';
 import { type QuotaSnapshot, readQuota, readRetryAfter } from './rate-limit';
+import type { requests } from './requests';
 import { backoffDelay, isTransient, MAX_RETRIES } from './retry';
 import { z } from './zod';
 
@@ -41,11 +42,15 @@ const LONG_POLL_CAP_MS = 29_000;
 
 type Table = typeof endpoints;
 type Schema = z.core.$ZodType;
-type BodyOf<N extends EndpointName> = Table[N] extends { body: infer S extends Schema } ? z.input<S> : never;
+type Requests = typeof requests;
+type RequestOf<N extends EndpointName> = N extends keyof Requests ? Requests[N] : object;
+type BodyOf<N extends EndpointName> =
+  RequestOf<N> extends { body: infer S extends Schema } ? z.input<S> : never;
 /** Query parameters as callers give them: numbers where the schema coerces one from the query string. */
-type QueryOf<N extends EndpointName> = Table[N] extends { query: infer S extends Schema }
-  ? { [K in keyof z.input<S>]: unknown extends z.input<S>[K] ? number : z.input<S>[K] }
-  : never;
+type QueryOf<N extends EndpointName> =
+  RequestOf<N> extends { query: infer S extends Schema }
+    ? { [K in keyof z.input<S>]: unknown extends z.input<S>[K] ? number : z.input<S>[K] }
+    : never;
 type ResultOf<N extends EndpointName> = Table[N] extends { binary: true }
   ? Blob
   : Table[N] extends { response: infer S extends Schema }

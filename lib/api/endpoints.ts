@@ -1,14 +1,8 @@
 import { Account } from './schemas/account';
-import { AutomationRun, RunCreate, RunList, RunStatusQuery } from './schemas/automation';
-import {
-  Profile,
-  ProfileCreate,
-  ProfileDeleteQuery,
-  ProfileList,
-  ProfileListQuery,
-} from './schemas/profiles';
-import { ProxyConfig, ProxyInput, ProxyList, ProxyListQuery } from './schemas/proxies';
-import { Session, SessionList, SessionListQuery, SessionStart, SessionStop } from './schemas/sessions';
+import { AutomationRun, RunList } from './schemas/automation';
+import { Profile, ProfileList } from './schemas/profiles';
+import { ProxyConfig, ProxyList } from './schemas/proxies';
+import { Session, SessionList } from './schemas/sessions';
 import type { z } from './zod';
 
 type Schema = z.core.$ZodType;
@@ -19,8 +13,6 @@ export interface Endpoint {
   /** Path with `:param` segments. */
   path: string;
   status: number;
-  query?: Schema;
-  body?: Schema;
   /** Absent for 204 answers and binary bodies. */
   response?: Schema;
   /** Binary answer (an artifact), not JSON. */
@@ -31,7 +23,11 @@ function endpoint<const E extends Endpoint>(e: E): E {
   return e;
 }
 
-/** Every endpoint of the v1 contract. The client's methods and the service's OpenAPI document are built from this table. */
+/**
+ * Every endpoint of the v1 contract with the schema of its answer. The client's methods and the service's
+ * OpenAPI document are built from this table; what each endpoint takes is in requests.ts, apart, so that code
+ * which only calls the service (the extension's worker) does not carry the request schemas.
+ */
 export const endpoints = {
   getAccount: endpoint({
     method: 'GET',
@@ -44,14 +40,12 @@ export const endpoints = {
     method: 'GET',
     path: '/v1/profiles',
     status: 200,
-    query: ProfileListQuery,
     response: ProfileList,
   }),
   createProfile: endpoint({
     method: 'POST',
     path: '/v1/profiles',
     status: 201,
-    body: ProfileCreate,
     response: Profile,
   }),
   getProfile: endpoint({
@@ -64,21 +58,18 @@ export const endpoints = {
     method: 'DELETE',
     path: '/v1/profiles/:id',
     status: 204,
-    query: ProfileDeleteQuery,
   }),
 
   listProxies: endpoint({
     method: 'GET',
     path: '/v1/proxies',
     status: 200,
-    query: ProxyListQuery,
     response: ProxyList,
   }),
   createProxy: endpoint({
     method: 'POST',
     path: '/v1/proxies',
     status: 201,
-    body: ProxyInput,
     response: ProxyConfig,
   }),
   getProxy: endpoint({
@@ -91,7 +82,6 @@ export const endpoints = {
     method: 'PUT',
     path: '/v1/proxies/:id',
     status: 200,
-    body: ProxyInput,
     response: ProxyConfig,
   }),
   deleteProxy: endpoint({
@@ -104,7 +94,6 @@ export const endpoints = {
     method: 'GET',
     path: '/v1/sessions',
     status: 200,
-    query: SessionListQuery,
     response: SessionList,
   }),
   getSession: endpoint({
@@ -117,14 +106,12 @@ export const endpoints = {
     method: 'POST',
     path: '/v1/sessions/start',
     status: 201,
-    body: SessionStart,
     response: Session,
   }),
   stopSession: endpoint({
     method: 'DELETE',
     path: '/v1/sessions/stop',
     status: 200,
-    query: SessionStop,
     response: Session,
   }),
 
@@ -132,21 +119,18 @@ export const endpoints = {
     method: 'POST',
     path: '/v1/automation/run',
     status: 202,
-    body: RunCreate,
     response: AutomationRun,
   }),
   getRun: endpoint({
     method: 'GET',
     path: '/v1/automation/status',
     status: 200,
-    query: RunStatusQuery,
     response: AutomationRun,
   }),
   listRuns: endpoint({
     method: 'GET',
     path: '/v1/automation/status',
     status: 200,
-    query: RunStatusQuery,
     response: RunList,
   }),
   cancelRun: endpoint({

@@ -8,8 +8,14 @@ export {
 } from './client';
 export * from './endpoints';
 export { ApiError, type ApiErrorCode, type ApiErrorInfo } from './errors';
+export * from './inputs/automation';
+export * from './inputs/common';
+export * from './inputs/profiles';
+export * from './inputs/proxies';
+export * from './inputs/sessions';
 export * from './proxy-url';
 export { type QuotaSnapshot, readQuota, readRetryAfter } from './rate-limit';
+export * from './requests';
 export * from './schemas/account';
 export * from './schemas/automation';
 export * from './schemas/common';

@@ -1,15 +1,14 @@
 import { browser } from 'wxt/browser';
 import { ApiError } from '../api/errors';
 import { summarizeIssues } from '../api/issues';
-import { z } from '../api/zod';
 import {
   failure,
   type ParsedRequest,
+  parseRequest,
   type Reply,
   type RequestType,
   type WorkerError,
   type WorkerReplies,
-  WorkerRequest,
 } from './protocol';
 
 /** One handler per request type, each given the validated message. */
@@ -32,9 +31,9 @@ export function createReceiver(handlers: Handlers) {
   const ownPages = browser.runtime.getURL('/');
   return (message: unknown, sender: MessageSender): Promise<Reply<unknown>> | undefined => {
     if (sender.id !== browser.runtime.id || !sender.url?.startsWith(ownPages)) return undefined;
-    const parsed = z.safeParse(WorkerRequest, message);
+    const parsed = parseRequest(message);
     if (!parsed.success) {
-      const detail = summarizeIssues(parsed.error.issues);
+      const detail = summarizeIssues(parsed.issues);
       return Promise.resolve(failure('invalid_message', browser.i18n.getMessage('invalidMessage', [detail])));
     }
     const handle = handlers[parsed.data.type] as (request: ParsedRequest) => Promise<unknown>;

@@ -1,5 +1,13 @@
 import { browser } from 'wxt/browser';
-import { failure, type Reply, type WorkerReplies, type WorkerRequest } from './protocol';
+import type { ApiClient } from '../api/client';
+import {
+  failure,
+  type Reply,
+  type ServiceCall,
+  type ServiceResult,
+  type WorkerReplies,
+  type WorkerRequest,
+} from './protocol';
 
 /**
  * Asks the worker and resolves with its reply; never throws. A worker that cannot be reached (or gives no
@@ -19,4 +27,12 @@ export async function sendToWorker<R extends WorkerRequest>(
 
 function isReply(value: unknown): value is Reply<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean';
+}
+
+/** Calls the service through the worker, typed as the client method of the same name. */
+export function callService<N extends ServiceCall>(
+  call: N,
+  ...args: Parameters<ApiClient[N]>
+): Promise<Reply<ServiceResult<N>>> {
+  return sendToWorker({ type: 'service.call', call, args }) as Promise<Reply<ServiceResult<N>>>;
 }

@@ -1,6 +1,7 @@
 import { type StorageItemKey, storage } from 'wxt/utils/storage';
+import type { Script } from '../api/inputs/automation';
 import type { QuotaSnapshot } from '../api/rate-limit';
-import type { AutomationRun, Script } from '../api/schemas/automation';
+import type { AutomationRun } from '../api/schemas/automation';
 import type { Profile } from '../api/schemas/profiles';
 import type { ProxyConfig } from '../api/schemas/proxies';
 import type { Session } from '../api/schemas/sessions';

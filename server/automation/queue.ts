@@ -1,4 +1,5 @@
-import type { AutomationRun, RunCreate } from '../../lib/api/schemas/automation';
+import type { RunCreate } from '../../lib/api/inputs/automation';
+import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Clock } from '../clock';
 import type { Database, Queryable } from '../db/driver';
 import { notFound, ProblemError } from '../http/problem';

@@ -1,4 +1,4 @@
-import type { Step } from '../../lib/api/schemas/automation';
+import type { Step } from '../../lib/api/inputs/automation';
 
 const TARGET_MAX_CHARS = 60;
 

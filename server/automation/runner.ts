@@ -1,4 +1,4 @@
-import type { Script, Step } from '../../lib/api/schemas/automation';
+import type { Script, Step } from '../../lib/api/inputs/automation';
 import { openRunPage, type RunPage } from './runner-browser';
 import { interruptible, RunInterrupted } from './runner-interrupt';
 import {

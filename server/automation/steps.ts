@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, type JSHandle, type Locator, type Page } from 'playwright-core';
-import type { Step } from '../../lib/api/schemas/automation';
+import type { Step } from '../../lib/api/inputs/automation';
 import { RunInterrupted } from './runner-interrupt';
 import { quoted, reasonOf, seconds } from './runner-messages';
 

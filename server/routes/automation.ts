@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { RunCreate, RunStatusQuery } from '../../lib/api/schemas/automation';
+import { RunCreate, RunStatusQuery } from '../../lib/api/inputs/automation';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';
 import { recordAnswer } from '../http/idempotency';

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { Hono } from 'hono';
-import { ProfileCreate, ProfileDeleteQuery, ProfileListQuery } from '../../lib/api/schemas/profiles';
+import { ProfileCreate, ProfileDeleteQuery, ProfileListQuery } from '../../lib/api/inputs/profiles';
 import { profileDataDir } from '../data-dir';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';

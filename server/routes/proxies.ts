@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { ProxyInput, ProxyListQuery } from '../../lib/api/schemas/proxies';
+import { ProxyInput, ProxyListQuery } from '../../lib/api/inputs/proxies';
 import { isForeignKeyViolation } from '../db/errors';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { SessionListQuery, SessionStart, SessionStop } from '../../lib/api/schemas/sessions';
+import { SessionListQuery, SessionStart, SessionStop } from '../../lib/api/inputs/sessions';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';
 import { notFound } from '../http/problem';

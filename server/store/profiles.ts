@@ -1,5 +1,6 @@
+import type { Fingerprint } from '../../lib/api/inputs/profiles';
 import { formatProxyUrl, type ProxyParts, parseProxyUrl } from '../../lib/api/proxy-url';
-import type { Fingerprint, Profile } from '../../lib/api/schemas/profiles';
+import type { Profile } from '../../lib/api/schemas/profiles';
 import type { Clock } from '../clock';
 import type { Queryable } from '../db/driver';
 import { newId } from '../ids';

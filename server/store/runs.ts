@@ -1,4 +1,5 @@
-import type { AutomationRun, RunStatus, Script, StepResult } from '../../lib/api/schemas/automation';
+import type { Script } from '../../lib/api/inputs/automation';
+import type { AutomationRun, RunStatus, StepResult } from '../../lib/api/schemas/automation';
 import type { Clock } from '../clock';
 import type { Queryable } from '../db/driver';
 import { newId } from '../ids';

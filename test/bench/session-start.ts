@@ -33,7 +33,8 @@ try {
   }
   const summary = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
-    const at = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0);
+    const at = (p: number) =>
+      Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0);
     return { median: at(0.5), p90: at(0.9), max: at(1) };
   };
   console.log(

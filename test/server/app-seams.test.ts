@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProxyInput } from '../../lib/api/schemas/proxies';
+import { ProxyInput } from '../../lib/api/inputs/proxies';
 import { createAccountWithKey } from '../../server/accounts/store';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';

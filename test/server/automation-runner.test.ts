@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Script } from '../../lib/api/schemas/automation';
+import type { Script } from '../../lib/api/inputs/automation';
 import { type RunScriptOptions, runScript, type StepOutcome } from '../../server/automation/runner';
 
 const CHROMIUM_PATH = '/usr/lib/chromium/chromium';

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
-import type { AutomationRun, Step } from '../../lib/api/schemas/automation';
+import type { Step } from '../../lib/api/inputs/automation';
+import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { processesWithUserDataDir } from './browser/fixtures';
 import { type ServiceHandle, startService } from './harness';
 

@@ -158,7 +158,7 @@ describe('messages', () => {
   });
 
   it('run.start queues the script, remembers it, and follows the run', async () => {
-    const reply = await send({ type: 'run.start', run: { profile_id: 'prf_2', script, name: ' Prices ' } });
+    const reply = await send({ type: 'run.start', run: { profile_id: 'prf_2', script, name: 'Prices' } });
     expect(reply).toMatchObject({
       ok: true,
       value: { phase: 'watching', run: { status: 'queued', name: 'Prices' } },

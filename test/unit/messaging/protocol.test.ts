@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '../../../lib/api/errors';
-import { z } from '../../../lib/api/zod';
-import { routes, sendToWorker, WorkerRequest } from '../../../lib/messaging';
+import { parseRequest, routes, sendToWorker } from '../../../lib/messaging';
 import { createReceiver, type Handlers } from '../../../lib/messaging/receive';
 import { getMessage, installBrowser, POPUP } from '../background/browser-stubs';
 
@@ -38,12 +37,14 @@ describe('the request schema', () => {
       { type: 'watch.cancel', runId: 'run_1' },
       { type: 'state.read' },
       { type: 'state.read', seen: true },
+      { type: 'service.call', call: 'listProfiles', args: [{ q: 'shop' }] },
+      { type: 'service.call', call: 'deleteProfile', args: ['prf_1', { force: true }] },
+      { type: 'service.check', serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_x' },
     ];
-    for (const message of valid)
-      expect(z.safeParse(WorkerRequest, message).success, JSON.stringify(message)).toBe(true);
+    for (const message of valid) expect(parseRequest(message).success, JSON.stringify(message)).toBe(true);
   });
 
-  it('rejects unknown types, missing or unknown fields, and scripts the service would refuse', () => {
+  it('rejects unknown types, missing or unknown fields, runs without exactly one target, calls it does not relay', () => {
     const invalid = [
       null,
       'session.stopAll',
@@ -55,9 +56,11 @@ describe('the request schema', () => {
       { type: 'run.start', run: { profile_id: 'prf_1', session_id: 'ses_1', script } },
       { type: 'run.start', run: { profile_id: 'prf_1', script: { steps: [] } } },
       { type: 'watch.cancel', runId: 7 },
+      { type: 'service.call', call: 'startSession', args: [] },
+      { type: 'service.call', call: 'listProfiles', args: [1, 2, 3, 4] },
+      { type: 'service.check', serviceUrl: 'http://127.0.0.1:8787' },
     ];
-    for (const message of invalid)
-      expect(z.safeParse(WorkerRequest, message).success, JSON.stringify(message)).toBe(false);
+    for (const message of invalid) expect(parseRequest(message).success, JSON.stringify(message)).toBe(false);
   });
 });
 

@@ -1,0 +1,118 @@
+import { RunStatus } from '../schemas/automation';
+import { Id } from '../schemas/common';
+import { z } from '../zod';
+import { PageQuery, queryInt } from './common';
+
+const Selector = z
+  .string()
+  .check(z.minLength(1, 'must not be empty'), z.maxLength(1000, 'must be at most 1000 characters'));
+
+const OutputName = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores'));
+
+const GotoStep = z.strictObject({
+  action: z.literal('goto'),
+  url: z.string().check(z.regex(/^(https?:\/\/\S+|about:blank)$/, 'must be an http:// or https:// address')),
+});
+
+const ClickStep = z.strictObject({ action: z.literal('click'), selector: Selector });
+
+const TypeStep = z.strictObject({
+  action: z.literal('type'),
+  selector: Selector,
+  text: z.string().check(z.maxLength(10000, 'must be at most 10000 characters')),
+});
+
+const WaitForStep = z
+  .strictObject({
+    action: z.literal('wait_for'),
+    selector: z.optional(Selector),
+    ms: z.optional(
+      z.int().check(z.minimum(0, 'must be 0 or more'), z.maximum(60000, 'must be at most 60000')),
+    ),
+  })
+  .check(
+    z.refine((step) => (step.selector === undefined) !== (step.ms === undefined), {
+      message: 'wait_for takes either selector or ms',
+      path: ['selector'],
+    }),
+  );
+
+const ExtractStep = z.strictObject({
+  action: z.literal('extract'),
+  selector: Selector,
+  name: OutputName,
+  attribute: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+});
+
+const EvaluateStep = z.strictObject({
+  action: z.literal('evaluate'),
+  expression: z
+    .string()
+    .check(z.minLength(1, 'must not be empty'), z.maxLength(10000, 'must be at most 10000 characters')),
+  name: z.optional(OutputName),
+});
+
+const ScreenshotStep = z.strictObject({ action: z.literal('screenshot'), name: OutputName });
+
+export const STEP_ACTIONS = [
+  'goto',
+  'click',
+  'type',
+  'wait_for',
+  'extract',
+  'evaluate',
+  'screenshot',
+] as const;
+
+export const Step = z.discriminatedUnion('action', [
+  GotoStep,
+  ClickStep,
+  TypeStep,
+  WaitForStep,
+  ExtractStep,
+  EvaluateStep,
+  ScreenshotStep,
+]);
+
+export const Script = z.strictObject({
+  steps: z
+    .array(Step)
+    .check(z.minLength(1, 'needs at least one step'), z.maxLength(100, 'at most 100 steps')),
+  timeout_ms: z.optional(
+    z.int().check(z.minimum(1000, 'must be at least 1000'), z.maximum(600000, 'must be at most 600000')),
+  ),
+});
+
+export const RunCreate = z
+  .strictObject({
+    profile_id: z.optional(Id),
+    session_id: z.optional(Id),
+    script: Script,
+    name: z.optional(
+      z.string().check(z.trim(), z.minLength(1), z.maxLength(100, 'must be at most 100 characters')),
+    ),
+  })
+  .check(
+    z.refine((body) => Boolean(body.profile_id) !== Boolean(body.session_id), {
+      message: 'give exactly one of profile_id or session_id',
+      path: ['profile_id'],
+    }),
+  );
+
+export const RunStatusQuery = z.object({
+  ...PageQuery,
+  run_id: z.optional(Id),
+  wait: z.optional(queryInt(0, 25)),
+  after_version: z.optional(queryInt(0, Number.MAX_SAFE_INTEGER)),
+  status: z.optional(z.enum([...RunStatus.options, 'active'])),
+});
+
+export type Step = z.infer<typeof Step>;
+
+export type Script = z.infer<typeof Script>;
+
+export type RunCreate = z.input<typeof RunCreate>;
+
+export type RunStatusQuery = z.input<typeof RunStatusQuery>;

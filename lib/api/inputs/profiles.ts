@@ -1,0 +1,70 @@
+import { parseProxyUrl } from '../proxy-url';
+import { Id } from '../schemas/common';
+import { ProfileStatus } from '../schemas/profiles';
+import { z } from '../zod';
+import { DisplayName, PageQuery, Tags } from './common';
+
+export const Fingerprint = z.strictObject({
+  user_agent: z.optional(
+    z.string().check(z.trim(), z.minLength(1), z.maxLength(500, 'must be at most 500 characters')),
+  ),
+  language: z.optional(
+    z.string().check(z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en-US')),
+  ),
+  timezone: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^(UTC|[A-Za-z_]+(\/[A-Za-z0-9_+-]+){1,2})$/,
+          'must be an IANA time zone such as Europe/Berlin',
+        ),
+      ),
+  ),
+  screen: z.optional(
+    z.strictObject({
+      width: z.int().check(z.minimum(320, 'must be at least 320'), z.maximum(7680, 'must be at most 7680')),
+      height: z.int().check(z.minimum(240, 'must be at least 240'), z.maximum(4320, 'must be at most 4320')),
+    }),
+  ),
+});
+
+export const ProxyUrl = z.string().check(
+  z.trim(),
+  z.superRefine((value, ctx) => {
+    const parsed = parseProxyUrl(value);
+    if ('error' in parsed) ctx.issues.push({ code: 'custom', message: parsed.error, input: value });
+  }),
+);
+
+export const ProfileCreate = z
+  .strictObject({
+    name: DisplayName,
+    proxy: z.optional(z.nullable(ProxyUrl)),
+    proxy_id: z.optional(z.nullable(Id)),
+    tags: z.optional(Tags),
+    notes: z.optional(z.string().check(z.maxLength(2000, 'must be at most 2000 characters'))),
+    fingerprint: z.optional(Fingerprint),
+  })
+  .check(
+    z.refine((body) => !(body.proxy && body.proxy_id), {
+      message: 'give either proxy or proxy_id, not both',
+      path: ['proxy_id'],
+    }),
+  );
+
+export const ProfileListQuery = z.object({
+  ...PageQuery,
+  q: z.optional(z.string().check(z.maxLength(100))),
+  status: z.optional(ProfileStatus),
+});
+
+export const ProfileDeleteQuery = z.object({
+  force: z.optional(z.enum(['true', 'false'])),
+});
+
+export type Fingerprint = z.infer<typeof Fingerprint>;
+
+export type ProfileCreate = z.input<typeof ProfileCreate>;
+
+export type ProfileListQuery = z.input<typeof ProfileListQuery>;

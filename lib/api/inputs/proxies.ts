@@ -1,0 +1,35 @@
+import { ProxyScheme } from '../schemas/proxies';
+import { z } from '../zod';
+import { DisplayName, PageQuery } from './common';
+
+const Host = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(253, 'must be at most 253 characters'),
+    z.regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/, 'must be a host name or an IP address'),
+  );
+
+const Port = z
+  .int('must be a whole number')
+  .check(z.minimum(1, 'must be 1 to 65535'), z.maximum(65535, 'must be 1 to 65535'));
+
+const Credential = z
+  .string()
+  .check(z.minLength(1, 'must not be empty'), z.maxLength(255, 'must be at most 255 characters'));
+
+export const ProxyInput = z.strictObject({
+  name: DisplayName,
+  scheme: ProxyScheme,
+  host: Host,
+  port: Port,
+  username: z.optional(z.nullable(Credential)),
+  password: z.optional(z.nullable(Credential)),
+});
+
+export const ProxyListQuery = z.object({ ...PageQuery });
+
+export type ProxyInput = z.input<typeof ProxyInput>;
+
+export type ProxyListQuery = z.input<typeof ProxyListQuery>;

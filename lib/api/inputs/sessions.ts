@@ -1,0 +1,21 @@
+import { Id } from '../schemas/common';
+import { SessionStatus } from '../schemas/sessions';
+import { z } from '../zod';
+import { PageQuery } from './common';
+
+export const SessionStart = z.strictObject({ profile_id: Id, headless: z.optional(z.boolean()) });
+
+export const SessionStop = z.strictObject({ session_id: z.optional(Id), profile_id: z.optional(Id) }).check(
+  z.refine((body) => Boolean(body.session_id) !== Boolean(body.profile_id), {
+    message: 'give exactly one of session_id or profile_id',
+    path: ['session_id'],
+  }),
+);
+
+export const SessionListQuery = z.object({ ...PageQuery, status: z.optional(SessionStatus) });
+
+export type SessionStart = z.input<typeof SessionStart>;
+
+export type SessionStop = z.input<typeof SessionStop>;
+
+export type SessionListQuery = z.input<typeof SessionListQuery>;

@@ -1,0 +1,24 @@
+import type { EndpointName } from './endpoints';
+import { RunCreate, RunStatusQuery } from './inputs/automation';
+import { ProfileCreate, ProfileDeleteQuery, ProfileListQuery } from './inputs/profiles';
+import { ProxyInput, ProxyListQuery } from './inputs/proxies';
+import { SessionListQuery, SessionStart, SessionStop } from './inputs/sessions';
+import type { z } from './zod';
+
+type Schema = z.core.$ZodType;
+
+/** What each endpoint takes: its query string and JSON body. The service validates with these. */
+export const requests = {
+  listProfiles: { query: ProfileListQuery },
+  createProfile: { body: ProfileCreate },
+  deleteProfile: { query: ProfileDeleteQuery },
+  listProxies: { query: ProxyListQuery },
+  createProxy: { body: ProxyInput },
+  updateProxy: { body: ProxyInput },
+  listSessions: { query: SessionListQuery },
+  startSession: { body: SessionStart },
+  stopSession: { query: SessionStop },
+  runAutomation: { body: RunCreate },
+  getRun: { query: RunStatusQuery },
+  listRuns: { query: RunStatusQuery },
+} satisfies Partial<Record<EndpointName, { query?: Schema; body?: Schema }>>;
