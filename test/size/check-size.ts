@@ -2,25 +2,14 @@
  * Builds and zips the extension for Chrome and Firefox, then checks the JavaScript each Chrome entry point loads
  * (the entry file and every chunk it imports, gzip -9) against its budget. Prints the figures; exits 1 when over.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { runWxt } from '../../scripts/wxt';
 
 const BUDGETS_KB = { popup: 25, background: 20 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
-
-/** Runs WXT quietly (Rollup's warnings about zod's comments are noise) and shows its output only on failure. */
-function run(args: string[]): void {
-  try {
-    execFileSync('npx', ['wxt', ...args], { cwd: root, stdio: 'pipe' });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: Buffer; stderr?: Buffer };
-    console.error(`wxt ${args.join(' ')} failed:\n${stdout}${stderr}`);
-    process.exit(1);
-  }
-}
 
 /** Every JS file reachable from the entry files through `import` statements and `import()` calls: a lazy chunk counts too. */
 function loadedScripts(entries: string[]): string[] {
@@ -53,8 +42,8 @@ function gzipKb(files: string[]): number {
   return files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0) / 1024;
 }
 
-run(['zip']);
-run(['zip', '-b', 'firefox', '--mv3']);
+runWxt(['zip']);
+runWxt(['zip', '-b', 'firefox', '--mv3']);
 
 const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8'));
 const figures = {
