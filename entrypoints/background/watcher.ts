@@ -21,6 +21,8 @@ const ALARM_MIN_MS = 30_000;
 /** Ended runs kept for the popup's list, besides those still followed or not yet announced. */
 const KEEP_ENDED = 20;
 const ENDED: readonly string[] = ['succeeded', 'failed', 'cancelled'];
+/** How many of the account's latest runs one list request reads. */
+const RECENT_RUNS = 50;
 
 export interface Stored<T> {
   getValue(): Promise<T>;
@@ -143,8 +145,8 @@ export function createWatcher(deps: WatcherDeps) {
     inFlight = controller;
     const signal = controller.signal;
     try {
-      if (request.kind === 'active') {
-        const { data } = await api.listRuns({ status: 'active', limit: 100 }, { signal });
+      if (request.kind === 'recent') {
+        const { data } = await api.listRuns({ limit: RECENT_RUNS }, { signal });
         return { history: afterAnswer(history, await record(data, true)), counted: true };
       }
       const { runId, wait, afterVersion } = request;
@@ -181,8 +183,8 @@ export function createWatcher(deps: WatcherDeps) {
     return afterFailure(history, now);
   }
 
-  /** Saves what the service said about followed runs; with a full active list, returns the ones missing from it. */
-  async function record(fresh: AutomationRun[], isActiveList: boolean): Promise<string[]> {
+  /** Saves what the service said about followed runs; with the recent list, returns the ones missing from it. */
+  async function record(fresh: AutomationRun[], isRecentList: boolean): Promise<string[]> {
     const byId = new Map(fresh.map((run) => [run.id, run]));
     const left: string[] = [];
     const now = deps.now();
@@ -191,7 +193,7 @@ export function createWatcher(deps: WatcherDeps) {
         if (entry.phase !== 'watching') return entry;
         const run = byId.get(entry.run.id);
         if (!run) {
-          if (isActiveList) left.push(entry.run.id);
+          if (isRecentList) left.push(entry.run.id);
           return entry;
         }
         if (run.version === entry.run.version && run.status === entry.run.status) return entry;

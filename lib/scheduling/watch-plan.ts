@@ -55,8 +55,11 @@ export interface FollowedRun {
 export type PollRequest =
   /** One run: a long-poll (`wait` > 0, `afterVersion`) or a single fetch (`wait` 0). */
   | { kind: 'run'; runId: string; wait: number; afterVersion?: number }
-  /** The list of active runs, which covers every followed run in one request. */
-  | { kind: 'active' };
+  /**
+   * The account's recent runs, newest first: one request covers every followed run, the ones that ended since
+   * included (with their final state), unless newer runs pushed one off the page.
+   */
+  | { kind: 'recent' };
 
 export type PollPlan = { kind: 'idle' } | { kind: 'poll'; at: number; request: PollRequest };
 
@@ -80,7 +83,7 @@ export function planPoll({ now, runs, quota, history }: PlanInput): PollPlan {
     return { kind: 'poll', at: Math.max(soonest, freed, (history.lastAttemptAt ?? 0) + PROBE_MS), request };
   }
   const spacing = spacingFor(remaining);
-  // Fetching the runs that left the active list is the answer the person waits for: those may run ahead of
+  // Fetching the runs that left the recent list is the answer the person waits for: those may run ahead of
   // the pace, by one request per followed run at most, while they take no more than half of what remains.
   const fetches = request.kind === 'run' && request.wait === 0 ? history.left.length : 0;
   const mayBorrow =
@@ -115,7 +118,7 @@ function chooseRequest(runs: readonly FollowedRun[], left: readonly string[]): P
   const [only] = runs;
   if (only && runs.length === 1)
     return { kind: 'run', runId: only.id, wait: LONG_POLL_SECONDS, afterVersion: only.version };
-  return { kind: 'active' };
+  return { kind: 'recent' };
 }
 
 /**

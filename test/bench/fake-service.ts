@@ -214,10 +214,10 @@ export class FakeService {
         const run = this.runs.get(runId);
         return run ? json(200, run) : problem(404, 'not_found', `No run ${runId}.`);
       }
-      const active = [...this.runs.values()].filter(
+      const listed = [...this.runs.values()].filter(
         (run) => query.get('status') !== 'active' || run.status === 'queued' || run.status === 'running',
       );
-      return json(200, page(active.reverse()));
+      return json(200, page(listed.reverse().slice(0, Number(query.get('limit') ?? 50))));
     }
     if (method === 'POST' && path === '/v1/automation/run') {
       const { profile_id, name } = JSON.parse(String(body)) as { profile_id: string; name?: string };

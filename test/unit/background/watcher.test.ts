@@ -139,7 +139,7 @@ describe('the watcher', () => {
     expect((await fakeBrowser.alarms.get(WATCH_ALARM))?.scheduledTime).toBeGreaterThan(START + 70_000);
   });
 
-  it('covers several runs with one list, and fetches once each run that left it', async () => {
+  it('covers several runs with one list of recent runs, the ones that ended included', async () => {
     const { watcher, announce } = startWorker();
     const runs = ['prf_1', 'prf_2', 'prf_3'].map((profile) => service.createRun(profile));
     for (const run of runs) await watcher.watch(run);
@@ -149,15 +149,30 @@ describe('the watcher', () => {
     service.updateRun(second.id, { status: 'running' });
     service.updateRun(second.id, { status: 'failed', error: 'No #price on the page.' });
     await until(10 * 60_000);
-    const lists = watcherRequests().filter((line) => line.includes('status=active'));
-    const fetches = watcherRequests().filter((line) => line.endsWith(`run_id=${second.id}`));
+    const lists = watcherRequests().filter((line) => line.includes('/v1/automation/status?limit='));
+    const fetches = watcherRequests().filter((line) => line.includes('run_id=') && !line.includes('wait='));
     expect(lists.length).toBeGreaterThan(1);
-    expect(fetches).toHaveLength(1);
+    expect(fetches).toEqual([]);
     expect((await entry(first.id))?.run.version).toBe(2);
     expect(await entry(second.id)).toMatchObject({
       phase: 'ended',
       run: { error: 'No #price on the page.' },
     });
+    expect(announce).toHaveBeenCalledOnce();
+  });
+
+  it('fetches once a followed run that newer runs pushed off the list', async () => {
+    const { watcher, announce } = startWorker();
+    const runs = ['prf_1', 'prf_2', 'prf_3'].map((profile) => service.createRun(profile));
+    for (const run of runs) await watcher.watch(run);
+    await until(0);
+    const [first] = runs as [(typeof runs)[0]];
+    service.updateRun(first.id, { status: 'succeeded' });
+    for (let i = 0; i < 60; i++) service.createRun('prf_9');
+    await until(10 * 60_000);
+    const fetches = watcherRequests().filter((line) => line.endsWith(`run_id=${first.id}`));
+    expect(fetches).toHaveLength(1);
+    expect(await entry(first.id)).toMatchObject({ phase: 'ended', run: { status: 'succeeded' } });
     expect(announce).toHaveBeenCalledOnce();
   });
 

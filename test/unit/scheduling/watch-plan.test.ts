@@ -59,10 +59,10 @@ describe('what to ask', () => {
   });
 
   it('covers several runs with one list of the active runs', () => {
-    expect(plan({ runs: MANY }).request).toEqual({ kind: 'active' });
+    expect(plan({ runs: MANY }).request).toEqual({ kind: 'recent' });
   });
 
-  it('fetches, once each, the runs that left the active list', () => {
+  it('fetches, once each, the runs that left the recent list', () => {
     const history = { ...EMPTY_HISTORY, left: ['run_3'] };
     expect(plan({ runs: MANY, history }).request).toEqual({ kind: 'run', runId: 'run_3', wait: 0 });
   });
