@@ -1,10 +1,9 @@
+import '../../components/styles.css';
 import { render } from 'preact';
-import { endpoints, ProfileCreate } from '../../lib/api';
+import { Options } from '../options/Options';
+import { App } from './App';
 
-render(
-  <p>
-    {Object.keys(endpoints).length}
-    {String(ProfileCreate.safeParse({ name: 'x' }).success)}
-  </p>,
-  document.getElementById('app') as HTMLElement,
-);
+// The options page runs this same module, so that the popup and it share one script instead of splitting
+// into chunks (which would cost the popup's size budget more than the options view itself does).
+const onOptionsPage = location.pathname.endsWith('/options.html');
+render(onOptionsPage ? <Options /> : <App />, document.getElementById('app') as HTMLElement);

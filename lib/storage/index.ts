@@ -89,3 +89,10 @@ export const lastProfile = item<LastProfile | null>('local:lastProfile', null);
 export const lastRun = item<LastRun | null>('local:lastRun', null);
 /** The route (`#/runs/<id>`) a notification asked the popup to show; the popup clears it once shown. */
 export const pendingView = item<string | null>('session:pendingView', null);
+/** Scripts the person saved by name in the popup, to run again. */
+export const savedScripts = item<Record<string, Script>>('local:savedScripts', {});
+/**
+ * What the person was typing in a form, by form, for the browser session: the popup closes as soon as it loses
+ * focus, and its forms pick up where they were. Passwords and keys are never kept.
+ */
+export const drafts = item<Record<string, Record<string, string>>>('session:drafts', {});

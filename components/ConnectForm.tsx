@@ -1,0 +1,92 @@
+import { useState } from 'preact/hooks';
+import type { Account } from '../lib/api/schemas/account';
+import { failure } from '../lib/messaging/protocol';
+import { sendToWorker } from '../lib/messaging/send';
+import { requestServiceAccess, servicePermissionPattern } from '../lib/permissions/service-access';
+import { connection, quota } from '../lib/storage';
+import { Field } from './Field';
+import { useDraft, useTask } from './hooks';
+import { t } from './i18n';
+import { Problem } from './Problem';
+import { quotaText } from './quota';
+
+interface ConnectFormProps {
+  serviceUrl: string;
+  /** The address and key were checked and saved. */
+  onConnected?: () => void;
+  /** The person read the result and moves on. */
+  onDone: () => void;
+}
+
+/** Service URL and API key, checked with one real request before they are saved. */
+export function ConnectForm({ serviceUrl, onConnected, onDone }: ConnectFormProps) {
+  const { draft, bind, forget } = useDraft('connect', { serviceUrl, apiKey: '' });
+  const [tried, setTried] = useState(false);
+  const [connected, setConnected] = useState<string>();
+  const task = useTask();
+  const url = draft.serviceUrl.trim().replace(/\/+$/, '');
+  const apiKey = draft.apiKey.trim();
+  const urlError = servicePermissionPattern(url) ? undefined : t('serviceUrlInvalid');
+  const keyError = apiKey ? undefined : t('apiKeyMissing');
+
+  function connect(event: Event) {
+    event.preventDefault();
+    setTried(true);
+    if (urlError || keyError) return;
+    // Asked before any await: browsers only show the permission prompt during the click.
+    const access = requestServiceAccess(url).catch(() => false);
+    task
+      .run(async () =>
+        (await access)
+          ? sendToWorker({ type: 'service.check', serviceUrl: url, apiKey })
+          : failure('no_access', t('accessDenied', new URL(url).host)),
+      )
+      .then(async (reply) => {
+        if (!reply.ok) return;
+        const { account, quota: seen } = reply.value;
+        onConnected?.();
+        await Promise.all([
+          connection.setValue({ serviceUrl: url, apiKey }),
+          seen && quota.setValue(seen),
+          forget(),
+        ]);
+        setConnected(describe(account, seen ? quotaText(seen) : ''));
+      });
+  }
+
+  if (connected)
+    return (
+      <section class="stack">
+        <p role="status">{connected}</p>
+        <button type="button" onClick={onDone}>
+          {t('continue')}
+        </button>
+      </section>
+    );
+  return (
+    <form class="stack" onSubmit={connect} noValidate>
+      <p>{t('connectIntro')}</p>
+      <Field
+        label={t('serviceUrl')}
+        type="url"
+        error={tried ? urlError : undefined}
+        {...bind('serviceUrl')}
+      />
+      <Field
+        label={t('apiKey')}
+        type="password"
+        autocomplete="off"
+        error={tried ? keyError : undefined}
+        {...bind('apiKey')}
+      />
+      <Problem error={task.error} />
+      <button type="submit" disabled={task.busy}>
+        {task.busy ? t('connecting') : t('connect')}
+      </button>
+    </form>
+  );
+}
+
+function describe(account: Account, quotaLine: string): string {
+  return `${t('connectedAs', account.name, account.plan)} ${quotaLine}`.trim();
+}

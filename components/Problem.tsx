@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'preact/hooks';
+import { t } from './i18n';
+
+interface ProblemProps {
+  /** A sentence, and how long the service asked to wait before trying again. */
+  error: { message: string; retryAfter?: number | null } | null;
+  retry?: () => unknown;
+}
+
+/** A failure as a sentence, with a Retry that waits as long as the service asked. */
+export function Problem({ error, retry }: ProblemProps) {
+  // The error whose wait is over: Retry is disabled from the first moment an error asks to wait.
+  const [waited, setWaited] = useState<ProblemProps['error']>(null);
+  useEffect(() => {
+    if (!error?.retryAfter) return;
+    const timer = setTimeout(() => setWaited(error), error.retryAfter * 1000);
+    return () => clearTimeout(timer);
+  }, [error]);
+  if (!error) return null;
+  return (
+    <p role="alert" class="problem">
+      {error.message}{' '}
+      {retry && (
+        <button type="button" disabled={!!error.retryAfter && waited !== error} onClick={retry}>
+          {t('retry')}
+        </button>
+      )}
+    </p>
+  );
+}
+
+/** What a list shows when it has nothing to show: that it is loading, or what to do to fill it. */
+export function ListState({
+  list,
+  busy,
+  loading,
+  empty,
+}: {
+  list?: unknown[] | undefined;
+  busy: boolean;
+  loading: string;
+  empty: string;
+}) {
+  if (list?.length) return null;
+  if (busy)
+    return (
+      <p aria-busy="true" class="muted">
+        {loading}
+      </p>
+    );
+  return list ? <p class="muted">{empty}</p> : null;
+}

@@ -1,0 +1,95 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { WxtStorageItem } from 'wxt/utils/storage';
+import type { Reply, WorkerError } from '../lib/messaging/protocol';
+import { type Cached, drafts } from '../lib/storage';
+
+// biome-ignore lint/suspicious/noExplicitAny: any item, whatever its metadata
+type Item<T> = WxtStorageItem<T, any>;
+
+/** A storage item's value, kept current as it changes; undefined until read. */
+export function useItem<T>(item: Item<T>): T | undefined {
+  const [value, setValue] = useState<T>();
+  useEffect(() => {
+    // A change seen while the first read is on its way is newer than what that read will bring.
+    let changed = false;
+    const unwatch = item.watch((next) => {
+      changed = true;
+      setValue(next);
+    });
+    item.getValue().then((first) => changed || setValue(first));
+    return unwatch;
+  }, [item]);
+  return value;
+}
+
+/** One thing at a time asked of the worker: whether it is under way, and its failure. */
+export function useTask() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<WorkerError | null>(null);
+  async function run<T>(task: () => Promise<Reply<T>>): Promise<Reply<T>> {
+    setBusy(true);
+    setError(null);
+    const reply = await task();
+    setBusy(false);
+    if (!reply.ok) setError(reply.error);
+    return reply;
+  }
+  return { busy, error, run };
+}
+
+/**
+ * A list drawn at once from its cache and refreshed behind it (only when there is none, if `ifMissing`).
+ * `list` is undefined until there is something to draw.
+ */
+export function useList<T>(
+  item: Item<Cached<T> | null>,
+  fetch: () => Promise<Reply<{ data: T[] }>>,
+  ifMissing = false,
+) {
+  const cached = useItem(item);
+  const task = useTask();
+  async function refresh() {
+    const reply = await task.run(fetch);
+    if (reply.ok) await item.setValue({ data: reply.value.data, savedAt: Date.now() });
+  }
+  useEffect(() => {
+    item.getValue().then((known) => {
+      if (!known || !ifMissing) refresh();
+    });
+  }, []);
+  return { list: cached?.data, task, refresh };
+}
+
+const SECRETS = ['password', 'apiKey'];
+
+/** A form's fields as text, kept in session storage as they are typed (secrets excepted). */
+export function useDraft<T extends Record<string, string>>(form: string, initial: T) {
+  const [draft, setDraft] = useState(initial);
+  const typed = useRef(false);
+  useEffect(() => {
+    drafts.getValue().then((all) => all[form] && setDraft((current) => ({ ...current, ...all[form] })));
+  }, [form]);
+  useEffect(() => {
+    if (typed.current)
+      keep(Object.fromEntries(Object.entries(draft).filter(([name]) => !SECRETS.includes(name))));
+  }, [draft]);
+  async function keep(fields: Record<string, string> | null) {
+    const { [form]: _, ...others } = await drafts.getValue();
+    await drafts.setValue(fields ? { ...others, [form]: fields } : others);
+  }
+  function update(change: Partial<T>) {
+    typed.current = true;
+    setDraft((current) => ({ ...current, ...change }));
+  }
+  return {
+    draft,
+    update,
+    /** Forgets the kept draft, once the form has done its job. */
+    forget: () => keep(null),
+    bind: (name: keyof T & string) => ({
+      value: draft[name],
+      onInput: (event: Event) =>
+        update({ [name]: (event.currentTarget as HTMLInputElement).value } as Partial<T>),
+    }),
+  };
+}

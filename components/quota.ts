@@ -1,0 +1,7 @@
+import type { QuotaSnapshot } from '../lib/api/rate-limit';
+import { t } from './i18n';
+
+/** "72 of 100 requests left this hour", or that the plan has no limit. */
+export function quotaText({ limit, remaining }: QuotaSnapshot): string {
+  return limit === null ? t('quotaUnlimited') : t('quotaLeft', remaining ?? limit, limit);
+}

@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { ConnectForm } from '../../components/ConnectForm';
+import { useItem } from '../../components/hooks';
+import { t } from '../../components/i18n';
+import { quotaText } from '../../components/quota';
+import { sendToWorker } from '../../lib/messaging/send';
+import { connection, pendingView, quota } from '../../lib/storage';
+import { Options } from '../options/Options';
+import { Automation } from './Automation';
+import { Profiles } from './Profiles';
+import { Proxies } from './Proxies';
+import { Sessions } from './Sessions';
+
+const VIEWS = ['profiles', 'proxies', 'sessions', 'automation'] as const;
+
+/** The location hash, kept current. */
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const follow = () => setHash(location.hash);
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return hash;
+}
+
+export function App() {
+  const hash = useHash();
+  const saved = useItem(connection);
+  const quotaSeen = useItem(quota);
+  // Set once the check succeeds, so that the result stays on screen until the person moves on.
+  const [connecting, setConnecting] = useState(false);
+  useEffect(() => {
+    // A notification asked for a view (a run, a profile): show it once.
+    pendingView.getValue().then((route) => {
+      if (!route) return;
+      location.hash = route;
+      return pendingView.setValue(null);
+    });
+  }, []);
+  // The popup opened (or a key was just saved): the worker reconciles the sessions, and with them the profiles'
+  // running marks, before anyone looks.
+  const apiKey = saved?.apiKey;
+  useEffect(() => {
+    if (apiKey) sendToWorker({ type: 'state.read' });
+  }, [apiKey]);
+  if (!saved) return null;
+
+  // Routes: #/<view>, #/runs/<id> (a run in Automation), #/profiles/<id> (a profile), #/settings.
+  const [, route = '', id] = hash.split('/').map(decodeURIComponent);
+  if (route === 'settings') return <Options />;
+  if (!saved.apiKey || connecting)
+    return (
+      <main>
+        <h1>{t('extName')}</h1>
+        <ConnectForm
+          serviceUrl={saved.serviceUrl}
+          onConnected={() => setConnecting(true)}
+          onDone={() => {
+            setConnecting(false);
+            location.hash = '#/';
+          }}
+        />
+      </main>
+    );
+  const view = route === 'runs' ? 'automation' : (VIEWS.find((name) => name === route) ?? 'profiles');
+  return (
+    <>
+      <header class="bar">
+        <nav aria-label={t('views')}>
+          {VIEWS.map((name) => (
+            <a key={name} href={`#/${name}`} aria-current={view === name ? 'page' : undefined}>
+              {t(name)}
+            </a>
+          ))}
+        </nav>
+        <button
+          type="button"
+          class="icon"
+          aria-label={t('settings')}
+          onClick={() => browser.runtime.openOptionsPage()}
+        >
+          ⚙
+        </button>
+      </header>
+      <main>
+        {view === 'proxies' ? (
+          <Proxies />
+        ) : view === 'sessions' ? (
+          <Sessions />
+        ) : view === 'automation' ? (
+          <Automation focus={id} />
+        ) : (
+          <Profiles focus={id} />
+        )}
+      </main>
+      {quotaSeen && (
+        <footer class="muted" role="status">
+          {quotaText(quotaSeen)}
+        </footer>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+import { useState } from 'preact/hooks';
+import { Field } from '../../components/Field';
+import { check, errorAt } from '../../components/form';
+import { useDraft, useList, useTask } from '../../components/hooks';
+import { t } from '../../components/i18n';
+import { Problem } from '../../components/Problem';
+import { ProfileCreate } from '../../lib/api/inputs/profiles';
+import { callService } from '../../lib/messaging/send';
+import { cachedProfiles, cachedProxies } from '../../lib/storage';
+
+/** The proxy choice that means "type a URL" rather than a saved proxy's id. */
+const TYPED = 'url';
+
+/** A new profile: its name, a proxy (saved, typed as a URL, or none) and tags. */
+export function ProfileForm({ onDone }: { onDone: () => void }) {
+  const { list: proxies } = useList(cachedProxies, () => callService('listProxies', { limit: 100 }), true);
+  const { draft, bind, forget } = useDraft('profile', { name: '', proxyChoice: '', proxyUrl: '', tags: '' });
+  const [tried, setTried] = useState(false);
+  const task = useTask();
+  const tags = draft.tags
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+  const body: ProfileCreate = {
+    name: draft.name,
+    ...(draft.proxyChoice === TYPED
+      ? { proxy: draft.proxyUrl }
+      : draft.proxyChoice
+        ? { proxy_id: draft.proxyChoice }
+        : {}),
+    ...(tags.length ? { tags } : {}),
+  };
+  const local = check(ProfileCreate, body);
+  // As the person types, a field with something in it says what is wrong; after Save, every field does.
+  const shown = (field: string, typed: string) =>
+    errorAt(local, field) && (tried || typed)
+      ? errorAt(local, field)
+      : errorAt(task.error?.fieldErrors, field);
+
+  function save(event: Event) {
+    event.preventDefault();
+    setTried(true);
+    if (local.length) return;
+    task
+      .run(() => callService('createProfile', body))
+      .then(async (reply) => {
+        if (!reply.ok) return;
+        const cached = await cachedProfiles.getValue();
+        await cachedProfiles.setValue({
+          data: [reply.value, ...(cached?.data ?? [])],
+          savedAt: cached?.savedAt ?? 0,
+        });
+        await forget();
+        onDone();
+      });
+  }
+
+  return (
+    <form class="stack" onSubmit={save} noValidate>
+      <h2>{t('newProfile')}</h2>
+      <Field label={t('profileName')} error={shown('name', draft.name)} {...bind('name')} />
+      <Field as="select" label={t('proxy')} {...bind('proxyChoice')}>
+        <option value="">{t('noProxy')}</option>
+        {proxies?.map((proxy) => (
+          <option key={proxy.id} value={proxy.id}>
+            {proxy.name}
+          </option>
+        ))}
+        <option value={TYPED}>{t('typeProxyUrl')}</option>
+      </Field>
+      {draft.proxyChoice === TYPED && (
+        <Field
+          label={t('proxyUrl')}
+          placeholder="socks5://user:pass@host:1080"
+          error={shown('proxy', draft.proxyUrl)}
+          {...bind('proxyUrl')}
+        />
+      )}
+      <Field label={t('tags')} hint={t('tagsHint')} error={shown('tags', draft.tags)} {...bind('tags')} />
+      <Problem error={task.error} />
+      <div class="bar">
+        <button type="submit" disabled={task.busy}>
+          {t('save')}
+        </button>
+        <button type="button" onClick={() => forget().then(onDone)}>
+          {t('cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,44 @@
+import { useState } from 'preact/hooks';
+import { useList } from '../../components/hooks';
+import { t } from '../../components/i18n';
+import { ListState, Problem } from '../../components/Problem';
+import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import { callService } from '../../lib/messaging/send';
+import { cachedProxies } from '../../lib/storage';
+import { ProxyForm } from './ProxyForm';
+
+/** The saved proxies: list, create, edit. */
+export function Proxies() {
+  const { list, task, refresh } = useList(cachedProxies, () => callService('listProxies', { limit: 100 }));
+  /** The proxy being edited, or `true` for a new one. */
+  const [editing, setEditing] = useState<ProxyConfig | true | null>(null);
+  if (editing)
+    return <ProxyForm proxy={editing === true ? undefined : editing} onDone={() => setEditing(null)} />;
+  return (
+    <section class="stack">
+      <div class="bar">
+        <button type="button" onClick={() => setEditing(true)}>
+          {t('newProxy')}
+        </button>
+      </div>
+      <Problem error={task.error} retry={refresh} />
+      <ListState list={list} busy={task.busy} loading={t('loadingProxies')} empty={t('noProxies')} />
+      <ul class="rows">
+        {list?.map((proxy) => (
+          <li key={proxy.id} class="row">
+            <div class="grow">
+              <strong>{proxy.name}</strong>
+              <small class="muted">
+                {proxy.scheme}://{proxy.host}:{proxy.port} ·{' '}
+                {t(proxy.has_password ? 'passwordSet' : 'noPassword')}
+              </small>
+            </div>
+            <button type="button" aria-label={t('editNamed', proxy.name)} onClick={() => setEditing(proxy)}>
+              {t('edit')}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState } from 'preact/hooks';
+import { Field } from '../../components/Field';
+import { check, errorAt } from '../../components/form';
+import { useDraft, useTask } from '../../components/hooks';
+import { t } from '../../components/i18n';
+import { Problem } from '../../components/Problem';
+import { ProxyInput } from '../../lib/api/inputs/proxies';
+import { PROXY_SCHEMES, parseProxyUrl } from '../../lib/api/proxy-url';
+import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import { callService } from '../../lib/messaging/send';
+import { cachedProxies } from '../../lib/storage';
+
+/** A new proxy, or a saved one to change. Pasting a whole proxy URL fills the fields. */
+export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; onDone: () => void }) {
+  const { draft, update, bind, forget } = useDraft(`proxy:${proxy?.id ?? 'new'}`, {
+    url: '',
+    name: proxy?.name ?? '',
+    scheme: proxy?.scheme ?? 'http',
+    host: proxy?.host ?? '',
+    port: proxy ? String(proxy.port) : '',
+    username: proxy?.username ?? '',
+    password: '',
+  });
+  // A saved password stays as it is until the person types in its field; emptying the field then removes it.
+  const [passwordTouched, setPasswordTouched] = useState(!proxy);
+  const [tried, setTried] = useState(false);
+  const task = useTask();
+  const pasted = draft.url ? parseProxyUrl(draft.url) : null;
+  const body = {
+    name: draft.name,
+    scheme: draft.scheme,
+    host: draft.host,
+    port: draft.port.trim() ? Number(draft.port) : undefined,
+    username: draft.username || null,
+    ...(passwordTouched && (proxy || draft.password) ? { password: draft.password || null } : {}),
+  };
+  const local = check(ProxyInput, body);
+  const shown = (field: keyof typeof draft) =>
+    errorAt(local, field) && (tried || draft[field])
+      ? errorAt(local, field)
+      : errorAt(task.error?.fieldErrors, field);
+
+  function paste(event: Event) {
+    const url = (event.currentTarget as HTMLInputElement).value;
+    const parts = parseProxyUrl(url);
+    if ('error' in parts) return update({ url });
+    update({
+      url,
+      ...parts,
+      port: String(parts.port),
+      username: parts.username ?? '',
+      password: parts.password ?? '',
+    });
+    setPasswordTouched(true);
+  }
+
+  function save(event: Event) {
+    event.preventDefault();
+    setTried(true);
+    if (local.length) return;
+    task
+      // The schema passed it, so it is a ProxyInput.
+      .run(() => {
+        const input = body as ProxyInput;
+        return proxy ? callService('updateProxy', proxy.id, input) : callService('createProxy', input);
+      })
+      .then(async (reply) => {
+        if (!reply.ok) return;
+        const saved = reply.value;
+        const others = (await cachedProxies.getValue())?.data.filter(({ id }) => id !== saved.id) ?? [];
+        await cachedProxies.setValue({ data: [saved, ...others], savedAt: Date.now() });
+        await forget();
+        onDone();
+      });
+  }
+
+  return (
+    <form class="stack" onSubmit={save} noValidate>
+      <h2>{proxy ? t('editProxy', proxy.name) : t('newProxy')}</h2>
+      <Field
+        label={t('pasteProxyUrl')}
+        placeholder="http://user:pass@host:8080"
+        hint={t('pasteProxyUrlHint')}
+        error={pasted && 'error' in pasted ? pasted.error : undefined}
+        value={draft.url}
+        onInput={paste}
+      />
+      <Field label={t('proxyName')} error={shown('name')} {...bind('name')} />
+      <div class="bar">
+        <Field as="select" label={t('scheme')} error={shown('scheme')} {...bind('scheme')}>
+          {PROXY_SCHEMES.map((scheme) => (
+            <option key={scheme}>{scheme}</option>
+          ))}
+        </Field>
+        <Field label={t('host')} error={shown('host')} {...bind('host')} />
+        <Field label={t('port')} inputMode="numeric" size={6} error={shown('port')} {...bind('port')} />
+      </div>
+      <Field label={t('username')} autocomplete="off" error={shown('username')} {...bind('username')} />
+      <Field
+        label={t('password')}
+        type="password"
+        autocomplete="new-password"
+        placeholder={passwordTouched ? '' : t('passwordUnchanged')}
+        hint={proxy?.has_password ? t('passwordKeepHint') : undefined}
+        error={shown('password')}
+        value={draft.password}
+        onInput={(event) => {
+          setPasswordTouched(true);
+          update({ password: event.currentTarget.value });
+        }}
+      />
+      <Problem error={task.error} />
+      <div class="bar">
+        <button type="submit" disabled={task.busy}>
+          {t('save')}
+        </button>
+        <button type="button" onClick={() => forget().then(onDone)}>
+          {t('cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

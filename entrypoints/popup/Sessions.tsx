@@ -1,0 +1,100 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useItem, useTask } from '../../components/hooks';
+import { t } from '../../components/i18n';
+import { ListState, Problem } from '../../components/Problem';
+import type { Session } from '../../lib/api/schemas/sessions';
+import { sendToWorker } from '../../lib/messaging/send';
+import { cachedProfiles, cachedSessions } from '../../lib/storage';
+
+/** The running sessions, with their CDP address to copy, Stop, and Stop all. */
+export function Sessions() {
+  const sessions = useItem(cachedSessions)?.data;
+  const profiles = useItem(cachedProfiles)?.data;
+  const task = useTask();
+  const [stale, setStale] = useState<string | null>(null);
+  const read = () =>
+    task
+      .run(() => sendToWorker({ type: 'state.read' }))
+      .then((reply) => setStale(reply.ok ? reply.value.error : null));
+  useEffect(() => void read(), []);
+
+  function stopAll() {
+    task
+      .run(() => sendToWorker({ type: 'session.stopAll' }))
+      .then((reply) => {
+        const failed = reply.ok ? reply.value.failed : [];
+        setStale(failed.length ? t('someNotStopped', failed.length, failed[0]?.message ?? '') : null);
+      });
+  }
+
+  const nameOf = (session: Session) =>
+    profiles?.find((profile) => profile.id === session.profile_id)?.name ?? session.profile_id;
+  return (
+    <section class="stack">
+      <div class="bar">
+        <button type="button" disabled={task.busy || !sessions?.length} onClick={stopAll}>
+          {t('stopAll')}
+        </button>
+      </div>
+      <Problem error={task.error ?? (stale ? { message: stale } : null)} retry={read} />
+      <ListState list={sessions} busy={task.busy} loading={t('loadingSessions')} empty={t('noSessions')} />
+      <ul class="rows">
+        {sessions?.map((session) => (
+          <SessionRow key={session.id} session={session} name={nameOf(session)} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const AGES: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "5 minutes ago", in the browser's language. */
+function age(since: string): string {
+  const seconds = Math.max(0, (Date.now() - Date.parse(since)) / 1000);
+  const [unit, size] = AGES.find(([, size]) => seconds >= size) ?? ['second', 1];
+  return new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(
+    -Math.floor(seconds / size),
+    unit,
+  );
+}
+
+function SessionRow({ session, name }: { session: Session; name: string }) {
+  const task = useTask();
+  const [copied, setCopied] = useState(false);
+  const url = session.cdp_url;
+  return (
+    <li class="row">
+      <div class="grow">
+        <strong>{name}</strong>
+        <small class="muted">
+          {session.status === 'starting' ? t('starting') : t('startedAgo', age(session.started_at))}
+          {session.headless ? ` · ${t('headless')}` : ''}
+        </small>
+      </div>
+      {url && (
+        <button
+          type="button"
+          aria-label={t('copyCdpNamed', name)}
+          title={url}
+          onClick={() => navigator.clipboard.writeText(url).then(() => setCopied(true))}
+        >
+          {t(copied ? 'copied' : 'copyCdp')}
+        </button>
+      )}
+      <button
+        type="button"
+        disabled={task.busy}
+        aria-label={t('stopNamed', name)}
+        onClick={() => task.run(() => sendToWorker({ type: 'session.stop', profileId: session.profile_id }))}
+      >
+        {t('stop')}
+      </button>
+      <Problem error={task.error} />
+    </li>
+  );
+}

@@ -1,0 +1,101 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConnectForm } from '../../../components/ConnectForm';
+import { connection, quota } from '../../../lib/storage';
+import { fail, installPopupBrowser, ok, typeInto } from '../popup/harness';
+
+const account = {
+  id: 'acc_1',
+  name: 'Local',
+  plan: 'free',
+  hourly_limit: 100,
+  key_prefix: 'pp_live_abcd',
+  created_at: '2025-01-06T09:00:00.000Z',
+};
+const seen = { limit: 100, remaining: 72, resetSeconds: 36, observedAt: 1 };
+
+function fill(url: string, key: string) {
+  typeInto(screen.getByLabelText('Service URL'), url);
+  typeInto(screen.getByLabelText('API key'), key);
+  fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+}
+
+describe('ConnectForm', () => {
+  afterEach(cleanup);
+  let stubs: ReturnType<typeof installPopupBrowser>;
+  const onDone = vi.fn();
+  beforeEach(() => {
+    stubs = installPopupBrowser((message) =>
+      message.apiKey === 'pp_live_good'
+        ? ok({ account, quota: seen })
+        : fail('unauthorized', 'The service refused the API key. Check it in the options.', { status: 401 }),
+    );
+  });
+
+  it('is filled in with the local service and asks for a key before sending anything', async () => {
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
+    expect(screen.getByLabelText<HTMLInputElement>('Service URL').value).toBe('http://127.0.0.1:8787');
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(await screen.findByText('Paste the API key from the service.')).toBeTruthy();
+    expect(screen.getByLabelText('API key').getAttribute('aria-invalid')).toBe('true');
+    expect(stubs.sendMessage).not.toHaveBeenCalled();
+  });
+
+  it('explains an address that is not http(s)', async () => {
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
+    fill('ftp://example.com', 'pp_live_good');
+    expect(await screen.findByText(/Enter an http:\/\/ or https:\/\/ address/)).toBeTruthy();
+    expect(stubs.sendMessage).not.toHaveBeenCalled();
+  });
+
+  it('says in a sentence why the key was refused, and keeps what was typed', async () => {
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
+    fill('http://127.0.0.1:8787', 'pp_live_bad');
+    expect((await screen.findByRole('alert')).textContent).toContain('The service refused the API key.');
+    expect(screen.getByLabelText<HTMLInputElement>('API key').value).toBe('pp_live_bad');
+    expect((await connection.getValue()).apiKey).toBeNull();
+  });
+
+  it('checks with one request, saves the connection and shows the plan and the quota left', async () => {
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
+    fill('http://127.0.0.1:8787/', 'pp_live_good');
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toBe('Connected to Local on the free plan. 72 of 100 requests left this hour');
+    expect(stubs.sendMessage).toHaveBeenCalledTimes(1);
+    expect(stubs.sendMessage.mock.calls[0]?.[0]).toEqual({
+      type: 'service.check',
+      serviceUrl: 'http://127.0.0.1:8787',
+      apiKey: 'pp_live_good',
+    });
+    expect(await connection.getValue()).toEqual({
+      serviceUrl: 'http://127.0.0.1:8787',
+      apiKey: 'pp_live_good',
+    });
+    expect(await quota.getValue()).toEqual(seen);
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(onDone).toHaveBeenCalled();
+  });
+
+  it('asks for the host permission of another origin first, and says so when it is refused', async () => {
+    stubs.request.mockResolvedValueOnce(false);
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
+    fill('https://pilot.example.com', 'pp_live_good');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The extension needs your permission to reach pilot.example.com.',
+    );
+    expect(stubs.request).toHaveBeenCalledWith({ origins: ['https://pilot.example.com/*'] });
+    expect(stubs.sendMessage).not.toHaveBeenCalled();
+  });
+
+  it('reports a service that cannot be reached', async () => {
+    installPopupBrowser(() =>
+      fail('network_error', 'The service at http://127.0.0.1:9 cannot be reached. Is it running?'),
+    );
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
+    fill('http://127.0.0.1:9', 'pp_live_good');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain('cannot be reached. Is it running?'),
+    );
+  });
+});

@@ -1,0 +1,83 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Options } from '../../../entrypoints/options/Options';
+import { connection, preferences } from '../../../lib/storage';
+import { byName, installPopupBrowser, ok } from '../popup/harness';
+
+const account = {
+  id: 'a',
+  name: 'Team',
+  plan: 'premium',
+  hourly_limit: 1000,
+  key_prefix: 'pp',
+  created_at: '',
+};
+
+describe('Options', () => {
+  let stubs: ReturnType<typeof installPopupBrowser>;
+  beforeEach(async () => {
+    stubs = installPopupBrowser(
+      byName({
+        'service.check': () =>
+          ok({ account, quota: { limit: 1000, remaining: 998, resetSeconds: 4, observedAt: 1 } }),
+      }),
+    );
+    await connection.setValue({
+      serviceUrl: 'http://127.0.0.1:8787',
+      apiKey: 'pp_live_abcdEFGHijklMNOPqrstUVWXyz012345',
+    });
+  });
+  afterEach(cleanup);
+
+  it('shows the service URL and the key masked', async () => {
+    render(<Options />);
+    expect(await screen.findByText('Service URL: http://127.0.0.1:8787')).toBeTruthy();
+    expect(screen.getByText('API key: pp_live_abcd…')).toBeTruthy();
+    expect(document.body.textContent).not.toContain('EFGH');
+  });
+
+  it('forgets the key', async () => {
+    render(<Options />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Forget key' }));
+    await waitFor(async () => expect((await connection.getValue()).apiKey).toBeNull());
+    expect(await screen.findByLabelText('API key')).toBeTruthy();
+  });
+
+  it('replaces the key after checking the new one', async () => {
+    render(<Options />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Replace key' }));
+    fireEvent.input(screen.getByLabelText('API key'), { target: { value: 'pp_live_new' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Connected to Team on the premium plan. 998 of 1000 requests left this hour',
+    );
+    expect((await connection.getValue()).apiKey).toBe('pp_live_new');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('API key: pp_live_new…')).toBeTruthy();
+  });
+
+  it('keeps the session default and the notification choices', async () => {
+    render(<Options />);
+    const headless = await screen.findByLabelText<HTMLInputElement>(
+      'Start sessions without a window (headless)',
+    );
+    expect(headless.checked).toBe(false);
+    fireEvent.click(headless);
+    fireEvent.click(screen.getByLabelText('Notify me when an automation run ends'));
+    await waitFor(async () =>
+      expect(await preferences.getValue()).toEqual({
+        headless: true,
+        notifyRuns: false,
+        notifySessionExits: true,
+      }),
+    );
+  });
+
+  it('links to the browser’s shortcuts page and shows the version', async () => {
+    render(<Options />);
+    fireEvent.click(await screen.findByRole('link', { name: 'Change the shortcuts' }));
+    expect(stubs.createTab).toHaveBeenCalledWith({ url: 'chrome://extensions/shortcuts' });
+    expect(screen.getByText('Version 0.1.0')).toBeTruthy();
+  });
+});

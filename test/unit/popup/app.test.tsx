@@ -1,0 +1,115 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../../../entrypoints/popup/App';
+import { connection, pendingView, quota, watchedRuns } from '../../../lib/storage';
+import { byName, installPopupBrowser, ok, profile, typeInto, watched } from './harness';
+
+const list = (...data: unknown[]) => ok({ data, next_cursor: null });
+const worker = byName({
+  listProfiles: () => list(profile('prf_1', 'Shop')),
+  listProxies: () => list(),
+  'state.read': () => ok({ sessions: [], runs: [], quota: null, error: null }),
+  'service.check': () =>
+    ok({
+      account: {
+        id: 'a',
+        name: 'Local',
+        plan: 'enterprise',
+        hourly_limit: null,
+        key_prefix: 'pp',
+        created_at: '',
+      },
+      quota: { limit: null, remaining: null, resetSeconds: null, observedAt: 1 },
+    }),
+});
+
+async function connected() {
+  await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_key' });
+}
+
+describe('App', () => {
+  let stubs: ReturnType<typeof installPopupBrowser>;
+  beforeEach(() => {
+    location.hash = '';
+    stubs = installPopupBrowser(worker);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}')),
+    );
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('starts with the set-up on first open, and moves on once connected', async () => {
+    render(<App />);
+    const url = await screen.findByLabelText<HTMLInputElement>('Service URL');
+    expect(url.value).toBe('http://127.0.0.1:8787');
+    typeInto(screen.getByLabelText('API key'), 'pp_live_key');
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Connected to Local on the enterprise plan. Requests: unlimited',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Shop')).toBeTruthy();
+  });
+
+  it('shows the views, Profiles first, and the quota left', async () => {
+    await connected();
+    await quota.setValue({ limit: 100, remaining: 72, resetSeconds: 36, observedAt: 1 });
+    render(<App />);
+    expect(await screen.findByText('Shop')).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Views' });
+    expect(nav.textContent).toBe('ProfilesProxiesSessionsAutomation');
+    expect(screen.getByRole('link', { name: 'Profiles' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByText('72 of 100 requests left this hour')).toBeTruthy();
+  });
+
+  it('has the worker reconcile the sessions as it opens', async () => {
+    await connected();
+    render(<App />);
+    await waitFor(() =>
+      expect(stubs.sendMessage.mock.calls.map(([message]) => message)).toContainEqual({ type: 'state.read' }),
+    );
+  });
+
+  it('switches views by the location hash', async () => {
+    await connected();
+    render(<App />);
+    await screen.findByText('Shop');
+    location.hash = '#/proxies';
+    window.dispatchEvent(new Event('hashchange'));
+    expect(await screen.findByRole('button', { name: 'New proxy' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Proxies' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('opens the view a notification asked for, once', async () => {
+    await connected();
+    await pendingView.setValue('#/runs/run_2');
+    await watchedRuns.setValue([
+      watched({ id: 'run_1', name: 'Newest', status: 'succeeded' }),
+      watched({ id: 'run_2', name: 'Asked for', status: 'failed', error: 'Step 1 (goto) failed.' }),
+    ]);
+    render(<App />);
+    window.dispatchEvent(new Event('hashchange'));
+    expect(await screen.findByText('Step 1 (goto) failed.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Automation' }).getAttribute('aria-current')).toBe('page');
+    await waitFor(async () => expect(await pendingView.getValue()).toBeNull());
+  });
+
+  it('shows the settings at #/settings', async () => {
+    await connected();
+    location.hash = '#/settings';
+    render(<App />);
+    expect(await screen.findByRole('button', { name: 'Forget key' })).toBeTruthy();
+  });
+
+  it('opens the options page from the Settings button', async () => {
+    await connected();
+    render(<App />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    expect(stubs.openOptionsPage).toHaveBeenCalled();
+  });
+});

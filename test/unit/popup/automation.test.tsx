@@ -1,0 +1,132 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Automation } from '../../../entrypoints/popup/Automation';
+import { cachedProfiles, savedScripts } from '../../../lib/storage';
+import examples from '../../../public/scripts/examples.json';
+import { byName, fail, installPopupBrowser, type Message, ok, profile, typeInto, watched } from './harness';
+
+const script = { steps: [{ action: 'goto', url: 'https://example.com/' }] };
+const scriptField = () => screen.getByLabelText<HTMLTextAreaElement>('Script (JSON steps)');
+const runButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Run' });
+const profiles = {
+  listProfiles: () => ok({ data: [profile('prf_1', 'Shop'), profile('prf_2', 'Mail')], next_cursor: null }),
+};
+const messages = (stubs: ReturnType<typeof installPopupBrowser>) =>
+  stubs.sendMessage.mock.calls.map(([message]: Message[]) => message);
+
+describe('Automation', () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(examples))),
+    );
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('checks the script as it is typed and shows each error at its step', async () => {
+    installPopupBrowser(byName({ ...profiles, 'state.read': () => ok({}) }));
+    render(<Automation />);
+    typeInto(scriptField(), '{"steps": [');
+    expect(screen.getByText(/^This is not valid JSON yet: /)).toBeTruthy();
+    typeInto(
+      scriptField(),
+      JSON.stringify({ steps: [{ action: 'goto', url: 'ftp://x' }, { action: 'click' }] }),
+    );
+    expect(screen.getByText('Step 1: url: must be an http:// or https:// address')).toBeTruthy();
+    expect(screen.getByText('Step 2: selector: is required')).toBeTruthy();
+    expect(scriptField().getAttribute('aria-invalid')).toBe('true');
+    expect(runButton().disabled).toBe(true);
+    typeInto(scriptField(), JSON.stringify(script));
+    expect(scriptField().getAttribute('aria-invalid')).toBe('false');
+    await waitFor(() => expect(runButton().disabled).toBe(false));
+  });
+
+  it('marks ended runs as seen when it opens', async () => {
+    const stubs = installPopupBrowser(byName({ ...profiles, 'state.read': () => ok({}) }));
+    render(<Automation />);
+    await waitFor(() => expect(messages(stubs)).toContainEqual({ type: 'state.read', seen: true }));
+  });
+
+  it('offers ready examples that fill the script and its name', async () => {
+    installPopupBrowser(byName(profiles));
+    render(<Automation />);
+    const picker = screen.getByLabelText('Load a script');
+    await screen.findByRole('option', { name: 'Screenshot of a page' });
+    typeInto(picker, 'example:exampleScreenshot');
+    expect(JSON.parse(scriptField().value)).toEqual(examples.exampleScreenshot);
+    expect(screen.getByLabelText<HTMLInputElement>('Script name').value).toBe('Screenshot of a page');
+  });
+
+  it('saves a script by name, loads it back and forgets it', async () => {
+    installPopupBrowser(byName(profiles));
+    render(<Automation />);
+    typeInto(scriptField(), JSON.stringify(script));
+    fireEvent.click(screen.getByRole('button', { name: 'Save script' }));
+    expect(screen.getByText('Give the script a name to save it.')).toBeTruthy();
+    typeInto(screen.getByLabelText('Script name'), 'Open example');
+    fireEvent.click(screen.getByRole('button', { name: 'Save script' }));
+    await waitFor(async () => expect(await savedScripts.getValue()).toEqual({ 'Open example': script }));
+    typeInto(scriptField(), '');
+    await screen.findByRole('option', { name: 'Open example' });
+    typeInto(screen.getByLabelText('Load a script'), 'saved:Open example');
+    expect(JSON.parse(scriptField().value)).toEqual(script);
+    fireEvent.click(await screen.findByRole('button', { name: 'Forget the saved script Open example' }));
+    await waitFor(async () => expect(await savedScripts.getValue()).toEqual({}));
+  });
+
+  it('runs the script on the chosen profile through the worker', async () => {
+    const stubs = installPopupBrowser(
+      byName({ ...profiles, 'run.start': () => ok(watched({ id: 'run_1' })) }),
+    );
+    render(<Automation />);
+    await screen.findByRole('option', { name: 'Mail' });
+    typeInto(screen.getByLabelText('Profile'), 'prf_2');
+    typeInto(scriptField(), JSON.stringify(script));
+    typeInto(screen.getByLabelText('Script name'), 'Check');
+    fireEvent.click(runButton());
+    await waitFor(() =>
+      expect(messages(stubs)).toContainEqual({
+        type: 'run.start',
+        run: { profile_id: 'prf_2', script, name: 'Check' },
+      }),
+    );
+  });
+
+  it('shows the service’s objection at the step it concerns, keeping the script', async () => {
+    installPopupBrowser(
+      byName({
+        ...profiles,
+        'run.start': () =>
+          fail('validation_failed', 'The request is not valid. script.steps[0].url: is not allowed.', {
+            status: 422,
+            fieldErrors: [{ path: 'script.steps[0].url', message: 'is not allowed' }],
+          }),
+      }),
+    );
+    render(<Automation />);
+    await screen.findByRole('option', { name: 'Shop' });
+    typeInto(scriptField(), JSON.stringify(script));
+    fireEvent.click(runButton());
+    expect(await screen.findByText('Step 1: url: is not allowed')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('The request is not valid.');
+    expect(JSON.parse(scriptField().value)).toEqual(script);
+  });
+
+  it('says to create a profile first when there is none', async () => {
+    installPopupBrowser(byName({ listProfiles: () => ok({ data: [], next_cursor: null }) }));
+    render(<Automation />);
+    expect(await screen.findByText('Create a profile first: scripts run in a profile.')).toBeTruthy();
+  });
+
+  it('uses the known profiles without asking the service again', async () => {
+    const stubs = installPopupBrowser(byName({ 'state.read': () => ok({}) }));
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    render(<Automation />);
+    await screen.findByRole('option', { name: 'Shop' });
+    expect(messages(stubs).some((message) => message.call === 'listProfiles')).toBe(false);
+  });
+});

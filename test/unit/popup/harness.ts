@@ -1,0 +1,155 @@
+/**
+ * The popup's and options page's surroundings for component tests: fakeBrowser with the real English messages,
+ * permissions and tabs stubbed, and a worker whose replies each test scripts.
+ */
+import { fireEvent } from '@testing-library/preact';
+import { vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import type { AutomationRun } from '../../../lib/api/schemas/automation';
+import type { Profile } from '../../../lib/api/schemas/profiles';
+import type { ProxyConfig } from '../../../lib/api/schemas/proxies';
+import type { Session } from '../../../lib/api/schemas/sessions';
+import type { Reply, WorkerError } from '../../../lib/messaging/protocol';
+import type { WatchedRun } from '../../../lib/storage';
+import { getMessage } from '../background/browser-stubs';
+
+// biome-ignore lint/suspicious/noExplicitAny: a message as the worker receives it, whatever its type
+export type Message = any;
+/** How the scripted worker answers one message; undefined leaves the popup waiting (a request under way). */
+export type Answer = (message: Message) => Reply<unknown> | Promise<Reply<unknown>> | undefined;
+
+export const AT = '2025-01-06T09:00:00.000Z';
+
+export function installPopupBrowser(answer: Answer = () => ok(null)) {
+  fakeBrowser.reset();
+  const stubs = {
+    sendMessage: vi.fn((message: Message) => {
+      const reply = answer(message);
+      return reply === undefined ? new Promise<never>(() => {}) : Promise.resolve(reply);
+    }),
+    request: vi.fn(async (_: { origins: string[] }) => true),
+    openOptionsPage: vi.fn(async () => {}),
+    createTab: vi.fn(async (_: { url: string }) => ({})),
+  };
+  Object.assign(fakeBrowser.i18n, { getMessage });
+  Object.assign(fakeBrowser.runtime, {
+    sendMessage: stubs.sendMessage,
+    openOptionsPage: stubs.openOptionsPage,
+    getManifest: () => ({ version: '0.1.0' }),
+  });
+  Object.assign(fakeBrowser.tabs, { create: stubs.createTab });
+  Object.assign(fakeBrowser, {
+    permissions: { request: stubs.request, contains: vi.fn(async () => true) },
+    commands: {},
+  });
+  return stubs;
+}
+
+/** Answers by service call name (`listProfiles`) or message type (`session.start`); anything else waits. */
+export function byName(table: Record<string, Answer>): Answer {
+  return (message) => table[message.type === 'service.call' ? message.call : message.type]?.(message);
+}
+
+/** The messages the worker was sent, by service call name or message type. */
+export function sentNames(sendMessage: { mock: { calls: Message[][] } }): string[] {
+  return sendMessage.mock.calls.map(([message]) =>
+    message.type === 'service.call' ? message.call : message.type,
+  );
+}
+
+/** A reply the test gives when it chooses; the popup waits for it meanwhile. */
+export function later() {
+  let give: (reply: Reply<unknown>) => void = () => {};
+  const reply = new Promise<Reply<unknown>>((resolve) => {
+    give = resolve;
+  });
+  return { reply, give };
+}
+
+export const ok = <T>(value: T): Reply<T> => ({ ok: true, value });
+
+export function fail(code: string, message: string, more: Partial<WorkerError> = {}): Reply<never> {
+  return { ok: false, error: { code, message, status: 0, retryAfter: null, fieldErrors: [], ...more } };
+}
+
+export function profile(id: string, name: string, more: Partial<Profile> = {}): Profile {
+  return {
+    id,
+    name,
+    proxy: null,
+    proxy_id: null,
+    tags: [],
+    notes: '',
+    fingerprint: {},
+    status: 'idle',
+    session_id: null,
+    created_at: AT,
+    updated_at: AT,
+    ...more,
+  };
+}
+
+export function proxy(id: string, name: string, more: Partial<ProxyConfig> = {}): ProxyConfig {
+  return {
+    id,
+    name,
+    scheme: 'http',
+    host: '10.0.0.1',
+    port: 3128,
+    username: null,
+    has_password: false,
+    url: 'http://10.0.0.1:3128',
+    created_at: AT,
+    updated_at: AT,
+    ...more,
+  };
+}
+
+export function session(id: string, profileId: string, more: Partial<Session> = {}): Session {
+  return {
+    id,
+    profile_id: profileId,
+    status: 'running',
+    cdp_url: `ws://127.0.0.1:9222/devtools/browser/${id}`,
+    headless: true,
+    started_at: AT,
+    stopped_at: null,
+    stop_reason: null,
+    error: null,
+    ...more,
+  };
+}
+
+export function watched(
+  run: Partial<AutomationRun> & { id: string },
+  more: Partial<WatchedRun> = {},
+): WatchedRun {
+  return {
+    run: {
+      profile_id: 'prf_1',
+      session_id: null,
+      name: null,
+      status: 'running',
+      steps: [],
+      output: {},
+      error: null,
+      version: 1,
+      created_at: AT,
+      started_at: AT,
+      finished_at: null,
+      ...run,
+    },
+    phase: 'watching',
+    since: Date.parse(AT),
+    endedAt: null,
+    notified: false,
+    seen: false,
+    message: null,
+    ...more,
+  };
+}
+
+/** What a person types into a field (or picks in a select), rendered before the next action. */
+export function typeInto(field: HTMLElement, value: string): void {
+  fireEvent.input(field, { target: { value } });
+}

@@ -1,0 +1,98 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ProfileForm } from '../../../entrypoints/popup/ProfileForm';
+import { cachedProfiles, cachedProxies, drafts } from '../../../lib/storage';
+import { byName, fail, installPopupBrowser, type Message, ok, profile, proxy, typeInto } from './harness';
+
+const created = (message: Message) => ok(profile('prf_9', message.args[0].name));
+const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+const sentBody = (stubs: ReturnType<typeof installPopupBrowser>) =>
+  stubs.sendMessage.mock.calls.find(([message]: Message[]) => message.call === 'createProfile')?.[0].args[0];
+
+describe('ProfileForm', () => {
+  afterEach(cleanup);
+
+  it('says what is wrong on Save and sends nothing', async () => {
+    const stubs = installPopupBrowser(byName({ listProxies: () => ok({ data: [], next_cursor: null }) }));
+    render(<ProfileForm onDone={() => {}} />);
+    save();
+    expect(await screen.findByText('must not be empty')).toBeTruthy();
+    expect(screen.getByLabelText('Profile name').getAttribute('aria-invalid')).toBe('true');
+    expect(
+      stubs.sendMessage.mock.calls.some(([message]: Message[]) => message.call === 'createProfile'),
+    ).toBe(false);
+  });
+
+  it('checks a typed proxy URL as it is typed', async () => {
+    installPopupBrowser(byName({ listProxies: () => ok({ data: [], next_cursor: null }) }));
+    render(<ProfileForm onDone={() => {}} />);
+    typeInto(screen.getByLabelText('Proxy'), 'url');
+    typeInto(screen.getByLabelText('Proxy URL'), 'ftp://host:80');
+    expect(screen.getByText('scheme must be one of http, https, socks4, socks5')).toBeTruthy();
+    typeInto(screen.getByLabelText('Proxy URL'), 'socks5://host:99999');
+    expect(screen.getByText('port must be between 1 and 65535')).toBeTruthy();
+    typeInto(screen.getByLabelText('Proxy URL'), 'socks5://user:pw@host:1080');
+    expect(screen.getByLabelText('Proxy URL').getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('creates a profile with a saved proxy and tags, and adds it to the list', async () => {
+    const onDone = vi.fn();
+    const stubs = installPopupBrowser(byName({ createProfile: created }));
+    await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: 1 });
+    render(<ProfileForm onDone={onDone} />);
+    typeInto(screen.getByLabelText('Profile name'), '  Shop ');
+    await screen.findByRole('option', { name: 'Office' });
+    typeInto(screen.getByLabelText('Proxy'), 'prx_1');
+    typeInto(screen.getByLabelText('Tags'), 'retail, eu,, ');
+    save();
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(sentBody(stubs)).toEqual({ name: '  Shop ', proxy_id: 'prx_1', tags: ['retail', 'eu'] });
+    expect((await cachedProfiles.getValue())?.data[0]?.id).toBe('prf_9');
+    expect((await drafts.getValue()).profile).toBeUndefined();
+  });
+
+  it('sends a typed proxy URL as `proxy`', async () => {
+    const stubs = installPopupBrowser(
+      byName({ listProxies: () => ok({ data: [], next_cursor: null }), createProfile: created }),
+    );
+    const onDone = vi.fn();
+    render(<ProfileForm onDone={onDone} />);
+    typeInto(screen.getByLabelText('Profile name'), 'Checkout');
+    typeInto(screen.getByLabelText('Proxy'), 'url');
+    typeInto(screen.getByLabelText('Proxy URL'), 'http://u:p@10.0.0.2:8080');
+    save();
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(sentBody(stubs)).toEqual({ name: 'Checkout', proxy: 'http://u:p@10.0.0.2:8080' });
+  });
+
+  it('keeps the input on failure and shows the service’s complaint at its field', async () => {
+    installPopupBrowser(
+      byName({
+        listProxies: () => ok({ data: [], next_cursor: null }),
+        createProfile: () =>
+          fail('validation_failed', 'The request is not valid. name: is taken.', {
+            status: 422,
+            fieldErrors: [{ path: 'name', message: 'is taken' }],
+          }),
+      }),
+    );
+    render(<ProfileForm onDone={() => {}} />);
+    typeInto(screen.getByLabelText('Profile name'), 'Shop');
+    save();
+    expect((await screen.findByRole('alert')).textContent).toContain('The request is not valid.');
+    expect(screen.getByText('is taken')).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('Profile name').value).toBe('Shop');
+  });
+
+  it('picks up what was typed before the popup closed', async () => {
+    installPopupBrowser(byName({ listProxies: () => ok({ data: [], next_cursor: null }) }));
+    await drafts.setValue({ profile: { name: 'Half typed', proxyChoice: '', proxyUrl: '', tags: 'a' } });
+    render(<ProfileForm onDone={() => {}} />);
+    await waitFor(() =>
+      expect(screen.getByLabelText<HTMLInputElement>('Profile name').value).toBe('Half typed'),
+    );
+    typeInto(screen.getByLabelText('Tags'), 'a, b');
+    await waitFor(async () => expect((await drafts.getValue()).profile?.tags).toBe('a, b'));
+  });
+});

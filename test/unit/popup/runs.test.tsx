@@ -1,0 +1,121 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Runs } from '../../../entrypoints/popup/Runs';
+import { cachedProfiles, connection, watchedRuns } from '../../../lib/storage';
+import { byName, installPopupBrowser, type Message, ok, profile, watched } from './harness';
+
+const steps = (...statuses: string[]) =>
+  statuses.map((status, index) => ({
+    index,
+    action: ['goto', 'extract', 'screenshot'][index] ?? 'click',
+    status,
+  })) as never;
+
+describe('Runs', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('says what to do when there are none', async () => {
+    installPopupBrowser();
+    render(<Runs />);
+    expect(await screen.findByText('No runs yet. Pick a profile and a script, then Run.')).toBeTruthy();
+  });
+
+  it('follows a run step by step as the worker updates it', async () => {
+    installPopupBrowser();
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    await watchedRuns.setValue([watched({ id: 'run_1', steps: steps('succeeded', 'running', 'pending') })]);
+    render(<Runs />);
+    expect(await screen.findByText('Run on Shop')).toBeTruthy();
+    const items = () => screen.getAllByRole('listitem').filter((item) => item.closest('ol'));
+    expect(items().map((item) => item.textContent)).toEqual([
+      'goto succeeded',
+      'extract running',
+      'screenshot pending',
+    ]);
+    await act(() =>
+      watchedRuns.setValue([
+        watched({
+          id: 'run_1',
+          status: 'succeeded',
+          steps: steps('succeeded', 'succeeded', 'succeeded'),
+          output: { price: '42.00', count: 3 },
+        }),
+      ]),
+    );
+    await waitFor(() => expect(items().map((item) => item.textContent)).toContain('screenshot succeeded'));
+    expect(screen.getByText('42.00')).toBeTruthy();
+    expect(screen.getByText('3')).toBeTruthy();
+  });
+
+  it('gives the error sentence of a failed run, at the step that failed', async () => {
+    installPopupBrowser();
+    await watchedRuns.setValue([
+      watched({
+        id: 'run_1',
+        name: 'Check prices',
+        status: 'failed',
+        steps: [
+          { index: 0, action: 'goto', status: 'succeeded' },
+          { index: 1, action: 'click', status: 'failed', error: 'No element matches #buy.' },
+        ],
+        error: 'Step 2 (click) failed: No element matches #buy.',
+      }),
+    ]);
+    render(<Runs />);
+    expect(await screen.findByText('Step 2 (click) failed: No element matches #buy.')).toBeTruthy();
+    expect(screen.getByText('No element matches #buy.')).toBeTruthy();
+  });
+
+  it('shows screenshots as thumbnails fetched from the service with the key', async () => {
+    installPopupBrowser();
+    const fetch = vi.fn(async (_url: string, _init: RequestInit) => new Response(new Blob(['png'])));
+    vi.stubGlobal('fetch', fetch);
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:thumb');
+    await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_key' });
+    const path = '/v1/automation/runs/run_1/artifacts/page';
+    await watchedRuns.setValue([watched({ id: 'run_1', status: 'succeeded', output: { page: path } })]);
+    render(<Runs />);
+    const image = await screen.findByRole('img', { name: 'Screenshot page' });
+    expect(image.getAttribute('src')).toBe('blob:thumb');
+    expect(fetch).toHaveBeenCalledWith(`http://127.0.0.1:8787${path}`, {
+      headers: { Authorization: 'Bearer pp_live_key' },
+    });
+  });
+
+  it('says when a screenshot cannot be loaded', async () => {
+    installPopupBrowser();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 404 })),
+    );
+    const path = '/v1/automation/runs/run_1/artifacts/page';
+    await watchedRuns.setValue([watched({ id: 'run_1', status: 'succeeded', output: { page: path } })]);
+    render(<Runs />);
+    expect(await screen.findByText('The screenshot could not be loaded.')).toBeTruthy();
+  });
+
+  it('opens the run a notification named, and cancels a run in progress', async () => {
+    const stubs = installPopupBrowser(byName({ cancelRun: () => ok(watched({ id: 'run_2' }).run) }));
+    await watchedRuns.setValue([
+      watched({ id: 'run_1', name: 'Newest', status: 'succeeded' }),
+      watched({ id: 'run_2', name: 'Older', status: 'running' }),
+    ]);
+    render(<Runs focus="run_2" />);
+    const details = (name: string) => screen.getByText(name).closest('details') as HTMLDetailsElement;
+    await screen.findByText('Older');
+    expect(details('Older').open).toBe(true);
+    expect(details('Newest').open).toBe(false);
+    fireEvent.click(within(details('Older')).getByRole('button', { name: 'Cancel run' }));
+    await waitFor(() =>
+      expect(stubs.sendMessage.mock.calls.map(([message]: Message[]) => message)).toContainEqual({
+        type: 'service.call',
+        call: 'cancelRun',
+        args: ['run_2'],
+      }),
+    );
+  });
+});

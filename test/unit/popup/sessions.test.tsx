@@ -1,0 +1,108 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Sessions } from '../../../entrypoints/popup/Sessions';
+import { cachedProfiles, cachedSessions } from '../../../lib/storage';
+import { AT, byName, fail, installPopupBrowser, later, type Message, ok, profile, session } from './harness';
+
+const state = (error: string | null = null) => ok({ sessions: [], runs: [], quota: null, error });
+
+describe('Sessions', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(AT) + 5 * 60_000);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  it('says it is loading while the worker reconciles, then what to do when none run', async () => {
+    const first = later();
+    installPopupBrowser(byName({ 'state.read': () => first.reply }));
+    render(<Sessions />);
+    expect(await screen.findByText('Loading sessions…')).toBeTruthy();
+    await cachedSessions.setValue({ data: [], savedAt: 1 });
+    first.give(state());
+    expect(await screen.findByText('No sessions are running. Start one from Profiles.')).toBeTruthy();
+  });
+
+  it('lists running sessions with their profile and age, and copies the CDP URL', async () => {
+    const writeText = vi.fn(async (_: string) => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    installPopupBrowser(byName({ 'state.read': () => state() }));
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    await cachedSessions.setValue({ data: [session('ses_1', 'prf_1')], savedAt: 1 });
+    render(<Sessions />);
+    expect(await screen.findByText('Shop')).toBeTruthy();
+    expect(screen.getByText(/started 5 minutes ago/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy the CDP URL of Shop' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('ws://127.0.0.1:9222/devtools/browser/ses_1'));
+    expect(await screen.findByText('Copied')).toBeTruthy();
+  });
+
+  it('shows why the list could not be refreshed, with Retry', async () => {
+    installPopupBrowser(byName({ 'state.read': () => state('The service took too long to answer.') }));
+    await cachedSessions.setValue({ data: [session('ses_1', 'prf_1')], savedAt: 1 });
+    render(<Sessions />);
+    expect((await screen.findByRole('alert')).textContent).toContain('The service took too long to answer.');
+    expect(screen.getByText('prf_1')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('stops one session through the worker', async () => {
+    const stubs = installPopupBrowser(
+      byName({
+        'state.read': () => state(),
+        'session.stop': () => ok(session('ses_1', 'prf_1', { status: 'stopped' })),
+      }),
+    );
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    await cachedSessions.setValue({ data: [session('ses_1', 'prf_1')], savedAt: 1 });
+    render(<Sessions />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop Shop' }));
+    await waitFor(() =>
+      expect(stubs.sendMessage.mock.calls.map(([message]: Message[]) => message)).toContainEqual({
+        type: 'session.stop',
+        profileId: 'prf_1',
+      }),
+    );
+  });
+
+  it('stops all, and says which could not be stopped', async () => {
+    installPopupBrowser(
+      byName({
+        'state.read': () => state(),
+        'session.stopAll': () =>
+          ok({
+            stopped: [],
+            failed: [{ profileId: 'prf_1', message: 'The service took too long to answer.' }],
+          }),
+      }),
+    );
+    await cachedSessions.setValue({ data: [session('ses_1', 'prf_1')], savedAt: 1 });
+    render(<Sessions />);
+    await screen.findByText('prf_1');
+    await waitFor(() =>
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Stop all' }).disabled).toBe(false),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Stop all' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Sessions that could not be stopped: 1. The service took too long to answer.',
+    );
+  });
+
+  it('after a 429 says how long to wait', async () => {
+    installPopupBrowser(
+      byName({
+        'state.read': () =>
+          fail('rate_limited', 'The hourly request limit is used up. Try again in 30 seconds.', {
+            status: 429,
+            retryAfter: 30,
+          }),
+      }),
+    );
+    render(<Sessions />);
+    expect((await screen.findByRole('alert')).textContent).toContain('Try again in 30 seconds.');
+  });
+});
