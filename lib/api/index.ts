@@ -12,6 +12,7 @@ export * from './inputs/automation';
 export * from './inputs/common';
 export * from './inputs/profiles';
 export * from './inputs/proxies';
+export * from './inputs/queries';
 export * from './inputs/sessions';
 export * from './proxy-url';
 export { type QuotaSnapshot, readQuota, readRetryAfter } from './rate-limit';

@@ -1,8 +1,15 @@
 import type { EndpointName } from './endpoints';
-import { RunCreate, RunStatusQuery } from './inputs/automation';
-import { ProfileCreate, ProfileDeleteQuery, ProfileListQuery } from './inputs/profiles';
-import { ProxyInput, ProxyListQuery } from './inputs/proxies';
-import { SessionListQuery, SessionStart, SessionStop } from './inputs/sessions';
+import { RunCreate } from './inputs/automation';
+import { ProfileCreate } from './inputs/profiles';
+import { ProxyInput } from './inputs/proxies';
+import {
+  ProfileDeleteQuery,
+  ProfileListQuery,
+  ProxyListQuery,
+  RunStatusQuery,
+  SessionListQuery,
+} from './inputs/queries';
+import { SessionStart, SessionStop } from './inputs/sessions';
 import type { z } from './zod';
 
 type Schema = z.core.$ZodType;

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { RunCreate, RunStatusQuery } from '../../lib/api/inputs/automation';
+import { RunCreate } from '../../lib/api/inputs/automation';
+import { RunStatusQuery } from '../../lib/api/inputs/queries';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';
 import { recordAnswer } from '../http/idempotency';

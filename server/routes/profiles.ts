@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { Hono } from 'hono';
-import { ProfileCreate, ProfileDeleteQuery, ProfileListQuery } from '../../lib/api/inputs/profiles';
+import { ProfileCreate } from '../../lib/api/inputs/profiles';
+import { ProfileDeleteQuery, ProfileListQuery } from '../../lib/api/inputs/queries';
 import { profileDataDir } from '../data-dir';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';

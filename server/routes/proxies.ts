@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { ProxyInput, ProxyListQuery } from '../../lib/api/inputs/proxies';
+import { ProxyInput } from '../../lib/api/inputs/proxies';
+import { ProxyListQuery } from '../../lib/api/inputs/queries';
 import { isForeignKeyViolation } from '../db/errors';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { SessionListQuery, SessionStart, SessionStop } from '../../lib/api/inputs/sessions';
+import { SessionListQuery } from '../../lib/api/inputs/queries';
+import { SessionStart, SessionStop } from '../../lib/api/inputs/sessions';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';
 import { notFound } from '../http/problem';

@@ -1,7 +1,5 @@
-import { RunStatus } from '../schemas/automation';
 import { Id } from '../schemas/common';
 import { z } from '../zod';
-import { PageQuery, queryInt } from './common';
 
 const Selector = z
   .string()
@@ -101,18 +99,8 @@ export const RunCreate = z
     }),
   );
 
-export const RunStatusQuery = z.object({
-  ...PageQuery,
-  run_id: z.optional(Id),
-  wait: z.optional(queryInt(0, 25)),
-  after_version: z.optional(queryInt(0, Number.MAX_SAFE_INTEGER)),
-  status: z.optional(z.enum([...RunStatus.options, 'active'])),
-});
-
 export type Step = z.infer<typeof Step>;
 
 export type Script = z.infer<typeof Script>;
 
 export type RunCreate = z.input<typeof RunCreate>;
-
-export type RunStatusQuery = z.input<typeof RunStatusQuery>;

@@ -1,8 +1,7 @@
 import { parseProxyUrl } from '../proxy-url';
 import { Id } from '../schemas/common';
-import { ProfileStatus } from '../schemas/profiles';
 import { z } from '../zod';
-import { DisplayName, PageQuery, Tags } from './common';
+import { DisplayName, Tags } from './common';
 
 export const Fingerprint = z.strictObject({
   user_agent: z.optional(
@@ -53,18 +52,6 @@ export const ProfileCreate = z
     }),
   );
 
-export const ProfileListQuery = z.object({
-  ...PageQuery,
-  q: z.optional(z.string().check(z.maxLength(100))),
-  status: z.optional(ProfileStatus),
-});
-
-export const ProfileDeleteQuery = z.object({
-  force: z.optional(z.enum(['true', 'false'])),
-});
-
 export type Fingerprint = z.infer<typeof Fingerprint>;
 
 export type ProfileCreate = z.input<typeof ProfileCreate>;
-
-export type ProfileListQuery = z.input<typeof ProfileListQuery>;

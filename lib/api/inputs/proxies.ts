@@ -1,6 +1,6 @@
 import { ProxyScheme } from '../schemas/proxies';
 import { z } from '../zod';
-import { DisplayName, PageQuery } from './common';
+import { DisplayName } from './common';
 
 const Host = z
   .string()
@@ -28,8 +28,4 @@ export const ProxyInput = z.strictObject({
   password: z.optional(z.nullable(Credential)),
 });
 
-export const ProxyListQuery = z.object({ ...PageQuery });
-
 export type ProxyInput = z.input<typeof ProxyInput>;
-
-export type ProxyListQuery = z.input<typeof ProxyListQuery>;

@@ -1,7 +1,5 @@
 import { Id } from '../schemas/common';
-import { SessionStatus } from '../schemas/sessions';
 import { z } from '../zod';
-import { PageQuery } from './common';
 
 export const SessionStart = z.strictObject({ profile_id: Id, headless: z.optional(z.boolean()) });
 
@@ -12,10 +10,6 @@ export const SessionStop = z.strictObject({ session_id: z.optional(Id), profile_
   }),
 );
 
-export const SessionListQuery = z.object({ ...PageQuery, status: z.optional(SessionStatus) });
-
 export type SessionStart = z.input<typeof SessionStart>;
 
 export type SessionStop = z.input<typeof SessionStop>;
-
-export type SessionListQuery = z.input<typeof SessionListQuery>;

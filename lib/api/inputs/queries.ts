@@ -1,0 +1,50 @@
+import { RunStatus } from '../schemas/automation';
+import { Id } from '../schemas/common';
+import { ProfileStatus } from '../schemas/profiles';
+import { SessionStatus } from '../schemas/sessions';
+import { z } from '../zod';
+
+/* The query strings the service takes: numbers arrive as text and are coerced. Apart from the bodies, so that
+   the extension's forms, which check bodies only, do not carry these. */
+
+export function queryInt(min: number, max: number) {
+  return z.coerce
+    .number()
+    .check(
+      z.int('must be a whole number'),
+      z.minimum(min, `must be at least ${min}`),
+      z.maximum(max, `must be at most ${max}`),
+    );
+}
+
+export const PageQuery = {
+  limit: z._default(queryInt(1, 100), 50),
+  cursor: z.optional(z.string()),
+};
+
+export const ProfileListQuery = z.object({
+  ...PageQuery,
+  q: z.optional(z.string().check(z.maxLength(100))),
+  status: z.optional(ProfileStatus),
+});
+
+export const ProfileDeleteQuery = z.object({
+  force: z.optional(z.enum(['true', 'false'])),
+});
+
+export const ProxyListQuery = z.object({ ...PageQuery });
+
+export const SessionListQuery = z.object({ ...PageQuery, status: z.optional(SessionStatus) });
+
+export const RunStatusQuery = z.object({
+  ...PageQuery,
+  run_id: z.optional(Id),
+  wait: z.optional(queryInt(0, 25)),
+  after_version: z.optional(queryInt(0, Number.MAX_SAFE_INTEGER)),
+  status: z.optional(z.enum([...RunStatus.options, 'active'])),
+});
+
+export type ProfileListQuery = z.input<typeof ProfileListQuery>;
+export type ProxyListQuery = z.input<typeof ProxyListQuery>;
+export type SessionListQuery = z.input<typeof SessionListQuery>;
+export type RunStatusQuery = z.input<typeof RunStatusQuery>;
