@@ -25,8 +25,11 @@ const isLive = (session: Session) => session.status === 'starting' || session.st
 export function createSessions({ api, now, onExited }: SessionsDeps) {
   let reconciling: Promise<Session[]> | null = null;
 
-  /** Saves the live sessions and gives each cached profile the matching status. */
-  async function save(live: Session[], savedAt: number): Promise<void> {
+  /**
+   * Saves the live sessions and gives the cached profiles the matching status: all of them, or only `onlyId`'s
+   * when the list is not fresh from the service (a cache that missed a session must not mark its profile idle).
+   */
+  async function save(live: Session[], savedAt: number, onlyId?: string): Promise<void> {
     const byProfile = new Map(live.map((session) => [session.profile_id, session]));
     const profiles = await cachedProfiles.getValue();
     await Promise.all([
@@ -35,6 +38,7 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
         cachedProfiles.setValue({
           ...profiles,
           data: profiles.data.map((profile) => {
+            if (onlyId && profile.id !== onlyId) return profile;
             const session = byProfile.get(profile.id);
             return { ...profile, status: session ? 'running' : 'idle', session_id: session?.id ?? null };
           }),
@@ -46,7 +50,7 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
   async function remember(session: Session): Promise<void> {
     const cached = await cachedSessions.getValue();
     const others = (cached?.data ?? []).filter((known) => known.profile_id !== session.profile_id);
-    await save(isLive(session) ? [session, ...others] : others, cached?.savedAt ?? 0);
+    await save(isLive(session) ? [session, ...others] : others, cached?.savedAt ?? 0, session.profile_id);
   }
 
   async function refresh(): Promise<Session[]> {

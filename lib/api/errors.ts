@@ -48,7 +48,7 @@ const SAYS = {
   timeout: 'The service took too long to answer.',
   aborted: 'The request was cancelled.',
   notTheService: 'This address does not look like a profile-automation service.',
-  badKey: 'The service refused the API key. Check it in the options.',
+  badKey: 'The service refused the API key. Check it, or create a new one.',
   quotaUsed: 'The hourly request limit is used up.',
   gone: (thing: string) => `That ${thing} no longer exists.`,
   failed: (status: number) => `The service ran into a problem (HTTP ${status}). Try again later.`,

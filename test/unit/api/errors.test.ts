@@ -26,7 +26,7 @@ describe('error answers', () => {
       endpoint: 'GET /v1/account',
       retryAfter: null,
       fieldErrors: [],
-      userMessage: 'The service refused the API key. Check it in the options.',
+      userMessage: 'The service refused the API key. Check it, or create a new one.',
     });
     expect(error.message).toBe('GET /v1/account answered 401 unauthorized: Unknown API key.');
   });

@@ -129,6 +129,17 @@ describe('messages', () => {
     expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
   });
 
+  it('session.start changes the status of that profile only, whatever the session cache missed', async () => {
+    const elsewhere = { ...profile('prf_2', 'Mail'), status: 'running' as const, session_id: 'ses_other' };
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop'), elsewhere], savedAt: START });
+    await send({ type: 'session.start', profileId: 'prf_1' });
+    const statuses = (await cachedProfiles.getValue())?.data.map((p) => [p.id, p.status]);
+    expect(statuses).toEqual([
+      ['prf_1', 'running'],
+      ['prf_2', 'running'],
+    ]);
+  });
+
   it('session.start reports a conflict as a sentence and learns the session it did not know', async () => {
     const existing = service.startSession('prf_1');
     const reply = await send({ type: 'session.start', profileId: 'prf_1', headless: false });

@@ -29,7 +29,9 @@ describe('ConnectForm', () => {
     stubs = installPopupBrowser((message) =>
       message.apiKey === 'pp_live_good'
         ? ok({ account, quota: seen })
-        : fail('unauthorized', 'The service refused the API key. Check it in the options.', { status: 401 }),
+        : fail('unauthorized', 'The service refused the API key. Check it, or create a new one.', {
+            status: 401,
+          }),
     );
   });
 
