@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { Field } from '../../components/Field';
+import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useList, useTask } from '../../components/hooks';
 import { t } from '../../components/i18n';
-import { Problem } from '../../components/Problem';
 import { ProfileCreate } from '../../lib/api/inputs/profiles';
 import { callService } from '../../lib/messaging/send';
 import { cachedProfiles, cachedProxies } from '../../lib/storage';
@@ -77,15 +77,7 @@ export function ProfileForm({ onDone }: { onDone: () => void }) {
         />
       )}
       <Field label={t('tags')} hint={t('tagsHint')} error={shown('tags', draft.tags)} {...bind('tags')} />
-      <Problem error={task.error} />
-      <div class="bar">
-        <button type="submit" disabled={task.busy}>
-          {t('save')}
-        </button>
-        <button type="button" onClick={() => forget().then(onDone)}>
-          {t('cancel')}
-        </button>
-      </div>
+      <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(onDone)} />
     </form>
   );
 }

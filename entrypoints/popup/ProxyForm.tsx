@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { Field } from '../../components/Field';
+import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useTask } from '../../components/hooks';
 import { t } from '../../components/i18n';
-import { Problem } from '../../components/Problem';
 import { ProxyInput } from '../../lib/api/inputs/proxies';
 import { PROXY_SCHEMES, parseProxyUrl } from '../../lib/api/proxy-url';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
@@ -109,15 +109,7 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
           update({ password: event.currentTarget.value });
         }}
       />
-      <Problem error={task.error} />
-      <div class="bar">
-        <button type="submit" disabled={task.busy}>
-          {t('save')}
-        </button>
-        <button type="button" onClick={() => forget().then(onDone)}>
-          {t('cancel')}
-        </button>
-      </div>
+      <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(onDone)} />
     </form>
   );
 }

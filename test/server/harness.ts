@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { expect } from 'vitest';
+import { ApiError } from '../../lib/api/errors';
 import type { Plan } from '../../lib/api/schemas/account';
 import { PROJECT_ROOT } from '../../server/config';
 
@@ -177,3 +179,13 @@ export function requester(baseUrl: string, key?: string) {
 }
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+/** The ApiError a call fails with (and a failed expectation when it succeeds or fails otherwise). */
+export async function apiError(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}

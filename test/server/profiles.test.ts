@@ -1,9 +1,8 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { ApiError } from '../../lib/api/errors';
 import { profileDataDir } from '../../server/data-dir';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
 
 let service: ServiceHandle;
 let client: ApiClient;
@@ -21,15 +20,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => service?.close());
-
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe('creating profiles', () => {
   it('creates a profile with its own proxy and never echoes the password', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { ApiError } from '../../lib/api/errors';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
 
 let service: ServiceHandle;
 let client: ApiClient;
@@ -13,15 +12,6 @@ beforeAll(async () => {
   client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
 });
 afterAll(() => service?.close());
-
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 const base = { name: 'Office', scheme: 'http', host: 'Gate.Example.org', port: 8080 } as const;
 

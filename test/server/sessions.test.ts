@@ -3,9 +3,8 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { ApiError } from '../../lib/api/errors';
 import { processesWithUserDataDir, startAuthenticatingProxy, startPageServer } from './browser/fixtures';
-import { type ServiceHandle, startService } from './harness';
+import { apiError, type ServiceHandle, startService } from './harness';
 
 let service: ServiceHandle;
 let api: ApiClient;
@@ -22,15 +21,6 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
     if (done(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
-  return error;
 }
 
 beforeAll(async () => {
@@ -77,7 +67,7 @@ describe('sessions', () => {
     await browser.close();
     expect(proxy.seen).toContainEqual({ url: `${pages.origin}/`, authorized: true });
 
-    const duplicate = await rejection(api.startSession({ profile_id: profile.id }));
+    const duplicate = await apiError(api.startSession({ profile_id: profile.id }));
     expect(duplicate).toMatchObject({ status: 409, code: 'session_exists' });
     expect((await api.listSessions({ status: 'running' })).data.map((s) => s.id)).toContain(session.id);
 
@@ -102,7 +92,7 @@ describe('sessions', () => {
   it('refuses to delete a running profile unless forced, then stops it and removes its data', async () => {
     const profile = await api.createProfile({ name: 'Doomed' });
     await api.startSession({ profile_id: profile.id });
-    expect(await rejection(api.deleteProfile(profile.id))).toMatchObject({
+    expect(await apiError(api.deleteProfile(profile.id))).toMatchObject({
       status: 409,
       code: 'profile_running',
     });
@@ -110,12 +100,12 @@ describe('sessions', () => {
     expect(processesWithUserDataDir(browserDir(profile.id))).toEqual([]);
     const [last] = (await api.listSessions()).data;
     expect(last).toMatchObject({ profile_id: profile.id, status: 'stopped', stop_reason: 'profile_deleted' });
-    expect(await rejection(api.getProfile(profile.id))).toMatchObject({ status: 404 });
+    expect(await apiError(api.getProfile(profile.id))).toMatchObject({ status: 404 });
   });
 
   it('answers the error paths: unknown profile, nothing to stop, a selector missing', async () => {
-    expect(await rejection(api.startSession({ profile_id: 'prf_unknown' }))).toMatchObject({ status: 404 });
-    expect(await rejection(api.stopSession({ session_id: 'ses_unknown' }))).toMatchObject({ status: 404 });
+    expect(await apiError(api.startSession({ profile_id: 'prf_unknown' }))).toMatchObject({ status: 404 });
+    expect(await apiError(api.stopSession({ session_id: 'ses_unknown' }))).toMatchObject({ status: 404 });
     const response = await fetch(`${service.baseUrl}/v1/sessions/stop`, {
       method: 'DELETE',
       headers: { Authorization: `Bearer ${await service.createKey('free')}` },

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import background from '../../../entrypoints/background';
-import type { Profile } from '../../../lib/api';
 import type { Reply, WorkerReplies, WorkerRequest } from '../../../lib/messaging';
 import {
   cachedProfiles,
@@ -13,6 +12,7 @@ import {
   watchedRuns,
 } from '../../../lib/storage';
 import type { FakeService } from '../../bench/fake-service';
+import { profile } from '../popup/harness';
 import { getMessage, installBrowser, installService, POPUP, sent } from './browser-stubs';
 
 const START = Date.UTC(2025, 0, 6, 9);
@@ -31,23 +31,6 @@ function send<M extends WorkerRequest>(message: M): Promise<Reply<WorkerReplies[
 
 /** Whether a fakeBrowser event has listeners (its typings leave `hasListeners` out). */
 const listened = (event: object) => (event as { hasListeners(): boolean }).hasListeners();
-
-function profile(id: string, name: string): Profile {
-  const at = new Date(START).toISOString();
-  return {
-    id,
-    name,
-    proxy: null,
-    proxy_id: null,
-    tags: [],
-    notes: '',
-    fingerprint: {},
-    status: 'idle',
-    session_id: null,
-    created_at: at,
-    updated_at: at,
-  };
-}
 
 beforeEach(async () => {
   vi.useFakeTimers({ now: START });
