@@ -89,9 +89,10 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
 
     async start(profileId: string, headless?: boolean): Promise<Session> {
       const client = await api();
-      const { headless: preferred } = await preferences.getValue();
+      // Unticked, the preference leaves it to the service, which opens a window only where there is a display.
+      const wanted = headless ?? ((await preferences.getValue()).headless || undefined);
       const session = await client
-        .startSession({ profile_id: profileId, headless: headless ?? preferred })
+        .startSession({ profile_id: profileId, headless: wanted })
         .catch(correctedAfter);
       await Promise.all([
         remember(session),

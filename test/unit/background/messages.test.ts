@@ -112,6 +112,11 @@ describe('messages', () => {
     expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
   });
 
+  it('session.start leaves the window to the service unless the person chose headless', async () => {
+    await send({ type: 'session.start', profileId: 'prf_1' });
+    expect(JSON.parse(service.requests.at(-1)?.body ?? '')).toEqual({ profile_id: 'prf_1' });
+  });
+
   it('session.start changes the status of that profile only, whatever the session cache missed', async () => {
     const elsewhere = { ...profile('prf_2', 'Mail'), status: 'running' as const, session_id: 'ses_other' };
     await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop'), elsewhere], savedAt: START });

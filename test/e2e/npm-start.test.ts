@@ -1,0 +1,101 @@
+/**
+ * `npm start` as a person runs it: the service, a local key, the built extension in Chromium already
+ * connected; Ctrl+C (SIGINT) then stops all of it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../server/config';
+import { makeTempDir, processesWithUserDataDir } from '../server/browser/fixtures';
+import { cleanupStack } from './support/cleanup';
+import { processesWithEnvironment } from './support/processes';
+import { serviceReader } from './support/service-api';
+import { eventually } from './support/wait';
+
+const cleanup = cleanupStack();
+let dataDir: string;
+let start: ChildProcess;
+const output: string[] = [];
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Everything `npm start` started that still runs: all of it carries its DATA_DIR in its environment. */
+const leftRunning = () => processesWithEnvironment('DATA_DIR', dataDir);
+
+function killAll(): void {
+  for (const pid of leftRunning()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+}
+
+beforeAll(async () => {
+  const folder = cleanup.add(makeTempDir('pp-e2e-start'), (it) => it.remove());
+  dataDir = folder.path;
+  cleanup.add(null, killAll);
+  const port = await freePort();
+  start = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/start.ts')], {
+    cwd: PROJECT_ROOT,
+    // No display: Chromium and the sessions run headless, as they would on this machine anyway.
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DISPLAY: '', WAYLAND_DISPLAY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    createInterface({ input: start.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      output.push(line);
+      if (line.includes('Press Ctrl+C')) resolve();
+    });
+    start.stderr?.on('data', (chunk: Buffer) => output.push(String(chunk)));
+    start.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${output.join('\n')}`)));
+  });
+  await ready;
+});
+
+afterAll(() => cleanup.run());
+
+describe('npm start', () => {
+  it('connects the extension with the local key: its first request reaches the service', async () => {
+    const key = readFileSync(path.join(dataDir, 'local-key'), 'utf8').trim();
+    const serviceUrl = /The service runs at (\S+) /.exec(output.join('\n'))?.[1] ?? '';
+    const account = await serviceReader(serviceUrl, key).get<{ id: string }>('/v1/account');
+    const sessionsRead = await eventually('the extension’s GET /v1/sessions in the service log', async () =>
+      readFileSync(path.join(dataDir, 'service.log'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((record) => record.msg === 'request' && record.path === '/v1/sessions'),
+    );
+    expect(sessionsRead).toMatchObject({ method: 'GET', status: 200, account_id: account.id });
+  });
+
+  it('stops the service, the browser and everything else it started on Ctrl+C', async () => {
+    const browsers = processesWithUserDataDir(path.join(dataDir, 'extension-browser'));
+    expect(browsers.length).toBeGreaterThan(0);
+    const before = leftRunning();
+    expect(before).toEqual(expect.arrayContaining([start.pid, ...browsers]));
+    // start.ts, its service, and Chromium's processes.
+    expect(before.length).toBeGreaterThan(browsers.length + 1);
+
+    const exited = new Promise<number | null>((resolve) => start.once('exit', resolve));
+    start.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(output.join('\n')).toContain('Ctrl+C: stopping the browser and the service…');
+    await eventually(
+      'every process of npm start to end',
+      async () => (leftRunning().length === 0 ? true : undefined),
+      10_000,
+    );
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * What the popup tells a person when things go wrong, each as a sentence: a key the service refuses, a
+ * service that is not running (at set-up, and after it went down), and a Free key at the end of its quota.
+ */
+import { createServer } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServiceHandle, startService } from '../server/harness';
+import { cleanupStack } from './support/cleanup';
+import { type Extension, openExtension } from './support/extension';
+import { goTo } from './support/popup';
+import { saveScreenshot } from './support/screenshots';
+import { serviceReader } from './support/service-api';
+
+const cleanup = cleanupStack();
+let service: ServiceHandle;
+let extension: Extension;
+
+beforeAll(async () => {
+  [service, extension] = await Promise.all([
+    startService().then((started) => cleanup.add(started, (it) => it.close())),
+    openExtension().then((opened) => cleanup.add(opened, (it) => it.close())),
+  ]);
+});
+
+afterAll(() => cleanup.run());
+
+/** A port on which nothing listens (it did a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A fresh popup on the set-up view, the address and key typed and Connect pressed. */
+async function connect(serviceUrl: string, key: string): Promise<Page> {
+  const popup = await extension.openPopup();
+  await popup.getByLabel('Service URL').fill(serviceUrl);
+  await popup.getByLabel('API key').fill(key);
+  await popup.getByRole('button', { name: 'Connect' }).click();
+  return popup;
+}
+
+/** The sentence of the popup's alert, once one shows (without its Retry button's name). */
+async function alertOf(popup: Page): Promise<string> {
+  const alert = popup.getByRole('alert');
+  await alert.waitFor();
+  return ((await alert.textContent()) ?? '').replace(/ Retry$/, '').trim();
+}
+
+/** The popup's quota line. */
+function quotaLine(popup: Page) {
+  return popup.getByRole('status').filter({ hasText: /requests? left this hour|unlimited/ });
+}
+
+describe('the popup explains what went wrong', () => {
+  it('a key the service refuses', async () => {
+    const popup = await connect(service.baseUrl, 'pp_live_0000000000000000000000000000');
+    expect(await alertOf(popup)).toBe('The service refused the API key. Check it, or create a new one.');
+    expect(await popup.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
+    await saveScreenshot(popup, 'error');
+    await popup.close();
+  });
+
+  it('a service that is not running', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const popup = await connect(url, 'pp_live_0000000000000000000000000000');
+    expect(await alertOf(popup)).toBe(`The service at ${url} cannot be reached. Is it running?`);
+    await popup.close();
+  });
+
+  it('a Free key with its hourly requests used up', async () => {
+    const key = await service.createKey('free', 'Almost out');
+    const api = serviceReader(service.baseUrl, key);
+    // Spends the hour's quota, as other devices or scripts of the account would, until two requests are left.
+    for (;;) {
+      const answer = await api.send('GET', '/v1/account');
+      expect(answer.status).toBe(200);
+      if (answer.headers.get('X-RateLimit-Remaining') === '2') break;
+    }
+
+    const popup = await connect(service.baseUrl, key);
+    const connected = popup.getByRole('status').filter({ hasText: 'Connected to' });
+    await connected.waitFor();
+    expect(await connected.textContent()).toBe(
+      'Connected to Almost out on the free plan. 1 of 100 requests left this hour',
+    );
+    await popup.getByRole('button', { name: 'Continue' }).click();
+    // The profiles view spends the last request as it opens; the proxies list then meets the limit.
+    await quotaLine(popup).filter({ hasText: '0 of 100 requests left this hour' }).waitFor();
+    await goTo(popup, 'Proxies');
+    expect(await alertOf(popup)).toMatch(
+      /^The hourly request limit is used up\. Try again in \d+ minutes?\.$/,
+    );
+    expect(await popup.getByRole('alert').getByRole('button', { name: 'Retry' }).isDisabled()).toBe(true);
+    expect(await quotaLine(popup).textContent()).toBe('0 of 100 requests left this hour');
+    await popup.close();
+  });
+
+  it('a service that stopped after set-up', async () => {
+    await service.stop();
+    const popup = await extension.openPopup('#/proxies');
+    expect(await alertOf(popup)).toBe(`The service at ${service.baseUrl} cannot be reached. Is it running?`);
+    expect(await popup.getByRole('alert').getByRole('button', { name: 'Retry' }).isEnabled()).toBe(true);
+    await popup.close();
+  });
+});
