@@ -47,7 +47,8 @@ export function artifactPath(runId: string, name: string): string {
   return `/v1/automation/runs/${runId}/artifacts/${encodeURIComponent(name)}`;
 }
 
-const CANCEL_SETTLE_MS = 5_000;
+/** How long a cancel waits for the run to wind down (its own session stopped too) before answering its state. */
+const CANCEL_SETTLE_MS = 10_000;
 
 /** Runs scripts one at a time per profile (a profile has at most one session), in the order they came. */
 export function createRunQueue(deps: RunQueueDeps): RunQueue {
