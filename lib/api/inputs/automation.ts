@@ -54,16 +54,6 @@ const EvaluateStep = z.strictObject({
 
 const ScreenshotStep = z.strictObject({ action: z.literal('screenshot'), name: OutputName });
 
-export const STEP_ACTIONS = [
-  'goto',
-  'click',
-  'type',
-  'wait_for',
-  'extract',
-  'evaluate',
-  'screenshot',
-] as const;
-
 export const Step = z.discriminatedUnion('action', [
   GotoStep,
   ClickStep,
