@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLogLevel, type LogLevel } from './log';
+import { EgressPolicy, EgressSettingError } from './network/egress-policy';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -13,8 +15,24 @@ export interface Config {
   /** For the session layer: the browser to launch (found on the machine when null) and whether headless by default. */
   chromePath: string | null;
   headless: boolean;
+  /** Where session browsers may connect (EGRESS_ALLOW). */
+  egress: EgressPolicy;
+  limits: Limits;
   logLevel: LogLevel;
   version: string;
+}
+
+/** What one account, or all of them together, may hold of this machine. */
+export interface Limits {
+  /** Browsers this process runs at once, all accounts together. */
+  maxBrowsers: number;
+  /** Sessions an Enterprise account may hold at once (Free and Premium have fixed caps). */
+  enterpriseMaxSessions: number;
+  /** A session no DevTools client or run has used for this long is stopped (reason `idle`); 0 never. */
+  sessionIdleMs: number;
+  maxStepOutputBytes: number;
+  maxRunOutputBytes: number;
+  maxArtifactBytes: number;
 }
 
 /** Command-line flags win over the environment. */
@@ -47,6 +65,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     chromePath: env.CHROME_PATH || null,
     // Without a display a windowed browser cannot start: headless then, unless told otherwise.
     headless: env.HEADLESS ? parseBoolean('HEADLESS', env.HEADLESS) : !env.DISPLAY && !env.WAYLAND_DISPLAY,
+    egress: parseEgress(env.EGRESS_ALLOW ?? ''),
+    limits: {
+      maxBrowsers: parseCount('MAX_BROWSERS', env.MAX_BROWSERS, defaultMaxBrowsers()),
+      enterpriseMaxSessions: parseCount('ENTERPRISE_MAX_SESSIONS', env.ENTERPRISE_MAX_SESSIONS, 50),
+      sessionIdleMs: parseCount('SESSION_IDLE_TIMEOUT', env.SESSION_IDLE_TIMEOUT, 900, 0) * 1000,
+      maxStepOutputBytes: parseCount('MAX_STEP_OUTPUT_BYTES', env.MAX_STEP_OUTPUT_BYTES, 2 ** 20),
+      maxRunOutputBytes: parseCount('MAX_RUN_OUTPUT_BYTES', env.MAX_RUN_OUTPUT_BYTES, 4 * 2 ** 20),
+      maxArtifactBytes: parseCount('MAX_ARTIFACT_BYTES', env.MAX_ARTIFACT_BYTES, 10 * 2 ** 20),
+    },
     logLevel,
     version: readVersion(),
   };
@@ -56,6 +83,29 @@ function parsePort(text: string): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new ConfigError(`PORT must be 0 to 65535, not "${text}"`);
   return port;
+}
+
+function parseEgress(setting: string): EgressPolicy {
+  try {
+    return EgressPolicy.parse(setting);
+  } catch (error) {
+    if (error instanceof EgressSettingError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+function parseCount(name: string, text: string | undefined, fallback: number, minimum = 1): number {
+  if (text === undefined || text.trim() === '') return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < minimum)
+    throw new ConfigError(`${name} must be a whole number of at least ${minimum}, not "${text}"`);
+  return value;
+}
+
+/** A browser takes about 180 MB and a share of a core: what the machine holds, keeping 1 GiB for the rest. */
+function defaultMaxBrowsers(): number {
+  const byMemory = Math.floor((os.totalmem() - 2 ** 30) / (256 * 2 ** 20));
+  return Math.max(1, Math.min(byMemory, os.availableParallelism() * 4));
 }
 
 function parseBoolean(name: string, text: string): boolean {

@@ -16,6 +16,7 @@ import { validate } from './http/validate';
 import { createLifecycle } from './lifecycle';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './lock';
 import type { Logger } from './log';
+import { serveCdpEndpoint } from './sessions/cdp-endpoint';
 import { createSessionLayer } from './sessions/layer';
 
 export interface RunningService {
@@ -57,6 +58,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const listening = await listen(app, config);
     server = listening.server;
     const url = `http://${formatHost(config.host)}:${listening.port}`;
+    serveCdpEndpoint(listening.server as Server, {
+      tokens: deps.cdpTokens,
+      devtoolsOf: (sessionId) => deps.sessions.devtoolsOf(sessionId),
+      log,
+    });
+    deps.sessions.listeningAt(`http://${formatHost(reachableHost(config.host))}:${listening.port}`);
     log.info('listening', { url, port: listening.port, data_dir: config.dataDir, database: db.kind });
     return {
       url,
@@ -112,6 +119,13 @@ function closeServer(server: ServerType): Promise<void> {
     });
     http.closeIdleConnections();
   });
+}
+
+/** The address this process reaches itself at: a wildcard bind answers on loopback too. */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '::1';
+  return host;
 }
 
 function formatHost(host: string): string {

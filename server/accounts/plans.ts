@@ -6,3 +6,9 @@ export const HOURLY_LIMITS: Record<Plan, number | null> = {
   premium: 1000,
   enterprise: null,
 };
+
+/** Sessions an account may hold at once; Enterprise's cap is the operator's setting. */
+export const SESSION_CAPS: Record<Exclude<Plan, 'enterprise'>, number> = {
+  free: 2,
+  premium: 10,
+};

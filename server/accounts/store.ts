@@ -113,3 +113,9 @@ export async function revokeKey(db: Queryable, clock: Clock, prefixOrKey: string
   );
   return rows.length > 0;
 }
+
+/** The plan of an account, or null when it no longer exists. */
+export async function findPlan(db: Queryable, accountId: string): Promise<Plan | null> {
+  const [row] = await db.query<{ plan: Plan }>('select plan from accounts where id = $1', [accountId]);
+  return row?.plan ?? null;
+}

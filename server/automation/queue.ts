@@ -1,6 +1,7 @@
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Clock } from '../clock';
+import type { Limits } from '../config';
 import type { Database, Queryable } from '../db/driver';
 import { notFound, ProblemError } from '../http/problem';
 import type { Logger } from '../log';
@@ -19,8 +20,10 @@ import {
 import { findSession, findSessionOfProfile } from '../store/sessions';
 import type { RunEvents } from './run-events';
 import { type RunScriptOptions, type RunScriptResult, runScript } from './runner';
+import { bytes } from './runner-messages';
 
 export interface RunQueueDeps {
+  limits: Pick<Limits, 'maxStepOutputBytes' | 'maxRunOutputBytes' | 'maxArtifactBytes'>;
   db: Database;
   clock: Clock;
   log: Logger;
@@ -52,7 +55,7 @@ const CANCEL_SETTLE_MS = 10_000;
 
 /** Runs scripts one at a time per profile (a profile has at most one session), in the order they came. */
 export function createRunQueue(deps: RunQueueDeps): RunQueue {
-  const { db, clock, log, sessions, events } = deps;
+  const { db, clock, log, sessions, events, limits } = deps;
   const execute = deps.run ?? runScript;
   const chains = new Map<string, Promise<void>>();
   const running = new Map<string, { controller: AbortController; settled: Promise<void> }>();
@@ -101,30 +104,46 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     ]);
     let result: RunScriptResult;
     try {
-      result = await execute({
-        cdpUrl: target.session.cdp_url as string,
-        script: run.script,
-        signal,
-        onStepStart: async (index) => {
-          await updateStep(db, run.id, index, { status: 'running', started_at: clock.now().toISOString() });
-          events.changed(run.id);
-        },
-        onStepEnd: async (index, outcome) => {
-          const finished = outcome.status === 'skipped' ? {} : { finished_at: clock.now().toISOString() };
-          await updateStep(db, run.id, index, { ...outcome, ...finished });
-          events.changed(run.id);
-        },
-        saveArtifact: async (name, png) => {
-          await insertArtifact(db, clock, {
-            runId: run.id,
-            accountId: run.account_id,
-            name,
-            contentType: 'image/png',
-            bytes: png,
-          });
-          return artifactPath(run.id, name);
-        },
-      });
+      const cdpUrl = sessions.localCdpUrl(target.session.id);
+      result =
+        cdpUrl === null
+          ? { status: 'failed', output: {}, error: 'The session stopped before this run could start.' }
+          : await execute({
+              cdpUrl,
+              script: run.script,
+              signal,
+              limits: {
+                stepOutputBytes: limits.maxStepOutputBytes,
+                runOutputBytes: limits.maxRunOutputBytes,
+              },
+              onStepStart: async (index) => {
+                await updateStep(db, run.id, index, {
+                  status: 'running',
+                  started_at: clock.now().toISOString(),
+                });
+                events.changed(run.id);
+              },
+              onStepEnd: async (index, outcome) => {
+                const finished =
+                  outcome.status === 'skipped' ? {} : { finished_at: clock.now().toISOString() };
+                await updateStep(db, run.id, index, { ...outcome, ...finished });
+                events.changed(run.id);
+              },
+              saveArtifact: async (name, png) => {
+                if (png.length > limits.maxArtifactBytes)
+                  throw new Error(
+                    `it is ${bytes(png.length)}, over the limit of ${bytes(limits.maxArtifactBytes)} per artifact`,
+                  );
+                await insertArtifact(db, clock, {
+                  runId: run.id,
+                  accountId: run.account_id,
+                  name,
+                  contentType: 'image/png',
+                  bytes: png,
+                });
+                return artifactPath(run.id, name);
+              },
+            });
     } finally {
       // Before the run is reported finished, so that whoever sees it finished sees its session stopped too.
       if (target.owned) {
@@ -141,7 +160,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
   /** The session a run drives: the one it names, the profile's running one, or one it starts for itself. */
   async function sessionFor(
     run: RunRow,
-  ): Promise<{ session: { id: string; cdp_url: string | null }; owned: boolean } | { error: string }> {
+  ): Promise<{ session: { id: string }; owned: boolean } | { error: string }> {
     const live = run.session_id
       ? await findSession(db, run.account_id, run.session_id)
       : await findSessionOfProfile(db, run.account_id, run.profile_id);

@@ -7,6 +7,13 @@ export function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
+/** "900 bytes", "64 KB", "1.5 MB": sizes as people read them in error sentences. */
+export function bytes(count: number): string {
+  if (count < 1024) return `${count} bytes`;
+  if (count < 2 ** 20) return `${Number((count / 1024).toFixed(1))} KB`;
+  return `${Number((count / 2 ** 20).toFixed(1))} MB`;
+}
+
 /** A step's target in quotes, on one line and cut short: selectors and scripts can be long. */
 export function quoted(target: string): string {
   const oneLine = target.replace(/\s+/g, ' ').trim();
@@ -69,4 +76,12 @@ export function unreachable(reason: string): string {
 
 export function timeLimitWhileConnecting(limitMs: number): string {
   return `The run exceeded its time limit of ${seconds(limitMs)} while connecting to the browser.`;
+}
+
+export function stepOutputTooLarge(size: number, limit: number): string {
+  return `its result is ${bytes(size)} of JSON, over the limit of ${bytes(limit)} per step`;
+}
+
+export function runOutputTooLarge(size: number, limit: number): string {
+  return `the run's output would reach ${bytes(size)}, over the limit of ${bytes(limit)} per run`;
 }

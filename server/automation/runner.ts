@@ -4,6 +4,7 @@ import { interruptible, RunInterrupted } from './runner-interrupt';
 import {
   cancelledBefore,
   reasonOf,
+  runOutputTooLarge,
   stepCancelled,
   stepFailed,
   timeLimitReason,
@@ -13,6 +14,7 @@ import {
 import { ELEMENT_TIMEOUT_MS, runStep, type StepOutput } from './steps';
 
 export const DEFAULT_RUN_TIMEOUT_MS = 60_000;
+const DEFAULT_OUTPUT_LIMITS = { stepOutputBytes: 2 ** 20, runOutputBytes: 4 * 2 ** 20 };
 
 export interface StepOutcome {
   status: 'succeeded' | 'failed' | 'skipped';
@@ -33,6 +35,8 @@ export interface RunScriptOptions {
   saveArtifact(name: string, png: Uint8Array): Promise<string>;
   /** How long click, type, wait_for {selector} and extract wait for their element; default 10000. */
   elementTimeoutMs?: number;
+  /** The most one step's output, and the whole run's, may weigh as UTF-8 JSON; 1 MB and 4 MB when left out. */
+  limits?: { stepOutputBytes: number; runOutputBytes: number };
 }
 
 export interface RunScriptResult {
@@ -51,6 +55,7 @@ type Attempt = { output: StepOutput } | { failure: RunScriptResult['status']; er
  */
 export async function runScript(options: RunScriptOptions): Promise<RunScriptResult> {
   const { script, signal } = options;
+  const limits = options.limits ?? DEFAULT_OUTPUT_LIMITS;
   const limitMs = script.timeout_ms ?? DEFAULT_RUN_TIMEOUT_MS;
   const deadline = Date.now() + limitMs;
   const output = new Map<string, unknown>();
@@ -89,8 +94,10 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
     page: run.page,
     runDeadline: deadline,
     elementTimeoutMs: options.elementTimeoutMs ?? ELEMENT_TIMEOUT_MS,
+    maxOutputBytes: limits.stepOutputBytes,
     saveArtifact: options.saveArtifact,
   };
+  let outputBytes = 2; // the braces of the output object
   const attempt = async (index: number, step: Step): Promise<Attempt> => {
     try {
       return {
@@ -115,7 +122,16 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
         await options.onStepEnd?.(index, { status: 'failed', error: result.error });
         return await end(result.failure, result.error, index + 1);
       }
-      if (result.output) output.set(result.output.name, result.output.value);
+      if (result.output) {
+        const { name, value } = result.output;
+        outputBytes += Buffer.byteLength(`${JSON.stringify(name)}:${JSON.stringify(value)},`);
+        if (outputBytes > limits.runOutputBytes) {
+          const error = stepFailed(index, step, runOutputTooLarge(outputBytes, limits.runOutputBytes));
+          await options.onStepEnd?.(index, { status: 'failed', error });
+          return await end('failed', error, index + 1);
+        }
+        output.set(name, value);
+      }
       await options.onStepEnd?.(index, { status: 'succeeded' });
     }
     return await end('succeeded', null, script.steps.length);

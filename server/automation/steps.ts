@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, type JSHandle, type Locator, type Page } from 'playwright-core';
 import type { Step } from '../../lib/api/inputs/automation';
 import { RunInterrupted } from './runner-interrupt';
-import { quoted, reasonOf, seconds } from './runner-messages';
+import { quoted, reasonOf, seconds, stepOutputTooLarge } from './runner-messages';
 
 export const ELEMENT_TIMEOUT_MS = 10_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -14,6 +14,8 @@ export interface StepContext {
   runDeadline: number;
   /** How long click, type, wait_for {selector} and extract wait for their element. */
   elementTimeoutMs: number;
+  /** The most a step's output may weigh, as UTF-8 JSON. */
+  maxOutputBytes: number;
   /** Aborts when the run is interrupted, so waits end with it. */
   stop: AbortSignal;
   saveArtifact(name: string, png: Uint8Array): Promise<string>;
@@ -77,25 +79,39 @@ async function firstAttached(page: Page, selector: string, budget: Budget): Prom
   return target;
 }
 
-/** The page value as JSON sees it (dates become strings, undefined becomes null), made in the page itself. */
-async function jsonValue(handle: JSHandle): Promise<unknown> {
-  let json: string | undefined;
+/**
+ * The page value as JSON sees it (dates become strings, undefined becomes null), made and weighed in the page
+ * itself, so that a result over the limit never crosses into the service.
+ */
+async function jsonValue(handle: JSHandle, maxBytes: number): Promise<unknown> {
+  let json: { text: string | undefined } | { size: number };
   try {
-    json = await handle.evaluate((value) => JSON.stringify(value));
+    json = await handle.evaluate((value, limit) => {
+      const text = JSON.stringify(value);
+      const size = text === undefined ? 0 : new Blob([text]).size;
+      return size > limit ? { size } : { text };
+    }, maxBytes);
   } catch (error) {
     throw new Error(`its result cannot be stored as JSON (${reasonOf(error)})`);
   }
-  return json === undefined ? null : JSON.parse(json);
+  if ('size' in json) throw new Error(stepOutputTooLarge(json.size, maxBytes));
+  return json.text === undefined ? null : JSON.parse(json.text);
 }
 
-async function evaluate(page: Page, expression: string, name: string | undefined): Promise<StepOutput> {
+async function evaluate(ctx: StepContext, expression: string, name: string | undefined): Promise<StepOutput> {
   // A handle keeps the result in the page: an unnamed result is never copied, a named one is turned into JSON.
-  const handle = await page.evaluateHandle(expression);
+  const handle = await ctx.page.evaluateHandle(expression);
   try {
-    return name === undefined ? undefined : { name, value: await jsonValue(handle) };
+    return name === undefined ? undefined : { name, value: await jsonValue(handle, ctx.maxOutputBytes) };
   } finally {
     await handle.dispose();
   }
+}
+
+function withinLimit(value: string | null, maxBytes: number): string | null {
+  const size = value === null ? 0 : Buffer.byteLength(JSON.stringify(value));
+  if (size > maxBytes) throw new Error(stepOutputTooLarge(size, maxBytes));
+  return value;
 }
 
 async function screenshot(ctx: StepContext, name: string): Promise<StepOutput> {
@@ -159,10 +175,10 @@ export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput>
         step.attribute === undefined
           ? ((await budget.within(target.textContent({ timeout: budget.left() }), late))?.trim() ?? null)
           : await budget.within(target.getAttribute(step.attribute, { timeout: budget.left() }), late);
-      return { name: step.name, value };
+      return { name: step.name, value: withinLimit(value, ctx.maxOutputBytes) };
     }
     case 'evaluate':
-      return evaluate(page, step.expression, step.name);
+      return evaluate(ctx, step.expression, step.name);
     case 'screenshot':
       return screenshot(ctx, step.name);
   }

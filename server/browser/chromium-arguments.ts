@@ -18,18 +18,23 @@ const DISABLED_FEATURES = [
 export interface ChromiumArgumentOptions {
   userDataDir: string;
   headless: boolean;
-  proxyServer: string | null;
+  /** The session's relay: every request of the browser goes through it. */
+  proxyServer: string;
   fingerprint: FingerprintSettings;
   runningAsRoot: boolean;
 }
 
-/** The command line for one profile's browser; the DevTools port is picked by Chromium and read back. */
+/** The command line for one profile's browser: DevTools over its pipe only, all traffic through its relay. */
 export function chromiumArguments(options: ChromiumArgumentOptions): string[] {
-  const { fingerprint, proxyServer } = options;
+  const { fingerprint } = options;
   const args = [
-    '--remote-debugging-port=0',
-    '--remote-debugging-address=127.0.0.1',
+    '--remote-debugging-pipe',
     userDataDirArgument(options.userDataDir),
+    `--proxy-server=${options.proxyServer}`,
+    // Without this Chromium sends loopback addresses around the proxy.
+    '--proxy-bypass-list=<-loopback>',
+    // WebRTC would otherwise send UDP around the proxy, to any address.
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--no-first-run',
     '--no-default-browser-check',
     '--disable-background-networking',
@@ -42,10 +47,6 @@ export function chromiumArguments(options: ChromiumArgumentOptions): string[] {
   ];
   if (options.runningAsRoot) args.push('--no-sandbox');
   if (options.headless) args.push('--headless=new', '--disable-gpu');
-  if (proxyServer !== null) {
-    // Without this Chromium sends loopback addresses around the proxy.
-    args.push(`--proxy-server=${proxyServer}`, '--proxy-bypass-list=<-loopback>');
-  }
   if (fingerprint.user_agent) args.push(`--user-agent=${fingerprint.user_agent}`);
   if (fingerprint.language)
     args.push(`--lang=${fingerprint.language}`, `--accept-lang=${fingerprint.language}`);

@@ -1,12 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import type { EgressPolicy } from '../network/egress-policy';
+import { CdpMultiplexer } from './cdp-multiplexer';
+import { CdpPipe } from './cdp-pipe';
+import { checkCdpCommand } from './cdp-policy';
 import { chromiumArguments } from './chromium-arguments';
-import { fetchBrowserWebSocketUrl, readDevToolsActivePort, removeDevToolsActivePort } from './devtools-port';
 import { findBrowserProcess } from './orphans';
 import { canonicalPath } from './processes';
-import { openProxyRoute, type ProxyRoute } from './proxy-relay';
-import { shutDownBrowser, sleep } from './shut-down';
+import { openSessionRelay, type SessionRelay } from './proxy-relay';
+import { shutDownBrowser } from './shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from './startup-failure';
 
 export interface ProxySettings {
@@ -30,7 +34,11 @@ export interface LaunchOptions {
   headless: boolean;
   proxy: ProxySettings | null;
   fingerprint: FingerprintSettings;
-  /** How long Chromium may take to answer on its DevTools port; 20000 when left out. */
+  /** Where the browser may connect: every request goes through a relay that enforces it. */
+  egress: EgressPolicy;
+  /** Told of each destination the egress policy refused. */
+  onEgressRefused?(detail: string): void;
+  /** How long Chromium may take to answer on its DevTools pipe; 20000 when left out. */
   startTimeoutMs?: number;
 }
 
@@ -41,14 +49,11 @@ export interface BrowserExit {
 
 export interface RunningBrowser {
   pid: number;
-  /** ws://127.0.0.1:PORT/devtools/browser/ID, as Playwright's and Puppeteer's connectOverCDP take it. */
-  cdpUrl: string;
-  /**
-   * Settles when the browser process ends, for any reason. It does not keep Node running by itself:
-   * the browser is meant to be able to outlive the service.
-   */
+  /** The browser's DevTools protocol, shared by any number of clients, each confined by the CDP policy. */
+  devtools: CdpMultiplexer;
+  /** Settles when the browser process ends, for any reason (it ends with the service, whose pipe it needs). */
   exited: Promise<BrowserExit>;
-  /** Browser.close, then SIGTERM, then SIGKILL; closes the proxy relay; safe to call again. */
+  /** Browser.close, then SIGTERM, then SIGKILL; closes the relay; safe to call again. */
   stop(): Promise<void>;
 }
 
@@ -58,27 +63,28 @@ export class BrowserLaunchError extends Error {
 }
 
 const DEFAULT_START_TIMEOUT_MS = 20_000;
+const CLOSE_REQUEST_MS = 2_000;
+const PIPE_CLOSE_TO_EXIT_MS = 2_000;
 
 /**
- * Starts Chromium on a profile folder as a process of its own (its own process group, so it outlives the
- * service and can be adopted or reaped later), and resolves once its DevTools endpoint answers.
+ * Starts Chromium on a profile folder as a process group of its own, driven over --remote-debugging-pipe (no
+ * DevTools port on any interface) with all its traffic through its own relay, and resolves once DevTools answers.
  */
 export async function launchBrowser(options: LaunchOptions): Promise<RunningBrowser> {
   const userDataDir = prepareUserDataDir(options.userDataDir);
-  const route = await openRoute(options.proxy);
-  const closeRoute = once(async () => {
-    await route?.close().catch(() => {});
-  });
+  const relay = await openRelay(options);
+  const closeRelay = once(() => relay.close().catch(() => {}));
   try {
-    const child = await spawnChromium(options, userDataDir, route);
+    const chromium = await spawnChromium(options, userDataDir, relay);
+    relay.serveOnly(chromium.pid);
     return await awaitDevTools(
-      child,
+      chromium,
       userDataDir,
       options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-      closeRoute,
+      closeRelay,
     );
   } catch (error) {
-    await closeRoute();
+    await closeRelay();
     throw error;
   }
 }
@@ -93,21 +99,22 @@ function prepareUserDataDir(requestedDir: string): string {
     );
   }
   const userDataDir = canonicalPath(requestedDir);
-  // Checked before touching DevToolsActivePort, which belongs to the running browser.
   const holder = findBrowserProcess(userDataDir);
   if (holder !== null) {
     throw new BrowserLaunchError(
       `The profile folder ${userDataDir} is already in use by Chromium process ${holder}.`,
     );
   }
-  removeDevToolsActivePort(userDataDir);
   return userDataDir;
 }
 
-async function openRoute(proxy: ProxySettings | null): Promise<ProxyRoute | null> {
-  if (proxy === null) return null;
+async function openRelay(options: LaunchOptions): Promise<SessionRelay> {
   try {
-    return await openProxyRoute(proxy);
+    return await openSessionRelay({
+      upstream: options.proxy,
+      policy: options.egress,
+      onRefused: options.onEgressRefused,
+    });
   } catch (error) {
     throw new BrowserLaunchError((error as Error).message);
   }
@@ -116,6 +123,7 @@ async function openRoute(proxy: ProxySettings | null): Promise<ProxyRoute | null
 interface SpawnedChromium {
   process: ChildProcess;
   pid: number;
+  pipe: CdpPipe;
   exited: Promise<BrowserExit>;
   exitSeen(): BrowserExit | null;
 }
@@ -123,12 +131,12 @@ interface SpawnedChromium {
 async function spawnChromium(
   options: LaunchOptions,
   userDataDir: string,
-  route: ProxyRoute | null,
+  relay: SessionRelay,
 ): Promise<SpawnedChromium> {
   const args = chromiumArguments({
     userDataDir,
     headless: options.headless,
-    proxyServer: route?.proxyServer ?? null,
+    proxyServer: relay.proxyServer,
     fingerprint: options.fingerprint,
     runningAsRoot: process.getuid?.() === 0,
   });
@@ -139,7 +147,8 @@ async function spawnChromium(
   try {
     child = spawn(options.chromePath, args, {
       detached: true,
-      stdio: ['ignore', 'ignore', stderrLog],
+      // fd 3 carries DevTools commands to the browser, fd 4 its answers.
+      stdio: ['ignore', 'ignore', stderrLog, 'pipe', 'pipe'],
       env: timezone ? { ...process.env, TZ: timezone } : process.env,
     });
   } catch (error) {
@@ -160,7 +169,8 @@ async function spawnChromium(
   });
   const pid = child.pid;
   if (pid === undefined) throw cannotStart(options.chromePath, new Error('no process id'));
-  return { process: child, pid, exited, exitSeen: () => exit };
+  const pipe = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
+  return { process: child, pid, pipe, exited, exitSeen: () => exit };
 }
 
 function cannotStart(chromePath: string, error: unknown): BrowserLaunchError {
@@ -173,47 +183,63 @@ async function awaitDevTools(
   chromium: SpawnedChromium,
   userDataDir: string,
   timeoutMs: number,
-  closeRoute: () => Promise<void>,
+  closeRelay: () => Promise<void>,
 ): Promise<RunningBrowser> {
-  const { pid, exited } = chromium;
+  const { pid, exited, pipe } = chromium;
   const waitForExit = (ms: number) => settlesWithin(exited, ms);
-  let cdpUrl: string;
+  const requestClose = () => settlesWithin(pipe.send('Browser.close'), CLOSE_REQUEST_MS);
+  const downloadDir = join(userDataDir, 'Downloads');
   try {
-    cdpUrl = await pollDevTools(chromium, userDataDir, timeoutMs);
+    await answersWithin(chromium, userDataDir, timeoutMs);
+    // Downloads stay in the profile's own folder, not in the service user's home.
+    await pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir });
   } catch (error) {
-    await shutDownBrowser({ pid, processGroup: pid, webSocketUrl: null, waitForExit });
+    await shutDownBrowser({ pid, processGroup: pid, requestClose: null, waitForExit });
     throw error;
   }
+  // The browser needs the pipe, so it ends with the service; the pipe alone should not keep Node running.
   chromium.process.unref();
-  void exited.then(closeRoute);
+  for (const stream of [chromium.process.stdio[3], chromium.process.stdio[4]])
+    (stream as unknown as { unref?(): void }).unref?.();
+  const devtools = new CdpMultiplexer(pipe, (message) => checkCdpCommand(message, downloadDir));
+  void exited.then(() => {
+    devtools.closeAll('the browser exited');
+    return closeRelay();
+  });
   let stopping: Promise<void> | null = null;
   const stop = () => {
-    stopping ??= shutDownBrowser({ pid, processGroup: pid, webSocketUrl: cdpUrl, waitForExit })
-      .then(closeRoute)
+    stopping ??= shutDownBrowser({ pid, processGroup: pid, requestClose, waitForExit })
+      .then(closeRelay)
       .catch((error: unknown) => {
         stopping = null;
         throw error;
       });
     return stopping;
   };
-  return { pid, cdpUrl, exited, stop };
+  return { pid, devtools, exited, stop };
 }
 
-async function pollDevTools(
+/** Resolves once the browser answers over its pipe; throws a BrowserLaunchError if it exits or stays silent. */
+async function answersWithin(
   chromium: SpawnedChromium,
   userDataDir: string,
   timeoutMs: number,
-): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const exit = chromium.exitSeen();
-    if (exit !== null) throw new BrowserLaunchError(describeStartupFailure(userDataDir, exit));
-    const port = readDevToolsActivePort(userDataDir);
-    const cdpUrl = port === null ? null : await fetchBrowserWebSocketUrl(port.port);
-    if (cdpUrl !== null) return cdpUrl;
-    if (Date.now() >= deadline)
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<'silent'>((settle) => {
+    timer = setTimeout(() => settle('silent'), timeoutMs);
+  });
+  try {
+    const outcome = await Promise.race([chromium.pipe.send('Browser.getVersion'), silent]);
+    if (outcome === 'silent')
       throw new BrowserLaunchError(describeStartupFailure(userDataDir, null, timeoutMs));
-    await sleep(25);
+  } catch (error) {
+    if (error instanceof BrowserLaunchError) throw error;
+    // The pipe closes a moment before the exit is reported: wait for it, to quote the exit code.
+    await settlesWithin(chromium.exited, PIPE_CLOSE_TO_EXIT_MS);
+    throw new BrowserLaunchError(describeStartupFailure(userDataDir, chromium.exitSeen()));
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1,4 +1,3 @@
-import { readDevToolsActivePort } from './devtools-port';
 import {
   canonicalPath,
   processesUsingUserDataDir,
@@ -28,8 +27,8 @@ export function findBrowserProcess(userDataDir: string): number | null {
 }
 
 /**
- * Stops a browser left running by an earlier run of the service: Browser.close through the port the
- * profile's DevToolsActivePort names (so cookies are kept), then SIGTERM, then SIGKILL.
+ * Stops a browser left running by an earlier run of the service (it ends with its pipe, so this finds one only
+ * while it is still shutting down, or one started by hand on the profile): SIGTERM, then SIGKILL.
  * Does nothing when `pid` is not that profile's browser any more.
  */
 export async function stopOrphanBrowser(pid: number, userDataDir: string): Promise<void> {
@@ -37,7 +36,7 @@ export async function stopOrphanBrowser(pid: number, userDataDir: string): Promi
   await shutDownBrowser({
     pid,
     processGroup: processGroupOf(pid) === pid ? pid : null,
-    webSocketUrl: readDevToolsActivePort(canonicalPath(userDataDir))?.webSocketUrl ?? null,
+    requestClose: null,
     waitForExit: (ms) => waitUntilGone(pid, userDataDir, ms),
   });
 }

@@ -1,40 +1,100 @@
-import { anonymizeProxy, closeAnonymizedProxy } from 'proxy-chain';
+import type { Socket } from 'node:net';
+import { type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
+import { EgressRefused, EgressUnresolved, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
+import type { EgressPolicy } from '../network/egress-policy';
+import { peerInProcessGroup } from '../network/socket-owner';
 import type { ProxySettings } from './launch';
 
-/** What Chromium's --proxy-server gets, and how to release whatever was opened for it. */
-export interface ProxyRoute {
+/** The local proxy every session's browser sends all its traffic through. */
+export interface SessionRelay {
+  /** What Chromium's --proxy-server gets. */
   proxyServer: string;
+  /** From now on the relay serves connections from this process group (the session's browser) only. */
+  serveOnly(processGroup: number): void;
   close(): Promise<void>;
 }
 
+export interface SessionRelayOptions {
+  /** The profile's own proxy, or null to go out directly. */
+  upstream: ProxySettings | null;
+  policy: EgressPolicy;
+  /** Told of each destination the policy refused (the relay answers 403 to the browser). */
+  onRefused?(detail: string): void;
+}
+
 /**
- * Chromium ignores credentials in --proxy-server, so a proxy with a user name goes through a local relay
- * (proxy-chain) that adds them; proxy-chain 3 speaks http, https, socks4 and socks5 upstream.
- * Throws an Error whose message is a sentence when the settings cannot work.
+ * A relay per session, in the service's process: it serves its own browser only (checked against the kernel's
+ * socket table, so neither another session's browser nor any other local program can borrow the profile's
+ * proxy or its credentials), resolves each destination once and refuses the ones the egress policy forbids,
+ * redirects included (each is a new request through here), and adds the profile's proxy credentials, which
+ * Chromium ignores in --proxy-server. Throws an Error whose message is a sentence when the settings cannot work.
  */
-export async function openProxyRoute(proxy: ProxySettings): Promise<ProxyRoute> {
-  const address = `${proxy.host}:${proxy.port}`;
-  if (proxy.username === null && proxy.password === null) {
-    return { proxyServer: `${proxy.scheme}://${address}`, close: async () => {} };
-  }
-  const username = proxy.username ?? '';
-  if ((proxy.scheme === 'http' || proxy.scheme === 'https') && username.includes(':')) {
+export async function openSessionRelay(options: SessionRelayOptions): Promise<SessionRelay> {
+  const upstream = options.upstream;
+  if (upstream) checkUpstream(upstream);
+  let processGroup: number | null = null;
+  const verdicts = new WeakMap<Socket, boolean>();
+  const isOwnBrowser = (socket: Socket) => {
+    if (processGroup === null) return false;
+    let own = verdicts.get(socket);
+    if (own === undefined) {
+      own = peerInProcessGroup(socket, processGroup);
+      verdicts.set(socket, own);
+    }
+    return own;
+  };
+
+  const server = new Server({
+    host: '127.0.0.1',
+    port: 0,
+    prepareRequestFunction: async ({ request, hostname }): Promise<PrepareRequestFunctionResult> => {
+      if (!isOwnBrowser(request.socket)) throw new RequestError('This relay serves one browser only.', 403);
+      try {
+        if (upstream === null)
+          return { dnsLookup: pinnedLookup(await resolveAllowed(options.policy, hostname)) };
+        const resolved = await resolveAllowed(options.policy, upstream.host);
+        return {
+          upstreamProxyUrl: upstreamUrl(upstream, resolved.address),
+          dnsLookup: pinnedLookup(resolved),
+        };
+      } catch (error) {
+        if (error instanceof EgressUnresolved) throw new RequestError(error.message, 502);
+        if (!(error instanceof EgressRefused)) throw error;
+        options.onRefused?.(error.message);
+        throw new RequestError(error.message, 403);
+      }
+    },
+  });
+  await server.listen();
+  return {
+    proxyServer: `http://127.0.0.1:${server.port}`,
+    serveOnly(group) {
+      processGroup = group;
+    },
+    close: () => server.close(true),
+  };
+}
+
+function checkUpstream(proxy: ProxySettings): void {
+  if ((proxy.scheme === 'http' || proxy.scheme === 'https') && proxy.username?.includes(':')) {
     throw new Error('The proxy user name contains a colon, which HTTP proxy authentication cannot carry.');
   }
   if (proxy.scheme === 'socks4' && proxy.password !== null) {
     throw new Error('SOCKS4 proxies take a user name but no password; use socks5 for a password.');
   }
-  const credentials = `${encodeURIComponent(username)}:${encodeURIComponent(proxy.password ?? '')}`;
-  let relayUrl: string;
-  try {
-    relayUrl = await anonymizeProxy({ url: `${proxy.scheme}://${credentials}@${address}`, port: 0 });
-  } catch (error) {
-    throw new Error(`The local proxy relay could not start: ${(error as Error).message.replace(/\.$/, '')}.`);
-  }
-  return {
-    proxyServer: relayUrl,
-    close: async () => {
-      await closeAnonymizedProxy(relayUrl, true);
-    },
-  };
+}
+
+/**
+ * The profile's proxy with its credentials. SOCKS connects by the address checked (proxy-chain's SOCKS client
+ * takes no lookup); HTTP(S) keeps the name, for TLS, and connects through the pinned lookup.
+ */
+function upstreamUrl(proxy: ProxySettings, checkedAddress: string): string {
+  const isSocks = proxy.scheme === 'socks4' || proxy.scheme === 'socks5';
+  const address = isSocks ? checkedAddress : proxy.host;
+  const host = address.includes(':') ? `[${address}]` : address;
+  const hasCredentials = proxy.username !== null || proxy.password !== null;
+  const credentials = hasCredentials
+    ? `${encodeURIComponent(proxy.username ?? '')}${proxy.password === null ? '' : `:${encodeURIComponent(proxy.password)}`}@`
+    : '';
+  return `${proxy.scheme}://${credentials}${host}:${proxy.port}`;
 }

@@ -1,7 +1,5 @@
-import { sendBrowserClose } from './devtools-close';
 import { liveGroupMembers, signalGroup } from './processes';
 
-const CLOSE_REQUEST_MS = 2000;
 const GRACEFUL_EXIT_MS = 5000;
 const TERMINATE_EXIT_MS = 3000;
 const KILL_EXIT_MS = 5000;
@@ -11,8 +9,8 @@ export interface BrowserToShutDown {
   pid: number;
   /** The process group the browser leads with its helpers, or null to signal the browser process alone. */
   processGroup: number | null;
-  /** Where to send Browser.close; null when the DevTools endpoint is unknown. */
-  webSocketUrl: string | null;
+  /** Sends DevTools Browser.close, resolving true once it was delivered; null when there is no DevTools channel. */
+  requestClose: (() => Promise<boolean>) | null;
   /** Resolves true as soon as the browser process is gone, false if it is still there after `ms`. */
   waitForExit(ms: number): Promise<boolean>;
 }
@@ -29,11 +27,7 @@ export async function shutDownBrowser(browser: BrowserToShutDown): Promise<void>
     else signalProcess(browser.pid, name);
   };
   let gone = await browser.waitForExit(0);
-  if (
-    !gone &&
-    browser.webSocketUrl !== null &&
-    (await sendBrowserClose(browser.webSocketUrl, CLOSE_REQUEST_MS))
-  ) {
+  if (!gone && browser.requestClose !== null && (await browser.requestClose())) {
     gone = await browser.waitForExit(GRACEFUL_EXIT_MS);
   }
   if (!gone) {

@@ -11,8 +11,8 @@ const PROFILE_IN_USE_EXIT_CODE = 21;
 const NOISE = /dbus\/|zygote_linux|Broken pipe/;
 
 /**
- * Why Chromium did not come up, as a sentence: it exited (`exit` given) or did not open its DevTools
- * port within `timeoutMs`. Quotes the first meaningful error Chromium logged, if any.
+ * Why Chromium did not come up, as a sentence: it exited (`exit` given) or did not answer on its DevTools
+ * pipe within `timeoutMs`. Quotes the first meaningful error Chromium logged, if any.
  */
 export function describeStartupFailure(
   userDataDir: string,
@@ -24,7 +24,7 @@ export function describeStartupFailure(
   }
   const what =
     exit === null
-      ? `Chromium did not open its DevTools port within ${timeoutMs / 1000} s`
+      ? `Chromium did not answer on its DevTools pipe within ${timeoutMs / 1000} s`
       : `Chromium exited during start-up (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`;
   const logPath = join(userDataDir, STDERR_LOG_FILE);
   const reason = firstLoggedError(logPath);

@@ -27,6 +27,8 @@ const TITLES: Record<ProblemCode, string> = {
   idempotency_key_reused: 'Idempotency key reused',
   idempotency_in_flight: 'Idempotent request in flight',
   browser_unavailable: 'Browser unavailable',
+  session_limit: 'Session limit reached',
+  at_capacity: 'Service at capacity',
   internal: 'Internal error',
 };
 

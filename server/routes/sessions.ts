@@ -6,32 +6,34 @@ import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';
 import { notFound } from '../http/problem';
 import { readCursor, readJsonBody, readQuery, validate } from '../http/validate';
-import { findSession, findSessionOfProfile, listSessions, toSession } from '../store/sessions';
+import { findSession, findSessionOfProfile, listSessions } from '../store/sessions';
 
 export function sessionRoutes({ db, sessions }: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
   routes.get('/v1/sessions', async (c) => {
     const query = readQuery(c, SessionListQuery);
+    const origin = originOf(c);
     return c.json(
-      await listSessions(db, c.get('account').id, {
-        limit: query.limit,
-        after: readCursor(query.cursor),
-        status: query.status,
-      }),
+      await listSessions(
+        db,
+        c.get('account').id,
+        { limit: query.limit, after: readCursor(query.cursor), status: query.status },
+        (row) => sessions.view(row, origin),
+      ),
     );
   });
 
   routes.get('/v1/sessions/:id', async (c) => {
     const row = await findSession(db, c.get('account').id, c.req.param('id'));
     if (!row) throw notFound('session');
-    return c.json(toSession(row));
+    return c.json(sessions.view(row, originOf(c)));
   });
 
   routes.post('/v1/sessions/start', async (c) => {
     const body = await readJsonBody(c, SessionStart);
-    const session = await sessions.start(c.get('account').id, body.profile_id, body.headless);
-    return c.json(session, 201, { Location: `/v1/sessions/${session.id}` });
+    const row = await sessions.start(c.get('account').id, body.profile_id, body.headless);
+    return c.json(sessions.view(row, originOf(c)), 201, { Location: `/v1/sessions/${row.id}` });
   });
 
   routes.delete('/v1/sessions/stop', async (c) => {
@@ -45,6 +47,11 @@ export function sessionRoutes({ db, sessions }: AppDeps): Hono<AppEnv> {
   });
 
   return routes;
+}
+
+/** Where the client reached the service: the `cdp_url` it is given points there too. */
+function originOf(c: Context<AppEnv>): string {
+  return new URL(c.req.url).origin;
 }
 
 /** `?session_id=` or `?profile_id=`, or the same field in a JSON body. */

@@ -5,10 +5,13 @@ import type { Config } from '../config';
 import type { Database } from '../db/driver';
 import type { Lifecycle } from '../lifecycle';
 import type { Logger } from '../log';
+import { CdpTokens } from './cdp-tokens';
 import { createSessionManager, type SessionManager } from './manager';
 
 export interface SessionLayer {
   sessions: SessionManager;
+  /** Signs and checks the tokens of the sessions' `cdp_url`s. */
+  cdpTokens: CdpTokens;
   automation: RunQueue;
   runEvents: RunEvents;
 }
@@ -21,13 +24,14 @@ export function createSessionLayer(base: {
   clock: Clock;
   lifecycle: Lifecycle;
 }): SessionLayer {
-  const sessions = createSessionManager(base);
+  const cdpTokens = new CdpTokens();
+  const sessions = createSessionManager({ ...base, tokens: cdpTokens });
   const runEvents = createRunEvents();
-  const automation = createRunQueue({ ...base, sessions, events: runEvents });
+  const automation = createRunQueue({ ...base, limits: base.config.limits, sessions, events: runEvents });
   base.lifecycle.onStart('sessions', () => sessions.reconcile());
   base.lifecycle.onStart('automation runs', () => automation.reconcile());
   // Shutdown hooks run last registered first: runs end before their browsers are stopped.
   base.lifecycle.onShutdown('sessions', () => sessions.stopAll('service_shutdown'));
   base.lifecycle.onShutdown('automation runs', () => automation.drain());
-  return { sessions, automation, runEvents };
+  return { sessions, cdpTokens, automation, runEvents };
 }

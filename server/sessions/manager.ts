@@ -1,4 +1,8 @@
+import type { Plan } from '../../lib/api/schemas/account';
 import type { Session } from '../../lib/api/schemas/sessions';
+import { SESSION_CAPS } from '../accounts/plans';
+import { findPlan } from '../accounts/store';
+import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { CHROME_INSTALL_HINT, findChrome } from '../browser/find-chrome';
 import {
   BrowserLaunchError,
@@ -16,6 +20,7 @@ import type { Logger } from '../log';
 import { getProfileLaunchSettings } from '../store/profiles';
 import {
   findLiveSessions,
+  findSession,
   findSessionOfProfile,
   insertStartingSession,
   LIVE_SESSION_STATUSES,
@@ -27,17 +32,28 @@ import {
   type StopReason,
   toSession,
 } from '../store/sessions';
+import { CdpTokens } from './cdp-tokens';
 
 export interface SessionManagerDeps {
   db: Database;
   clock: Clock;
-  config: Pick<Config, 'dataDir' | 'chromePath' | 'headless'>;
+  config: Pick<Config, 'dataDir' | 'chromePath' | 'headless' | 'egress' | 'limits'>;
   log: Logger;
   launch?: (options: LaunchOptions) => Promise<RunningBrowser>;
+  tokens?: CdpTokens;
 }
 
 export interface SessionManager {
-  start(accountId: string, profileId: string, headless?: boolean): Promise<Session>;
+  /** Starts a browser for the profile, within the account's and the machine's caps; answers the running row. */
+  start(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
+  /** The API's view of a session: while it runs here, its DevTools address on `origin` with a fresh token. */
+  view(row: SessionRow, origin: string): Session;
+  /** The session's DevTools address on the service's own listening address, for the automation runner. */
+  localCdpUrl(sessionId: string): string | null;
+  /** What the DevTools endpoint relays to, for a session this process runs. */
+  devtoolsOf(sessionId: string): CdpMultiplexer | null;
+  /** Told once the service listens (the runner connects back through it). */
+  listeningAt(origin: string): void;
   /** Stops a session (safe to repeat) and answers its final state. */
   stop(row: SessionRow, reason: StopReason): Promise<Session>;
   /** Stops the profile's live session, if it has one, and resolves once it is recorded as stopped. */
@@ -48,20 +64,53 @@ export interface SessionManager {
   stopAll(reason: StopReason): Promise<void>;
 }
 
+/** A machine at its browser cap frees a slot when any session stops; a minute is a fair first wait. */
+const CAPACITY_RETRY_AFTER_S = 60;
+
 /** Sessions: one real Chromium per profile, its state in the sessions table, the process handles in memory. */
 export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   const { db, clock, config, log } = deps;
+  const { limits } = config;
   const launch = deps.launch ?? launchBrowser;
+  const tokens = deps.tokens ?? new CdpTokens();
   const browsers = new Map<string, RunningBrowser>();
   const launching = new Map<string, Promise<unknown>>();
   const stopping = new Map<string, Promise<Session>>();
+  const idleTimers = new Map<string, NodeJS.Timeout>();
+  /** Browsers this process runs or is starting: taken before the first await, so the cap holds under a burst. */
+  let slotsTaken = 0;
+  let localOrigin: string | null = null;
 
-  async function start(accountId: string, profileId: string, headless = config.headless): Promise<Session> {
-    const settings = await getProfileLaunchSettings(db, accountId, profileId);
-    if (!settings) throw notFound('profile');
-    const chromePath = chromeToLaunch(config.chromePath);
-    const row = await insertStartingSession(db, clock, { accountId, profileId, headless });
-    if (!row) throw sessionExists(await findSessionOfProfile(db, accountId, profileId));
+  async function start(
+    accountId: string,
+    profileId: string,
+    headless = config.headless,
+  ): Promise<SessionRow> {
+    const [settings, plan] = await Promise.all([
+      getProfileLaunchSettings(db, accountId, profileId),
+      findPlan(db, accountId),
+    ]);
+    if (!settings || !plan) throw notFound('profile');
+    const chromePath = chromeToLaunch(config.chromePath, log);
+    takeSlot();
+    let slotHeld = true;
+    const releaseSlot = () => {
+      if (slotHeld) slotsTaken -= 1;
+      slotHeld = false;
+    };
+    let row: SessionRow;
+    try {
+      const cap = sessionCap(plan);
+      const inserted = await insertStartingSession(db, clock, { accountId, profileId, headless, cap });
+      if ('refused' in inserted) {
+        if (inserted.refused === 'account_at_cap') throw sessionLimit(plan, cap);
+        throw sessionExists(await findSessionOfProfile(db, accountId, profileId));
+      }
+      row = inserted.row;
+    } catch (error) {
+      releaseSlot();
+      throw error;
+    }
 
     const launched = launch({
       chromePath,
@@ -69,21 +118,30 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       headless,
       proxy: settings.proxy,
       fingerprint: settings.fingerprint,
+      egress: config.egress,
+      onEgressRefused: (detail) => log.info('egress refused', { session_id: row.id, detail }),
     });
     launching.set(row.id, launched);
     try {
       const browser = await launched;
       browsers.set(row.id, browser);
-      void browser.exited.then(() => onBrowserExit(row.id));
+      void browser.exited.then(() => {
+        releaseSlot();
+        return onBrowserExit(row.id);
+      });
+      watchIdle(row, browser.devtools);
       log.info('session started', { session_id: row.id, profile_id: profileId, pid: browser.pid });
-      return toSession(await markRunning(db, clock, row.id, browser));
+      return await markRunning(db, clock, row.id, browser);
     } catch (error) {
+      releaseSlot();
       const detail =
         error instanceof BrowserLaunchError
           ? error.message
           : 'The browser could not be started for this profile.';
-      if (!(error instanceof BrowserLaunchError))
-        log.error('browser launch failed', { session_id: row.id, error });
+      log[error instanceof BrowserLaunchError ? 'warn' : 'error']('browser launch failed', {
+        session_id: row.id,
+        error,
+      });
       await markFailed(db, clock, row.id, detail);
       throw new ProblemError({
         status: 503,
@@ -96,8 +154,51 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     }
   }
 
+  function takeSlot(): void {
+    if (slotsTaken >= limits.maxBrowsers) {
+      throw new ProblemError({
+        status: 503,
+        code: 'at_capacity',
+        detail: `The service is running as many browsers as this machine can hold (${limits.maxBrowsers}); try again in a minute.`,
+        headers: { 'Retry-After': String(CAPACITY_RETRY_AFTER_S) },
+      });
+    }
+    slotsTaken += 1;
+  }
+
+  function sessionCap(plan: Plan): number {
+    return plan === 'enterprise' ? limits.enterpriseMaxSessions : SESSION_CAPS[plan];
+  }
+
+  /** A session no DevTools client (the runner is one) has used for the idle timeout is stopped as `idle`. */
+  function watchIdle(session: SessionRow, devtools: CdpMultiplexer): void {
+    if (limits.sessionIdleMs === 0) return;
+    const sessionId = session.id;
+    const arm = () => {
+      clearTimeout(idleTimers.get(sessionId));
+      const timer = setTimeout(() => void stopIdle(session.account_id, sessionId), limits.sessionIdleMs);
+      idleTimers.set(sessionId, timer.unref());
+    };
+    arm();
+    devtools.onClientCount((count) => {
+      if (count > 0) clearTimeout(idleTimers.get(sessionId));
+      else if (browsers.has(sessionId)) arm();
+    });
+  }
+
+  async function stopIdle(accountId: string, sessionId: string): Promise<void> {
+    const row = await findSession(db, accountId, sessionId);
+    if (row?.status !== 'running') return;
+    log.info('session idle', { session_id: sessionId, idle_ms: limits.sessionIdleMs });
+    await stop(row, 'idle').catch((error) =>
+      log.error('could not stop an idle session', { session_id: sessionId, error }),
+    );
+  }
+
   /** The browser went away without being asked: the person closed it, or it crashed. */
   async function onBrowserExit(sessionId: string): Promise<void> {
+    clearTimeout(idleTimers.get(sessionId));
+    idleTimers.delete(sessionId);
     if (!browsers.delete(sessionId)) return; // stopped by us
     log.info('browser exited on its own', { session_id: sessionId });
     await markStopped(db, clock, sessionId, 'browser_exited').catch((error) =>
@@ -133,9 +234,27 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     if (pid !== null) await stopOrphanBrowser(pid, userDataDir);
   }
 
+  function cdpPath(sessionId: string): string | null {
+    return browsers.has(sessionId) ? tokens.path(sessionId) : null;
+  }
+
   return {
     start,
     stop,
+    view(row, origin) {
+      const path = row.status === 'running' ? cdpPath(row.id) : null;
+      return toSession(row, path === null ? null : `${origin.replace(/^http/, 'ws')}${path}`);
+    },
+    localCdpUrl(sessionId) {
+      const path = cdpPath(sessionId);
+      return path === null || localOrigin === null ? null : `${localOrigin.replace(/^http/, 'ws')}${path}`;
+    },
+    devtoolsOf(sessionId) {
+      return browsers.get(sessionId)?.devtools ?? null;
+    },
+    listeningAt(origin) {
+      localOrigin = origin;
+    },
     async stopForProfile(accountId, profileId, reason) {
       const row = await findSessionOfProfile(db, accountId, profileId);
       if (row) await stop(row, reason);
@@ -158,16 +277,28 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   };
 }
 
-/** CHROME_PATH when set (and then only it: a typo should not silently launch another browser), else a search. */
-function chromeToLaunch(configured: string | null): string {
+/**
+ * CHROME_PATH when set (and then only it: a typo should not silently launch another browser), else a search.
+ * The path goes to the operator's log, never into an answer.
+ */
+function chromeToLaunch(configured: string | null, log: Logger): string {
   const found = configured ? findChrome({ CHROME_PATH: configured, PATH: '' }) : findChrome();
   if (found && (!configured || found === configured)) return found;
+  if (configured) log.error('CHROME_PATH is not an executable file', { chrome_path: configured });
   throw new ProblemError({
     status: 503,
     code: 'browser_unavailable',
     detail: configured
-      ? `CHROME_PATH (${configured}) is not an executable file. ${CHROME_INSTALL_HINT}`
+      ? `The browser the operator configured (CHROME_PATH) cannot be started. ${CHROME_INSTALL_HINT}`
       : `No Chrome or Chromium was found on the service's machine. ${CHROME_INSTALL_HINT}`,
+  });
+}
+
+function sessionLimit(plan: Plan, cap: number): ProblemError {
+  return new ProblemError({
+    status: 429,
+    code: 'session_limit',
+    detail: `Your ${plan} plan allows ${cap} session${cap === 1 ? '' : 's'} at once; stop one to start another.`,
   });
 }
 

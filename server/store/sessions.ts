@@ -1,6 +1,6 @@
 import type { Session, SessionStatus } from '../../lib/api/schemas/sessions';
 import type { Clock } from '../clock';
-import type { Queryable } from '../db/driver';
+import type { Database, Queryable } from '../db/driver';
 import { newId } from '../ids';
 import { type Page, toPage } from './pagination';
 
@@ -16,7 +16,6 @@ export interface SessionRow {
   profile_id: string;
   status: SessionStatus;
   headless: boolean;
-  cdp_url: string | null;
   pid: number | null;
   started_at: Date;
   stopped_at: Date | null;
@@ -24,15 +23,16 @@ export interface SessionRow {
   error: string | null;
 }
 
-const COLUMNS = `seq, id, account_id, profile_id, status, headless, cdp_url, pid, started_at, stopped_at,
+const COLUMNS = `seq, id, account_id, profile_id, status, headless, pid, started_at, stopped_at,
   stop_reason, error`;
 
-export function toSession(row: SessionRow): Session {
+/** The API's view of a session; `cdpUrl` is its relayed DevTools address while it runs. */
+export function toSession(row: SessionRow, cdpUrl: string | null = null): Session {
   return {
     id: row.id,
     profile_id: row.profile_id,
     status: row.status,
-    cdp_url: row.cdp_url,
+    cdp_url: cdpUrl,
     headless: row.headless,
     started_at: row.started_at.toISOString(),
     stopped_at: row.stopped_at?.toISOString() ?? null,
@@ -45,6 +45,7 @@ export async function listSessions(
   db: Queryable,
   accountId: string,
   options: { limit: number; after: number | null; status?: SessionStatus },
+  view: (row: SessionRow) => Session,
 ): Promise<Page<Session>> {
   const rows = await db.query<SessionRow>(
     `select ${COLUMNS} from sessions
@@ -52,7 +53,7 @@ export async function listSessions(
       order by seq desc limit $4`,
     [accountId, options.after, options.status ?? null, options.limit + 1],
   );
-  return toPage(rows, options.limit, toSession);
+  return toPage(rows, options.limit, view);
 }
 
 export async function findSession(db: Queryable, accountId: string, id: string): Promise<SessionRow | null> {
@@ -83,33 +84,46 @@ export async function findLiveSessions(db: Queryable): Promise<SessionRow[]> {
   ]);
 }
 
-/** Inserts a `starting` session; null when the profile already has a live one (the partial unique index). */
+export type StartingInsert = { row: SessionRow } | { refused: 'profile_busy' | 'account_at_cap' };
+
+/**
+ * Inserts a `starting` session, unless the profile already has a live one (the partial unique index) or the
+ * account holds `cap` live sessions. Starts of one account are serialised by a transaction lock, so the cap
+ * holds however many arrive at once, on one service process or several.
+ */
 export async function insertStartingSession(
-  db: Queryable,
+  db: Database,
   clock: Clock,
-  fields: { accountId: string; profileId: string; headless: boolean },
-): Promise<SessionRow | null> {
-  const now = clock.now();
-  const [row] = await db.query<SessionRow>(
-    `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at)
-     values ($1, $2, $3, 'starting', $4, $5, $5)
-     on conflict (profile_id) where status in ('starting', 'running', 'stopping') do nothing
-     returning ${COLUMNS}`,
-    [newId('ses'), fields.accountId, fields.profileId, fields.headless, now],
-  );
-  return row ?? null;
+  fields: { accountId: string; profileId: string; headless: boolean; cap: number },
+): Promise<StartingInsert> {
+  return db.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [fields.accountId]);
+    const [live] = await tx.query<{ profile_busy: boolean; count: number }>(
+      `select coalesce(bool_or(profile_id = $2), false) as profile_busy, count(*)::int as count
+         from sessions where account_id = $1 and status = any($3::text[])`,
+      [fields.accountId, fields.profileId, LIVE_SESSION_STATUSES],
+    );
+    if (live?.profile_busy) return { refused: 'profile_busy' };
+    if ((live?.count ?? 0) >= fields.cap) return { refused: 'account_at_cap' };
+    const now = clock.now();
+    const [row] = await tx.query<SessionRow>(
+      `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at)
+       values ($1, $2, $3, 'starting', $4, $5, $5)
+       on conflict (profile_id) where status in ('starting', 'running', 'stopping') do nothing
+       returning ${COLUMNS}`,
+      [newId('ses'), fields.accountId, fields.profileId, fields.headless, now],
+    );
+    return row ? { row } : { refused: 'profile_busy' };
+  });
 }
 
 export async function markRunning(
   db: Queryable,
   clock: Clock,
   id: string,
-  browser: { cdpUrl: string; pid: number },
+  browser: { pid: number },
 ): Promise<SessionRow> {
-  return updateSession(db, clock, id, `status = 'running', cdp_url = $3, pid = $4`, [
-    browser.cdpUrl,
-    browser.pid,
-  ]);
+  return updateSession(db, clock, id, `status = 'running', pid = $3`, [browser.pid]);
 }
 
 export async function markStopping(db: Queryable, clock: Clock, id: string): Promise<SessionRow> {
@@ -122,13 +136,9 @@ export async function markStopped(
   id: string,
   reason: StopReason,
 ): Promise<SessionRow> {
-  return updateSession(
-    db,
-    clock,
-    id,
-    `status = 'stopped', stop_reason = $3, stopped_at = $2, cdp_url = null, pid = null`,
-    [reason],
-  );
+  return updateSession(db, clock, id, `status = 'stopped', stop_reason = $3, stopped_at = $2, pid = null`, [
+    reason,
+  ]);
 }
 
 export async function markFailed(
@@ -137,13 +147,7 @@ export async function markFailed(
   id: string,
   error: string,
 ): Promise<SessionRow> {
-  return updateSession(
-    db,
-    clock,
-    id,
-    `status = 'failed', error = $3, stopped_at = $2, cdp_url = null, pid = null`,
-    [error],
-  );
+  return updateSession(db, clock, id, `status = 'failed', error = $3, stopped_at = $2, pid = null`, [error]);
 }
 
 async function updateSession(

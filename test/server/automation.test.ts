@@ -10,6 +10,9 @@ import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { processesWithUserDataDir } from './browser/fixtures';
 import { type ServiceHandle, startService } from './harness';
 
+/** The test pages are served on loopback, which sessions reach only when the operator allows it. */
+const LOOPBACK_PAGES = { EGRESS_ALLOW: 'loopback' };
+
 const FORM_PAGE = `<!doctype html><title>Form</title>
 <input id="q" aria-label="Query"><button id="go">Go</button>
 <a id="docs" href="/docs">Docs</a><p id="out"></p>
@@ -33,7 +36,7 @@ beforeAll(async () => {
   site = createServer((_req, res) => res.setHeader('Content-Type', 'text/html').end(FORM_PAGE));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  service = await startService();
+  service = await startService({ env: LOOPBACK_PAGES });
   key = await service.createKey('enterprise');
   api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
 });
@@ -192,7 +195,7 @@ describe('automation across a restart', () => {
     });
     await untilFirstStepRuns(queued.id);
     await service.kill();
-    service = await startService({ dataDir: service.dataDir });
+    service = await startService({ dataDir: service.dataDir, env: LOOPBACK_PAGES });
     api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
 
     const run = await api.getRun(queued.id);
@@ -212,7 +215,7 @@ describe('automation across a restart', () => {
     const running = await untilFirstStepRuns(queued.id);
     expect(await service.stop()).toBe(0);
     expect(processesWithUserDataDir(path.join(service.dataDir, 'profiles', profile.id))).toEqual([]);
-    service = await startService({ dataDir: service.dataDir });
+    service = await startService({ dataDir: service.dataDir, env: LOOPBACK_PAGES });
     api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
 
     expect(await api.getRun(queued.id)).toMatchObject({

@@ -24,13 +24,16 @@ afterAll(async () => {
 describe('migrations', () => {
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
-    expect(files.map((migration) => migration.version)).toEqual([1]);
-    expect(await migrate(db)).toEqual([1]);
+    expect(files.map((migration) => migration.version)).toEqual([1, 2]);
+    expect(await migrate(db)).toEqual([1, 2]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
       'select version, name from schema_migrations',
     );
-    expect(recorded).toEqual([{ version: 1, name: 'initial' }]);
+    expect(recorded).toEqual([
+      { version: 1, name: 'initial' },
+      { version: 2, name: 'isolation' },
+    ]);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
@@ -49,13 +52,13 @@ describe('migrations', () => {
 
   it('rolls a failing migration back whole', async () => {
     const broken = [
-      { version: 2, name: 'broken', sql: 'create table half_done (id int); select * from missing_table;' },
+      { version: 99, name: 'broken', sql: 'create table half_done (id int); select * from missing_table;' },
     ];
     await expect(migrate(db, broken)).rejects.toThrow(/missing_table/);
     expect(await db.query(`select 1 from information_schema.tables where table_name = 'half_done'`)).toEqual(
       [],
     );
-    expect(await db.query('select 1 from schema_migrations where version = 2')).toEqual([]);
+    expect(await db.query('select 1 from schema_migrations where version = 99')).toEqual([]);
   });
 
   it('allows one live session per profile', async () => {

@@ -25,7 +25,8 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
 
 beforeAll(async () => {
   [service, pages, proxy] = await Promise.all([
-    startService(),
+    // The page server and the proxy listen on loopback, which sessions reach only when the operator allows it.
+    startService({ env: { EGRESS_ALLOW: 'loopback' } }),
     startPageServer(),
     startAuthenticatingProxy('pilot', 's3cret'),
   ]);
@@ -53,7 +54,7 @@ describe('sessions', () => {
       headless: true,
       stop_reason: null,
     });
-    expect(session.cdp_url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\//);
+    expect(session.cdp_url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/v1\/sessions\/ses_\w+\/cdp\/\d+\.[\w-]{43}$/);
     expect(await api.getProfile(profile.id)).toMatchObject({ status: 'running', session_id: session.id });
 
     const browser = await chromium.connectOverCDP(session.cdp_url as string);
@@ -121,7 +122,7 @@ describe('sessions across a restart', () => {
     await service.kill();
     expect(processesWithUserDataDir(browserDir(profile.id)).length).toBeGreaterThan(0);
 
-    service = await startService({ dataDir: service.dataDir });
+    service = await startService({ dataDir: service.dataDir, env: { EGRESS_ALLOW: 'loopback' } });
     api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     expect(processesWithUserDataDir(browserDir(profile.id))).toEqual([]);
     expect(await api.getSession(session.id)).toMatchObject({

@@ -17,6 +17,8 @@ export const PROBLEM_CODES = [
   'idempotency_key_reused',
   'idempotency_in_flight',
   'browser_unavailable',
+  'session_limit',
+  'at_capacity',
   'internal',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -3,9 +3,12 @@ import { Id, listOf, Timestamp } from './common';
 
 export const SessionStatus = z.enum(['starting', 'running', 'stopping', 'stopped', 'failed']);
 
-export const StopReason = z.enum(['user', 'browser_exited', 'service_shutdown', 'profile_deleted']);
+export const StopReason = z.enum(['user', 'browser_exited', 'service_shutdown', 'profile_deleted', 'idle']);
 
-/** A running (or finished) browser for one profile. `cdp_url` is the ws:// DevTools address for connectOverCDP. */
+/**
+ * A running (or finished) browser for one profile. `cdp_url` is its DevTools endpoint through the service, for
+ * connectOverCDP: it carries a signed token, expires, and stops working when the session stops.
+ */
 
 export const Session = z.object({
   id: Id,

@@ -4,16 +4,16 @@ import { type ChromiumArgumentOptions, chromiumArguments } from '../../../server
 const BASE: ChromiumArgumentOptions = {
   userDataDir: '/data/profiles/prf_1',
   headless: true,
-  proxyServer: null,
+  proxyServer: 'http://127.0.0.1:4000',
   fingerprint: {},
   runningAsRoot: false,
 };
 
 describe('chromiumArguments', () => {
-  it('asks for a loopback DevTools port of its own choosing and the profile folder', () => {
+  it('speaks DevTools over its pipe only, never a port, on the profile folder', () => {
     const args = chromiumArguments(BASE);
-    expect(args).toContain('--remote-debugging-port=0');
-    expect(args).toContain('--remote-debugging-address=127.0.0.1');
+    expect(args).toContain('--remote-debugging-pipe');
+    expect(args.filter((arg) => arg.startsWith('--remote-debugging-port'))).toEqual([]);
     expect(args).toContain('--user-data-dir=/data/profiles/prf_1');
     expect(args.at(-1)).toBe('about:blank');
   });
@@ -34,12 +34,14 @@ describe('chromiumArguments', () => {
     expect(headed.filter((arg) => arg.startsWith('--headless') || arg === '--disable-gpu')).toEqual([]);
   });
 
-  it('sends loopback through the proxy too', () => {
-    const args = chromiumArguments({ ...BASE, proxyServer: 'socks5://10.0.0.2:1080' });
-    expect(args).toEqual(
-      expect.arrayContaining(['--proxy-server=socks5://10.0.0.2:1080', '--proxy-bypass-list=<-loopback>']),
+  it('sends everything through its relay, loopback and WebRTC included', () => {
+    expect(chromiumArguments(BASE)).toEqual(
+      expect.arrayContaining([
+        '--proxy-server=http://127.0.0.1:4000',
+        '--proxy-bypass-list=<-loopback>',
+        '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+      ]),
     );
-    expect(chromiumArguments(BASE).some((arg) => arg.startsWith('--proxy'))).toBe(false);
   });
 
   it('turns the fingerprint into switches; the screen size only headless', () => {

@@ -3,8 +3,16 @@ import { createServer, type IncomingHttpHeaders, request, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RunningBrowser } from '../../../server/browser/launch';
+import { createLogger } from '../../../server/log';
+import { EgressPolicy } from '../../../server/network/egress-policy';
+import { serveCdpEndpoint } from '../../../server/sessions/cdp-endpoint';
+import { CdpTokens } from '../../../server/sessions/cdp-tokens';
 
 export const CHROMIUM = '/usr/lib/chromium/chromium';
+
+/** The test servers and proxies listen on loopback, which sessions may reach only when the operator allows it. */
+export const LOOPBACK_ALLOWED = EgressPolicy.parse('loopback');
 
 export function makeTempDir(prefix: string): { path: string; remove(): void } {
   const path = realpathSync(mkdtempSync(join(tmpdir(), `${prefix}-`)));
@@ -120,4 +128,19 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** Serves a launched browser's DevTools the way the service does (its CDP endpoint), and gives its ws:// URL. */
+export async function relayDevtools(
+  browser: RunningBrowser,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const tokens = new CdpTokens();
+  const server = createServer((_request, response) => response.writeHead(404).end());
+  serveCdpEndpoint(server, {
+    tokens,
+    devtoolsOf: (sessionId) => (sessionId === 'ses_test' ? browser.devtools : null),
+    log: createLogger({ level: 'error' }),
+  });
+  const port = await listen(server);
+  return { url: `ws://127.0.0.1:${port}${tokens.path('ses_test')}`, close: () => close(server) };
 }

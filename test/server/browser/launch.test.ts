@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { chmodSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { createInterface } from 'node:readline';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BrowserLaunchError,
@@ -14,10 +16,12 @@ import { isBrowserProcess, stopOrphanBrowser } from '../../../server/browser/orp
 import {
   CHROMIUM,
   isAlive,
+  LOOPBACK_ALLOWED,
   liveProcessesInGroup,
   makeTempDir,
   median,
   processesWithUserDataDir,
+  relayDevtools,
   startAuthenticatingProxy,
   startPageServer,
 } from './fixtures';
@@ -25,9 +29,9 @@ import {
 const launchTimes: number[] = [];
 const stopTimes: number[] = [];
 
-async function timedLaunch(options: Omit<LaunchOptions, 'chromePath'>): Promise<RunningBrowser> {
+async function timedLaunch(options: Omit<LaunchOptions, 'chromePath' | 'egress'>): Promise<RunningBrowser> {
   const started = performance.now();
-  const browser = await launchBrowser({ chromePath: CHROMIUM, ...options });
+  const browser = await launchBrowser({ chromePath: CHROMIUM, egress: LOOPBACK_ALLOWED, ...options });
   launchTimes.push(performance.now() - started);
   return browser;
 }
@@ -38,8 +42,11 @@ async function timedStop(stop: () => Promise<void>): Promise<void> {
   stopTimes.push(performance.now() - started);
 }
 
-async function openPage(cdpUrl: string): Promise<{ cdp: Browser; page: Page }> {
-  const cdp = await chromium.connectOverCDP(cdpUrl);
+/** A page in the browser's default context, over the service's own DevTools relay. */
+async function openPage(browser: RunningBrowser): Promise<{ cdp: Browser; page: Page }> {
+  const relay = await relayDevtools(browser);
+  const cdp = await chromium.connectOverCDP(relay.url);
+  cdp.on('disconnected', () => void relay.close());
   const context = cdp.contexts()[0] ?? (await cdp.newContext());
   return { cdp, page: await context.newPage() };
 }
@@ -109,16 +116,17 @@ describe('a browser with a proxy that needs credentials and a fingerprint', () =
       proxy: { scheme: 'http', host: '127.0.0.1', port: proxy.port, username: USERNAME, password: PASSWORD },
       fingerprint: FINGERPRINT,
     });
-    ({ cdp, page } = await openPage(browser.cdpUrl));
+    ({ cdp, page } = await openPage(browser));
   });
 
   afterAll(async () => {
     await browser?.stop();
   });
 
-  it('gives a DevTools address and keeps the proxy password off the command line', () => {
-    expect(browser.cdpUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\/[\w-]+$/);
+  it('is driven over its pipe, with no DevTools port, and keeps the proxy password off the command line', () => {
     const args = commandLine(browser.pid);
+    expect(args).toContain('--remote-debugging-pipe');
+    expect(args.filter((arg) => arg.startsWith('--remote-debugging-port'))).toEqual([]);
     expect(args.join(' ')).not.toContain(PASSWORD);
     const proxyServer = args.find((arg) => arg.startsWith('--proxy-server='));
     expect(proxyServer).toMatch(/^--proxy-server=http:\/\/127\.0\.0\.1:\d+$/);
@@ -178,7 +186,7 @@ describe('a second launch on the same profile', () => {
   });
 
   it('finds the cookie set before the stop', async () => {
-    const { cdp, page } = await openPage(browser.cdpUrl);
+    const { cdp, page } = await openPage(browser);
     await page.goto(`${pages.origin}/`);
     expect(await page.evaluate(() => document.cookie)).toContain('kept=yes');
     await cdp.close();
@@ -191,12 +199,13 @@ describe('a second launch on the same profile', () => {
       headless: true,
       proxy: null,
       fingerprint: {},
+      egress: LOOPBACK_ALLOWED,
     });
     await expect(attempt).rejects.toThrow(BrowserLaunchError);
     await expect(attempt).rejects.toThrow(`already in use by Chromium process ${browser.pid}`);
-    const port = new URL(browser.cdpUrl).port;
-    expect((await fetch(`http://127.0.0.1:${port}/json/version`)).ok).toBe(true);
-    expect(existsSync(join(profile.path, 'DevToolsActivePort'))).toBe(true);
+    const { cdp, page } = await openPage(browser);
+    expect(await page.evaluate(() => 1 + 1)).toBe(2);
+    await cdp.close();
   });
 
   it('settles `exited` when the browser is killed from outside', async () => {
@@ -207,11 +216,34 @@ describe('a second launch on the same profile', () => {
   });
 });
 
-describe('a browser left behind by an earlier service', () => {
+describe('a browser whose service is gone', () => {
   const orphanProfile = makeTempDir('browser-orphan');
   afterAll(() => orphanProfile.remove());
 
-  it('is recognised by pid and profile, and stopped gracefully with its cookies kept', async () => {
+  it('ends by itself with its pipe, its cookies kept', async () => {
+    const owner = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'browser-owner.ts'), orphanProfile.path],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const [line] = (await once(
+      createInterface({ input: owner.stdout as NodeJS.ReadableStream }),
+      'line',
+    )) as [string];
+    const { pid, url } = JSON.parse(line) as { pid: number; url: string };
+    const cdp = await chromium.connectOverCDP(url);
+    const page = await (cdp.contexts()[0] as BrowserContext).newPage();
+    await page.goto(`${pages.origin}/set-cookie?orphan_cookie=1`);
+
+    owner.kill('SIGKILL');
+    await expect.poll(() => isBrowserProcess(pid, orphanProfile.path), { timeout: 15_000 }).toBe(false);
+    await expect.poll(() => processesWithUserDataDir(orphanProfile.path), { timeout: 15_000 }).toEqual([]);
+    expect(readFileSync(join(orphanProfile.path, 'Default', 'Cookies')).includes('orphan_cookie')).toBe(true);
+  });
+
+  it('is recognised by pid and profile if still there, and stopped', async () => {
     const launched = await timedLaunch({
       userDataDir: orphanProfile.path,
       headless: true,
@@ -219,10 +251,6 @@ describe('a browser left behind by an earlier service', () => {
       fingerprint: {},
     });
     const { pid } = launched; // From here on only the pid and the folder are used, as after a restart.
-    const { cdp, page } = await openPage(launched.cdpUrl);
-    await page.goto(`${pages.origin}/set-cookie?orphan_cookie=1`);
-    await cdp.close();
-
     expect(isBrowserProcess(pid, orphanProfile.path)).toBe(true);
     expect(isBrowserProcess(pid, profile.path)).toBe(false);
     expect(isBrowserProcess(process.pid, orphanProfile.path)).toBe(false);
@@ -230,11 +258,9 @@ describe('a browser left behind by an earlier service', () => {
 
     await timedStop(() => stopOrphanBrowser(pid, orphanProfile.path));
     expect(isBrowserProcess(pid, orphanProfile.path)).toBe(false);
-    // The test process is still the parent, so it reaps the browser; after a real restart init does.
-    expect(await launched.exited).toEqual({ code: 0, signal: null });
+    await launched.exited;
     expect(isAlive(pid)).toBe(false);
     expect(processesWithUserDataDir(orphanProfile.path)).toEqual([]);
-    expect(readFileSync(join(orphanProfile.path, 'Default', 'Cookies')).includes('orphan_cookie')).toBe(true);
     await stopOrphanBrowser(pid, orphanProfile.path);
   });
 });
@@ -257,6 +283,7 @@ describe('a launch that fails', () => {
       headless: true,
       proxy: null,
       fingerprint: {},
+      egress: LOOPBACK_ALLOWED,
     });
     await expect(attempt).rejects.toThrow(/^Chromium could not be started from .*no-such-chromium: .*ENOENT/);
   });
@@ -273,6 +300,7 @@ describe('a launch that fails', () => {
       headless: true,
       proxy: null,
       fingerprint: {},
+      egress: LOOPBACK_ALLOWED,
     });
     await expect(attempt).rejects.toThrow(
       'Chromium exited during start-up (code 3): The installation is broken.',
@@ -291,9 +319,10 @@ describe('a launch that fails', () => {
       headless: true,
       proxy: { scheme: 'socks5', host: '127.0.0.1', port: 9, username: 'someone', password: 'secret' },
       fingerprint: {},
+      egress: LOOPBACK_ALLOWED,
       startTimeoutMs: 500,
     });
-    await expect(attempt).rejects.toThrow(/^Chromium did not open its DevTools port within 0\.5 s/);
+    await expect(attempt).rejects.toThrow(/^Chromium did not answer on its DevTools pipe within 0\.5 s/);
     const pid = Number(readFileSync(join(scratch.path, 'hangs.pid'), 'utf8'));
     expect(liveProcessesInGroup(pid)).toEqual([]);
     expect(processesWithUserDataDir(userDataDir)).toEqual([]);
@@ -317,6 +346,7 @@ describe('a launch that fails', () => {
         headless: false,
         proxy: null,
         fingerprint: {},
+        egress: LOOPBACK_ALLOWED,
       });
       await expect(attempt).rejects.toThrow(/^Chromium exited during start-up \(code 1\): Missing X server/);
     },
@@ -342,6 +372,7 @@ describe('a launch that fails', () => {
         headless: true,
         proxy: null,
         fingerprint: {},
+        egress: LOOPBACK_ALLOWED,
       });
       await expect(attempt).rejects.toThrow(
         `Chromium exited with code 21: the profile folder ${userDataDir} is in use by another Chromium.`,

@@ -1,0 +1,174 @@
+import type { CdpMessage, CdpPipe } from './cdp-pipe';
+import type { CdpVerdict } from './cdp-policy';
+
+/** One DevTools client (a relayed WebSocket, or the automation runner) sharing a browser's pipe. */
+export interface CdpClient {
+  /** A message from the client, as text; answers and events go to the `deliver` given at attach. */
+  receive(text: string): void;
+  /** Ends the client's browser session and everything it attached; safe to call again. */
+  detach(): void;
+}
+
+interface AttachedClient {
+  browserSessionId: string;
+  deliver(text: string): void;
+  close(reason: string): void;
+}
+
+interface PendingCommand {
+  client: AttachedClient;
+  clientId: number;
+  method: string;
+}
+
+const ATTACH_METHODS = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
+
+/**
+ * Several DevTools clients over the browser's single pipe. Each client gets a browser session of its own
+ * (`Target.attachToBrowserTarget`), so auto-attach and discovery stay per client as on a DevTools port.
+ * Message ids are rewritten so that replies find their client; a client may only address the sessions it
+ * attached, and every command passes `policy` first.
+ */
+export class CdpMultiplexer {
+  private readonly clients = new Set<AttachedClient>();
+  private readonly owners = new Map<string, AttachedClient>();
+  private readonly pending = new Map<number, PendingCommand>();
+  private readonly countListeners = new Set<(count: number) => void>();
+
+  constructor(
+    private readonly pipe: CdpPipe,
+    private readonly policy: (message: CdpMessage) => CdpVerdict,
+  ) {
+    pipe.onMessage((message) => this.fromBrowser(message));
+  }
+
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  /** Called with the number of attached clients whenever it changes. */
+  onClientCount(listener: (count: number) => void): void {
+    this.countListeners.add(listener);
+  }
+
+  /** Opens a browser session for a new client; `close` is called when the browser goes away. */
+  async attach(deliver: (text: string) => void, close: (reason: string) => void): Promise<CdpClient> {
+    const { sessionId } = await this.pipe.send('Target.attachToBrowserTarget');
+    const client: AttachedClient = { browserSessionId: sessionId as string, deliver, close };
+    this.clients.add(client);
+    this.owners.set(client.browserSessionId, client);
+    this.countChanged();
+    return {
+      receive: (text) => this.fromClient(client, text),
+      detach: () => this.detach(client),
+    };
+  }
+
+  /** The browser is gone: every client is told and dropped. */
+  closeAll(reason: string): void {
+    for (const client of [...this.clients]) {
+      this.forget(client);
+      client.close(reason);
+    }
+  }
+
+  private detach(client: AttachedClient): void {
+    if (!this.clients.has(client)) return;
+    this.forget(client);
+    this.pipe.send('Target.detachFromTarget', { sessionId: client.browserSessionId }).catch(() => {});
+  }
+
+  private forget(client: AttachedClient): void {
+    this.clients.delete(client);
+    for (const [sessionId, owner] of this.owners) if (owner === client) this.owners.delete(sessionId);
+    for (const [id, command] of this.pending) if (command.client === client) this.pending.delete(id);
+    this.countChanged();
+  }
+
+  private countChanged(): void {
+    for (const listener of this.countListeners) listener(this.clients.size);
+  }
+
+  private fromClient(client: AttachedClient, text: string): void {
+    if (!this.clients.has(client)) return;
+    const message = parseCommand(text);
+    if (message === null) {
+      client.close('a DevTools message must be JSON with a numeric id and a method');
+      return;
+    }
+    const clientId = message.id as number;
+    const sessionId = message.sessionId ?? client.browserSessionId;
+    if (this.owners.get(sessionId) !== client) {
+      this.answerError(client, clientId, message.sessionId, -32001, 'Session with given id not found.');
+      return;
+    }
+    const verdict = this.policy(message);
+    if (!verdict.allowed) {
+      this.answerError(client, clientId, message.sessionId, -32000, verdict.reason);
+      return;
+    }
+    const id = this.pipe.nextId();
+    this.pending.set(id, { client, clientId, method: message.method as string });
+    this.pipe.write({ ...verdict.message, id, sessionId });
+  }
+
+  private fromBrowser(message: CdpMessage): void {
+    if (message.id !== undefined) this.reply(message, message.id);
+    else this.event(message);
+  }
+
+  private reply(message: CdpMessage, id: number): void {
+    const command = this.pending.get(id);
+    if (!command) return;
+    this.pending.delete(id);
+    const attached = message.result?.sessionId;
+    if (ATTACH_METHODS.has(command.method) && typeof attached === 'string')
+      this.owners.set(attached, command.client);
+    this.send(command.client, { ...message, id: command.clientId });
+  }
+
+  private event(message: CdpMessage): void {
+    // Events outside any session belong to the service's own use of the pipe.
+    const owner = message.sessionId === undefined ? undefined : this.owners.get(message.sessionId);
+    if (!owner) return;
+    const child = message.params?.sessionId;
+    if (message.method === 'Target.attachedToTarget' && typeof child === 'string')
+      this.owners.set(child, owner);
+    if (message.method === 'Target.detachedFromTarget' && typeof child === 'string')
+      this.owners.delete(child);
+    this.send(owner, message);
+  }
+
+  /** To the client, as if its browser session were the whole connection. */
+  private send(client: AttachedClient, message: CdpMessage): void {
+    const { sessionId, ...rest } = message;
+    client.deliver(JSON.stringify(sessionId === client.browserSessionId ? rest : message));
+  }
+
+  private answerError(
+    client: AttachedClient,
+    id: number,
+    sessionId: string | undefined,
+    code: number,
+    text: string,
+  ): void {
+    const error = { id, error: { code, message: text } };
+    client.deliver(JSON.stringify(sessionId === undefined ? error : { ...error, sessionId }));
+  }
+}
+
+function parseCommand(text: string): CdpMessage | null {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof message !== 'object' || message === null) return null;
+  const { id, method, sessionId, params } = message as Record<string, unknown>;
+  if (!Number.isSafeInteger(id) || typeof method !== 'string') return null;
+  if (sessionId !== undefined && typeof sessionId !== 'string') return null;
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+    return null;
+  return message as CdpMessage;
+}

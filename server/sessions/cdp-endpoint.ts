@@ -1,0 +1,83 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
+import type { Logger } from '../log';
+import type { CdpTokens } from './cdp-tokens';
+
+/** A client that stops reading (a stalled network, on purpose or not) is dropped before it costs memory. */
+const MAX_BUFFERED_BYTES = 64 * 2 ** 20;
+const MAX_MESSAGE_BYTES = 64 * 2 ** 20;
+
+export interface CdpEndpointDeps {
+  tokens: CdpTokens;
+  /** The DevTools of a session this process runs, or null. */
+  devtoolsOf(sessionId: string): CdpMultiplexer | null;
+  log: Logger;
+}
+
+/**
+ * Serves each session's DevTools protocol on the service's own port, as a WebSocket at the session's
+ * `cdp_url`. The path's signed token is the only credential, so a WebSocket client (Playwright's
+ * connectOverCDP, Puppeteer's connect) needs nothing else; requests without a valid one get a 404.
+ */
+export function serveCdpEndpoint(server: Server, deps: CdpEndpointDeps): void {
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(request.url ?? '/', 'http://service').pathname;
+    const sessionId = deps.tokens.sessionOf(path);
+    const devtools = sessionId === null ? null : deps.devtoolsOf(sessionId);
+    if (devtools === null) {
+      refuse(
+        socket,
+        'There is no running session at this DevTools address, or its token has expired; ask the session again for its cdp_url.',
+      );
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      const queued: string[] = [];
+      let client: Awaited<ReturnType<CdpMultiplexer['attach']>> | null = null;
+      webSocket.on('message', (data, isBinary) => {
+        const text = isBinary ? '' : data.toString();
+        if (client) client.receive(text);
+        else queued.push(text);
+      });
+      webSocket.on('close', () => client?.detach());
+      webSocket.on('error', () => webSocket.terminate());
+      devtools
+        .attach(
+          (text) => {
+            if (webSocket.bufferedAmount > MAX_BUFFERED_BYTES) webSocket.terminate();
+            else webSocket.send(text);
+          },
+          (reason) => webSocket.close(1001, reason.slice(0, 120)),
+        )
+        .then((attached) => {
+          if (webSocket.readyState !== webSocket.OPEN) return attached.detach();
+          client = attached;
+          for (const text of queued.splice(0)) attached.receive(text);
+        })
+        .catch((error: unknown) => {
+          deps.log.warn('a DevTools client could not attach', { session_id: sessionId, error });
+          webSocket.close(1011, 'the browser did not accept a new DevTools client');
+        });
+    });
+  });
+}
+
+function refuse(socket: Duplex, detail: string): void {
+  const body = JSON.stringify({
+    type: 'urn:profile-pilot:problem:not_found',
+    title: 'Not found',
+    status: 404,
+    detail,
+    code: 'not_found',
+  });
+  socket.end(
+    `HTTP/1.1 404 Not Found\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
