@@ -35,7 +35,8 @@ function startService(): Promise<{ child: ChildProcess; url: string }> {
   const log = createWriteStream(path.join(config.dataDir, 'service.log'), { flags: 'a' });
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'server/main.ts')], {
     cwd: PROJECT_ROOT,
-    env: process.env,
+    // A person automates their own local pages too; a hosted service leaves EGRESS_ALLOW empty.
+    env: { ...process.env, EGRESS_ALLOW: process.env.EGRESS_ALLOW ?? 'loopback' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const lines: string[] = [];

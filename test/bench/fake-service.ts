@@ -177,11 +177,12 @@ export class FakeService {
   }
 
   startSession(profileId: string): Session {
+    const id = `ses_${this.nextId++}`;
     const session: Session = {
-      id: `ses_${this.nextId++}`,
+      id,
       profile_id: profileId,
       status: 'running',
-      cdp_url: 'ws://127.0.0.1:9222/devtools/browser/x',
+      cdp_url: `ws://127.0.0.1:8787/v1/sessions/${id}/cdp/1800000000.${'x'.repeat(43)}`,
       headless: false,
       started_at: iso(this.clock.now()),
       stopped_at: null,

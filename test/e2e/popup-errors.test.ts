@@ -18,7 +18,10 @@ let extension: Extension;
 
 beforeAll(async () => {
   [service, extension] = await Promise.all([
-    startService().then((started) => cleanup.add(started, (it) => it.close())),
+    // Its pages and proxies are served on loopback, which sessions reach only when the operator allows it.
+    startService({ env: { EGRESS_ALLOW: 'loopback' } }).then((started) =>
+      cleanup.add(started, (it) => it.close()),
+    ),
     openExtension().then((opened) => cleanup.add(opened, (it) => it.close())),
   ]);
 });

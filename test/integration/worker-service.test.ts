@@ -63,7 +63,9 @@ describe('the worker with the real service', () => {
   it('starts and stops a profile’s browser', async () => {
     const started = await send({ type: 'session.start', profileId: profile.id, headless: true });
     expect(started).toMatchObject({ ok: true, value: { profile_id: profile.id, status: 'running' } });
-    expect(started.ok && started.value.cdp_url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\//);
+    expect(started.ok && started.value.cdp_url).toMatch(
+      /^ws:\/\/127\.0\.0\.1:\d+\/v1\/sessions\/ses_\w+\/cdp\//,
+    );
     expect((await cachedSessions.getValue())?.data.map((s) => s.profile_id)).toEqual([profile.id]);
 
     const again = await send({ type: 'session.start', profileId: profile.id, headless: true });
