@@ -12,22 +12,8 @@ import { type RouteGroup, routeGroups } from './routes/index';
 import { metaRoutes } from './routes/meta';
 
 /**
- * The HTTP app of the service. Seams for the parts that plug into it:
- *
- * - Route groups: a `(deps) => Hono<AppEnv>` with full paths, added to `routeGroups` in routes/index.ts. Its
- *   routes get auth (`c.get('account')`), the plan's rate limit, Idempotency-Key on every POST, problem-details
- *   errors, 404/405 with `Allow`, and CORS.
- * - In a route: `readJsonBody(c, Schema)`, `readQuery(c, Schema)`, `readCursor(query.cursor)` (http/validate.ts);
- *   throw `ProblemError` or `notFound('session')` (http/problem.ts); for a create whose writes share one
- *   transaction, `recordAnswer(c, tx, answer)` inside it and `sendAnswer(c, answer)` after (http/idempotency.ts).
- * - `deps.lifecycle`: `onStart` hooks run after migrations and before the port opens (reconcile sessions and
- *   runs there), `onShutdown` hooks after it closes and before the database does (stop browsers there);
- *   `shutdownSignal` aborts when shutdown begins (end long polls on it).
- * - `deps.sessions` (browsers per profile), `deps.automation` (the run queue), `deps.runEvents` (long-poll
- *   wake-ups): the session layer of sessions/layer.ts. DELETE /v1/profiles/:id?force=true calls
- *   `sessions.stopForProfile`.
- * - `profileDataDir(dataDir, id)` (data-dir.ts) is a profile's browser data; `getProfileLaunchSettings`
- *   (store/profiles.ts) gives a profile with its proxy, password included, and fingerprint.
+ * The HTTP app: the v1 route groups (routes/index.ts) behind request logs, CORS, authentication, the plan's
+ * rate limit and Idempotency-Key, with problem-details errors and 404/405 answers.
  */
 export function createApp(deps: AppDeps, groups: RouteGroup[] = routeGroups): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

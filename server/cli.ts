@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { Plan } from '../lib/api/schemas/account';
-import type { CreatedKey, KeyListing } from './accounts/store';
 import { AdminUnavailableError, askAdmin } from './admin/channel';
 import { type KeysCommand, runKeysCommand } from './admin/commands';
 import { systemClock } from './clock';
@@ -9,6 +8,7 @@ import { adminSocketPath } from './data-dir';
 import { openDatabase } from './db/driver';
 import { migrate } from './db/migrate';
 import { acquireDataDirLock, DataDirBusyError } from './lock';
+import type { CreatedKey, KeyListing } from './store/accounts';
 
 export interface CliOutput {
   stdout: (text: string) => void;

@@ -1,15 +1,44 @@
+import { createRunQueue, type RunQueue } from './automation/queue';
+import { createRunEvents, type RunEvents } from './automation/run-events';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db/driver';
 import type { Lifecycle } from './lifecycle';
 import type { Logger } from './log';
-import type { SessionLayer } from './sessions/layer';
+import { CdpTokens } from './sessions/cdp-tokens';
+import { createSessionManager, type SessionManager } from './sessions/manager';
 
-/** Everything the HTTP app and its route groups are built from. */
-export interface AppDeps extends SessionLayer {
+/** What the process provides: the database, settings, logs, time, and start-up and shutdown hooks. */
+export interface BaseDeps {
   db: Database;
   config: Config;
   log: Logger;
   clock: Clock;
   lifecycle: Lifecycle;
+}
+
+/** Everything the HTTP app and its route groups are built from. */
+export interface AppDeps extends BaseDeps {
+  /** Browsers per profile. */
+  sessions: SessionManager;
+  /** Signs and checks the tokens of the sessions' `cdp_url`s. */
+  cdpTokens: CdpTokens;
+  /** Automation runs, queued per profile. */
+  automation: RunQueue;
+  /** Wakes long polls when a run changes. */
+  runEvents: RunEvents;
+}
+
+/** The one place the service's parts are put together and hooked into its start-up and shutdown. */
+export function wireService(base: BaseDeps): AppDeps {
+  const cdpTokens = new CdpTokens();
+  const sessions = createSessionManager({ ...base, tokens: cdpTokens });
+  const runEvents = createRunEvents();
+  const automation = createRunQueue({ ...base, limits: base.config.limits, sessions, events: runEvents });
+  base.lifecycle.onStart('sessions', () => sessions.reconcile());
+  base.lifecycle.onStart('automation runs', () => automation.reconcile());
+  // Shutdown hooks run last registered first: runs end before their browsers are stopped.
+  base.lifecycle.onShutdown('sessions', () => sessions.stopAll('service_shutdown'));
+  base.lifecycle.onShutdown('automation runs', () => automation.drain());
+  return { ...base, sessions, cdpTokens, automation, runEvents };
 }

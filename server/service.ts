@@ -10,14 +10,13 @@ import type { Config } from './config';
 import { adminSocketPath } from './data-dir';
 import { openDatabase } from './db/driver';
 import { migrate } from './db/migrate';
-import type { AppDeps } from './deps';
+import { wireService } from './deps';
 import type { AppEnv } from './http/env';
 import { validate } from './http/validate';
 import { createLifecycle } from './lifecycle';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './lock';
 import type { Logger } from './log';
 import { serveCdpEndpoint } from './sessions/cdp-endpoint';
-import { createSessionLayer } from './sessions/layer';
 
 export interface RunningService {
   url: string;
@@ -47,7 +46,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const applied = await migrate(db);
     if (applied.length > 0) log.info('database migrated', { versions: applied, kind: db.kind });
     const base = { db, config, log, clock: systemClock, lifecycle };
-    const deps: AppDeps = { ...base, ...createSessionLayer(base) };
+    const deps = wireService(base);
     const app = createApp(deps);
     await lifecycle.runStart();
     admin = await listenAdmin(

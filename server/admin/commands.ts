@@ -1,8 +1,8 @@
 import { Plan } from '../../lib/api/schemas/account';
 import { z } from '../../lib/api/zod';
-import { createAccountWithKey, listKeys, revokeKey } from '../accounts/store';
 import type { Clock } from '../clock';
 import type { Database } from '../db/driver';
+import { createAccountWithKey, listKeys, revokeKey } from '../store/accounts';
 
 /** A keys command, as the CLI runs it directly or sends it to the running service. */
 export const KeysCommand = z.discriminatedUnion('command', [

@@ -3,18 +3,19 @@ import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Clock } from '../clock';
 import type { Limits } from '../config';
 import type { Database, Queryable } from '../db/driver';
-import { notFound, ProblemError } from '../http/problem';
+import { Conflict, isDomainError, NotFound } from '../domain-errors';
 import type { Logger } from '../log';
 import type { SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
 import {
   findActiveRuns,
   findRun,
+  finishRun,
   insertArtifact,
   insertRun,
+  markRunStarted,
   type RunRow,
   toRun,
-  updateRun,
   updateStep,
 } from '../store/runs';
 import { findSession, findSessionOfProfile } from '../store/sessions';
@@ -61,10 +62,11 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
   const running = new Map<string, { controller: AbortController; settled: Promise<void> }>();
   let shuttingDown = false;
 
-  async function change(runId: string, assignments: string, params: unknown[]): Promise<RunRow> {
-    const row = await updateRun(db, runId, assignments, params);
-    events.changed(runId);
-    return row;
+  /** Every change of a run wakes those waiting on it. */
+  async function changed(row: Promise<RunRow>): Promise<RunRow> {
+    const changedRow = await row;
+    events.changed(changedRow.id);
+    return changedRow;
   }
 
   function schedule(run: RunRow): void {
@@ -97,11 +99,9 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
   async function performRun(run: RunRow, signal: AbortSignal): Promise<void> {
     const target = await sessionFor(run);
     if ('error' in target) return void (await finish(run.id, 'failed', {}, target.error));
-    await change(run.id, `status = 'running', session_id = $2, owns_session = $3, started_at = $4`, [
-      target.session.id,
-      target.owned,
-      clock.now(),
-    ]);
+    await changed(
+      markRunStarted(db, clock, run.id, { sessionId: target.session.id, ownsSession: target.owned }),
+    );
     let result: RunScriptResult;
     try {
       const cdpUrl = sessions.localCdpUrl(target.session.id);
@@ -117,17 +117,13 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
                 runOutputBytes: limits.maxRunOutputBytes,
               },
               onStepStart: async (index) => {
-                await updateStep(db, run.id, index, {
-                  status: 'running',
-                  started_at: clock.now().toISOString(),
-                });
-                events.changed(run.id);
+                const started = { status: 'running' as const, started_at: clock.now().toISOString() };
+                await changed(updateStep(db, run.id, index, started));
               },
               onStepEnd: async (index, outcome) => {
                 const finished =
                   outcome.status === 'skipped' ? {} : { finished_at: clock.now().toISOString() };
-                await updateStep(db, run.id, index, { ...outcome, ...finished });
-                events.changed(run.id);
+                await changed(updateStep(db, run.id, index, { ...outcome, ...finished }));
               },
               saveArtifact: async (name, png) => {
                 if (png.length > limits.maxArtifactBytes)
@@ -169,8 +165,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     try {
       return { session: await sessions.start(run.account_id, run.profile_id), owned: true };
     } catch (error) {
-      const detail =
-        error instanceof ProblemError ? error.problem.detail : 'its browser could not be started';
+      const detail = isDomainError(error) ? error.message : 'its browser could not be started';
       return { error: `The run could not start a session: ${detail}` };
     }
   }
@@ -181,16 +176,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     output: Record<string, unknown>,
     error: string | null,
   ): Promise<RunRow> {
-    return change(
-      runId,
-      `status = $2, output = $3::jsonb, error = $4, finished_at = $5,
-       steps = (select coalesce(jsonb_agg(case s->>'status'
-                  when 'pending' then s || '{"status":"skipped"}'::jsonb
-                  when 'running' then s || jsonb_build_object('status', 'failed', 'error', $4::text)
-                  else s end order by i), '[]'::jsonb)
-                  from jsonb_array_elements(steps) with ordinality as t(s, i))`,
-      [status, JSON.stringify(output), error, clock.now()],
-    );
+    return changed(finishRun(db, clock, runId, { status, output, error }));
   }
 
   return {
@@ -213,7 +199,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
 
     async cancel(accountId, runId) {
       const run = await findRun(db, accountId, runId);
-      if (!run) throw notFound('run');
+      if (!run) throw new NotFound('run');
       if (run.status === 'queued') {
         return toRun(await finish(runId, 'cancelled', {}, 'The run was cancelled before it started.'));
       }
@@ -244,18 +230,17 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
   async function targetProfile(accountId: string, body: RunCreate): Promise<string> {
     if (body.session_id) {
       const session = await findSession(db, accountId, body.session_id);
-      if (!session) throw notFound('session');
+      if (!session) throw new NotFound('session');
       if (session.status !== 'running') {
-        throw new ProblemError({
-          status: 409,
-          code: 'session_not_running',
-          detail: `This session is ${session.status}; start a new one, or run on the profile instead.`,
-        });
+        throw new Conflict(
+          'session_not_running',
+          `This session is ${session.status}; start a new one, or run on the profile instead.`,
+        );
       }
       return session.profile_id;
     }
     const profile = await getProfile(db, accountId, body.profile_id as string);
-    if (!profile) throw notFound('profile');
+    if (!profile) throw new NotFound('profile');
     return profile.id;
   }
 }

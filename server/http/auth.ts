@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { type AccountOfKey, findAccountByKey } from '../accounts/store';
 import type { Clock } from '../clock';
 import type { Queryable } from '../db/driver';
+import { type AccountOfKey, findAccountByKey } from '../store/accounts';
 import type { AppEnv } from './env';
 import { problemResponse } from './problem';
 import { formatWait } from './rate-limit';

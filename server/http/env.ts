@@ -1,5 +1,5 @@
 import type { HttpBindings } from '@hono/node-server';
-import type { AccountOfKey } from '../accounts/store';
+import type { AccountOfKey } from '../store/accounts';
 import type { IdempotencyScope } from './idempotency';
 
 /** Hono's environment for this app: what middleware puts on the context for the routes. */

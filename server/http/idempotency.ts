@@ -3,6 +3,13 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Clock } from '../clock';
 import type { Database, Queryable } from '../db/driver';
 import type { Lifecycle } from '../lifecycle';
+import {
+  claimIdempotencyKey,
+  expireIdempotencyRecords,
+  releaseIdempotencyKey,
+  type StoredAnswer,
+  storeIdempotentAnswer,
+} from '../store/idempotency';
 import type { AppEnv } from './env';
 import { ProblemError, validationProblem } from './problem';
 import { readRawBody } from './validate';
@@ -60,7 +67,7 @@ export function idempotency(db: Database, clock: Clock): MiddlewareHandler<AppEn
     const succeeded = c.res.status >= 200 && c.res.status < 300;
     if (!succeeded) {
       // Also when the route recorded an answer in a transaction that then rolled back.
-      await db.query('delete from idempotency_records where account_id = $1 and key = $2', [accountId, key]);
+      await releaseIdempotencyKey(db, accountId, key);
     } else if (!scope.recorded) {
       await store(db, scope, {
         status: c.res.status,
@@ -88,23 +95,14 @@ export function sendAnswer(c: Context<AppEnv>, answer: Answer): Response {
 
 /** Deletes answers older than 24 h and claims left by a process that died mid-request. */
 export function maintainIdempotencyRecords(db: Database, clock: Clock, lifecycle: Lifecycle): void {
-  const expire = () =>
-    db.query('delete from idempotency_records where created_at < $1', [
-      new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS),
-    ]);
+  const expire = (inFlightToo = false) =>
+    expireIdempotencyRecords(db, new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS), inFlightToo);
   let timer: NodeJS.Timeout | undefined;
   lifecycle.onStart('idempotency records', async () => {
-    await db.query(`delete from idempotency_records where state = 'in_flight'`);
-    await expire();
+    await expire(true);
     timer = setInterval(() => void expire().catch(() => {}), 3600 * 1000).unref();
   });
   lifecycle.onShutdown('idempotency records', () => clearInterval(timer));
-}
-
-interface StoredAnswer {
-  status: number;
-  body: string;
-  headers: Record<string, string>;
 }
 
 /** Claims the key for this request (null), or answers from the earlier request that holds it. */
@@ -116,25 +114,12 @@ async function claim(
   fingerprint: string,
 ): Promise<Response | null> {
   const now = clock.now();
-  const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
+  const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
   for (;;) {
-    const claimed = await db.query(
-      `insert into idempotency_records (account_id, key, fingerprint, state, created_at)
-       values ($1, $2, $3, 'in_flight', $4)
-       on conflict (account_id, key) do update
-          set fingerprint = excluded.fingerprint, state = 'in_flight', status = null, headers = null,
-              body = null, created_at = excluded.created_at
-        where idempotency_records.created_at < $5
-       returning 1`,
-      [accountId, key, fingerprint, now, expired],
-    );
-    if (claimed.length > 0) return null;
-    const [earlier] = await db.query<{ fingerprint: string; state: string } & StoredAnswer>(
-      'select fingerprint, state, status, headers, body from idempotency_records where account_id = $1 and key = $2',
-      [accountId, key],
-    );
+    const earlier = await claimIdempotencyKey(db, { accountId, key, fingerprint, now, expiredBefore });
+    if (earlier.claimed) return null;
     // Released between the two statements: claim it again.
-    if (!earlier) continue;
+    if ('released' in earlier) continue;
     if (earlier.fingerprint !== fingerprint) {
       throw new ProblemError({
         status: 422,
@@ -151,19 +136,15 @@ async function claim(
         headers: { 'Retry-After': '1' },
       });
     }
-    return new Response(earlier.body, {
-      status: earlier.status,
-      headers: { ...earlier.headers, 'Idempotent-Replayed': 'true' },
+    return new Response(earlier.answer.body, {
+      status: earlier.answer.status,
+      headers: { ...earlier.answer.headers, 'Idempotent-Replayed': 'true' },
     });
   }
 }
 
-async function store(db: Queryable, scope: IdempotencyScope, answer: StoredAnswer): Promise<void> {
-  await db.query(
-    `update idempotency_records set state = 'done', status = $3, headers = $4::jsonb, body = $5
-      where account_id = $1 and key = $2`,
-    [scope.accountId, scope.key, answer.status, JSON.stringify(answer.headers), answer.body],
-  );
+function store(db: Queryable, scope: IdempotencyScope, answer: StoredAnswer): Promise<void> {
+  return storeIdempotentAnswer(db, scope.accountId, scope.key, answer);
 }
 
 function pickHeaders(headers: Headers): Record<string, string> {

@@ -1,7 +1,6 @@
 import type { Plan } from '../../lib/api/schemas/account';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { SESSION_CAPS } from '../accounts/plans';
-import { findPlan } from '../accounts/store';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { CHROME_INSTALL_HINT, findChrome } from '../browser/find-chrome';
 import {
@@ -15,8 +14,9 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { profileDataDir } from '../data-dir';
 import type { Database } from '../db/driver';
-import { notFound, ProblemError } from '../http/problem';
+import { Conflict, NotFound, PlanLimit, Unavailable } from '../domain-errors';
 import type { Logger } from '../log';
+import { findPlan } from '../store/accounts';
 import { getProfileLaunchSettings } from '../store/profiles';
 import {
   findLiveSessions,
@@ -90,7 +90,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       getProfileLaunchSettings(db, accountId, profileId),
       findPlan(db, accountId),
     ]);
-    if (!settings || !plan) throw notFound('profile');
+    if (!settings || !plan) throw new NotFound('profile');
     const chromePath = chromeToLaunch(config.chromePath, log);
     takeSlot();
     let slotHeld = true;
@@ -143,12 +143,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
         error,
       });
       await markFailed(db, clock, row.id, detail);
-      throw new ProblemError({
-        status: 503,
-        code: 'browser_unavailable',
-        detail,
-        extensions: { session_id: row.id },
-      });
+      throw new Unavailable('browser_unavailable', detail, { sessionId: row.id });
     } finally {
       launching.delete(row.id);
     }
@@ -156,12 +151,11 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
 
   function takeSlot(): void {
     if (slotsTaken >= limits.maxBrowsers) {
-      throw new ProblemError({
-        status: 503,
-        code: 'at_capacity',
-        detail: `The service is running as many browsers as this machine can hold (${limits.maxBrowsers}); try again in a minute.`,
-        headers: { 'Retry-After': String(CAPACITY_RETRY_AFTER_S) },
-      });
+      throw new Unavailable(
+        'at_capacity',
+        `The service is running as many browsers as this machine can hold (${limits.maxBrowsers}); try again in a minute.`,
+        { retryAfterSeconds: CAPACITY_RETRY_AFTER_S },
+      );
     }
     slotsTaken += 1;
   }
@@ -285,32 +279,29 @@ function chromeToLaunch(configured: string | null, log: Logger): string {
   const found = configured ? findChrome({ CHROME_PATH: configured, PATH: '' }) : findChrome();
   if (found && (!configured || found === configured)) return found;
   if (configured) log.error('CHROME_PATH is not an executable file', { chrome_path: configured });
-  throw new ProblemError({
-    status: 503,
-    code: 'browser_unavailable',
-    detail: configured
+  throw new Unavailable(
+    'browser_unavailable',
+    configured
       ? `The browser the operator configured (CHROME_PATH) cannot be started. ${CHROME_INSTALL_HINT}`
       : `No Chrome or Chromium was found on the service's machine. ${CHROME_INSTALL_HINT}`,
-  });
+  );
 }
 
-function sessionLimit(plan: Plan, cap: number): ProblemError {
-  return new ProblemError({
-    status: 429,
-    code: 'session_limit',
-    detail: `Your ${plan} plan allows ${cap} session${cap === 1 ? '' : 's'} at once; stop one to start another.`,
-  });
+function sessionLimit(plan: Plan, cap: number): PlanLimit {
+  return new PlanLimit(
+    'session_limit',
+    `Your ${plan} plan allows ${cap} session${cap === 1 ? '' : 's'} at once; stop one to start another.`,
+  );
 }
 
 function isLive(row: SessionRow): boolean {
   return (LIVE_SESSION_STATUSES as readonly string[]).includes(row.status);
 }
 
-function sessionExists(live: SessionRow | null): ProblemError {
-  return new ProblemError({
-    status: 409,
-    code: 'session_exists',
-    detail: 'This profile already has a running session; stop it first or use it.',
-    extensions: live ? { session_id: live.id } : {},
-  });
+function sessionExists(live: SessionRow | null): Conflict {
+  return new Conflict(
+    'session_exists',
+    'This profile already has a running session; stop it first or use it.',
+    live?.id ?? null,
+  );
 }

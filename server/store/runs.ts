@@ -110,18 +110,47 @@ export async function findActiveRuns(db: Queryable): Promise<RunRow[]> {
 }
 
 /** Applies `assignments` (SQL using $2.. for `params`) and bumps the version: every change is one version. */
-export async function updateRun(
-  db: Queryable,
-  id: string,
-  assignments: string,
-  params: unknown[],
-): Promise<RunRow> {
+async function updateRun(db: Queryable, id: string, assignments: string, params: unknown[]): Promise<RunRow> {
   const [row] = await db.query<RunRow>(
     `update automation_runs set ${assignments}, version = version + 1 where id = $1 returning ${COLUMNS}`,
     [id, ...params],
   );
   if (!row) throw new Error(`run ${id} vanished`);
   return row;
+}
+
+/** The run has its session and is running. */
+export function markRunStarted(
+  db: Queryable,
+  clock: Clock,
+  id: string,
+  session: { sessionId: string; ownsSession: boolean },
+): Promise<RunRow> {
+  return updateRun(db, id, `status = 'running', session_id = $2, owns_session = $3, started_at = $4`, [
+    session.sessionId,
+    session.ownsSession,
+    clock.now(),
+  ]);
+}
+
+/** The run ended: steps still pending are skipped, one still running failed with the run's error. */
+export function finishRun(
+  db: Queryable,
+  clock: Clock,
+  id: string,
+  outcome: { status: RunStatus; output: Record<string, unknown>; error: string | null },
+): Promise<RunRow> {
+  return updateRun(
+    db,
+    id,
+    `status = $2, output = $3::jsonb, error = $4, finished_at = $5,
+     steps = (select coalesce(jsonb_agg(case s->>'status'
+                when 'pending' then s || '{"status":"skipped"}'::jsonb
+                when 'running' then s || jsonb_build_object('status', 'failed', 'error', $4::text)
+                else s end order by i), '[]'::jsonb)
+                from jsonb_array_elements(steps) with ordinality as t(s, i))`,
+    [outcome.status, JSON.stringify(outcome.output), outcome.error, clock.now()],
+  );
 }
 
 /** Merges `patch` into step `index`. */

@@ -4,19 +4,18 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxyInput } from '../../lib/api/inputs/proxies';
-import { createAccountWithKey } from '../../server/accounts/store';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { type Database, openDatabase } from '../../server/db/driver';
 import { migrate } from '../../server/db/migrate';
-import type { AppDeps } from '../../server/deps';
+import { type AppDeps, wireService } from '../../server/deps';
 import type { AppEnv } from '../../server/http/env';
 import { recordAnswer, sendAnswer } from '../../server/http/idempotency';
 import { readJsonBody } from '../../server/http/validate';
 import { createLifecycle } from '../../server/lifecycle';
 import { createLogger } from '../../server/log';
 import { routeGroups } from '../../server/routes/index';
-import { createSessionLayer, type SessionLayer } from '../../server/sessions/layer';
+import { createAccountWithKey } from '../../server/store/accounts';
 import { insertProxy } from '../../server/store/proxies';
 import type { StopReason } from '../../server/store/sessions';
 
@@ -44,15 +43,15 @@ function deferred() {
   return { promise, resolve };
 }
 
-/** The real session layer, with its stopForProfile watched (and, for one test, refusing to act). */
-function watchedSessionLayer(layer: SessionLayer): SessionLayer {
+/** The real service, with its sessions' stopForProfile watched (and, for one test, refusing to act). */
+function watchSessions(deps: AppDeps): AppDeps {
   return {
-    ...layer,
+    ...deps,
     sessions: {
-      ...layer.sessions,
+      ...deps.sessions,
       async stopForProfile(account, profile, reason) {
         stopCalls.push([account, profile, reason]);
-        if (stopSessions) await layer.sessions.stopForProfile(account, profile, reason);
+        if (stopSessions) await deps.sessions.stopForProfile(account, profile, reason);
       },
     },
   };
@@ -89,10 +88,7 @@ beforeAll(async () => {
   const lifecycle = createLifecycle(log);
   const config = loadConfig({ DATA_DIR: dataDir });
   const base = { db, config, log, clock, lifecycle };
-  app = createApp({ ...base, ...watchedSessionLayer(createSessionLayer(base)) }, [
-    ...routeGroups,
-    testRoutes,
-  ]);
+  app = createApp(watchSessions(wireService(base)), [...routeGroups, testRoutes]);
   await lifecycle.runStart();
   const created = await createAccountWithKey(db, clock, { plan: 'enterprise', name: 'seams' });
   key = created.key;

@@ -1,7 +1,4 @@
 import type { Plan } from '../../lib/api/schemas/account';
-import type { Clock } from '../clock';
-import type { Database, Queryable } from '../db/driver';
-import { newId } from '../ids';
 import {
   generateApiKey,
   hashApiKey,
@@ -9,7 +6,10 @@ import {
   KEY_PREFIX_LENGTH,
   keyPrefix,
   sameHash,
-} from './api-keys';
+} from '../accounts/api-keys';
+import type { Clock } from '../clock';
+import type { Database, Queryable } from '../db/driver';
+import { newId } from '../ids';
 
 export interface AccountOfKey {
   id: string;
