@@ -7,6 +7,7 @@ import {
   type RunningBrowser,
 } from '../browser/launch';
 import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
+import { withoutPaths } from '../browser/startup-failure';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { profileDataDir } from '../data-dir';
@@ -59,13 +60,14 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   async function start(accountId: string, profileId: string, headless = config.headless): Promise<Session> {
     const settings = await getProfileLaunchSettings(db, accountId, profileId);
     if (!settings) throw notFound('profile');
-    const chromePath = chromeToLaunch(config.chromePath);
+    const chromePath = chromeToLaunch(config.chromePath, log);
     const row = await insertStartingSession(db, clock, { accountId, profileId, headless });
     if (!row) throw sessionExists(await findSessionOfProfile(db, accountId, profileId));
 
+    const userDataDir = profileDataDir(config.dataDir, profileId);
     const launched = launch({
       chromePath,
-      userDataDir: profileDataDir(config.dataDir, profileId),
+      userDataDir,
       headless,
       proxy: settings.proxy,
       fingerprint: settings.fingerprint,
@@ -78,12 +80,18 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       log.info('session started', { session_id: row.id, profile_id: profileId, pid: browser.pid });
       return toSession(await markRunning(db, clock, row.id, browser));
     } catch (error) {
+      // The answer (and the session's `error`) shows no file path of the service's machine; the log has them.
       const detail =
         error instanceof BrowserLaunchError
-          ? error.message
+          ? withoutPaths(error.message, userDataDir)
           : 'The browser could not be started for this profile.';
-      if (!(error instanceof BrowserLaunchError))
-        log.error('browser launch failed', { session_id: row.id, error });
+      if (error instanceof BrowserLaunchError)
+        log.warn('browser launch failed', {
+          session_id: row.id,
+          profile_dir: userDataDir,
+          reason: error.message,
+        });
+      else log.error('browser launch failed', { session_id: row.id, error });
       await markFailed(db, clock, row.id, detail);
       throw new ProblemError({
         status: 503,
@@ -158,15 +166,19 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   };
 }
 
-/** CHROME_PATH when set (and then only it: a typo should not silently launch another browser), else a search. */
-function chromeToLaunch(configured: string | null): string {
+/**
+ * CHROME_PATH when set (and then only it: a typo should not silently launch another browser), else a search.
+ * The path goes to the log, not to the client: no answer shows a file path of the service's machine.
+ */
+function chromeToLaunch(configured: string | null, log: Logger): string {
   const found = configured ? findChrome({ CHROME_PATH: configured, PATH: '' }) : findChrome();
   if (found && (!configured || found === configured)) return found;
+  if (configured) log.warn('CHROME_PATH is not an executable file', { chrome_path: configured });
   throw new ProblemError({
     status: 503,
     code: 'browser_unavailable',
     detail: configured
-      ? `CHROME_PATH (${configured}) is not an executable file. ${CHROME_INSTALL_HINT}`
+      ? `The service's CHROME_PATH setting does not name an executable file. ${CHROME_INSTALL_HINT}`
       : `No Chrome or Chromium was found on the service's machine. ${CHROME_INSTALL_HINT}`,
   });
 }
