@@ -4,10 +4,11 @@ import { authenticate } from './http/auth';
 import { extensionCors } from './http/cors';
 import type { AppEnv } from './http/env';
 import { handleErrors } from './http/errors';
-import { notFoundOrMethodNotAllowed } from './http/fallback';
+import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from './http/fallback';
 import { idempotency, maintainIdempotencyRecords } from './http/idempotency';
 import { accountRateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
+import { refuseNulInPath } from './http/validate';
 import { type RouteGroup, routeGroups } from './routes/index';
 import { metaRoutes } from './routes/meta';
 
@@ -16,7 +17,8 @@ import { metaRoutes } from './routes/meta';
  *
  * - Route groups: a `(deps) => Hono<AppEnv>` with full paths, added to `routeGroups` in routes/index.ts. Its
  *   routes get auth (`c.get('account')`), the plan's rate limit, Idempotency-Key on every POST, problem-details
- *   errors, 404/405 with `Allow`, and CORS.
+ *   errors, 404/405 with `Allow` (a fixed path such as /v1/sessions/start is never taken for an `:id`), 422 for
+ *   U+0000 in the path, and CORS.
  * - In a route: `readJsonBody(c, Schema)`, `readQuery(c, Schema)`, `readCursor(query.cursor)` (http/validate.ts);
  *   throw `ProblemError` or `notFound('session')` (http/problem.ts); for a create whose writes share one
  *   transaction, `recordAnswer(c, tx, answer)` inside it and `sendAnswer(c, answer)` after (http/idempotency.ts).
@@ -37,6 +39,8 @@ export function createApp(deps: AppDeps, groups: RouteGroup[] = routeGroups): Ho
   app.use('/v1/*', authenticate(deps.db, deps.clock));
   app.use('/v1/*', accountRateLimit(deps.clock));
   app.use('/v1/*', idempotency(deps.db, deps.clock));
+  app.use('/v1/*', methodNotAllowedOnFixedPaths(app));
+  app.use('/v1/*', refuseNulInPath());
   for (const group of groups) app.route('/', group(deps));
   maintainIdempotencyRecords(deps.db, deps.clock, deps.lifecycle);
   app.notFound(notFoundOrMethodNotAllowed(app));

@@ -12,6 +12,8 @@ import {
   insertArtifact,
   insertRun,
   type RunRow,
+  storableJson,
+  storableText,
   toRun,
   updateRun,
   updateStep,
@@ -170,7 +172,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
                   when 'running' then s || jsonb_build_object('status', 'failed', 'error', $4::text)
                   else s end order by i), '[]'::jsonb)
                   from jsonb_array_elements(steps) with ordinality as t(s, i))`,
-      [status, JSON.stringify(output), error, clock.now()],
+      [status, storableJson(output), error === null ? null : storableText(error), clock.now()],
     );
   }
 
