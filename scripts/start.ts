@@ -4,10 +4,11 @@
  * Ctrl+C stops everything it started, session browsers included.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConfigError, loadConfig, PROJECT_ROOT } from '../server/config';
+import { DataDirAccessError, PRIVATE_UMASK, prepareDataDir } from '../server/data-dir';
 import { connectExtension, launchWithExtension } from './extension-browser';
 import { runWxt } from './wxt';
 
@@ -31,8 +32,14 @@ function fail(message: string): never {
 
 /** The service as a child process; resolves with its URL once it listens. Its logs go to .data/service.log. */
 function startService(): Promise<{ child: ChildProcess; url: string }> {
-  mkdirSync(config.dataDir, { recursive: true });
-  const log = createWriteStream(path.join(config.dataDir, 'service.log'), { flags: 'a' });
+  // Every account's data is in there: the folder and all in it are the user's alone (0700 folders, 0600 files).
+  try {
+    prepareDataDir(config.dataDir);
+  } catch (error) {
+    if (error instanceof DataDirAccessError) fail(error.message);
+    throw error;
+  }
+  const log = createWriteStream(path.join(config.dataDir, 'service.log'), { flags: 'a', mode: 0o600 });
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'server/main.ts')], {
     cwd: PROJECT_ROOT,
     // A person automates their own local pages too; a hosted service leaves EGRESS_ALLOW empty.
@@ -111,9 +118,12 @@ try {
   const key = await localKey(service.url);
   const extensionDir = buildExtension();
   const headless = !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
+  // From here on (the build is done) what this process and its Chromium create is the user's alone.
+  process.umask(PRIVATE_UMASK);
+  const userDataDir = path.join(config.dataDir, 'extension-browser');
   const browser = await launchWithExtension({
     extensionDir,
-    userDataDir: path.join(config.dataDir, 'extension-browser'),
+    userDataDir,
     headless,
   });
   await connectExtension(browser.worker, service.url, key);

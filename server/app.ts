@@ -4,16 +4,18 @@ import { authenticate } from './http/auth';
 import { extensionCors } from './http/cors';
 import type { AppEnv } from './http/env';
 import { handleErrors } from './http/errors';
-import { notFoundOrMethodNotAllowed } from './http/fallback';
+import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from './http/fallback';
 import { idempotency, maintainIdempotencyRecords } from './http/idempotency';
 import { accountRateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
+import { refuseNulInPath } from './http/validate';
 import { type RouteGroup, routeGroups } from './routes/index';
 import { metaRoutes } from './routes/meta';
 
 /**
  * The HTTP app: the v1 route groups (routes/index.ts) behind request logs, CORS, authentication, the plan's
- * rate limit and Idempotency-Key, with problem-details errors and 404/405 answers.
+ * rate limit and Idempotency-Key, with problem-details errors and 404/405 answers (a fixed path such as
+ * /v1/sessions/start is never taken for an `:id`; U+0000 in a path is 422).
  */
 export function createApp(deps: AppDeps, groups: RouteGroup[] = routeGroups): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -23,6 +25,8 @@ export function createApp(deps: AppDeps, groups: RouteGroup[] = routeGroups): Ho
   app.use('/v1/*', authenticate(deps.db, deps.clock));
   app.use('/v1/*', accountRateLimit(deps.clock));
   app.use('/v1/*', idempotency(deps.db, deps.clock));
+  app.use('/v1/*', methodNotAllowedOnFixedPaths(app));
+  app.use('/v1/*', refuseNulInPath());
   for (const group of groups) app.route('/', group(deps));
   maintainIdempotencyRecords(deps.db, deps.clock, deps.lifecycle);
   app.notFound(notFoundOrMethodNotAllowed(app));

@@ -1,5 +1,5 @@
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { lockFilePath } from './data-dir';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lockFilePath, prepareDataDir } from './data-dir';
 
 export type LockRole = 'service' | 'cli';
 
@@ -30,9 +30,10 @@ export interface DataDirLock {
  * Takes the data dir for this process. PGlite takes no lock of its own, and two processes writing one
  * database directory corrupt it; the lock also guards the profiles' browser data and the admin socket.
  * A lock whose process is gone (killed) is taken over. Throws DataDirBusyError while a live process holds it.
+ * The data dir is made private to this user first (prepareDataDir): DataDirAccessError when it cannot be.
  */
 export function acquireDataDirLock(dataDir: string, role: LockRole): DataDirLock {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  prepareDataDir(dataDir);
   const lockPath = lockFilePath(dataDir);
   const me: LockHolder = { pid: process.pid, role, started_at: new Date().toISOString() };
   // Written aside and hard-linked into place: the link is atomic, so a reader never sees a half-written file.

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CONFIG_OPTIONS, type Config, ConfigError, loadConfig } from './config';
+import { DataDirAccessError, PRIVATE_UMASK } from './data-dir';
 import { DataDirBusyError } from './lock';
 import { createLogger } from './log';
 
@@ -13,6 +14,8 @@ class UsageError extends Error {}
 
 /** No arguments: serve in the foreground until SIGINT/SIGTERM. `keys …`: the keys command line. */
 async function main(argv: string[]): Promise<number> {
+  // Before anything is created: the database, browser profiles, sockets and Chromium's files stay private.
+  process.umask(PRIVATE_UMASK);
   if (argv[0] === 'keys') {
     const { runKeysCli } = await import('./cli');
     return runKeysCli(argv.slice(1), process.env, {
@@ -60,7 +63,11 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     // Mistakes of the operator are sentences; anything else is a logged error with its stack.
-    if (error instanceof ConfigError || error instanceof DataDirBusyError)
+    if (
+      error instanceof ConfigError ||
+      error instanceof DataDirBusyError ||
+      error instanceof DataDirAccessError
+    )
       process.stderr.write(`${error.message}\n`);
     else createLogger({}).error('the service could not start', { error });
     process.exit(1);

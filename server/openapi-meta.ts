@@ -13,9 +13,20 @@ import { z } from '../lib/api/zod';
 
 /**
  * What the OpenAPI document says beyond the shapes: component names and descriptions of the shared schemas,
- * and a summary per endpoint. Kept here, not in lib/api, so the extension's bundles do not carry the text.
+ * the rules between fields that zod checks with `refine` (as JSON Schema `oneOf`/`not`, merged into the
+ * schema's own), and a summary per endpoint. Kept here, not in lib/api, so the extension's bundles do not carry
+ * the text. An entry without `id` stays inline where it is used.
  */
-export const componentSchemas = z.registry<{ id: string; description?: string }>();
+export const componentSchemas = z.registry<{
+  id?: string;
+  description?: string;
+  oneOf?: Record<string, unknown>[];
+  not?: Record<string, unknown>;
+}>();
+
+/** Exactly one of these fields: the JSON Schema of a `refine` that gives one or the other, not both. */
+const exactlyOneOf = (...fields: string[]) => fields.map((field) => ({ required: [field] }));
+
 componentSchemas.add(Account, {
   id: 'Account',
   description: 'The account the key belongs to; hourly_limit is null for an unlimited plan.',
@@ -32,9 +43,17 @@ componentSchemas.add(Script, {
 });
 componentSchemas.add(AutomationRun, {
   id: 'AutomationRun',
-  description: 'One run of a script. `version` grows with every change, for long-polling with after_version.',
+  description:
+    'One run of a script. `version` grows with every change, for long-polling with after_version. Text from a page that holds U+0000 is stored with U+FFFD in its place.',
 });
-componentSchemas.add(RunCreate, { id: 'RunCreate' });
+componentSchemas.add(RunCreate, {
+  id: 'RunCreate',
+  description:
+    'Body of POST /v1/automation/run: exactly one of `profile_id` (the run starts a session for itself unless the profile has one running) or `session_id`.',
+  oneOf: exactlyOneOf('profile_id', 'session_id'),
+});
+const WaitForStep = Step._zod.def.options.find((option) => option._zod.propValues?.action?.has('wait_for'));
+if (WaitForStep) componentSchemas.add(WaitForStep, { oneOf: exactlyOneOf('selector', 'ms') });
 componentSchemas.add(RunList, { id: 'RunList' });
 componentSchemas.add(Problem, {
   id: 'Problem',
@@ -53,7 +72,11 @@ componentSchemas.add(Profile, {
 componentSchemas.add(ProfileCreate, {
   id: 'ProfileCreate',
   description:
-    'Body of POST /v1/profiles. `proxy` is scheme://[user:pass@]host:port; `proxy_id` names a saved proxy instead.',
+    'Body of POST /v1/profiles. `proxy` is scheme://[user:pass@]host:port; `proxy_id` names a saved proxy instead (not both).',
+  not: {
+    required: ['proxy', 'proxy_id'],
+    properties: { proxy: { type: 'string' }, proxy_id: { type: 'string' } },
+  },
 });
 componentSchemas.add(ProfileList, { id: 'ProfileList' });
 componentSchemas.add(ProxyConfig, {
@@ -68,7 +91,7 @@ componentSchemas.add(Session, {
     'A running (or finished) browser for one profile. `cdp_url` is the ws:// DevTools address for connectOverCDP.',
 });
 componentSchemas.add(SessionStart, { id: 'SessionStart' });
-componentSchemas.add(SessionStop, { id: 'SessionStop' });
+componentSchemas.add(SessionStop, { id: 'SessionStop', oneOf: exactlyOneOf('session_id', 'profile_id') });
 componentSchemas.add(SessionList, { id: 'SessionList' });
 
 export const endpointSummaries: Record<EndpointName, string> = {

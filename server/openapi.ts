@@ -1,3 +1,4 @@
+import { maxHeaderSize } from 'node:http';
 import { type Endpoint, type EndpointName, endpoints } from '../lib/api/endpoints';
 import { requests } from '../lib/api/requests';
 import { Problem } from '../lib/api/schemas/problem';
@@ -22,7 +23,11 @@ ${AUTH_FAILURES_PER_MINUTE} failed authentications a minute from one address are
 **Errors** are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`; validation
 errors list \`errors: [{ path, message }]\`. Bodies must be JSON (415 otherwise), at most
 ${MAX_BODY_BYTES / 1024 / 1024} MiB (413), well-formed (400) and valid (422; unknown fields too). Another
-account's id answers like an unknown one (404). A known path with another method is 405 with \`Allow\`.
+account's id answers like an unknown one (404). A known path with another method is 405 with \`Allow\`. Text
+holding U+0000 (the NUL character) is refused wherever it is: path, query or body (422). Requests the HTTP
+parser refuses get problem details too, and the connection is closed: headers over ${maxHeaderSize / 1024} KiB (431
+\`headers_too_large\`), a control character in a header, Content-Length with Transfer-Encoding, HTTP/1.1
+without Host (400 \`malformed_request\`), a request that does not arrive in time (408 \`request_timeout\`).
 
 **Rate limits** per account over a sliding hour: free 100, premium 1000, enterprise unlimited. Limited plans
 get \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` on every response; over the limit 429 with
@@ -32,7 +37,8 @@ get \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` on every response;
 ${IDEMPOTENCY_TTL_MS / 3600_000} h replays the stored answer with \`Idempotent-Replayed: true\`; another body
 is 422 \`idempotency_key_reused\`; a retry while the first request runs is 409 \`idempotency_in_flight\`.
 
-**Lists** answer \`{ data, next_cursor }\`, newest first; pass \`next_cursor\` as \`cursor\` for the next page.`;
+**Lists** answer \`{ data, next_cursor }\`, newest first; pass \`next_cursor\` as \`cursor\` for the next page
+(an empty \`cursor\` is the first page).`;
 
 /** The OpenAPI 3.1 document of the service, built from lib/api's endpoint table and named schemas. */
 export function buildOpenApiDocument(version: string): JsonObject {
@@ -63,7 +69,13 @@ export function buildOpenApiDocument(version: string): JsonObject {
 }
 
 function componentSchemas(): JsonObject {
-  const { schemas } = z.toJSONSchema(components, { uri: COMPONENT, io: 'input', unrepresentable: 'any' });
+  // `metadata`: the registry's descriptions and rules between fields go into the schemas, not only their ids.
+  const { schemas } = z.toJSONSchema(components, {
+    uri: COMPONENT,
+    io: 'input',
+    unrepresentable: 'any',
+    metadata: components,
+  });
   return Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {
       const { $schema: _schema, $id: _id, ...rest } = schema as JsonObject;
@@ -169,9 +181,17 @@ function queryParameters(query: Schema | undefined): JsonObject[] {
     }) as JsonObject;
     // `optin` is 'optional' for optional fields and 'defaulted' for fields with a default.
     const required = (field as unknown as { _zod: { optin?: string } })._zod.optin === undefined;
-    return { name, in: 'query', required, schema };
+    const description = QUERY_DESCRIPTIONS[name];
+    return { name, in: 'query', required, ...(description ? { description } : {}), schema };
   });
 }
+
+/** What a query parameter's schema cannot say. */
+const QUERY_DESCRIPTIONS: Record<string, string> = {
+  cursor: 'The `next_cursor` of the previous page, as it came. Absent or empty: the first page.',
+  session_id: 'The session to stop; give this or `profile_id`, not both.',
+  profile_id: 'The profile whose session to stop; give this or `session_id`, not both.',
+};
 
 function schemaRef(schema: Schema): JsonObject {
   const id = components.get(schema)?.id;

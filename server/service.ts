@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
@@ -11,6 +11,7 @@ import { adminSocketPath } from './data-dir';
 import { openDatabase } from './db/driver';
 import { migrate } from './db/migrate';
 import { wireService } from './deps';
+import { answerClientErrors, requireHost } from './http/client-errors';
 import type { AppEnv } from './http/env';
 import { validate } from './http/validate';
 import { createLifecycle } from './lifecycle';
@@ -54,7 +55,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       (request) => runKeysCommand(db, systemClock, validate(KeysCommand, request, 'body')),
       log,
     );
-    const listening = await listen(app, config);
+    const listening = await listen(app, config, log);
     server = listening.server;
     const url = `http://${formatHost(config.host)}:${listening.port}`;
     serveCdpEndpoint(listening.server as Server, {
@@ -97,12 +98,25 @@ async function acquireServiceLock(dataDir: string): Promise<DataDirLock> {
   }
 }
 
-function listen(app: Hono<AppEnv>, config: Config): Promise<{ server: ServerType; port: number }> {
+/** Serves the app; requests Node's parser refuses, and HTTP/1.1 without Host, get problem details too. */
+function listen(
+  app: Hono<AppEnv>,
+  config: Config,
+  log: Logger,
+): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
     const server = serve(
-      { fetch: app.fetch, port: config.port, hostname: config.host },
+      {
+        fetch: app.fetch,
+        port: config.port,
+        hostname: config.host,
+        serverOptions: { requireHostHeader: false },
+        createServer: ((options: ServerOptions, listener: RequestListener) =>
+          createServer(options, requireHost(listener))) as typeof createServer,
+      },
       (info: AddressInfo) => resolve({ server, port: info.port }),
     );
+    answerClientErrors(server as Server, log);
     server.once('error', reject);
   });
 }

@@ -12,7 +12,9 @@ const NOISE = /dbus\/|zygote_linux|Broken pipe/;
 
 /**
  * Why Chromium did not come up, as a sentence: it exited (`exit` given) or did not answer on its DevTools
- * pipe within `timeoutMs`. Quotes the first meaningful error Chromium logged, if any.
+ * pipe within `timeoutMs`. Quotes the first meaningful error Chromium logged, if any. The sentence reaches
+ * API clients, so it names no file path of the service's machine: the quoted error has its paths taken out,
+ * and the log is named by its file name in the profile's folder.
  */
 export function describeStartupFailure(
   userDataDir: string,
@@ -20,15 +22,24 @@ export function describeStartupFailure(
   timeoutMs = 0,
 ): string {
   if (exit?.code === PROFILE_IN_USE_EXIT_CODE) {
-    return `Chromium exited with code 21: the profile folder ${userDataDir} is in use by another Chromium.`;
+    return "Chromium exited with code 21: the profile's folder is in use by another Chromium.";
   }
   const what =
     exit === null
       ? `Chromium did not answer on its DevTools pipe within ${timeoutMs / 1000} s`
       : `Chromium exited during start-up (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`;
-  const logPath = join(userDataDir, STDERR_LOG_FILE);
-  const reason = firstLoggedError(logPath);
-  return reason === null ? `${what}; its log is ${logPath}.` : `${what}: ${reason}`;
+  const reason = firstLoggedError(join(userDataDir, STDERR_LOG_FILE));
+  return reason === null
+    ? `${what}; its log is ${STDERR_LOG_FILE} in the profile's folder on the service's machine.`
+    : `${what}: ${withoutPaths(reason, userDataDir)}`;
+}
+
+/**
+ * `text` with every absolute file path (not a URL's `//`) replaced by "[path]"; the profile's folder first, by
+ * name, so that a space in it cannot leave a part behind.
+ */
+export function withoutPaths(text: string, userDataDir: string): string {
+  return text.replaceAll(userDataDir, '[path]').replace(/(^|[\s'"(=])\/(?!\/)[^\s'"()]*/g, '$1[path]');
 }
 
 function firstLoggedError(logPath: string): string | null {

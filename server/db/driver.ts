@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { closeToOthers } from '../data-dir';
 
 /** Anything that runs SQL in PostgreSQL's dialect with `$1` parameters: the database or an open transaction. */
 export interface Queryable {
@@ -33,5 +34,13 @@ export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): P
   const directory = path.join(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const { openPglite } = await import('./pglite');
-  return openPglite(directory);
+  const db = await openPglite(directory);
+  // A new database is unpacked with modes of its own (0666 files, 0755 folders) whatever the umask.
+  try {
+    closeToOthers(directory);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
 }

@@ -1,4 +1,4 @@
-import type { Hono, NotFoundHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler, NotFoundHandler } from 'hono';
 import type { AppEnv } from './env';
 import { problemResponse } from './problem';
 
@@ -7,27 +7,66 @@ import { problemResponse } from './problem';
  * The methods come from the routes registered on the app, so route groups added later are covered too.
  */
 export function notFoundOrMethodNotAllowed(app: Hono<AppEnv>): NotFoundHandler<AppEnv> {
+  const routes = routeTable(app);
   return (c) => {
-    const allowed = allowedMethods(app, c.req.path);
-    if (allowed.length > 0) {
-      return problemResponse({
-        status: 405,
-        code: 'method_not_allowed',
-        detail: `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(' or ')}.`,
-        headers: { Allow: allowed.join(', ') },
-      });
-    }
+    const allowed = allowedMethods(routes(), c.req.path);
+    if (allowed.length > 0) return methodNotAllowed(c, allowed);
     return problemResponse({ status: 404, code: 'not_found', detail: `There is nothing at ${c.req.path}.` });
   };
 }
 
-function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
-  const methods = new Set<string>();
-  for (const route of app.routes) {
-    if (route.method === 'ALL' || route.path.includes('*')) continue;
-    if (patternOf(route.path).test(path)) methods.add(route.method);
-  }
-  return [...methods].sort();
+/**
+ * 405 with `Allow` for a path that is a route of its own, asked with another method, before a route with a
+ * parameter in that place takes it: `GET /v1/sessions/start` is not a read of a session with the id "start".
+ * Registered ahead of the route groups; a path no fixed route names goes on to them.
+ */
+export function methodNotAllowedOnFixedPaths(app: Hono<AppEnv>): MiddlewareHandler<AppEnv> {
+  const routes = routeTable(app);
+  return async (c, next) => {
+    const allowed = allowedMethods(routes(), c.req.path);
+    const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
+    const fixed = routes().some((route) => route.fixed && route.pattern.test(c.req.path));
+    if (!fixed || allowed.length === 0 || allowed.includes(method)) return next();
+    return methodNotAllowed(c, allowed);
+  };
+}
+
+function methodNotAllowed(c: Context<AppEnv>, allowed: string[]): Response {
+  return problemResponse({
+    status: 405,
+    code: 'method_not_allowed',
+    detail: `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(' or ')}.`,
+    headers: { Allow: allowed.join(', ') },
+  });
+}
+
+interface RouteEntry {
+  method: string;
+  pattern: RegExp;
+  /** No parameter in the path: `/v1/sessions/start`, not `/v1/sessions/:id`. */
+  fixed: boolean;
+}
+
+/** The app's routes, read once the app is complete (at the first request), for matching paths. */
+function routeTable(app: Hono<AppEnv>): () => RouteEntry[] {
+  let table: RouteEntry[] | undefined;
+  return () => {
+    table ??= app.routes
+      .filter((route) => route.method !== 'ALL' && !route.path.includes('*'))
+      .map((route) => ({
+        method: route.method,
+        pattern: patternOf(route.path),
+        fixed: !route.path.includes(':'),
+      }));
+    return table;
+  };
+}
+
+/** The methods of `path`: those of the fixed routes naming it when there are any, else of every route matching it. */
+function allowedMethods(routes: RouteEntry[], path: string): string[] {
+  const matching = routes.filter((route) => route.pattern.test(path));
+  const fixed = matching.filter((route) => route.fixed);
+  return [...new Set((fixed.length > 0 ? fixed : matching).map((route) => route.method))].sort();
 }
 
 function patternOf(routePath: string): RegExp {

@@ -14,6 +14,9 @@ const TITLES: Record<ProblemCode, string> = {
   unauthorized: 'Unauthorized',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
+  malformed_request: 'Malformed request',
+  headers_too_large: 'Request headers too large',
+  request_timeout: 'Request timeout',
   malformed_json: 'Malformed JSON',
   unsupported_media_type: 'Unsupported media type',
   payload_too_large: 'Payload too large',
@@ -41,15 +44,16 @@ export class ProblemError extends Error {
 }
 
 /** An RFC 9457 `application/problem+json` response with the stable `code`. */
-export function problemResponse({
-  status,
-  code,
-  detail,
-  errors,
-  headers,
-  extensions,
-}: ProblemInit): Response {
-  const body = {
+export function problemResponse(problem: ProblemInit): Response {
+  return new Response(problemBody(problem), {
+    status: problem.status,
+    headers: { 'Content-Type': 'application/problem+json', ...problem.headers },
+  });
+}
+
+/** The JSON text of a problem-details body. */
+export function problemBody({ status, code, detail, errors, extensions }: ProblemInit): string {
+  return JSON.stringify({
     type: `urn:profile-pilot:problem:${code}`,
     title: TITLES[code],
     status,
@@ -57,10 +61,6 @@ export function problemResponse({
     code,
     ...(errors ? { errors } : {}),
     ...extensions,
-  };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/problem+json', ...headers },
   });
 }
 

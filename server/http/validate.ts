@@ -1,5 +1,5 @@
-import type { Context } from 'hono';
-import { summarizeIssues, toFieldErrors } from '../../lib/api/issues';
+import type { Context, MiddlewareHandler } from 'hono';
+import { formatPath, summarizeIssues, toFieldErrors } from '../../lib/api/issues';
 import { z } from '../../lib/api/zod';
 import { decodeCursor } from '../store/pagination';
 import type { AppEnv } from './env';
@@ -53,9 +53,12 @@ export function readQuery<S extends z.core.$ZodType>(c: Context<AppEnv>, schema:
   return validate(schema, c.req.query(), 'query');
 }
 
-/** The position a list continues after, from an opaque `cursor` (422 if it is not one of ours). */
+/**
+ * The position a list continues after, from an opaque `cursor` (422 if it is not one of ours). Absent or
+ * empty (`cursor=`, as a client may send when it has no cursor yet) is the first page.
+ */
 export function readCursor(cursor: string | undefined): number | null {
-  if (cursor === undefined) return null;
+  if (cursor === undefined || cursor === '') return null;
   const position = decodeCursor(cursor);
   if (position === null) {
     throw validationProblem(
@@ -66,17 +69,68 @@ export function readCursor(cursor: string | undefined): number | null {
   return position;
 }
 
+/** Why no text the service takes may hold U+0000: PostgreSQL's text and jsonb cannot store it. */
+const NO_NUL = 'must not contain U+0000 (the NUL character)';
+
+/**
+ * Validates a body or query (422 with field errors). Text with U+0000 is refused first, wherever it is (a
+ * value or a key): no id, name or script can hold it, and the database would fail on it.
+ */
 export function validate<S extends z.core.$ZodType>(
   schema: S,
   value: unknown,
   where: 'body' | 'query',
 ): z.output<S> {
+  const nul = pathToNul(value, []);
+  if (nul !== null) {
+    const path = formatPath(nul);
+    throw validationProblem(
+      [{ path, message: NO_NUL }],
+      `Invalid ${where}: ${path ? `${path}: ` : ''}${NO_NUL}`,
+    );
+  }
   const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   throw validationProblem(
     toFieldErrors(result.error.issues),
     `Invalid ${where}: ${summarizeIssues(result.error.issues)}`,
   );
+}
+
+/**
+ * Refuses a path with U+0000 (`%00`) in an id or name: 422, as for a body or query, instead of a database
+ * error. For the /v1 routes, which look their path parameters up.
+ */
+export function refuseNulInPath(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    // The path as sent, still percent-encoded: a NUL can only arrive as %00 (the HTTP parser refuses a raw one).
+    const { pathname } = new URL(c.req.url);
+    if (!/%00/i.test(pathname)) return next();
+    throw validationProblem(
+      [{ path: 'path', message: NO_NUL }],
+      `Invalid path: ${pathname} holds %00 (U+0000, the NUL character), which no id or name can contain.`,
+    );
+  };
+}
+
+/** Where the first text holding U+0000 is in a JSON value or query (a key counts too), or null. */
+function pathToNul(value: unknown, at: PropertyKey[]): PropertyKey[] | null {
+  if (typeof value === 'string') return value.includes('\0') ? at : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = pathToNul(item, [...at, index]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\0')) return [...at, key.replaceAll('\0', '\\0')];
+      const found = pathToNul(item, [...at, key]);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 function isJsonContentType(header: string | undefined): boolean {

@@ -10,6 +10,7 @@ import {
   type RunningBrowser,
 } from '../browser/launch';
 import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
+import { withoutPaths } from '../browser/startup-failure';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { profileDataDir } from '../data-dir';
@@ -112,9 +113,10 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       throw error;
     }
 
+    const userDataDir = profileDataDir(config.dataDir, profileId);
     const launched = launch({
       chromePath,
-      userDataDir: profileDataDir(config.dataDir, profileId),
+      userDataDir,
       headless,
       proxy: settings.proxy,
       fingerprint: settings.fingerprint,
@@ -134,14 +136,18 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       return await markRunning(db, clock, row.id, browser);
     } catch (error) {
       releaseSlot();
+      // The answer (and the session's `error`) shows no file path of the service's machine; the log has them.
       const detail =
         error instanceof BrowserLaunchError
-          ? error.message
+          ? withoutPaths(error.message, userDataDir)
           : 'The browser could not be started for this profile.';
-      log[error instanceof BrowserLaunchError ? 'warn' : 'error']('browser launch failed', {
-        session_id: row.id,
-        error,
-      });
+      if (error instanceof BrowserLaunchError)
+        log.warn('browser launch failed', {
+          session_id: row.id,
+          profile_dir: userDataDir,
+          reason: error.message,
+        });
+      else log.error('browser launch failed', { session_id: row.id, error });
       await markFailed(db, clock, row.id, detail);
       throw new Unavailable('browser_unavailable', detail, { sessionId: row.id });
     } finally {
@@ -273,16 +279,16 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
 
 /**
  * CHROME_PATH when set (and then only it: a typo should not silently launch another browser), else a search.
- * The path goes to the operator's log, never into an answer.
+ * The path goes to the log, not to the client: no answer shows a file path of the service's machine.
  */
 function chromeToLaunch(configured: string | null, log: Logger): string {
   const found = configured ? findChrome({ CHROME_PATH: configured, PATH: '' }) : findChrome();
   if (found && (!configured || found === configured)) return found;
-  if (configured) log.error('CHROME_PATH is not an executable file', { chrome_path: configured });
+  if (configured) log.warn('CHROME_PATH is not an executable file', { chrome_path: configured });
   throw new Unavailable(
     'browser_unavailable',
     configured
-      ? `The browser the operator configured (CHROME_PATH) cannot be started. ${CHROME_INSTALL_HINT}`
+      ? `The service's CHROME_PATH setting does not name an executable file. ${CHROME_INSTALL_HINT}`
       : `No Chrome or Chromium was found on the service's machine. ${CHROME_INSTALL_HINT}`,
   );
 }

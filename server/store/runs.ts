@@ -28,6 +28,22 @@ const COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name
   error, version, created_at, started_at, finished_at`;
 export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const;
 
+/**
+ * JSON for a jsonb column, with U+0000 stored as U+FFFD. PostgreSQL's text and jsonb cannot hold U+0000, and
+ * page text may contain it (an extract, an evaluate's value, an error quoting the page): the value is kept,
+ * with the replacement character where the NUL was. Not an escape such as the six characters \u0000, which
+ * could not be told from a page holding them.
+ */
+export function storableJson(value: unknown): string {
+  // Every NUL in JSON.stringify's text is the escape \u0000, after an even run of backslashes (escaped ones).
+  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
+}
+
+/** Text for a text column, with U+0000 stored as U+FFFD (see storableJson). */
+export function storableText(text: string): string {
+  return text.replaceAll('\0', '\uFFFD');
+}
+
 export function toRun(row: RunRow): AutomationRun {
   return {
     id: row.id,
@@ -149,7 +165,12 @@ export function finishRun(
                 when 'running' then s || jsonb_build_object('status', 'failed', 'error', $4::text)
                 else s end order by i), '[]'::jsonb)
                 from jsonb_array_elements(steps) with ordinality as t(s, i))`,
-    [outcome.status, JSON.stringify(outcome.output), outcome.error, clock.now()],
+    [
+      outcome.status,
+      storableJson(outcome.output),
+      outcome.error === null ? null : storableText(outcome.error),
+      clock.now(),
+    ],
   );
 }
 
@@ -162,7 +183,7 @@ export function updateStep(
 ): Promise<RunRow> {
   return updateRun(db, id, `steps = jsonb_set(steps, array[$2::text], (steps -> $2::int) || $3::jsonb)`, [
     index,
-    JSON.stringify(patch),
+    storableJson(patch),
   ]);
 }
 

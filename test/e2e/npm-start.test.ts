@@ -3,7 +3,7 @@
  * connected; Ctrl+C (SIGINT) then stops all of it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,9 +41,25 @@ function killAll(): void {
   }
 }
 
+/** Every entry under `root` (itself included) whose mode lets group or others in, as "mode path". */
+function openToOthers(root: string): string[] {
+  const open: string[] = [];
+  const visit = (target: string) => {
+    const stats = lstatSync(target);
+    if (stats.isSymbolicLink()) return;
+    if ((stats.mode & 0o077) !== 0) open.push(`${(stats.mode & 0o777).toString(8)} ${target}`);
+    if (stats.isDirectory()) for (const name of readdirSync(target)) visit(path.join(target, name));
+  };
+  visit(root);
+  return open;
+}
+
 beforeAll(async () => {
   const folder = cleanup.add(makeTempDir('pp-e2e-start'), (it) => it.remove());
   dataDir = folder.path;
+  // As a plain `mkdir` under the usual umask leaves it, with the key file of an earlier run readable by all.
+  chmodSync(dataDir, 0o755);
+  writeFileSync(path.join(dataDir, 'local-key'), 'pp_live_revokedlongago\n', { mode: 0o644 });
   cleanup.add(null, killAll);
   const port = await freePort();
   start = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/start.ts')], {
@@ -78,6 +94,13 @@ describe('npm start', () => {
         .find((record) => record.msg === 'request' && record.path === '/v1/sessions'),
     );
     expect(sessionsRead).toMatchObject({ method: 'GET', status: 200, account_id: account.id });
+  });
+
+  it('keeps the data folder to the user: 0700 folders and 0600 files, the key file and the log included', () => {
+    expect((lstatSync(dataDir).mode & 0o777).toString(8)).toBe('700');
+    expect((lstatSync(path.join(dataDir, 'local-key')).mode & 0o777).toString(8)).toBe('600');
+    expect((lstatSync(path.join(dataDir, 'service.log')).mode & 0o777).toString(8)).toBe('600');
+    expect(openToOthers(dataDir)).toEqual([]);
   });
 
   it('stops the service, the browser and everything else it started on Ctrl+C', async () => {

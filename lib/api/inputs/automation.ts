@@ -11,7 +11,16 @@ const OutputName = z
 
 const GotoStep = z.strictObject({
   action: z.literal('goto'),
-  url: z.string().check(z.regex(/^(https?:\/\/\S+|about:blank)$/, 'must be an http:// or https:// address')),
+  // A URL's scheme is case-insensitive (RFC 3986 §3.1): HTTP:// is http://. Spelled out, not the `i` flag,
+  // so that the pattern in the OpenAPI document says the same.
+  url: z
+    .string()
+    .check(
+      z.regex(
+        /^([Hh][Tt][Tt][Pp][Ss]?:\/\/\S+|[Aa][Bb][Oo][Uu][Tt]:blank)$/,
+        'must be an http:// or https:// address',
+      ),
+    ),
 });
 
 const ClickStep = z.strictObject({ action: z.literal('click'), selector: Selector });

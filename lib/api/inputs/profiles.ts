@@ -5,7 +5,13 @@ import { DisplayName, Tags } from './common';
 
 export const Fingerprint = z.strictObject({
   user_agent: z.optional(
-    z.string().check(z.trim(), z.minLength(1), z.maxLength(500, 'must be at most 500 characters')),
+    z.string().check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(500, 'must be at most 500 characters'),
+      // It is sent as a request header, which cannot hold them: Chromium ignored such a one without a word.
+      z.regex(/^\P{Cc}*$/u, 'must not contain line breaks or other control characters'),
+    ),
   ),
   language: z.optional(
     z.string().check(z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en-US')),

@@ -375,7 +375,7 @@ describe('a launch that fails', () => {
         egress: LOOPBACK_ALLOWED,
       });
       await expect(attempt).rejects.toThrow(
-        `Chromium exited with code 21: the profile folder ${userDataDir} is in use by another Chromium.`,
+        "Chromium exited with code 21: the profile's folder is in use by another Chromium.",
       );
     } finally {
       process.kill(-(holder.pid ?? 0), 'SIGKILL');

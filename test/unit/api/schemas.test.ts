@@ -113,6 +113,35 @@ describe('ProfileCreate', () => {
     expect(errorsOf(ProfileCreate, { name: 'p', proxy: null, proxy_id: 'prx_1' })).toEqual([]);
   });
 
+  it.each([
+    ['user_agent', 'Mozilla/5.0\r\nX-Injected: 1'],
+    ['user_agent', 'Mozilla/5.0\nAgent'],
+    ['user_agent', 'Mozilla\t5.0'],
+    ['user_agent', 'Mozilla\u00855.0'],
+    ['user_agent', 'Mozilla\u007f'],
+  ])('refuses a fingerprint %s with a control character (%j)', (field, value) => {
+    expect(errorsOf(ProfileCreate, { name: 'x', fingerprint: { [field]: value } })).toEqual([
+      { path: `fingerprint.${field}`, message: 'must not contain line breaks or other control characters' },
+    ]);
+  });
+
+  it.each([
+    ['language', 'en-US\n'],
+    ['language', 'en\r\nUS'],
+    ['timezone', 'Europe/Berlin\n'],
+    ['timezone', 'Europe/Ber\rlin'],
+  ])('refuses a fingerprint %s with a control character (%j)', (field, value) => {
+    expect(errorsOf(ProfileCreate, { name: 'x', fingerprint: { [field]: value } })).toEqual([
+      { path: `fingerprint.${field}`, message: expect.stringMatching(/^must be a/) },
+    ]);
+  });
+
+  it('trims line breaks around a user agent, as around any text', () => {
+    expect(parse(ProfileCreate, { name: 'x', fingerprint: { user_agent: ' Mozilla/5.0\n' } })).toMatchObject({
+      fingerprint: { user_agent: 'Mozilla/5.0' },
+    });
+  });
+
   it('rejects an unknown field, naming it', () => {
     expect(errorsOf(ProfileCreate, { name: 'p', prxy: 'http://h:1' })).toEqual([
       { path: '', message: 'unknown field: prxy' },
@@ -173,6 +202,10 @@ describe('Step', () => {
     goto,
     { action: 'goto', url: 'http://127.0.0.1:8080/path?q=1' },
     { action: 'goto', url: 'about:blank' },
+    // A URL's scheme is case-insensitive.
+    { action: 'goto', url: 'HTTP://EXAMPLE.COM/' },
+    { action: 'goto', url: 'Https://example.com/Path' },
+    { action: 'goto', url: 'ABOUT:blank' },
     { action: 'click', selector: '#buy' },
     { action: 'type', selector: 'input[name=q]', text: 'hello' },
     { action: 'type', selector: 'input', text: '' },
