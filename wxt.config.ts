@@ -61,7 +61,9 @@ export default defineConfig({
           id: 'profile-pilot@profile-pilot.dev',
           // data_collection_permissions needs Firefox 140 (142 on Android).
           strict_min_version: '140.0',
-          data_collection_permissions: { required: ['none'] },
+          // The API key and the proxy passwords the person enters go to the service they chose, and nowhere
+          // else (docs/store/listing-firefox.md).
+          data_collection_permissions: { required: ['authenticationInfo'] },
         },
         gecko_android: { strict_min_version: '142.0' },
       },
