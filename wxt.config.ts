@@ -1,10 +1,11 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
+import { preactWithoutInnerHtml } from './scripts/preact-without-inner-html';
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({
-    plugins: [preact()],
+    plugins: [preact(), preactWithoutInnerHtml()],
     // Terser's extra passes take about 1.5 KB (7%) more off the worker than esbuild's minifier: the budgets are tight.
     build: {
       target: 'es2022',
@@ -26,6 +27,9 @@ export default defineConfig({
       }
     },
   },
+  // The sources zip is what addons.mozilla.org rebuilds the Firefox package from: the extension's code and its
+  // build set-up, without the service, the tests and the docs.
+  zip: { excludeSources: ['server/**', 'test/**', 'docs/**', '.ci/**'] },
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
@@ -55,9 +59,13 @@ export default defineConfig({
       browser_specific_settings: {
         gecko: {
           id: 'profile-pilot@profile-pilot.dev',
-          strict_min_version: '128.0',
-          data_collection_permissions: { required: ['none'] },
+          // data_collection_permissions needs Firefox 140 (142 on Android).
+          strict_min_version: '140.0',
+          // The API key and the proxy passwords the person enters go to the service they chose, and nowhere
+          // else (docs/store/listing-firefox.md).
+          data_collection_permissions: { required: ['authenticationInfo'] },
         },
+        gecko_android: { strict_min_version: '142.0' },
       },
     }),
   }),

@@ -2,7 +2,11 @@ import { useState } from 'preact/hooks';
 import type { Account } from '../lib/api/schemas/account';
 import { failure } from '../lib/messaging/protocol';
 import { sendToWorker } from '../lib/messaging/send';
-import { requestServiceAccess, servicePermissionPattern } from '../lib/permissions/service-access';
+import {
+  releaseServiceAccess,
+  requestServiceAccess,
+  servicePermissionPattern,
+} from '../lib/permissions/service-access';
 import { connection, quota } from '../lib/storage';
 import { Field } from './Field';
 import { useDraft, useTask } from './hooks';
@@ -45,8 +49,10 @@ export function ConnectForm({ serviceUrl, onConnected, onDone }: ConnectFormProp
         if (!reply.ok) return;
         const { account, quota: seen } = reply.value;
         onConnected?.();
+        const previous = await connection.getValue();
         await Promise.all([
           connection.setValue({ serviceUrl: url, apiKey }),
+          releaseServiceAccess(previous.serviceUrl, url).catch(() => undefined),
           seen && quota.setValue(seen),
           forget(),
         ]);

@@ -27,3 +27,14 @@ export function hasServiceAccess(serviceUrl: string): Promise<boolean> {
   const pattern = servicePermissionPattern(serviceUrl);
   return pattern ? browser.permissions.contains({ origins: [pattern] }) : Promise.resolve(false);
 }
+
+/**
+ * Gives back the access asked for a service the person has left for another one, so the extension keeps only
+ * the host it uses. The manifest's own hosts (127.0.0.1, localhost) are not optional: they stay.
+ */
+export async function releaseServiceAccess(previousUrl: string, currentUrl: string): Promise<void> {
+  const previous = servicePermissionPattern(previousUrl);
+  if (!previous || previous === servicePermissionPattern(currentUrl)) return;
+  if (browser.runtime.getManifest().host_permissions?.includes(previous)) return;
+  await browser.permissions.remove({ origins: [previous] });
+}

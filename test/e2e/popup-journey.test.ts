@@ -15,7 +15,7 @@ import { startAuthenticatingProxy } from '../server/browser/fixtures';
 import { type ServiceHandle, startService } from '../server/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
-import { goTo, rowOf, shownUnlessRefused } from './support/popup';
+import { goTo, rowOf, runToSuccess, shownUnlessRefused } from './support/popup';
 import { saveScreenshot } from './support/screenshots';
 import { serviceReader } from './support/service-api';
 import { SITE_TITLE, startSite } from './support/site';
@@ -155,15 +155,7 @@ describe('a new user in the popup', () => {
         { action: 'screenshot', name: 'page' },
       ],
     };
-    await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script, null, 2));
-    await popup.getByLabel('Script name').fill(RUN);
-    await popup.getByRole('button', { name: 'Run', exact: true }).click();
-
-    const run = rowOf(popup, RUN);
-    await shownUnlessRefused(popup, run);
-    await eventually('the run to succeed in the popup', async () =>
-      (await run.locator('summary').textContent()) === `${RUN} succeeded` ? true : undefined,
-    );
+    const run = await runToSuccess(popup, RUN, script);
     const steps = run.getByRole('list').first().getByRole('listitem');
     expect(await steps.allTextContents()).toEqual([
       'goto succeeded',

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { eventually } from './wait';
 
 /** Opens one of the popup's views from its navigation, by the link's name. */
 export async function goTo(
@@ -22,4 +23,17 @@ export async function shownUnlessRefused(popup: Page, wanted: Locator): Promise<
 /** A row of a list, told apart by the name it shows. */
 export function rowOf(popup: Page, name: string): Locator {
   return popup.getByRole('listitem').filter({ has: popup.getByText(name, { exact: true }) });
+}
+
+/** Runs `script` as `name` from the Automation view and waits until its row says it succeeded; gives the row. */
+export async function runToSuccess(popup: Page, name: string, script: object): Promise<Locator> {
+  await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script, null, 2));
+  await popup.getByLabel('Script name').fill(name);
+  await popup.getByRole('button', { name: 'Run', exact: true }).click();
+  const run = rowOf(popup, name);
+  await shownUnlessRefused(popup, run);
+  await eventually('the run to succeed in the popup', async () =>
+    (await run.locator('summary').textContent()) === `${name} succeeded` ? true : undefined,
+  );
+  return run;
 }

@@ -41,17 +41,25 @@ export function installBrowser() {
     openOptionsPage: vi.fn(async () => {}),
     requestPermission: vi.fn(async (_: { origins: string[] }) => true),
     containsPermission: vi.fn(async (_: { origins: string[] }) => true),
+    removePermission: vi.fn(async (_: { origins: string[] }) => true),
     onCommand: event<[command: string]>(),
   };
   Object.assign(fakeBrowser.i18n, { getMessage });
   Object.assign(fakeBrowser.action, { openPopup: stubs.openPopup });
   Object.assign(fakeBrowser.runtime, {
     openOptionsPage: stubs.openOptionsPage,
-    getManifest: () => ({ icons: { 16: 'icon/16.png', 128: 'icon/128.png' } }),
+    getManifest: () => ({
+      icons: { 16: 'icon/16.png', 128: 'icon/128.png' },
+      host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
+    }),
   });
   Object.assign(fakeBrowser, {
     commands: { onCommand: stubs.onCommand },
-    permissions: { request: stubs.requestPermission, contains: stubs.containsPermission },
+    permissions: {
+      request: stubs.requestPermission,
+      contains: stubs.containsPermission,
+      remove: stubs.removePermission,
+    },
   });
   return stubs;
 }

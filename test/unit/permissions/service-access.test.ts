@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   hasServiceAccess,
+  releaseServiceAccess,
   requestServiceAccess,
   servicePermissionPattern,
 } from '../../../lib/permissions/service-access';
@@ -34,5 +35,14 @@ describe('access to the service’s origin', () => {
     expect(await hasServiceAccess('https://pilot.example.com')).toBe(false);
     stubs.requestPermission.mockResolvedValueOnce(false);
     expect(await requestServiceAccess('https://pilot.example.com')).toBe(false);
+  });
+
+  it('gives back a service’s host once the person connects elsewhere, and keeps the manifest’s own', async () => {
+    await releaseServiceAccess('https://old.example.com:8443', 'https://pilot.example.com');
+    expect(stubs.removePermission).toHaveBeenCalledWith({ origins: ['https://old.example.com/*'] });
+    await releaseServiceAccess('https://pilot.example.com', 'https://pilot.example.com:9000/v1');
+    await releaseServiceAccess('http://127.0.0.1:8787', 'https://pilot.example.com');
+    await releaseServiceAccess('not a url', 'https://pilot.example.com');
+    expect(stubs.removePermission).toHaveBeenCalledOnce();
   });
 });
