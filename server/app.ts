@@ -8,26 +8,33 @@ import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from './http
 import { idempotency, maintainIdempotencyRecords } from './http/idempotency';
 import { accountRateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
+import type { Route } from './http/route';
 import { refuseNulInPath } from './http/validate';
-import { type RouteGroup, routeGroups } from './routes/index';
+import { routes as contractRoutes } from './routes/index';
 import { metaRoutes } from './routes/meta';
 
 /**
- * The HTTP app: the v1 route groups (routes/index.ts) behind request logs, CORS, authentication, the plan's
- * rate limit and Idempotency-Key, with problem-details errors and 404/405 answers (a fixed path such as
- * /v1/sessions/start is never taken for an `:id`; U+0000 in a path is 422).
+ * The HTTP app: the v1 routes declared from the contract (routes/index.ts) behind request logs, CORS,
+ * authentication, the plan's rate limit and Idempotency-Key, with problem-details errors and 404/405 answers (a
+ * fixed path such as /v1/sessions/start is never taken for an `:id`; U+0000 in a path is 422). `extra` mounts
+ * routes outside the contract, for tests of these seams.
  */
-export function createApp(deps: AppDeps, groups: RouteGroup[] = routeGroups): Hono<AppEnv> {
+export function createApp(
+  deps: AppDeps,
+  routes: Route[] = contractRoutes,
+  extra?: Hono<AppEnv>,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use('*', requestLog(deps.log));
   app.use('*', extensionCors());
-  app.route('/', metaRoutes(deps));
+  app.route('/', metaRoutes(deps, routes));
   app.use('/v1/*', authenticate(deps.db, deps.clock));
   app.use('/v1/*', accountRateLimit(deps.clock));
   app.use('/v1/*', idempotency(deps.db, deps.clock));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));
   app.use('/v1/*', refuseNulInPath());
-  for (const group of groups) app.route('/', group(deps));
+  for (const declared of routes) declared.register(app, deps);
+  if (extra) app.route('/', extra);
   maintainIdempotencyRecords(deps.db, deps.clock, deps.lifecycle);
   app.notFound(notFoundOrMethodNotAllowed(app));
   app.onError(handleErrors(deps.log));

@@ -5,6 +5,7 @@ import { Problem } from '../lib/api/schemas/problem';
 import { z } from '../lib/api/zod';
 import { AUTH_FAILURES_PER_MINUTE } from './http/auth';
 import { IDEMPOTENCY_TTL_MS } from './http/idempotency';
+import type { Route } from './http/route';
 import { MAX_BODY_BYTES } from './http/validate';
 import { componentSchemas as components, endpointSummaries } from './openapi-meta';
 
@@ -40,14 +41,17 @@ is 422 \`idempotency_key_reused\`; a retry while the first request runs is 409 \
 **Lists** answer \`{ data, next_cursor }\`, newest first; pass \`next_cursor\` as \`cursor\` for the next page
 (an empty \`cursor\` is the first page).`;
 
-/** The OpenAPI 3.1 document of the service, built from lib/api's endpoint table and named schemas. */
-export function buildOpenApiDocument(version: string): JsonObject {
+/**
+ * The OpenAPI 3.1 document of the service, built from the routes it declares (each names its endpoints in
+ * lib/api's table) and the contract's named schemas.
+ */
+export function buildOpenApiDocument(version: string, routes: Route[]): JsonObject {
   return {
     openapi: '3.1.0',
     info: { title: 'Profile Pilot service API', version, description: DESCRIPTION },
     security: [{ bearerAuth: [] }],
     tags: ['account', 'profiles', 'proxies', 'sessions', 'automation', 'service'].map((name) => ({ name })),
-    paths: { ...endpointPaths(), ...servicePaths() },
+    paths: { ...endpointPaths(routes.flatMap((declared) => declared.names)), ...servicePaths() },
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key such as pp_live_…' },
@@ -84,10 +88,11 @@ function componentSchemas(): JsonObject {
   );
 }
 
-function endpointPaths(): JsonObject {
+function endpointPaths(names: EndpointName[]): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
   const grouped = new Map<string, [EndpointName, Endpoint][]>();
-  for (const [name, endpoint] of Object.entries(endpoints) as [EndpointName, Endpoint][]) {
+  for (const name of names) {
+    const endpoint: Endpoint = endpoints[name];
     const key = `${endpoint.method} ${endpoint.path}`;
     grouped.set(key, [...(grouped.get(key) ?? []), [name, endpoint]]);
   }

@@ -1,20 +1,15 @@
-import type { Hono } from 'hono';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/env';
+import type { Route } from '../http/route';
 import { accountRoutes } from './account';
 import { automationRoutes } from './automation';
 import { profileRoutes } from './profiles';
 import { proxyRoutes } from './proxies';
 import { sessionRoutes } from './sessions';
 
-/** A resource's routes, with their full paths; mounted behind auth, rate limit and idempotency. */
-export type RouteGroup = (deps: AppDeps) => Hono<AppEnv>;
-
-/** Every authenticated route group. A new resource is one line here. */
-export const routeGroups: RouteGroup[] = [
-  accountRoutes,
-  profileRoutes,
-  proxyRoutes,
-  sessionRoutes,
-  automationRoutes,
+/** Every authenticated route, declared from the contract's endpoint table; a new resource is one line here. */
+export const routes: Route[] = [
+  ...accountRoutes,
+  ...profileRoutes,
+  ...proxyRoutes,
+  ...sessionRoutes,
+  ...automationRoutes,
 ];

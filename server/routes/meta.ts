@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';
+import type { Route } from '../http/route';
 import { buildOpenApiDocument } from '../openapi';
 
 /** Public routes, answered without a key and not counted against any limit. */
-export function metaRoutes({ config }: AppDeps): Hono<AppEnv> {
+export function metaRoutes({ config }: AppDeps, documented: Route[]): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const startedAt = performance.now();
   let openapi: string | undefined;
@@ -18,7 +19,7 @@ export function metaRoutes({ config }: AppDeps): Hono<AppEnv> {
   );
 
   routes.get('/v1/openapi.json', (c) => {
-    openapi ??= JSON.stringify(buildOpenApiDocument(config.version));
+    openapi ??= JSON.stringify(buildOpenApiDocument(config.version, documented));
     return c.body(openapi, 200, { 'Content-Type': 'application/json' });
   });
 

@@ -1,32 +1,24 @@
 import { rm } from 'node:fs/promises';
-import { Hono } from 'hono';
-import { ProfileCreate } from '../../lib/api/inputs/profiles';
-import { ProfileDeleteQuery, ProfileListQuery } from '../../lib/api/inputs/queries';
 import { profileDataDir } from '../data-dir';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/env';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError, validationProblem } from '../http/problem';
-import { readCursor, readJsonBody, readQuery } from '../http/validate';
+import { type Route, route } from '../http/route';
+import { readCursor } from '../http/validate';
 import { deleteIdleProfile, getProfile, insertProfile, listProfiles } from '../store/profiles';
 import { findProxyRow } from '../store/proxies';
 
-export function profileRoutes({ db, clock, config, log, sessions }: AppDeps): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>();
-
-  routes.get('/v1/profiles', async (c) => {
-    const query = readQuery(c, ProfileListQuery);
+export const profileRoutes: Route[] = [
+  route('listProfiles', async (c, { query, status }, { db }) => {
     const page = await listProfiles(db, c.get('account').id, {
       limit: query.limit,
       after: readCursor(query.cursor),
       q: query.q,
       status: query.status,
     });
-    return c.json(page);
-  });
+    return c.json(page, status);
+  }),
 
-  routes.post('/v1/profiles', async (c) => {
-    const body = await readJsonBody(c, ProfileCreate);
+  route('createProfile', async (c, { body, status }, { db, clock }) => {
     const accountId = c.get('account').id;
     const answer = await db.transaction(async (tx) => {
       // Locked for share: the proxy cannot be deleted before this profile that points at it is committed.
@@ -38,24 +30,24 @@ export function profileRoutes({ db, clock, config, log, sessions }: AppDeps): Ho
       }
       const profile = await insertProfile(tx, clock, accountId, body);
       return recordAnswer(c, tx, {
-        status: 201,
+        status,
         body: profile,
         headers: { Location: `/v1/profiles/${profile.id}` },
       });
     });
     return sendAnswer(c, answer);
-  });
+  }),
 
-  routes.get('/v1/profiles/:id', async (c) => {
-    const profile = await getProfile(db, c.get('account').id, c.req.param('id'));
+  route('getProfile', async (c, { params, status }, { db }) => {
+    const profile = await getProfile(db, c.get('account').id, params.id);
     if (!profile) throw notFound('profile');
-    return c.json(profile);
-  });
+    return c.json(profile, status);
+  }),
 
-  routes.delete('/v1/profiles/:id', async (c) => {
-    const { force } = readQuery(c, ProfileDeleteQuery);
+  route('deleteProfile', async (c, { params, query, status }, { db, config, log, sessions }) => {
+    const { force } = query;
     const accountId = c.get('account').id;
-    const id = c.req.param('id');
+    const { id } = params;
     const profile = await getProfile(db, accountId, id);
     if (!profile) throw notFound('profile');
     if (profile.session_id) {
@@ -71,11 +63,9 @@ export function profileRoutes({ db, clock, config, log, sessions }: AppDeps): Ho
     await rm(browserData, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) => {
       log.warn('could not remove the browser data of a deleted profile', { path: browserData, error });
     });
-    return c.body(null, 204);
-  });
-
-  return routes;
-}
+    return c.body(null, status);
+  }),
+];
 
 function profileRunning(sessionId: string | null): ProblemError {
   return new ProblemError({

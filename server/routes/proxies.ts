@@ -1,12 +1,8 @@
-import { Hono } from 'hono';
-import { ProxyInput } from '../../lib/api/inputs/proxies';
-import { ProxyListQuery } from '../../lib/api/inputs/queries';
 import { isForeignKeyViolation } from '../db/errors';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/env';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError } from '../http/problem';
-import { readCursor, readJsonBody, readQuery } from '../http/validate';
+import { type Route, route } from '../http/route';
+import { readCursor } from '../http/validate';
 import {
   deleteProxy,
   getProxy,
@@ -16,45 +12,38 @@ import {
   replaceProxy,
 } from '../store/proxies';
 
-export function proxyRoutes({ db, clock }: AppDeps): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>();
+export const proxyRoutes: Route[] = [
+  route('listProxies', async (c, { query, status }, { db }) => {
+    const page = await listProxies(db, c.get('account').id, {
+      limit: query.limit,
+      after: readCursor(query.cursor),
+    });
+    return c.json(page, status);
+  }),
 
-  routes.get('/v1/proxies', async (c) => {
-    const query = readQuery(c, ProxyListQuery);
-    return c.json(
-      await listProxies(db, c.get('account').id, { limit: query.limit, after: readCursor(query.cursor) }),
-    );
-  });
-
-  routes.post('/v1/proxies', async (c) => {
-    const body = await readJsonBody(c, ProxyInput);
+  route('createProxy', async (c, { body, status }, { db, clock }) => {
     const answer = await db.transaction(async (tx) => {
       const proxy = await insertProxy(tx, clock, c.get('account').id, body);
-      return recordAnswer(c, tx, {
-        status: 201,
-        body: proxy,
-        headers: { Location: `/v1/proxies/${proxy.id}` },
-      });
+      return recordAnswer(c, tx, { status, body: proxy, headers: { Location: `/v1/proxies/${proxy.id}` } });
     });
     return sendAnswer(c, answer);
-  });
+  }),
 
-  routes.get('/v1/proxies/:id', async (c) => {
-    const proxy = await getProxy(db, c.get('account').id, c.req.param('id'));
+  route('getProxy', async (c, { params, status }, { db }) => {
+    const proxy = await getProxy(db, c.get('account').id, params.id);
     if (!proxy) throw notFound('proxy');
-    return c.json(proxy);
-  });
+    return c.json(proxy, status);
+  }),
 
-  routes.put('/v1/proxies/:id', async (c) => {
-    const body = await readJsonBody(c, ProxyInput);
-    const proxy = await replaceProxy(db, clock, c.get('account').id, c.req.param('id'), body);
+  route('updateProxy', async (c, { params, body, status }, { db, clock }) => {
+    const proxy = await replaceProxy(db, clock, c.get('account').id, params.id, body);
     if (!proxy) throw notFound('proxy');
-    return c.json(proxy);
-  });
+    return c.json(proxy, status);
+  }),
 
-  routes.delete('/v1/proxies/:id', async (c) => {
+  route('deleteProxy', async (c, { params, status }, { db }) => {
     const accountId = c.get('account').id;
-    const id = c.req.param('id');
+    const { id } = params;
     const deleted = await db
       .transaction(async (tx) => {
         const users = await profilesUsingProxy(tx, accountId, id);
@@ -67,11 +56,9 @@ export function proxyRoutes({ db, clock }: AppDeps): Hono<AppEnv> {
         throw error;
       });
     if (!deleted) throw notFound('proxy');
-    return c.body(null, 204);
-  });
-
-  return routes;
-}
+    return c.body(null, status);
+  }),
+];
 
 function proxyInUse(profileIds: string[]): ProblemError {
   const count = profileIds.length;

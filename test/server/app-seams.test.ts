@@ -14,7 +14,7 @@ import { recordAnswer, sendAnswer } from '../../server/http/idempotency';
 import { readJsonBody } from '../../server/http/validate';
 import { createLifecycle } from '../../server/lifecycle';
 import { createLogger } from '../../server/log';
-import { routeGroups } from '../../server/routes/index';
+import { routes } from '../../server/routes/index';
 import { createAccountWithKey } from '../../server/store/accounts';
 import { insertProxy } from '../../server/store/proxies';
 import type { StopReason } from '../../server/store/sessions';
@@ -88,7 +88,8 @@ beforeAll(async () => {
   const lifecycle = createLifecycle(log);
   const config = loadConfig({ DATA_DIR: dataDir });
   const base = { db, config, log, clock, lifecycle };
-  app = createApp(watchSessions(wireService(base)), [...routeGroups, testRoutes]);
+  const deps = watchSessions(wireService(base));
+  app = createApp(deps, routes, testRoutes(deps));
   await lifecycle.runStart();
   const created = await createAccountWithKey(db, clock, { plan: 'enterprise', name: 'seams' });
   key = created.key;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { type EndpointName, endpoints } from '../../lib/api/endpoints';
+import { createApp } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import type { Database } from '../../server/db/driver';
+import { wireService } from '../../server/deps';
+import { createLifecycle } from '../../server/lifecycle';
+import { createLogger } from '../../server/log';
+import { buildOpenApiDocument } from '../../server/openapi';
+import { routes } from '../../server/routes/index';
+
+/** The app as the service builds it; registering routes touches no database, so none is opened. */
+function liveApp() {
+  const log = createLogger({ write: () => {} });
+  const deps = wireService({
+    db: {} as Database,
+    config: loadConfig({ DATA_DIR: '/nonexistent' }),
+    log,
+    clock: { now: () => new Date() },
+    lifecycle: createLifecycle(log),
+  });
+  return createApp(deps);
+}
+
+const asKey = (method: string, path: string) => `${method} ${path}`;
+const tableKeys = new Set(Object.values(endpoints).map((endpoint) => asKey(endpoint.method, endpoint.path)));
+/** Routes of the service itself, outside the v1 contract's table: described apart in the document. */
+const SERVICE_ROUTES = ['GET /healthz', 'GET /v1/openapi.json'];
+
+describe('routes and the contract', () => {
+  it('declares a route for every endpoint of the table, and none outside it', () => {
+    const declared = routes.flatMap((route) => route.names).sort();
+    expect(declared).toEqual((Object.keys(endpoints) as EndpointName[]).sort());
+  });
+
+  it('answers every endpoint of the table with a live route, and has no live route outside it', () => {
+    const live = liveApp()
+      .routes.filter((route) => route.method !== 'ALL')
+      .map((route) => asKey(route.method, route.path));
+    expect(new Set(live)).toEqual(new Set([...tableKeys, ...SERVICE_ROUTES]));
+  });
+
+  it('documents exactly the declared routes', () => {
+    const document = buildOpenApiDocument('test', routes) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => asKey(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ':$1'))),
+    );
+    expect(new Set(documented)).toEqual(new Set([...tableKeys, ...SERVICE_ROUTES]));
+  });
+});
