@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import type { Fingerprint } from '../../lib/api/inputs/profiles';
+import type { ProxyParts } from '../../lib/api/proxy-url';
 import type { EgressPolicy } from '../network/egress-policy';
 import { CdpMultiplexer } from './cdp-multiplexer';
 import { CdpPipe } from './cdp-pipe';
@@ -13,20 +15,10 @@ import { openSessionRelay, type SessionRelay } from './proxy-relay';
 import { shutDownBrowser } from './shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from './startup-failure';
 
-export interface ProxySettings {
-  scheme: 'http' | 'https' | 'socks4' | 'socks5';
-  host: string;
-  port: number;
-  username: string | null;
-  password: string | null;
-}
+/** The profile's proxy, password included, as the contract parses a proxy URL. */
+export type ProxySettings = ProxyParts;
 
-export interface FingerprintSettings {
-  user_agent?: string;
-  language?: string;
-  timezone?: string;
-  screen?: { width: number; height: number };
-}
+export type FingerprintSettings = Fingerprint;
 
 export interface LaunchOptions {
   chromePath: string;

@@ -1,6 +1,7 @@
-import type { Fingerprint } from '../../lib/api/inputs/profiles';
+import type { Fingerprint, ProfileCreate } from '../../lib/api/inputs/profiles';
 import { formatProxyUrl, type ProxyParts, parseProxyUrl } from '../../lib/api/proxy-url';
 import type { Profile } from '../../lib/api/schemas/profiles';
+import type { z } from '../../lib/api/zod';
 import type { Clock } from '../clock';
 import type { Queryable } from '../db/driver';
 import { newId } from '../ids';
@@ -26,14 +27,7 @@ interface ProfileRow {
 }
 
 /** A validated ProfileCreate body (proxy_id already checked to be the account's). */
-export interface ProfileFields {
-  name: string;
-  proxy?: string | null;
-  proxy_id?: string | null;
-  tags?: string[];
-  notes?: string;
-  fingerprint?: Fingerprint;
-}
+export type ProfileFields = z.output<typeof ProfileCreate>;
 
 export type ProfileStatusFilter = 'idle' | 'running';
 

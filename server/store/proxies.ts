@@ -1,5 +1,7 @@
+import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import { formatProxyUrl, type ProxyParts } from '../../lib/api/proxy-url';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import type { z } from '../../lib/api/zod';
 import type { Clock } from '../clock';
 import type { Queryable } from '../db/driver';
 import { newId } from '../ids';
@@ -21,14 +23,7 @@ interface ProxyRow {
 }
 
 /** A validated ProxyInput body. On replace, `password: undefined` keeps the stored one and null clears it. */
-export interface ProxyFields {
-  name: string;
-  scheme: Scheme;
-  host: string;
-  port: number;
-  username?: string | null;
-  password?: string | null;
-}
+export type ProxyFields = z.output<typeof ProxyInput>;
 
 const COLUMNS = 'seq, id, name, scheme, host, port, username, password, created_at, updated_at';
 
