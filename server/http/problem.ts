@@ -38,16 +38,9 @@ export class ProblemError extends Error {
   }
 }
 
-/** An RFC 9457 `application/problem+json` response with the stable `code`. */
-export function problemResponse({
-  status,
-  code,
-  detail,
-  errors,
-  headers,
-  extensions,
-}: ProblemInit): Response {
-  const body = {
+/** The RFC 9457 body of a problem: its type, title, status, detail, stable `code`, field errors, extensions. */
+export function problemBody({ status, code, detail, errors, extensions }: ProblemInit) {
+  return {
     type: `urn:profile-pilot:problem:${code}`,
     title: TITLES[code],
     status,
@@ -56,9 +49,13 @@ export function problemResponse({
     ...(errors ? { errors } : {}),
     ...extensions,
   };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/problem+json', ...headers },
+}
+
+/** An RFC 9457 `application/problem+json` response with the stable `code`. */
+export function problemResponse(problem: ProblemInit): Response {
+  return new Response(JSON.stringify(problemBody(problem)), {
+    status: problem.status,
+    headers: { 'Content-Type': 'application/problem+json', ...problem.headers },
   });
 }
 
