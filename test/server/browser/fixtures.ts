@@ -3,8 +3,14 @@ import { createServer, type IncomingHttpHeaders, request, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROME_INSTALL_HINT, findChrome } from '../../../server/browser/find-chrome';
 
-export const CHROMIUM = '/usr/lib/chromium/chromium';
+/** The Chromium the tests launch: CHROME_PATH when set (only it, as the service does), else the one found here. */
+export const CHROMIUM = process.env.CHROME_PATH || findChrome() || failWith(CHROME_INSTALL_HINT);
+
+function failWith(message: string): never {
+  throw new Error(message);
+}
 
 export function makeTempDir(prefix: string): { path: string; remove(): void } {
   const path = realpathSync(mkdtempSync(join(tmpdir(), `${prefix}-`)));
