@@ -206,7 +206,9 @@ describe('after a script run from the popup', () => {
     await eventually(
       'the woken worker to announce a later run',
       async () =>
-        (await notificationIds(extension.currentWorker())).includes(`#/runs/${later.runId}`) ? true : undefined,
+        (await notificationIds(extension.currentWorker())).includes(`#/runs/${later.runId}`)
+          ? true
+          : undefined,
       45_000,
     );
     expect(await notificationIds(extension.currentWorker())).not.toContain(route);
