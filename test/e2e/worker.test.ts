@@ -95,7 +95,8 @@ async function startSlowRunFromPopup(): Promise<{ popup: Page; runId: string }> 
   await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script));
   await popup.getByLabel('Script name').fill(SCRIPT);
   await popup.getByRole('button', { name: 'Run', exact: true }).click();
-  const summary = rowOf(popup, SCRIPT).locator('summary');
+  // Newest first: a run started before, under the same name, is below.
+  const summary = rowOf(popup, SCRIPT).first().locator('summary');
   await eventually('the popup to show the run running', async () =>
     (await summary.textContent()) === `${SCRIPT} running` ? true : undefined,
   );
