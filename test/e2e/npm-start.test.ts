@@ -63,9 +63,11 @@ async function npmStart(port: number): Promise<{ child: ChildProcess; output: st
   return { child, output };
 }
 
-/** Ctrl+C; resolves with the exit code. */
-function pressCtrlC(child: ChildProcess): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+/** Ctrl+C; resolves with the exit code, or the signal that ended it. */
+function pressCtrlC(child: ChildProcess): Promise<number | NodeJS.Signals | null> {
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
   child.kill('SIGINT');
   return exited;
 }
@@ -140,6 +142,6 @@ describe('npm start', () => {
     expect(said).not.toContain('Made a local account');
     expect(said).toContain(`connected with key ${saved.trim().slice(0, 12)}…`);
     expect(readFileSync(keyFile(), 'utf8')).toBe(saved);
-    expect(await pressCtrlC(again.child)).toBe(0);
+    expect(await pressCtrlC(again.child), again.output.join('\n')).toBe(0);
   });
 });
