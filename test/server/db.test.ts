@@ -109,6 +109,16 @@ describe.each(databases)('on $name', ({ name, open }) => {
     ]);
   });
 
+  it.skipIf(name === 'PGlite')('keeps serving when the server ends its idle connections', async () => {
+    await Promise.all([db.query('select pg_sleep(0.05)'), db.query('select pg_sleep(0.05)')]);
+    const [ended] = await db.query<{ count: number }>(
+      `select count(pg_terminate_backend(pid))::int as count from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    expect(ended?.count).toBeGreaterThan(0);
+    expect(await db.query('select 1 as one')).toEqual([{ one: 1 }]);
+  });
+
   it('commits a transaction that resolves, and rolls back one that throws', async () => {
     await db.exec('create table ledger (n int not null); insert into ledger values (0);');
     expect(await db.transaction(async (tx) => tx.query('update ledger set n = 1 returning n'))).toEqual([
