@@ -53,14 +53,24 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
     await save(isLive(session) ? [session, ...others] : others, cached?.savedAt ?? 0, session.profile_id);
   }
 
+  /**
+   * Every running session, page after page (an old one may sit behind a hundred newer ones); then each session
+   * we knew that is no longer running, once, to learn whether its browser exited on its own.
+   */
   async function refresh(): Promise<Session[]> {
     const client = await api();
-    const { data } = await client.listSessions({ limit: 100 });
-    const live = data.filter(isLive);
+    const live: Session[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listSessions({ status: 'running', limit: 100, cursor });
+      live.push(...page.data);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
     const before = (await cachedSessions.getValue())?.data ?? [];
     for (const known of before) {
-      const current = data.find((session) => session.id === known.id);
-      if (current && !isLive(current) && current.stop_reason === 'browser_exited') await onExited(current);
+      if (live.some((session) => session.id === known.id)) continue;
+      const current = await client.getSession(known.id).catch(() => null);
+      if (current?.stop_reason === 'browser_exited') await onExited(current);
     }
     await save(live, now());
     return live;

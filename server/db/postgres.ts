@@ -12,6 +12,9 @@ export async function openPostgres(connectionString: string): Promise<Database> 
         oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection the server ends (a restart, an operator) is dropped by the pool, and the next query opens
+  // another; without a listener its 'error' event would end the process.
+  pool.on('error', () => {});
   await pool.query('select 1');
   const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {

@@ -1,11 +1,25 @@
 /**
  * A model of the service for the worker's tests and the watcher simulation: the sessions and automation
- * endpoints the worker uses, the long-poll, and an exact per-account sliding-window rate limit with the
- * contract's headers. Time comes from the given clock, so it runs as well under vitest's fake timers as in
- * the simulation's virtual hour. Answers are plain objects shaped like `Response` (all their promises settle
- * in microtasks, which a virtual clock needs).
+ * endpoints the worker uses, the long-poll, and the plan's sliding-window rate limit. It answers as the service
+ * does (lists of every status, newest first, in pages; the same problems), reusing the service's own validation,
+ * pagination, limiter and problem bodies; `test/server/fake-contract.test.ts` runs the same cases against both.
+ * Time comes from the given clock, so it runs as well under vitest's fake timers as in the simulation's virtual
+ * hour. Answers are plain objects shaped like `Response` (all their promises settle in microtasks, which a
+ * virtual clock needs).
  */
 import type { AutomationRun, Session } from '../../lib/api';
+import { RunStatusQuery, SessionListQuery } from '../../lib/api/inputs/queries';
+import { SessionStop } from '../../lib/api/inputs/sessions';
+import type { Plan } from '../../lib/api/schemas/account';
+import { HOURLY_LIMITS } from '../../server/accounts/plans';
+import { notFound, ProblemError, type ProblemInit, problemBody } from '../../server/http/problem';
+import { formatWait, rateLimitHeaders } from '../../server/http/rate-limit';
+import { SlidingWindowLimiter } from '../../server/http/sliding-window';
+import { readCursor, validate } from '../../server/http/validate';
+import { toPage } from '../../server/store/pagination';
+
+/** The service's answer to starting a profile that already runs (`server/sessions/manager.ts`). */
+export const SESSION_EXISTS_DETAIL = 'This profile already has a running session; stop it first or use it.';
 
 export interface ServiceClock {
   now(): number;
@@ -23,8 +37,8 @@ export interface RecordedRequest {
 }
 
 export interface ServiceOptions {
-  /** Requests per rolling hour; null for an unlimited plan (no headers sent). */
-  limit: number | null;
+  /** The account's plan: its hourly limit (none on enterprise: no headers sent). */
+  plan: Plan;
   /** Time every answer takes. */
   latencyMs?: number;
 }
@@ -35,6 +49,7 @@ interface Waiter {
 }
 
 const HOUR_MS = 3_600_000;
+const ENDED = ['succeeded', 'failed', 'cancelled'];
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class FakeService {
@@ -45,7 +60,9 @@ export class FakeService {
   readonly endedAt = new Map<string, number>();
   /** The service refuses every request with this status while set (e.g. 503), or drops the connection (0). */
   outage: number | null = null;
-  private readonly counted: number[] = [];
+  private readonly limiter = new SlidingWindowLimiter(HOUR_MS);
+  /** The list position of every run and session, as the service's `seq`. */
+  private readonly seqs = new Map<string, number>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private nextId = 1;
 
@@ -72,30 +89,28 @@ export class FakeService {
       record(0);
       return Promise.reject(new TypeError('fetch failed'));
     }
-    const limited = this.admit();
-    if (limited) {
+    const quota = this.admit();
+    if (quota.refusal) {
       record(429);
-      return this.reply(limited, init.signal);
+      return this.reply(quota.refusal, init.signal);
     }
     const answer = () => this.route(method, url, body);
     const held = this.holdFor(method, url);
     if (!held) {
-      const response = this.outage ? problem(this.outage, 'internal', 'Outage.') : answer();
+      const response = this.outage
+        ? problem({ status: this.outage, code: 'internal', detail: 'Outage.' })
+        : answer();
       record(response.status);
-      return this.reply(
-        { ...response, headers: { ...response.headers, ...this.quotaHeaders() } },
-        init.signal,
-      );
+      return this.reply({ ...response, headers: { ...response.headers, ...quota.headers } }, init.signal);
     }
     record(200);
-    const headers = this.quotaHeaders();
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         afterVersion: held.afterVersion,
         answer: () => {
           this.waiters.get(held.runId)?.delete(waiter);
           const response = answer();
-          this.reply({ ...response, headers: { ...response.headers, ...headers } }, init.signal).then(
+          this.reply({ ...response, headers: { ...response.headers, ...quota.headers } }, init.signal).then(
             resolve,
             reject,
           );
@@ -116,7 +131,7 @@ export class FakeService {
 
   /** Creates a queued run, as `POST /v1/automation/run` does. */
   createRun(profileId: string, name: string | null = null): AutomationRun {
-    const id = `run_${this.nextId++}`;
+    const id = this.newId('run');
     const run: AutomationRun = {
       id,
       profile_id: profileId,
@@ -142,7 +157,7 @@ export class FakeService {
     const now = this.clock.now();
     const run = { ...current, ...patch, version: current.version + 1 };
     if (patch.status === 'running' && !run.started_at) run.started_at = iso(now);
-    if (patch.status && ['succeeded', 'failed', 'cancelled'].includes(patch.status)) {
+    if (patch.status && ENDED.includes(patch.status)) {
       run.finished_at = iso(now);
       this.endedAt.set(id, now);
     }
@@ -177,7 +192,7 @@ export class FakeService {
   }
 
   startSession(profileId: string): Session {
-    const id = `ses_${this.nextId++}`;
+    const id = this.newId('ses');
     const session: Session = {
       id,
       profile_id: profileId,
@@ -206,48 +221,96 @@ export class FakeService {
     return session;
   }
 
+  private newId(prefix: string): string {
+    const seq = this.nextId++;
+    const id = `${prefix}_${seq}`;
+    this.seqs.set(id, seq);
+    return id;
+  }
+
   private route(method: string, url: URL, body: string | undefined): Answer {
-    const query = url.searchParams;
+    try {
+      return this.answer(method, url, body);
+    } catch (error) {
+      if (error instanceof ProblemError) return problem(error.problem);
+      throw error;
+    }
+  }
+
+  private answer(method: string, url: URL, body: string | undefined): Answer {
+    const query = Object.fromEntries(url.searchParams);
     const path = url.pathname;
     if (method === 'GET' && path === '/v1/automation/status') {
-      const runId = query.get('run_id');
-      if (runId) {
-        const run = this.runs.get(runId);
-        return run ? json(200, run) : problem(404, 'not_found', `No run ${runId}.`);
-      }
-      const listed = [...this.runs.values()].filter(
-        (run) => query.get('status') !== 'active' || run.status === 'queued' || run.status === 'running',
+      const { run_id, status, limit, cursor } = validate(RunStatusQuery, query, 'query');
+      if (run_id) return json(200, this.runs.get(run_id) ?? throwing(notFound('run')));
+      const active = (run: AutomationRun) => run.status === 'queued' || run.status === 'running';
+      return json(
+        200,
+        this.page(this.runs, limit, cursor, (run) =>
+          status === 'active' ? active(run) : !status || run.status === status,
+        ),
       );
-      return json(200, page(listed.reverse().slice(0, Number(query.get('limit') ?? 50))));
     }
     if (method === 'POST' && path === '/v1/automation/run') {
       const { profile_id, name } = JSON.parse(String(body)) as { profile_id: string; name?: string };
       return json(202, this.createRun(profile_id, name ?? null));
     }
-    if (method === 'GET' && path === '/v1/sessions')
-      return json(200, page([...this.sessions.values()].reverse()));
+    if (method === 'GET' && path === '/v1/sessions') {
+      const { status, limit, cursor } = validate(SessionListQuery, query, 'query');
+      return json(
+        200,
+        this.page(this.sessions, limit, cursor, (session) => !status || session.status === status),
+      );
+    }
+    const sessionId = path.match(/^\/v1\/sessions\/(ses_\w+)$/)?.[1];
+    if (method === 'GET' && sessionId)
+      return json(200, this.sessions.get(sessionId) ?? throwing(notFound('session')));
     if (method === 'POST' && path === '/v1/sessions/start') {
       const { profile_id } = JSON.parse(String(body)) as { profile_id: string };
-      const running = [...this.sessions.values()].find(
-        (s) => s.profile_id === profile_id && s.status === 'running',
-      );
+      const running = this.liveSessionOf(profile_id);
       if (running)
-        return problem(409, 'session_exists', 'This profile already has a running session.', {
-          session_id: running.id,
+        return problem({
+          status: 409,
+          code: 'session_exists',
+          detail: SESSION_EXISTS_DETAIL,
+          extensions: { session_id: running.id },
         });
       return json(201, this.startSession(profile_id));
     }
     if (method === 'DELETE' && path === '/v1/sessions/stop') {
-      const id = query.get('session_id');
-      const profileId = query.get('profile_id');
-      const session = [...this.sessions.values()]
-        .reverse()
-        .find((s) => s.id === id || (s.profile_id === profileId && s.status === 'running'));
-      if (!session) return problem(404, 'not_found', 'No such session.');
+      const { session_id, profile_id } = validate(SessionStop, query, 'query');
+      const session = session_id
+        ? this.sessions.get(session_id)
+        : (this.liveSessionOf(profile_id) ?? this.newest(this.sessions, (s) => s.profile_id === profile_id));
+      if (!session) throw notFound(session_id ? 'session' : 'session for this profile');
       return json(200, session.status === 'running' ? this.stopSession(session.id, 'user') : session);
     }
     // Everything else a person clicks through (profiles, proxies, account) answers an empty page.
-    return json(200, page([]));
+    return json(200, { data: [], next_cursor: null });
+  }
+
+  private liveSessionOf(profileId: string | undefined): Session | undefined {
+    return this.newest(this.sessions, (s) => s.profile_id === profileId && s.status === 'running');
+  }
+
+  private newest<T extends { id: string }>(items: Map<string, T>, keep: (item: T) => boolean): T | undefined {
+    return [...items.values()].reverse().find(keep);
+  }
+
+  /** A page of a list as the service gives it: newest first, `limit` items after the cursor's position. */
+  private page<T extends { id: string }>(
+    items: Map<string, T>,
+    limit: number,
+    cursor: string | undefined,
+    keep: (item: T) => boolean,
+  ) {
+    const after = readCursor(cursor);
+    const rows = [...items.values()]
+      .map((item) => ({ item, seq: this.seqs.get(item.id) as number }))
+      .filter(({ item, seq }) => keep(item) && (after === null || seq < after))
+      .reverse()
+      .slice(0, limit + 1);
+    return toPage(rows, limit, ({ item }) => item);
   }
 
   /** Long-polls of a run that has not moved past `after_version` are held until it does or `wait` passes. */
@@ -262,33 +325,22 @@ export class FakeService {
     return { runId, waitMs, afterVersion };
   }
 
-  /** Counts the request in the sliding window, or answers 429 when the hour's quota is used. */
-  private admit(): Answer | null {
-    const { limit } = this.options;
-    const now = this.clock.now();
-    while (this.counted.length > 0 && (this.counted[0] as number) <= now - HOUR_MS) this.counted.shift();
-    if (limit === null || this.counted.length < limit) {
-      this.counted.push(now);
-      return null;
-    }
-    const retryAfter = Math.max(1, Math.ceil(((this.counted[0] as number) + HOUR_MS - now) / 1000));
-    const answer = problem(429, 'rate_limited', 'The hourly request limit is used up.');
+  /** Counts the request in the plan's sliding window, as the service does: its headers, or its 429. */
+  private admit(): { headers: Record<string, string>; refusal?: Answer } {
+    const { plan } = this.options;
+    const limit = HOURLY_LIMITS[plan];
+    if (limit === null) return { headers: {} };
+    const verdict = this.limiter.hit('account', limit, this.clock.now());
+    const headers = rateLimitHeaders(verdict);
+    if (verdict.allowed) return { headers };
     return {
-      ...answer,
-      headers: { ...answer.headers, ...this.quotaHeaders(), 'Retry-After': String(retryAfter) },
-    };
-  }
-
-  private quotaHeaders(): Record<string, string> {
-    const { limit } = this.options;
-    if (limit === null) return {};
-    const now = this.clock.now();
-    const remaining = Math.max(0, limit - this.counted.length);
-    const oldest = this.counted[0];
-    const reset = oldest === undefined ? 0 : Math.max(0, Math.ceil((oldest + HOUR_MS - now) / 1000));
-    return {
-      'RateLimit-Policy': `"hourly";q=${limit};w=3600`,
-      RateLimit: `"hourly";r=${remaining};t=${reset}`,
+      headers,
+      refusal: problem({
+        status: 429,
+        code: 'rate_limited',
+        detail: `The ${plan} plan allows ${limit} requests an hour; the next one is possible in ${formatWait(verdict.resetSeconds)}.`,
+        headers: { ...headers, 'Retry-After': String(verdict.resetSeconds) },
+      }),
     };
   }
 
@@ -315,16 +367,16 @@ function json(status: number, body: unknown): Answer {
   return { status, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } };
 }
 
-function problem(status: number, code: string, detail: string, extra: object = {}): Answer {
+function problem(init: ProblemInit): Answer {
   return {
-    status,
-    body: JSON.stringify({ type: 'about:blank', title: 'Error', status, code, detail, ...extra }),
-    headers: { 'Content-Type': 'application/problem+json' },
+    status: init.status,
+    body: problemBody(init),
+    headers: { 'Content-Type': 'application/problem+json', ...init.headers },
   };
 }
 
-function page<T>(data: T[]) {
-  return { data, next_cursor: null };
+function throwing(error: Error): never {
+  throw error;
 }
 
 function respond({ status, body, headers }: Answer): Response {

@@ -12,14 +12,12 @@ import { pathToFileURL } from 'node:url';
 import { createWatcher, type Stored, type Watcher } from '../../entrypoints/background/watcher';
 import { createClient } from '../../lib/api/client';
 import type { QuotaSnapshot } from '../../lib/api/rate-limit';
+import type { Plan } from '../../lib/api/schemas/account';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { EMPTY_HISTORY, HOUR_MS, type PollHistory } from '../../lib/scheduling/watch-plan';
 import type { WatchedRun } from '../../lib/storage';
+import { HOURLY_LIMITS } from '../../server/accounts/plans';
 import { FakeService } from './fake-service';
-
-export type Plan = 'free' | 'premium' | 'enterprise';
-
-export const PLAN_LIMITS: Record<Plan, number | null> = { free: 100, premium: 1000, enterprise: null };
 
 export interface Scenario {
   plan: Plan;
@@ -124,10 +122,10 @@ function memory<T>(initial: T): Stored<T> {
 export async function simulate({ plan, runs: slots, seed = 1, clicksPerHour }: Scenario): Promise<Figures> {
   const clock = new VirtualClock();
   const rng = random(seed);
-  const limit = PLAN_LIMITS[plan];
+  const limit = HOURLY_LIMITS[plan];
   const service = new FakeService(
     { now: () => clock.now, setTimer: (callback, ms) => clock.setTimer(callback, ms) },
-    { limit, latencyMs: LATENCY_MS },
+    { plan, latencyMs: LATENCY_MS },
   );
   const end = START + HOUR_MS;
 

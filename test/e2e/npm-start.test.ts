@@ -1,13 +1,14 @@
 /**
  * `npm start` as a person runs it: the service, a local key, the built extension in Chromium already
- * connected; Ctrl+C (SIGINT) then stops all of it.
+ * connected; Ctrl+C (SIGINT) then stops all of it, session browsers included; the next start reuses the key.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../lib/api/client';
 import { PROJECT_ROOT } from '../../server/config';
 import { makeTempDir, processesWithUserDataDir } from '../server/browser/fixtures';
 import { cleanupStack } from './support/cleanup';
@@ -18,7 +19,8 @@ import { eventually } from './support/wait';
 const cleanup = cleanupStack();
 let dataDir: string;
 let start: ChildProcess;
-const output: string[] = [];
+let output: string[];
+let port: number;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -54,6 +56,38 @@ function openToOthers(root: string): string[] {
   return open;
 }
 
+/** Runs `npm start` (scripts/start.ts) on the test's data dir; resolves once it says it is ready. */
+async function npmStart(port: number): Promise<{ child: ChildProcess; output: string[] }> {
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/start.ts')], {
+    cwd: PROJECT_ROOT,
+    // No display: Chromium and the sessions run headless, as they would on this machine anyway.
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DISPLAY: '', WAYLAND_DISPLAY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      output.push(line);
+      if (line.includes('Press Ctrl+C')) resolve();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => output.push(String(chunk)));
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${output.join('\n')}`)));
+  });
+  return { child, output };
+}
+
+/** Ctrl+C; resolves with the exit code, or the signal that ended it. */
+function pressCtrlC(child: ChildProcess): Promise<number | NodeJS.Signals | null> {
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  child.kill('SIGINT');
+  return exited;
+}
+
+const keyFile = () => path.join(dataDir, 'local-key');
+const serviceUrlIn = (lines: string[]) => /The service runs at (\S+) /.exec(lines.join('\n'))?.[1] ?? '';
+
 beforeAll(async () => {
   const folder = cleanup.add(makeTempDir('pp-e2e-start'), (it) => it.remove());
   dataDir = folder.path;
@@ -61,31 +95,25 @@ beforeAll(async () => {
   chmodSync(dataDir, 0o755);
   writeFileSync(path.join(dataDir, 'local-key'), 'pp_live_revokedlongago\n', { mode: 0o644 });
   cleanup.add(null, killAll);
-  const port = await freePort();
-  start = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/start.ts')], {
-    cwd: PROJECT_ROOT,
-    // No display: Chromium and the sessions run headless, as they would on this machine anyway.
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DISPLAY: '', WAYLAND_DISPLAY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const ready = new Promise<void>((resolve, reject) => {
-    createInterface({ input: start.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      output.push(line);
-      if (line.includes('Press Ctrl+C')) resolve();
-    });
-    start.stderr?.on('data', (chunk: Buffer) => output.push(String(chunk)));
-    start.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${output.join('\n')}`)));
-  });
-  await ready;
+  port = await freePort();
+  ({ child: start, output } = await npmStart(port));
 });
 
 afterAll(() => cleanup.run());
 
 describe('npm start', () => {
+  it('makes a local account, keeps its key in the data dir, and says that Chromium runs headless', () => {
+    const said = output.join('\n');
+    expect(said).toContain(`Made a local account; its key is in ${keyFile()}.`);
+    expect(statSync(keyFile()).mode & 0o777).toBe(0o600);
+    expect(said).toContain(
+      'There is no display here, so Chromium runs headless. Set DISPLAY (or run on a desktop) to see it.',
+    );
+  });
+
   it('connects the extension with the local key: its first request reaches the service', async () => {
-    const key = readFileSync(path.join(dataDir, 'local-key'), 'utf8').trim();
-    const serviceUrl = /The service runs at (\S+) /.exec(output.join('\n'))?.[1] ?? '';
-    const account = await serviceReader(serviceUrl, key).get<{ id: string }>('/v1/account');
+    const key = readFileSync(keyFile(), 'utf8').trim();
+    const account = await serviceReader(serviceUrlIn(output), key).get<{ id: string }>('/v1/account');
     const sessionsRead = await eventually('the extension’s GET /v1/sessions in the service log', async () =>
       readFileSync(path.join(dataDir, 'service.log'), 'utf8')
         .split('\n')
@@ -103,7 +131,16 @@ describe('npm start', () => {
     expect(openToOthers(dataDir)).toEqual([]);
   });
 
-  it('stops the service, the browser and everything else it started on Ctrl+C', async () => {
+  it('stops the service, the browser, session browsers and everything else it started on Ctrl+C', async () => {
+    const api = createClient({
+      baseUrl: serviceUrlIn(output),
+      apiKey: readFileSync(keyFile(), 'utf8').trim(),
+      fetch,
+    });
+    const profile = await api.createProfile({ name: 'Session at Ctrl+C' });
+    await api.startSession({ profile_id: profile.id, headless: true });
+    const sessionBrowser = path.join(dataDir, 'profiles', profile.id);
+    expect(processesWithUserDataDir(sessionBrowser).length).toBeGreaterThan(0);
     const browsers = processesWithUserDataDir(path.join(dataDir, 'extension-browser'));
     expect(browsers.length).toBeGreaterThan(0);
     const before = leftRunning();
@@ -111,14 +148,23 @@ describe('npm start', () => {
     // start.ts, its service, and Chromium's processes.
     expect(before.length).toBeGreaterThan(browsers.length + 1);
 
-    const exited = new Promise<number | null>((resolve) => start.once('exit', resolve));
-    start.kill('SIGINT');
-    expect(await exited).toBe(0);
+    expect(await pressCtrlC(start)).toBe(0);
     expect(output.join('\n')).toContain('Ctrl+C: stopping the browser and the service…');
     await eventually(
       'every process of npm start to end',
       async () => (leftRunning().length === 0 ? true : undefined),
       10_000,
     );
+    expect(processesWithUserDataDir(sessionBrowser)).toEqual([]);
+  });
+
+  it('reuses the key in the data dir on the next start', async () => {
+    const saved = readFileSync(keyFile(), 'utf8');
+    const again = await npmStart(port);
+    const said = again.output.join('\n');
+    expect(said).not.toContain('Made a local account');
+    expect(said).toContain(`connected with key ${saved.trim().slice(0, 12)}…`);
+    expect(readFileSync(keyFile(), 'utf8')).toBe(saved);
+    expect(await pressCtrlC(again.child), again.output.join('\n')).toBe(0);
   });
 });

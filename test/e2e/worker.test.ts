@@ -98,7 +98,8 @@ async function startSlowRunFromPopup(): Promise<{ popup: Page; runId: string }> 
   await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script));
   await popup.getByLabel('Script name').fill(SCRIPT);
   await popup.getByRole('button', { name: 'Run', exact: true }).click();
-  const summary = rowOf(popup, SCRIPT).locator('summary');
+  // Newest first: a run started before, under the same name, is below.
+  const summary = rowOf(popup, SCRIPT).first().locator('summary');
   await eventually('the popup to show the run running', async () =>
     (await summary.textContent()) === `${SCRIPT} running` ? true : undefined,
   );
@@ -201,9 +202,20 @@ describe('after a script run from the popup', () => {
       (await workerIsRunning(context)) ? true : undefined,
     );
     await rowOf(woken, SCRIPT).getByText('succeeded', { exact: true }).first().waitFor();
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(await notificationIds(extension.currentWorker())).not.toContain(route);
     await woken.close();
+    // The window has passed once the woken worker announces a later run: announcing it goes over every stored
+    // run that ended, the first one included.
+    const later = await startSlowRunFromPopup();
+    await later.popup.close();
+    await eventually(
+      'the woken worker to announce a later run',
+      async () =>
+        (await notificationIds(extension.currentWorker())).includes(`#/runs/${later.runId}`)
+          ? true
+          : undefined,
+      45_000,
+    );
+    expect(await notificationIds(extension.currentWorker())).not.toContain(route);
   });
 
   it('the shortcuts start the last profile, run the last script on it, and stop all sessions', async () => {

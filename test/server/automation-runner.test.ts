@@ -9,8 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../lib/api/inputs/automation';
 import { type RunScriptOptions, runScript, type StepOutcome } from '../../server/automation/runner';
+import { CHROMIUM } from './browser/fixtures';
 
-const CHROMIUM_PATH = '/usr/lib/chromium/chromium';
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 const PAGES: Record<string, string> = {
@@ -68,7 +68,7 @@ async function pageTargetIds(): Promise<string[]> {
 beforeAll(async () => {
   userDataDir = await mkdtemp(join(tmpdir(), 'runner-test-'));
   browserProcess = spawn(
-    CHROMIUM_PATH,
+    CHROMIUM,
     [
       '--headless=new',
       '--no-sandbox',
@@ -110,7 +110,6 @@ async function run(script: Script, extra: Partial<RunScriptOptions> = {}) {
   const events: string[] = [];
   const outcomes: StepOutcome[] = [];
   const artifacts = new Map<string, Uint8Array>();
-  const started = Date.now();
   const result = await runScript({
     cdpUrl,
     script,
@@ -127,7 +126,7 @@ async function run(script: Script, extra: Partial<RunScriptOptions> = {}) {
     },
     ...extra,
   });
-  return { result, events, outcomes, artifacts, elapsedMs: Date.now() - started };
+  return { result, events, outcomes, artifacts };
 }
 
 describe('runScript', () => {
@@ -244,12 +243,13 @@ describe('runScript', () => {
     );
   });
 
+  // Each slow step outlasts the test's own time limit (30 s), so only the run's limit can end it in time.
   it.each([
-    { action: 'wait_for', ms: 5000 },
+    { action: 'wait_for', ms: 60_000 },
     { action: 'wait_for', selector: '#never' },
     { action: 'evaluate', expression: 'new Promise(() => {})' },
   ] as const)('fails the step running when the time limit passes: %o', async (slowStep) => {
-    const { result, outcomes, elapsedMs } = await run({
+    const { result, outcomes } = await run({
       timeout_ms: 1000,
       steps: [
         { action: 'goto', url: `${origin}/next` },
@@ -263,34 +263,32 @@ describe('runScript', () => {
       /^Step 2 \((wait_for|evaluate) .+\) failed: the run exceeded its time limit of 1 s\.$/,
     );
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['succeeded', 'failed', 'skipped']);
-    expect(elapsedMs).toBeLessThan(2500);
   });
 
-  it('stops at once when cancelled mid-run', async () => {
+  it('stops at once when cancelled mid-run (the step waits longer than the test may run)', async () => {
     const controller = new AbortController();
-    const { result, outcomes, elapsedMs } = await run(
+    const { result, outcomes } = await run(
       {
         steps: [
           { action: 'goto', url: `${origin}/next` },
-          { action: 'wait_for', ms: 5000 },
+          { action: 'wait_for', ms: 60_000 },
           { action: 'extract', selector: 'h1', name: 'h' },
         ],
       },
       {
         signal: controller.signal,
         onStepStart: (index) => {
-          if (index === 1) setTimeout(() => controller.abort(), 100);
+          if (index === 1) controller.abort();
         },
       },
     );
 
     expect(result).toEqual({
       status: 'cancelled',
-      error: 'Step 2 (wait_for 5000 ms) was cancelled.',
+      error: 'Step 2 (wait_for 60000 ms) was cancelled.',
       output: {},
     });
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['succeeded', 'failed', 'skipped']);
-    expect(elapsedMs).toBeLessThan(2000);
   });
 
   it('does not start a run that was cancelled before it began', async () => {

@@ -129,14 +129,20 @@ describe('automation', () => {
       script: { steps: [{ action: 'wait_for', ms: 1500 }] },
     });
     const { final } = await follow(queued);
-    const started = Date.now();
-    expect(await api.getRun(final.id, { wait: 10, after_version: final.version - 1 })).toMatchObject({
-      version: final.version,
-    });
-    expect(Date.now() - started).toBeLessThan(1000);
-    const held = Date.now();
-    await api.getRun(final.id, { wait: 1, after_version: final.version });
-    expect(Date.now() - held).toBeGreaterThanOrEqual(900);
+    // The run has ended: it never changes again. A poll past its version is held the whole wait; one behind it
+    // answers at once, so it settles first, long before the held one (were it held too, 25 s against 10 s).
+    const settled: string[] = [];
+    const held = api
+      .getRun(final.id, { wait: 10, after_version: final.version })
+      .then((run) => settled.push(`held ${run.version}`));
+    const behind = api
+      .getRun(final.id, { wait: 25, after_version: final.version - 1 })
+      .then((run) => settled.push(`behind ${run.version}`));
+    const startedAt = Date.now();
+    await Promise.all([held, behind]);
+    expect(settled).toEqual([`behind ${final.version}`, `held ${final.version}`]);
+    // Slowness can only lengthen this; the held poll answered no sooner than its wait.
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(9_000);
   });
 
   it('cancels a running run', async () => {
@@ -155,8 +161,13 @@ describe('automation', () => {
     const answered = await api.cancelRun(queued.id);
     // The answer is the final state when the run wound down in time (on a busy machine it may still be ending).
     const { final } = await follow(answered);
-    expect(final.status).toBe('cancelled');
+    expect(final).toMatchObject({ status: 'cancelled', finished_at: expect.any(String) });
     expect(final.error).toMatch(/cancelled/);
+    // Wound down: the step it was on failed, and the session it started for itself is stopped, its browser gone.
+    expect(final.steps.map((step) => step.status).join(' ')).toMatch(/^(succeeded )*failed( skipped)*$/);
+    expect(await api.getSession(final.session_id as string)).toMatchObject({ status: 'stopped' });
+    expect(await api.getProfile(profile.id)).toMatchObject({ status: 'idle', session_id: null });
+    expect(processesWithUserDataDir(path.join(service.dataDir, 'profiles', profile.id))).toEqual([]);
   });
 
   it('refuses a session that is not running, and unknown targets', async () => {

@@ -9,19 +9,49 @@ import { type Database, openDatabase } from '../../server/db/driver';
 import { loadMigrations, migrate } from '../../server/db/migrate';
 import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/lock';
 
-let dataDir: string;
-let db: Database;
+import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
-  db = await openDatabase({ dataDir });
-});
-afterAll(async () => {
-  await db?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+const postgresBin = postgresForTests();
 
-describe('migrations', () => {
+/* The driver seam on both databases: the embedded PGlite and, as with DATABASE_URL, a PostgreSQL server. */
+const databases: { name: string; open(dataDir: string): Promise<{ db: Database; stop(): Promise<void> }> }[] =
+  [
+    {
+      name: 'PGlite',
+      open: async (dataDir) => ({ db: await openDatabase({ dataDir }), stop: async () => {} }),
+    },
+    ...(postgresBin
+      ? [
+          {
+            name: 'PostgreSQL',
+            async open(dataDir: string) {
+              const server: PostgresServer = await startPostgres(postgresBin);
+              return { db: await openDatabase({ dataDir, databaseUrl: server.url }), stop: server.stop };
+            },
+          },
+        ]
+      : []),
+  ];
+
+describe.each(databases)('on $name', ({ name, open }) => {
+  let dataDir: string;
+  let db: Database;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
+    ({ db, stop } = await open(dataDir));
+  });
+  afterAll(async () => {
+    await db?.close();
+    await stop?.();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('is the driver asked for', () => {
+    expect(db.kind).toBe(name === 'PGlite' ? 'pglite' : 'postgres');
+  });
+
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
     expect(files.map((migration) => migration.version)).toEqual([1, 2]);
@@ -75,9 +105,51 @@ describe('migrations', () => {
     await insert('ses_2', 'running');
     await expect(insert('ses_3', 'starting')).rejects.toThrow(/sessions_one_live_per_profile/);
   });
+
+  it('reads a bigint as a number and passes parameters through', async () => {
+    expect(await db.query('select $1::bigint + 1 as n, $2::text as t', [41, 'x'])).toEqual([
+      { n: 42, t: 'x' },
+    ]);
+  });
+
+  it.skipIf(name === 'PGlite')('keeps serving when the server ends its idle connections', async () => {
+    await Promise.all([db.query('select pg_sleep(0.05)'), db.query('select pg_sleep(0.05)')]);
+    const [ended] = await db.query<{ count: number }>(
+      `select count(pg_terminate_backend(pid))::int as count from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    expect(ended?.count).toBeGreaterThan(0);
+    expect(await db.query('select 1 as one')).toEqual([{ one: 1 }]);
+  });
+
+  it('commits a transaction that resolves, and rolls back one that throws', async () => {
+    await db.exec('create table ledger (n int not null); insert into ledger values (0);');
+    expect(await db.transaction(async (tx) => tx.query('update ledger set n = 1 returning n'))).toEqual([
+      { n: 1 },
+    ]);
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('update ledger set n = 999');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await db.query('select n from ledger')).toEqual([{ n: 1 }]);
+  });
 });
 
-describe('transactions', () => {
+describe('transactions on PGlite (one connection)', () => {
+  let dataDir: string;
+  let db: Database;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
+    db = await openDatabase({ dataDir });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
   it('never interleave, however many run at once', async () => {
     await db.exec('create table counter (n int not null); insert into counter values (0);');
     await Promise.all(
@@ -89,16 +161,6 @@ describe('transactions', () => {
         }),
       ),
     );
-    expect(await db.query('select n from counter')).toEqual([{ n: 20 }]);
-  });
-
-  it('roll back when the function throws', async () => {
-    await expect(
-      db.transaction(async (tx) => {
-        await tx.query('update counter set n = 999');
-        throw new Error('changed my mind');
-      }),
-    ).rejects.toThrow('changed my mind');
     expect(await db.query('select n from counter')).toEqual([{ n: 20 }]);
   });
 });

@@ -46,11 +46,11 @@ export function createDataDir(): Promise<string> {
 }
 
 /**
- * Starts the real service as a child process (`node --import tsx server/main.ts`) on a free port and a data
- * dir (a new temp dir unless given), and resolves once it logs that it listens.
+ * Starts the real service as a child process (`node --import tsx server/main.ts [args]`) on a free port and a
+ * data dir (a new temp dir unless given), and resolves once it logs that it listens.
  */
 export async function startService(
-  options: { env?: Record<string, string>; dataDir?: string } = {},
+  options: { env?: Record<string, string>; dataDir?: string; args?: string[] } = {},
 ): Promise<ServiceHandle> {
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await createDataDir());
@@ -62,7 +62,7 @@ export async function startService(
     LOG_LEVEL: 'info',
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],

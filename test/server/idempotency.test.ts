@@ -94,9 +94,18 @@ describe('Idempotency-Key on POST', () => {
   });
 
   it('sends a fresh key with every create of the typed client', async () => {
-    const { client } = await freshAccount();
+    const { key } = await freshAccount();
+    const sentKeys: (string | null)[] = [];
+    const recording: typeof fetch = (input, init) => {
+      if (init?.method === 'POST') sentKeys.push(new Headers(init.headers).get('Idempotency-Key'));
+      return fetch(input, init);
+    };
+    const client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch: recording });
     await client.createProfile({ name: 'One' });
     await client.createProfile({ name: 'One' });
+    expect(sentKeys).toHaveLength(2);
+    expect(sentKeys.every((sent) => typeof sent === 'string' && sent.length > 0)).toBe(true);
+    expect(new Set(sentKeys).size).toBe(2);
     expect((await client.listProfiles()).data).toHaveLength(2);
   });
 

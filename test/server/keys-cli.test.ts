@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../server/accounts/api-keys';
 import { PROJECT_ROOT } from '../../server/config';
+import { openDatabase } from '../../server/db/driver';
 import { createDataDir, requester, runCli, type ServiceHandle, startService } from './harness';
 
 const KEY = /^pp_live_[0-9A-Za-z]{32}$/;
@@ -38,6 +40,18 @@ describe('keys on a stopped service', () => {
     expect(result.stdout).toMatch(/^pp_live_[0-9A-Za-z]{32}\n$/);
     stoppedKey = result.stdout.trim();
     expect(result.stderr).toMatch(/premium account "Operator".*only time the key is shown/s);
+  });
+
+  it('stores the key hashed: no column holds it', async () => {
+    const db = await openDatabase({ dataDir });
+    try {
+      const rows = await db.query<Record<string, unknown>>('select * from api_keys');
+      expect(rows.map((row) => row.hash)).toContain(hashApiKey(stoppedKey));
+      expect(JSON.stringify(rows)).not.toContain(stoppedKey);
+      expect(JSON.stringify(rows)).not.toContain(stoppedKey.slice(-20));
+    } finally {
+      await db.close();
+    }
   });
 
   it('lists keys by prefix, never the key', async () => {

@@ -23,6 +23,19 @@ export function findPostgresBin(): string | null {
 }
 
 /**
+ * The PostgreSQL the tests run on; null (said out loud) only outside CI: in CI (`CI=true`) a missing PostgreSQL
+ * fails the run instead of skipping its tests.
+ */
+export function postgresForTests(): string | null {
+  const bin = findPostgresBin();
+  if (bin) return bin;
+  const missing = 'PostgreSQL is not installed (apt-get install postgresql): the tests on PostgreSQL';
+  if (process.env.CI === 'true') throw new Error(`${missing} cannot run, and CI requires them.`);
+  console.warn(`${missing} are skipped.`);
+  return null;
+}
+
+/**
  * A throwaway PostgreSQL server in a temp dir on a free loopback port, trust auth. PostgreSQL refuses to run
  * as root, so as root it runs as the `postgres` user.
  */

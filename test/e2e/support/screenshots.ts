@@ -1,14 +1,13 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { PROJECT_ROOT } from '../../../server/config';
+import { inject } from 'vitest';
 
-const FOLDER = path.join(PROJECT_ROOT, 'docs/screenshots');
 /** Chromium makes a popup as tall as its page, up to this. */
 const POPUP_MAX_HEIGHT = 600;
 
 /**
- * Saves the popup as Chromium would show it, as docs/screenshots/<name>.png for the README: as tall as its
- * page (up to the popup's limit), scrolled as it is now.
+ * Saves the popup as Chromium would show it, as <name>.png in the run's screenshot folder (docs/screenshots for
+ * the README under `npm run screenshots`): as tall as its page (up to the popup's limit), scrolled as it is now.
  */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   const size = page.viewportSize();
@@ -16,7 +15,11 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   const height = await page.evaluate(() => document.body.scrollHeight);
   await page.setViewportSize({ width: size.width, height: Math.min(height, POPUP_MAX_HEIGHT) });
   try {
-    await page.screenshot({ path: path.join(FOLDER, `${name}.png`), animations: 'disabled', caret: 'hide' });
+    await page.screenshot({
+      path: path.join(inject('screenshotsDir'), `${name}.png`),
+      animations: 'disabled',
+      caret: 'hide',
+    });
   } finally {
     await page.setViewportSize(size);
   }

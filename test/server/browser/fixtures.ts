@@ -3,13 +3,19 @@ import { createServer, type IncomingHttpHeaders, request, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROME_INSTALL_HINT, findChrome } from '../../../server/browser/find-chrome';
 import type { RunningBrowser } from '../../../server/browser/launch';
 import { createLogger } from '../../../server/log';
 import { EgressPolicy } from '../../../server/network/egress-policy';
 import { serveCdpEndpoint } from '../../../server/sessions/cdp-endpoint';
 import { CdpTokens } from '../../../server/sessions/cdp-tokens';
 
-export const CHROMIUM = '/usr/lib/chromium/chromium';
+/** The Chromium the tests launch: CHROME_PATH when set (only it, as the service does), else the one found here. */
+export const CHROMIUM = process.env.CHROME_PATH || findChrome() || failWith(CHROME_INSTALL_HINT);
+
+function failWith(message: string): never {
+  throw new Error(message);
+}
 
 /** The test servers and proxies listen on loopback, which sessions may reach only when the operator allows it. */
 export const LOOPBACK_ALLOWED = EgressPolicy.parse('loopback');

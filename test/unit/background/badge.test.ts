@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { BADGE_COLORS, badgeFor, keepBadgeCurrent } from '../../../entrypoints/background/badge';
 import type { AutomationRun, Session } from '../../../lib/api';
@@ -49,7 +49,9 @@ describe('badgeFor', () => {
 });
 
 describe('the badge follows storage', () => {
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+  /** Waits until the badge shows `text` (it is redrawn when storage reports the change). */
+  const badgeShows = (text: string) =>
+    vi.waitFor(async () => expect(await fakeBrowser.action.getBadgeText({})).toBe(text));
 
   it('redraws when the sessions or the runs change, and clears the failure mark once seen', async () => {
     keepBadgeCurrent();
@@ -57,29 +59,24 @@ describe('the badge follows storage', () => {
       data: [{ id: 'ses_1' } as Session, { id: 'ses_2' } as Session],
       savedAt: 0,
     });
-    await settle();
-    expect(await fakeBrowser.action.getBadgeText({})).toBe('2');
+    await badgeShows('2');
 
     await watchedRuns.setValue([watched('running', 'watching')]);
-    await settle();
-    expect(await fakeBrowser.action.getBadgeText({})).toBe('2…');
+    await badgeShows('2…');
     expect(await fakeBrowser.action.getBadgeBackgroundColor({})).toEqual(hex(BADGE_COLORS.running));
 
     await watchedRuns.setValue([watched('failed', 'ended')]);
-    await settle();
-    expect(await fakeBrowser.action.getBadgeText({})).toBe('2!');
+    await badgeShows('2!');
     expect(await fakeBrowser.action.getBadgeBackgroundColor({})).toEqual(hex(BADGE_COLORS.failed));
     expect(await fakeBrowser.action.getTitle({})).toContain('A run failed');
 
     await watchedRuns.setValue([watched('failed', 'ended', true), watched('succeeded', 'ended')]);
-    await settle();
-    expect(await fakeBrowser.action.getBadgeText({})).toBe('2');
+    await badgeShows('2');
   });
 
   it('counts a dropped run as a failure to look at', async () => {
     await watchedRuns.setValue([watched('running', 'dropped')]);
     keepBadgeCurrent();
-    await settle();
-    expect(await fakeBrowser.action.getBadgeText({})).toBe('!');
+    await badgeShows('!');
   });
 });

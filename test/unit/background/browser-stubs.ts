@@ -65,7 +65,7 @@ export function installBrowser() {
 }
 
 /** The service model on the fake clock, answering the worker's `fetch`. */
-export function installService(options: ServiceOptions = { limit: 100 }): FakeService {
+export function installService(options: ServiceOptions = { plan: 'free' }): FakeService {
   const service = new FakeService(
     { now: () => Date.now(), setTimer: (callback, ms) => setTimeout(callback, ms) },
     options,

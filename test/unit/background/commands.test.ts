@@ -3,7 +3,7 @@ import { fakeBrowser } from 'wxt/testing';
 import background from '../../../entrypoints/background';
 import { COMMANDS } from '../../../entrypoints/background/commands';
 import { cachedSessions, connection, lastProfile, lastRun, watchedRuns } from '../../../lib/storage';
-import type { FakeService } from '../../bench/fake-service';
+import { type FakeService, SESSION_EXISTS_DETAIL } from '../../bench/fake-service';
 import { installBrowser, installService } from './browser-stubs';
 
 const START = Date.UTC(2025, 0, 6, 9);
@@ -25,7 +25,7 @@ async function press(command: string): Promise<[string, string] | undefined> {
 beforeEach(async () => {
   vi.useFakeTimers({ now: START });
   stubs = installBrowser();
-  service = installService({ limit: 100 });
+  service = installService({ plan: 'free' });
   await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pk_test' });
   await cachedSessions.setValue({ data: [], savedAt: START });
   background.main();
@@ -64,10 +64,7 @@ describe('keyboard shortcuts', () => {
       'Started a session for Shop.',
     ]);
     expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
-    expect(await press(COMMANDS.startLastProfile)).toEqual([
-      '#/',
-      'This profile already has a running session.',
-    ]);
+    expect(await press(COMMANDS.startLastProfile)).toEqual(['#/', SESSION_EXISTS_DETAIL]);
   });
 
   it('stop-all-sessions stops them all and says how many, or that none was running', async () => {

@@ -11,7 +11,7 @@ import {
   preferences,
   watchedRuns,
 } from '../../../lib/storage';
-import type { FakeService } from '../../bench/fake-service';
+import { type FakeService, SESSION_EXISTS_DETAIL } from '../../bench/fake-service';
 import { profile } from '../popup/harness';
 import { getMessage, installBrowser, installService, POPUP, sent } from './browser-stubs';
 
@@ -35,7 +35,7 @@ const listened = (event: object) => (event as { hasListeners(): boolean }).hasLi
 beforeEach(async () => {
   vi.useFakeTimers({ now: START });
   installBrowser();
-  service = installService({ limit: 100 });
+  service = installService({ plan: 'free' });
   await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pk_test' });
   await cachedProfiles.setValue({
     data: [profile('prf_1', 'Shop'), profile('prf_2', 'Mail')],
@@ -66,13 +66,28 @@ describe('start-up', () => {
     const alive = service.startSession('prf_2');
     await cachedSessions.setValue({ data: [{ ...gone, status: 'running', stop_reason: null }], savedAt: 0 });
     await startWorker();
-    expect(sent(service)).toEqual(['GET /v1/sessions?limit=100']);
+    expect(sent(service)).toEqual([
+      'GET /v1/sessions?status=running&limit=100',
+      `GET /v1/sessions/${gone.id}`,
+    ]);
     expect((await cachedSessions.getValue())?.data.map((s) => s.id)).toEqual([alive.id]);
     const profiles = (await cachedProfiles.getValue())?.data;
     expect(profiles?.map((p) => [p.id, p.status, p.session_id])).toEqual([
       ['prf_1', 'idle', null],
       ['prf_2', 'running', alive.id],
     ]);
+  });
+
+  it('keeps an old running session that more than a page of newer ones push off the first page', async () => {
+    const old = service.startSession('prf_1');
+    for (let index = 0; index < 150; index++) service.startSession(`prf_other_${index}`);
+    await startWorker();
+    expect(sent(service)).toHaveLength(2);
+    const live = (await cachedSessions.getValue())?.data ?? [];
+    expect(live).toHaveLength(151);
+    expect(live.at(-1)?.id).toBe(old.id);
+    const profiles = (await cachedProfiles.getValue())?.data;
+    expect(profiles?.find((p) => p.id === 'prf_1')).toMatchObject({ status: 'running', session_id: old.id });
   });
 
   it('does not ask again when the sessions were reconciled a moment ago, nor without a key', async () => {
@@ -133,7 +148,7 @@ describe('messages', () => {
     const reply = await send({ type: 'session.start', profileId: 'prf_1', headless: false });
     expect(reply).toMatchObject({
       ok: false,
-      error: { code: 'session_exists', status: 409, message: 'This profile already has a running session.' },
+      error: { code: 'session_exists', status: 409, message: SESSION_EXISTS_DETAIL },
     });
     expect((await cachedSessions.getValue())?.data.map((s) => s.id)).toEqual([existing.id]);
   });
@@ -145,6 +160,14 @@ describe('messages', () => {
     expect((await cachedSessions.getValue())?.data).toEqual([]);
     await vi.advanceTimersByTimeAsync(0);
     expect(await fakeBrowser.action.getBadgeText({})).toBe('');
+  });
+
+  it('session.stopAll also stops a running session older than a page of newer stopped ones', async () => {
+    const old = service.startSession('prf_1');
+    for (let index = 0; index < 120; index++) service.stopSession(service.startSession('prf_2').id, 'user');
+    const reply = await send({ type: 'session.stopAll' });
+    expect(reply?.ok && reply.value.stopped.map((s) => s.id)).toEqual([old.id]);
+    expect(service.sessions.get(old.id)?.status).toBe('stopped');
   });
 
   it('session.stopAll stops every running session, including one started elsewhere', async () => {

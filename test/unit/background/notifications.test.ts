@@ -107,7 +107,7 @@ describe('run notifications', () => {
 describe('a session’s browser exiting on its own', () => {
   it('is announced once, when the sessions are reconciled', async () => {
     vi.useFakeTimers({ now: AT });
-    const service = installService({ limit: null });
+    const service = installService({ plan: 'enterprise' });
     const session = service.startSession('prf_1');
     const sessions = createSessions({
       api: async () => createClient({ baseUrl: 'http://127.0.0.1:8787', apiKey: 'k', fetch: service.fetch }),

@@ -72,7 +72,7 @@ beforeEach(async () => {
   vi.useFakeTimers({ now: START });
   current = null;
   installBrowser();
-  service = installService({ limit: 100 });
+  service = installService({ plan: 'free' });
   const serviceFetch = service.fetch;
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
     const caller = generation;

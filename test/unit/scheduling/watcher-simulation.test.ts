@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../../lib/scheduling/watch-plan';
-import { type Figures, PLAN_LIMITS, SCENARIOS, simulate } from '../../bench/watcher-simulation';
+import { HOURLY_LIMITS } from '../../../server/accounts/plans';
+import { type Figures, SCENARIOS, simulate } from '../../bench/watcher-simulation';
 
 /** The longest a run may end unnoticed, per plan and number of runs followed (seconds). */
 const NOTICE_BOUND_S: Record<string, number> = {
@@ -26,7 +27,7 @@ describe('the watcher over a virtual hour (worker ended when idle and at random,
     '$plan plan, $runs run(s): no 429, the budget kept, every end noticed once and soon',
     async ({ plan, runs }) => {
       const f = await figures(plan, runs);
-      const limit = PLAN_LIMITS[plan];
+      const limit = HOURLY_LIMITS[plan];
       expect(f.rateLimited).toBe(0);
       expect(f.runsEnded).toBeGreaterThanOrEqual(runs);
       expect(f.runsNoticed).toBe(f.runsEnded);

@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKeysCli } from '../../server/cli';
+import { ConfigError, loadConfig, PROJECT_ROOT } from '../../server/config';
+
+/* The service's configuration and the keys command line, parsed as the README's tables promise. */
+
+describe('configuration', () => {
+  it('has the README’s defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      port: 8787,
+      host: '127.0.0.1',
+      dataDir: path.join(PROJECT_ROOT, '.data'),
+      databaseUrl: null,
+      chromePath: null,
+      headless: true,
+      logLevel: 'info',
+    });
+  });
+
+  it('runs sessions with a window by default where there is a display, unless HEADLESS says otherwise', () => {
+    expect(loadConfig({ DISPLAY: ':0' }).headless).toBe(false);
+    expect(loadConfig({ WAYLAND_DISPLAY: 'wayland-0' }).headless).toBe(false);
+    expect(loadConfig({ DISPLAY: ':0', HEADLESS: 'yes' }).headless).toBe(true);
+    expect(loadConfig({ HEADLESS: 'off' }).headless).toBe(false);
+  });
+
+  it('takes every variable, and flags over them', () => {
+    const env = {
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/srv/pilot',
+      DATABASE_URL: 'postgres://db/pilot',
+      CHROME_PATH: '/opt/chrome',
+      LOG_LEVEL: 'debug',
+    };
+    expect(loadConfig(env)).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/srv/pilot',
+      databaseUrl: 'postgres://db/pilot',
+      chromePath: '/opt/chrome',
+      logLevel: 'debug',
+    });
+    const flags = { port: '0', host: '::1', 'data-dir': 'relative', 'database-url': 'postgres://other' };
+    expect(loadConfig(env, flags)).toMatchObject({
+      port: 0,
+      host: '::1',
+      dataDir: path.resolve('relative'),
+      databaseUrl: 'postgres://other',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be 0 to 65535, not "eighty"'],
+    [{ PORT: '65536' }, 'PORT must be 0 to 65535, not "65536"'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be debug, info, warn or error, not "loud"'],
+    [{ HEADLESS: 'maybe' }, 'HEADLESS must be true or false, not "maybe"'],
+  ])('refuses %o with a sentence', (env, sentence) => {
+    expect(() => loadConfig(env)).toThrow(new ConfigError(sentence));
+  });
+});
+
+describe('the keys command line', () => {
+  async function keys(...args: string[]) {
+    const out = { stdout: '', stderr: '' };
+    const code = await runKeysCli(
+      args,
+      { DATA_DIR: '/nonexistent/never-opened' },
+      {
+        stdout: (text) => {
+          out.stdout += text;
+        },
+        stderr: (text) => {
+          out.stderr += text;
+        },
+      },
+    );
+    return { code, ...out };
+  }
+
+  it('prints its usage for help, --help or nothing', async () => {
+    for (const args of [['help'], ['--help'], []]) {
+      const result = await keys(...args);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^Usage: npm run service -- keys <command>/);
+      expect(result.stdout).toMatch(/keys create --plan free\|premium\|enterprise \[--name NAME\]/);
+    }
+  });
+
+  it.each([
+    [['create'], 'keys create needs --plan free|premium|enterprise'],
+    [['create', '--plan', 'gold'], 'keys create needs --plan free|premium|enterprise'],
+    [['revoke'], 'keys revoke needs the key prefix'],
+    [['list', 'extra'], 'Unknown command: keys list'],
+    [['rotate'], 'Unknown command: keys rotate'],
+    [['list', '--colour'], "Unknown option '--colour'"],
+  ])('answers %o with exit code 2, a sentence and the usage', async (args, sentence) => {
+    const result = await keys(...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(sentence);
+    expect(result.stderr).toContain('Usage: npm run service -- keys <command>');
+  });
+});
