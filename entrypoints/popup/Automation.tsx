@@ -3,9 +3,9 @@ import { Field } from '../../components/Field';
 import { useDraft, useItem, useList, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
 import type { Script } from '../../lib/api/inputs/automation';
+import { checkScript, type ScriptProblem, toScriptProblem } from '../../lib/automation/check-script';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { checkScript, type ScriptProblem, toScriptProblem } from '../../lib/scripts/check';
 import { cachedProfiles, savedScripts } from '../../lib/storage';
 import { Runs } from './Runs';
 
