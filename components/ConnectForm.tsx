@@ -1,29 +1,29 @@
 import { useState } from 'preact/hooks';
 import type { Account } from '../lib/api/schemas/account';
+import { t } from '../lib/i18n';
+import { connector } from '../lib/messaging/connector';
 import { failure } from '../lib/messaging/protocol';
-import { sendToWorker } from '../lib/messaging/send';
 import {
   releaseServiceAccess,
   requestServiceAccess,
   servicePermissionPattern,
 } from '../lib/permissions/service-access';
-import { connection, quota } from '../lib/storage';
+import { connection } from '../lib/storage';
 import { Field } from './Field';
 import { useDraft, useTask } from './hooks';
-import { t } from './i18n';
 import { Problem } from './Problem';
 import { quotaText } from './quota';
 
 interface ConnectFormProps {
   serviceUrl: string;
-  /** The address and key were checked and saved. */
-  onConnected?: () => void;
+  /** The address and key go to the worker, which saves them once the service accepts the key. */
+  onConnecting?: () => void;
   /** The person read the result and moves on. */
   onDone: () => void;
 }
 
-/** Service URL and API key, checked with one real request before they are saved. */
-export function ConnectForm({ serviceUrl, onConnected, onDone }: ConnectFormProps) {
+/** Service URL and API key, checked by the worker with one real request before it saves them. */
+export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormProps) {
   const { draft, bind, forget } = useDraft('connect', { serviceUrl, apiKey: '' });
   const [tried, setTried] = useState(false);
   const [connected, setConnected] = useState<string>();
@@ -39,21 +39,20 @@ export function ConnectForm({ serviceUrl, onConnected, onDone }: ConnectFormProp
     if (urlError || keyError) return;
     // Asked before any await: browsers only show the permission prompt during the click.
     const access = requestServiceAccess(url).catch(() => false);
+    // Read before the worker saves the new address: the old one's access is given back once it is replaced.
+    const previous = connection.getValue();
+    onConnecting?.();
     task
       .run(async () =>
         (await access)
-          ? sendToWorker({ type: 'service.check', serviceUrl: url, apiKey })
+          ? connector.send({ type: 'connection.save', serviceUrl: url, apiKey })
           : failure('no_access', t('accessDenied', new URL(url).host)),
       )
       .then(async (reply) => {
         if (!reply.ok) return;
         const { account, quota: seen } = reply.value;
-        onConnected?.();
-        const previous = await connection.getValue();
         await Promise.all([
-          connection.setValue({ serviceUrl: url, apiKey }),
-          releaseServiceAccess(previous.serviceUrl, url).catch(() => undefined),
-          seen && quota.setValue(seen),
+          releaseServiceAccess((await previous).serviceUrl, url).catch(() => undefined),
           forget(),
         ]);
         setConnected(describe(account, seen ? quotaText(seen) : ''));

@@ -1,5 +1,5 @@
+import { t } from '../lib/i18n';
 import type { WorkerError } from '../lib/messaging/protocol';
-import { t } from './i18n';
 import { Problem } from './Problem';
 
 /** The end of a form: what went wrong on the last try, then Save and Cancel. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { t } from './i18n';
+import { t } from '../lib/i18n';
 
 interface ProblemProps {
   /** A sentence, and how long the service asked to wait before trying again. */

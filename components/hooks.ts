@@ -38,23 +38,20 @@ export function useTask() {
 }
 
 /**
- * A list drawn at once from its cache and refreshed behind it (only when there is none, if `ifMissing`).
- * `list` is undefined until there is something to draw.
+ * A list drawn at once from its cache while the worker refreshes it behind (only when it was never read whole,
+ * if `ifMissing`). `list` is undefined until there is something to draw.
  */
 export function useList<T>(
   item: Item<Cached<T> | null>,
-  fetch: () => Promise<Reply<{ data: T[] }>>,
+  refreshIntent: () => Promise<Reply<unknown>>,
   ifMissing = false,
 ) {
   const cached = useItem(item);
   const task = useTask();
-  async function refresh() {
-    const reply = await task.run(fetch);
-    if (reply.ok) await item.setValue({ data: reply.value.data, savedAt: Date.now() });
-  }
+  const refresh = () => task.run(refreshIntent);
   useEffect(() => {
     item.getValue().then((known) => {
-      if (!known || !ifMissing) refresh();
+      if (!known?.savedAt || !ifMissing) refresh();
     });
   }, []);
   return { list: cached?.data, task, refresh };

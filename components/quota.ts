@@ -1,5 +1,5 @@
 import type { QuotaSnapshot } from '../lib/api/rate-limit';
-import { t } from './i18n';
+import { t } from '../lib/i18n';
 
 /** "72 of 100 requests left this hour", or that the plan has no limit. */
 export function quotaText({ limit, remaining }: QuotaSnapshot): string {

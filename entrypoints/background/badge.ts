@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
+import { t } from '../../lib/i18n';
 import { cachedSessions, type WatchedRun, watchedRuns } from '../../lib/storage';
-import { t } from './i18n';
 
 export interface BadgeState {
   sessions: number;

@@ -1,9 +1,9 @@
 import { ApiError } from '../../lib/api/errors';
+import { t } from '../../lib/i18n';
 import { routes } from '../../lib/messaging/protocol';
 import { lastProfile, lastRun } from '../../lib/storage';
-import { t } from './i18n';
+import { sentenceOf } from './connection';
 import type { Runs } from './runs';
-import { sentenceOf } from './service';
 import type { Sessions } from './sessions';
 
 /** The manifest's `commands` besides `_execute_action` (which the browser handles by opening the popup). */

@@ -1,22 +1,20 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { storage } from 'wxt/utils/storage';
-import type { RunCreate } from '../../lib/api/inputs/automation';
-import type { ServiceCall } from '../../lib/messaging/protocol';
-import { createReceiver, type Handlers } from '../../lib/messaging/receive';
+import { createReceiver } from '../../lib/messaging/receive';
 import { EMPTY_HISTORY, type PollHistory } from '../../lib/scheduling/watch-plan';
-import { cachedSessions, watchedRuns } from '../../lib/storage';
+import { watchedRuns } from '../../lib/storage';
 import { keepBadgeCurrent } from './badge';
 import { createCommandHandler } from './commands';
+import { connect, latestQuota, requireApi } from './connection';
+import { createIntentHandlers } from './intents';
 import { announceRun, announceSessionExit, openFromNotification, showFeedback } from './notifications';
 import { createRuns } from './runs';
-import { checkService, connect, latestQuota, requireApi, sentenceOf } from './service';
 import { createSessions } from './sessions';
 import { createWatcher, WATCH_ALARM } from './watcher';
 
-/** How old the cached sessions may be when the worker starts, and when the popup opens. */
+/** How old the cached sessions may be when the worker starts. */
 const STALE_ON_START_MS = 15 * 60_000;
-const STALE_ON_POPUP_MS = 10_000;
 
 /** The watcher's own bookkeeping; only the worker reads it. */
 const watchHistory = storage.defineItem<PollHistory>('local:watchHistory', {
@@ -52,35 +50,8 @@ export default defineBackground(() => {
   const sessions = createSessions({ api: requireApi, now: Date.now, onExited: announceSessionExit });
   const runs = createRuns({ api: requireApi, watcher });
 
-  const handlers: Handlers = {
-    'session.start': ({ profileId, headless }) => sessions.start(profileId, headless),
-    'session.stop': ({ profileId }) => sessions.stop(profileId),
-    'session.stopAll': () => sessions.stopAll(),
-    // The envelope was checked; the service checks the script and answers 422 at the step at fault.
-    'run.start': ({ run }) => runs.start(run as RunCreate),
-    'watch.cancel': ({ runId }) => watcher.cancel(runId),
-    async 'state.read'({ seen }) {
-      if (seen) await watcher.markSeen();
-      const error = await sessions.reconcile(STALE_ON_POPUP_MS).then(() => null, sentenceOf);
-      const [live, followed, quota] = await Promise.all([
-        cachedSessions.getValue(),
-        watchedRuns.getValue(),
-        latestQuota(),
-      ]);
-      return { sessions: live?.data ?? [], runs: followed, quota, error };
-    },
-    async 'service.call'({ call, args }) {
-      const api = (await requireApi()) as unknown as Record<
-        ServiceCall,
-        (...args: unknown[]) => Promise<unknown>
-      >;
-      return api[call](...args);
-    },
-    'service.check': ({ serviceUrl, apiKey }) => checkService(serviceUrl, apiKey),
-  };
-
   // Listeners first and synchronously: the event that woke the worker is delivered right after this runs.
-  browser.runtime.onMessage.addListener(createReceiver(handlers));
+  browser.runtime.onMessage.addListener(createReceiver(createIntentHandlers(sessions, runs, watcher)));
   browser.alarms.onAlarm.addListener(({ name }) => {
     if (name === WATCH_ALARM) quietly(watcher.wake());
   });

@@ -1,9 +1,9 @@
 import { browser } from 'wxt/browser';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Session } from '../../lib/api/schemas/sessions';
+import { type MessageName, t } from '../../lib/i18n';
 import { routes } from '../../lib/messaging/protocol';
 import { preferences, type WatchedRun } from '../../lib/storage';
-import { type MessageName, t } from './i18n';
 import { profileName } from './profiles';
 import { openSettings, openView } from './views';
 

@@ -2,9 +2,10 @@ import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { Session } from '../../lib/api/schemas/sessions';
 import type { StopAllResult } from '../../lib/messaging/protocol';
-import { cachedProfiles, cachedSessions, lastProfile, preferences } from '../../lib/storage';
+import { type Cached, cachedProfiles, cachedSessions, lastProfile, preferences } from '../../lib/storage';
+import { sentenceOf } from './connection';
+import { inTurn } from './in-turn';
 import { profileName } from './profiles';
-import { sentenceOf } from './service';
 
 export interface SessionsDeps {
   /** A client, or a `no_key` error. */
@@ -26,31 +27,36 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
   let reconciling: Promise<Session[]> | null = null;
 
   /**
-   * Saves the live sessions and gives the cached profiles the matching status: all of them, or only `onlyId`'s
-   * when the list is not fresh from the service (a cache that missed a session must not mark its profile idle).
+   * Gives the cached sessions the value `next` makes of them, and the cached profiles the matching status: all of
+   * them, or only `onlyId`'s when the list is not fresh from the service (a cache that missed a session must not
+   * mark its profile idle). In turn with the worker's other writes, so that none is lost.
    */
-  async function save(live: Session[], savedAt: number, onlyId?: string): Promise<void> {
-    const byProfile = new Map(live.map((session) => [session.profile_id, session]));
-    const profiles = await cachedProfiles.getValue();
-    await Promise.all([
-      cachedSessions.setValue({ data: live, savedAt }),
-      profiles &&
-        cachedProfiles.setValue({
-          ...profiles,
-          data: profiles.data.map((profile) => {
-            if (onlyId && profile.id !== onlyId) return profile;
-            const session = byProfile.get(profile.id);
-            return { ...profile, status: session ? 'running' : 'idle', session_id: session?.id ?? null };
+  function save(next: (cached: Cached<Session> | null) => Cached<Session>, onlyId?: string): Promise<void> {
+    return inTurn(async () => {
+      const [sessions, profiles] = await Promise.all([cachedSessions.getValue(), cachedProfiles.getValue()]);
+      const saved = next(sessions);
+      const byProfile = new Map(saved.data.map((session) => [session.profile_id, session]));
+      await Promise.all([
+        cachedSessions.setValue(saved),
+        profiles &&
+          cachedProfiles.setValue({
+            ...profiles,
+            data: profiles.data.map((profile) => {
+              if (onlyId && profile.id !== onlyId) return profile;
+              const session = byProfile.get(profile.id);
+              return { ...profile, status: session ? 'running' : 'idle', session_id: session?.id ?? null };
+            }),
           }),
-        }),
-    ]);
+      ]);
+    });
   }
 
   /** Puts one session's new state into the cache, without refreshing the rest. */
-  async function remember(session: Session): Promise<void> {
-    const cached = await cachedSessions.getValue();
-    const others = (cached?.data ?? []).filter((known) => known.profile_id !== session.profile_id);
-    await save(isLive(session) ? [session, ...others] : others, cached?.savedAt ?? 0, session.profile_id);
+  function remember(session: Session): Promise<void> {
+    return save((cached) => {
+      const others = (cached?.data ?? []).filter((known) => known.profile_id !== session.profile_id);
+      return { data: isLive(session) ? [session, ...others] : others, savedAt: cached?.savedAt ?? 0 };
+    }, session.profile_id);
   }
 
   /**
@@ -72,7 +78,7 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
       const current = await client.getSession(known.id).catch(() => null);
       if (current?.stop_reason === 'browser_exited') await onExited(current);
     }
-    await save(live, now());
+    await save(() => ({ data: live, savedAt: now() }));
     return live;
   }
 
@@ -134,10 +140,10 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
           });
       });
       const stoppedIds = new Set(result.stopped.map((session) => session.id));
-      await save(
-        live.filter((session) => !stoppedIds.has(session.id)),
-        now(),
-      );
+      await save((cached) => ({
+        data: (cached?.data ?? []).filter((session) => !stoppedIds.has(session.id)),
+        savedAt: now(),
+      }));
       return result;
     },
   };

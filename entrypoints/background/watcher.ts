@@ -12,6 +12,7 @@ import {
   planPoll,
 } from '../../lib/scheduling/watch-plan';
 import type { WatchedRun } from '../../lib/storage';
+import { change, type Stored } from './in-turn';
 
 export const WATCH_ALARM = 'watch';
 /** Waits up to this long are kept by a timer in the live worker (Chrome ends an idle worker after 30 s). */
@@ -24,10 +25,7 @@ const ENDED: readonly string[] = ['succeeded', 'failed', 'cancelled'];
 /** How many of the account's latest runs one list request reads. */
 const RECENT_RUNS = 50;
 
-export interface Stored<T> {
-  getValue(): Promise<T>;
-  setValue(value: T): Promise<void>;
-}
+export type { Stored };
 
 /** What the watcher needs from its surroundings: the worker gives the browser's, the simulation virtual ones. */
 export interface WatcherDeps {
@@ -60,14 +58,9 @@ export function createWatcher(deps: WatcherDeps) {
   let inFlight: AbortController | null = null;
   let running: Promise<void> | null = null;
   let again = false;
-  let updates: Promise<unknown> = Promise.resolve();
 
-  /** Read-modify-write of the runs list, one at a time. */
-  function update(change: (runs: WatchedRun[]) => WatchedRun[]): Promise<void> {
-    const done = updates.then(async () => deps.runs.setValue(change(await deps.runs.getValue())));
-    updates = done.catch(() => undefined);
-    return done;
-  }
+  /** Read-modify-write of the runs list, in turn with the worker's other writes. */
+  const update = (next: (runs: WatchedRun[]) => WatchedRun[]) => change(deps.runs, next);
 
   /** Plans and sends until the next request is not due yet; one at a time, whoever asks. */
   function wake(): Promise<void> {

@@ -2,11 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ConnectForm } from '../../components/ConnectForm';
 import { useItem } from '../../components/hooks';
-import { t } from '../../components/i18n';
+import { Options } from '../../components/Options';
 import { quotaText } from '../../components/quota';
-import { sendToWorker } from '../../lib/messaging/send';
+import { t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
 import { connection, pendingView, quota } from '../../lib/storage';
-import { Options } from '../options/Options';
 import { Automation } from './Automation';
 import { Profiles } from './Profiles';
 import { Proxies } from './Proxies';
@@ -29,21 +29,22 @@ export function App() {
   const hash = useHash();
   const saved = useItem(connection);
   const quotaSeen = useItem(quota);
-  // Set once the check succeeds, so that the result stays on screen until the person moves on.
+  // Set as the key is sent, so that the result stays on screen, once the worker saved the key, until the person
+  // moves on.
   const [connecting, setConnecting] = useState(false);
   useEffect(() => {
     // A notification asked for a view (a run, a profile): show it once.
     pendingView.getValue().then((route) => {
       if (!route) return;
       location.hash = route;
-      return pendingView.setValue(null);
+      return connector.send({ type: 'pendingView.shown' });
     });
   }, []);
   // The popup opened (or a key was just saved): the worker reconciles the sessions, and with them the profiles'
   // running marks, before anyone looks.
   const apiKey = saved?.apiKey;
   useEffect(() => {
-    if (apiKey) sendToWorker({ type: 'state.read' });
+    if (apiKey) connector.send({ type: 'sessions.refresh' });
   }, [apiKey]);
   if (!saved) return null;
 
@@ -56,7 +57,7 @@ export function App() {
         <h1>{t('extName')}</h1>
         <ConnectForm
           serviceUrl={saved.serviceUrl}
-          onConnected={() => setConnecting(true)}
+          onConnecting={() => setConnecting(true)}
           onDone={() => {
             setConnecting(false);
             location.hash = '#/';

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Field } from '../../components/Field';
 import { useDraft, useItem, useList, useTask } from '../../components/hooks';
-import { type MessageName, t } from '../../components/i18n';
 import { Problem } from '../../components/Problem';
 import type { Script } from '../../lib/api/inputs/automation';
-import { callService, sendToWorker } from '../../lib/messaging/send';
-import { checkScript, type ScriptProblem, toScriptProblem } from '../../lib/scripts/check';
+import { checkScript, type ScriptProblem, toScriptProblem } from '../../lib/automation/check-script';
+import { type MessageName, t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
 import { cachedProfiles, savedScripts } from '../../lib/storage';
 import { Runs } from './Runs';
 
@@ -24,14 +24,18 @@ function useExamples(): Record<string, Script> {
 
 /** Write or pick a script, run it on a profile, and follow the recent runs. `focus` is a run to show open. */
 export function Automation({ focus }: { focus?: string | undefined }) {
-  const { list: profiles } = useList(cachedProfiles, () => callService('listProfiles', { limit: 100 }), true);
+  const { list: profiles } = useList(
+    cachedProfiles,
+    () => connector.send({ type: 'profiles.refresh' }),
+    true,
+  );
   const saved = useItem(savedScripts);
   const examples = useExamples();
   const { draft, update, bind } = useDraft('script', { profileId: '', name: '', text: '' });
   const task = useTask();
   const [nameMissing, setNameMissing] = useState(false);
   // Looking at the runs counts as having seen the ended ones: the toolbar badge's mark goes.
-  useEffect(() => void sendToWorker({ type: 'state.read', seen: true }), []);
+  useEffect(() => void connector.send({ type: 'runs.seen' }), []);
   const checked = draft.text.trim() ? checkScript(draft.text) : { script: null, problems: [] };
   const problems = checked.notJson
     ? [{ step: null, message: t('scriptNotJson', checked.notJson) }]
@@ -50,7 +54,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
 
   function save() {
     setNameMissing(!name);
-    if (name && checked.script) savedScripts.setValue({ ...saved, [name]: checked.script });
+    if (name && checked.script) connector.send({ type: 'savedScript.set', name, script: checked.script });
   }
 
   function run(event: Event) {
@@ -58,7 +62,10 @@ export function Automation({ focus }: { focus?: string | undefined }) {
     const script = checked.script;
     if (!script || !profileId) return;
     task.run(() =>
-      sendToWorker({ type: 'run.start', run: { profile_id: profileId, script, ...(name ? { name } : {}) } }),
+      connector.send({
+        type: 'run.start',
+        run: { profile_id: profileId, script, ...(name ? { name } : {}) },
+      }),
     );
   }
 
@@ -121,10 +128,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
             <button
               type="button"
               aria-label={t('forgetScriptNamed', name)}
-              onClick={() => {
-                const { [name]: _, ...others } = saved;
-                savedScripts.setValue(others);
-              }}
+              onClick={() => connector.send({ type: 'savedScript.set', name, script: null })}
             >
               {t('forgetScript')}
             </button>

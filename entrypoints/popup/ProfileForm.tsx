@@ -3,17 +3,17 @@ import { Field } from '../../components/Field';
 import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useList, useTask } from '../../components/hooks';
-import { t } from '../../components/i18n';
 import { ProfileCreate } from '../../lib/api/inputs/profiles';
-import { callService } from '../../lib/messaging/send';
-import { cachedProfiles, cachedProxies } from '../../lib/storage';
+import { t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
+import { cachedProxies } from '../../lib/storage';
 
 /** The proxy choice that means "type a URL" rather than a saved proxy's id. */
 const TYPED = 'url';
 
 /** A new profile: its name, a proxy (saved, typed as a URL, or none) and tags. */
 export function ProfileForm({ onDone }: { onDone: () => void }) {
-  const { list: proxies } = useList(cachedProxies, () => callService('listProxies', { limit: 100 }), true);
+  const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
   const { draft, bind, forget } = useDraft('profile', { name: '', proxyChoice: '', proxyUrl: '', tags: '' });
   const [tried, setTried] = useState(false);
   const task = useTask();
@@ -42,14 +42,9 @@ export function ProfileForm({ onDone }: { onDone: () => void }) {
     setTried(true);
     if (local.length) return;
     task
-      .run(() => callService('createProfile', body))
+      .run(() => connector.send({ type: 'profile.create', profile: body }))
       .then(async (reply) => {
         if (!reply.ok) return;
-        const cached = await cachedProfiles.getValue();
-        await cachedProfiles.setValue({
-          data: [reply.value, ...(cached?.data ?? [])],
-          savedAt: cached?.savedAt ?? 0,
-        });
         await forget();
         onDone();
       });

@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useList, useTask } from '../../components/hooks';
-import { t } from '../../components/i18n';
 import { ListState, Problem } from '../../components/Problem';
 import type { Profile } from '../../lib/api/schemas/profiles';
-import { callService, sendToWorker } from '../../lib/messaging/send';
-import { cachedProfiles, cachedProxies, cachedSessions } from '../../lib/storage';
+import { t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
+import { cachedProfiles, cachedProxies } from '../../lib/storage';
 import { ProfileForm } from './ProfileForm';
 
 /** The profiles: search, create, start and stop a session, delete. `focus` is a profile a notification named. */
 export function Profiles({ focus }: { focus?: string | undefined }) {
-  const { list, task, refresh } = useList(cachedProfiles, () => callService('listProfiles', { limit: 100 }));
+  const { list, task, refresh } = useList(cachedProfiles, () => connector.send({ type: 'profiles.refresh' }));
   // Saved proxies by name, fetched once if they were never listed.
-  const { list: proxies } = useList(cachedProxies, () => callService('listProxies', { limit: 100 }), true);
+  const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
   const [query, setQuery] = useState('');
   const [creating, setCreating] = useState(false);
   if (creating) return <ProfileForm onDone={() => setCreating(false)} />;
@@ -63,25 +63,8 @@ function ProfileRow({ profile, proxy, focused }: { profile: Profile; proxy: stri
 
   function remove() {
     task
-      .run(() => callService('deleteProfile', id, { force: confirm === 'running' }))
-      .then(async (reply) => {
-        if (!reply.ok) return reply.error.code === 'profile_running' && setConfirm('running');
-        const [profiles, sessions] = await Promise.all([
-          cachedProfiles.getValue(),
-          cachedSessions.getValue(),
-        ]);
-        const others = <T extends { id: string; profile_id?: string }>(cached: {
-          data: T[];
-          savedAt: number;
-        }) => ({
-          ...cached,
-          data: cached.data.filter((item) => item.id !== id && item.profile_id !== id),
-        });
-        await Promise.all([
-          profiles && cachedProfiles.setValue(others(profiles)),
-          sessions && cachedSessions.setValue(others(sessions)),
-        ]);
-      });
+      .run(() => connector.send({ type: 'profile.delete', profileId: id, force: confirm === 'running' }))
+      .then((reply) => !reply.ok && reply.error.code === 'profile_running' && setConfirm('running'));
   }
 
   return (
@@ -96,7 +79,11 @@ function ProfileRow({ profile, proxy, focused }: { profile: Profile; proxy: stri
         disabled={task.busy}
         aria-label={t(running ? 'stopNamed' : 'startNamed', name)}
         onClick={() =>
-          task.run(() => sendToWorker({ type: running ? 'session.stop' : 'session.start', profileId: id }))
+          task.run(() =>
+            running
+              ? connector.send({ type: 'session.stop', profileId: id })
+              : connector.send({ type: 'session.start', profileId: id }),
+          )
         }
       >
         {t(running ? 'stop' : 'start')}

@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
 import { useList } from '../../components/hooks';
-import { t } from '../../components/i18n';
 import { ListState, Problem } from '../../components/Problem';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
-import { callService } from '../../lib/messaging/send';
+import { t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
 import { cachedProxies } from '../../lib/storage';
 import { ProxyForm } from './ProxyForm';
 
 /** The saved proxies: list, create, edit. */
 export function Proxies() {
-  const { list, task, refresh } = useList(cachedProxies, () => callService('listProxies', { limit: 100 }));
+  const { list, task, refresh } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }));
   /** The proxy being edited, or `true` for a new one. */
   const [editing, setEditing] = useState<ProxyConfig | true | null>(null);
   if (editing)

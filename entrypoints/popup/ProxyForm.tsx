@@ -3,12 +3,11 @@ import { Field } from '../../components/Field';
 import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useTask } from '../../components/hooks';
-import { t } from '../../components/i18n';
 import { ProxyInput } from '../../lib/api/inputs/proxies';
 import { PROXY_SCHEMES, parseProxyUrl } from '../../lib/api/proxy-url';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
-import { callService } from '../../lib/messaging/send';
-import { cachedProxies } from '../../lib/storage';
+import { t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
 
 /** A new proxy, or a saved one to change. Pasting a whole proxy URL fills the fields. */
 export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; onDone: () => void }) {
@@ -60,15 +59,15 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
     if (local.length) return;
     task
       // The schema passed it, so it is a ProxyInput.
-      .run(() => {
-        const input = body as ProxyInput;
-        return proxy ? callService('updateProxy', proxy.id, input) : callService('createProxy', input);
-      })
+      .run(() =>
+        connector.send({
+          type: 'proxy.save',
+          proxy: body as ProxyInput,
+          ...(proxy ? { proxyId: proxy.id } : {}),
+        }),
+      )
       .then(async (reply) => {
         if (!reply.ok) return;
-        const saved = reply.value;
-        const others = (await cachedProxies.getValue())?.data.filter(({ id }) => id !== saved.id) ?? [];
-        await cachedProxies.setValue({ data: [saved, ...others], savedAt: Date.now() });
         await forget();
         onDone();
       });

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useItem, useTask } from '../../components/hooks';
-import { type MessageName, t } from '../../components/i18n';
 import { Problem } from '../../components/Problem';
-import { callService } from '../../lib/messaging/send';
+import { type MessageName, t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
 import { cachedProfiles, connection, type WatchedRun, watchedRuns } from '../../lib/storage';
 
 /** A run or step status as people read it: `status_succeeded` → "Succeeded". */
@@ -89,7 +89,7 @@ function RunItem({
               <button
                 type="button"
                 disabled={task.busy}
-                onClick={() => task.run(() => callService('cancelRun', run.id))}
+                onClick={() => task.run(() => connector.send({ type: 'run.cancel', runId: run.id }))}
               >
                 {t('cancelRun')}
               </button>

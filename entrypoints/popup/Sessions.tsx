@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useItem, useTask } from '../../components/hooks';
-import { t } from '../../components/i18n';
 import { ListState, Problem } from '../../components/Problem';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { sendToWorker } from '../../lib/messaging/send';
+import { t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
 import { cachedProfiles, cachedSessions } from '../../lib/storage';
 
 /** The running sessions, with their CDP address to copy, Stop, and Stop all. */
@@ -11,19 +11,17 @@ export function Sessions() {
   const sessions = useItem(cachedSessions)?.data;
   const profiles = useItem(cachedProfiles)?.data;
   const task = useTask();
-  const [stale, setStale] = useState<string | null>(null);
-  const read = () =>
-    task
-      .run(() => sendToWorker({ type: 'state.read' }))
-      .then((reply) => setStale(reply.ok ? reply.value.error : null));
-  useEffect(() => void read(), []);
+  const [notStopped, setNotStopped] = useState<string | null>(null);
+  const refresh = () =>
+    task.run(() => connector.send({ type: 'sessions.refresh' })).then(() => setNotStopped(null));
+  useEffect(() => void refresh(), []);
 
   function stopAll() {
     task
-      .run(() => sendToWorker({ type: 'session.stopAll' }))
+      .run(() => connector.send({ type: 'session.stopAll' }))
       .then((reply) => {
         const failed = reply.ok ? reply.value.failed : [];
-        setStale(failed.length ? t('someNotStopped', failed.length, failed[0]?.message ?? '') : null);
+        setNotStopped(failed.length ? t('someNotStopped', failed.length, failed[0]?.message ?? '') : null);
       });
   }
 
@@ -36,7 +34,7 @@ export function Sessions() {
           {t('stopAll')}
         </button>
       </div>
-      <Problem error={task.error ?? (stale ? { message: stale } : null)} retry={read} />
+      <Problem error={task.error ?? (notStopped ? { message: notStopped } : null)} retry={refresh} />
       <ListState list={sessions} busy={task.busy} loading={t('loadingSessions')} empty={t('noSessions')} />
       <ul class="rows">
         {sessions?.map((session) => (
@@ -90,7 +88,9 @@ function SessionRow({ session, name }: { session: Session; name: string }) {
         type="button"
         disabled={task.busy}
         aria-label={t('stopNamed', name)}
-        onClick={() => task.run(() => sendToWorker({ type: 'session.stop', profileId: session.profile_id }))}
+        onClick={() =>
+          task.run(() => connector.send({ type: 'session.stop', profileId: session.profile_id }))
+        }
       >
         {t('stop')}
       </button>

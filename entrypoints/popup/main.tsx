@@ -1,6 +1,6 @@
 import '../../components/styles.css';
 import { render } from 'preact';
-import { Options } from '../options/Options';
+import { Options } from '../../components/Options';
 import { App } from './App';
 
 // The options page runs this same module, so that the popup and it share one script instead of splitting

@@ -1,2 +1,3 @@
+export { type Connector, connector } from './connector';
 export * from './protocol';
 export { sendToWorker } from './send';

@@ -1,19 +1,14 @@
 import { browser } from 'wxt/browser';
 import { ApiError } from '../api/errors';
 import { summarizeIssues } from '../api/issues';
-import {
-  failure,
-  type ParsedRequest,
-  parseRequest,
-  type Reply,
-  type RequestType,
-  type WorkerError,
-  type WorkerReplies,
-} from './protocol';
+import { type IntentType, type ParsedIntent, parseIntent } from './intents';
+import { failure, type IntentReplies, type Reply, type WorkerError } from './protocol';
 
-/** One handler per request type, each given the validated message. */
+/** One handler per intent, each given the validated message; one with nothing to answer resolves empty. */
 export type Handlers = {
-  [K in RequestType]: (request: Extract<ParsedRequest, { type: K }>) => Promise<WorkerReplies[K]>;
+  [K in IntentType]: (
+    intent: Extract<ParsedIntent, { type: K }>,
+  ) => IntentReplies[K] extends undefined ? Promise<void> : Promise<IntentReplies[K]>;
 };
 
 /** The part of `runtime.MessageSender` the receiver checks. */
@@ -31,12 +26,12 @@ export function createReceiver(handlers: Handlers) {
   const ownPages = browser.runtime.getURL('/');
   return (message: unknown, sender: MessageSender): Promise<Reply<unknown>> | undefined => {
     if (sender.id !== browser.runtime.id || !sender.url?.startsWith(ownPages)) return undefined;
-    const parsed = parseRequest(message);
+    const parsed = parseIntent(message);
     if (!parsed.success) {
       const detail = summarizeIssues(parsed.issues);
       return Promise.resolve(failure('invalid_message', browser.i18n.getMessage('invalidMessage', [detail])));
     }
-    const handle = handlers[parsed.data.type] as (request: ParsedRequest) => Promise<unknown>;
+    const handle = handlers[parsed.data.type] as (intent: ParsedIntent) => Promise<unknown>;
     return handle(parsed.data).then(
       (value) => ({ ok: true, value }),
       (error: unknown) => ({ ok: false, error: toWorkerError(error) }),

@@ -1,24 +1,14 @@
 import { browser } from 'wxt/browser';
-import type { ApiClient } from '../api/client';
-import {
-  failure,
-  type Reply,
-  type ServiceCall,
-  type ServiceResult,
-  type WorkerReplies,
-  type WorkerRequest,
-} from './protocol';
+import { failure, type Intent, type IntentReplies, type Reply } from './protocol';
 
 /**
- * Asks the worker and resolves with its reply; never throws. A worker that cannot be reached (or gives no
- * answer) is a `worker_unavailable` failure with a sentence to show.
+ * Sends the worker an intent and resolves with its reply; never throws. A worker that cannot be reached (or
+ * gives no answer) is a `worker_unavailable` failure with a sentence to show.
  */
-export async function sendToWorker<R extends WorkerRequest>(
-  request: R,
-): Promise<Reply<WorkerReplies[R['type']]>> {
+export async function sendToWorker<I extends Intent>(intent: I): Promise<Reply<IntentReplies[I['type']]>> {
   try {
-    const reply: unknown = await browser.runtime.sendMessage(request);
-    if (isReply(reply)) return reply as Reply<WorkerReplies[R['type']]>;
+    const reply: unknown = await browser.runtime.sendMessage(intent);
+    if (isReply(reply)) return reply as Reply<IntentReplies[I['type']]>;
   } catch {
     // Falls through: no listener, or the worker failed to start.
   }
@@ -27,12 +17,4 @@ export async function sendToWorker<R extends WorkerRequest>(
 
 function isReply(value: unknown): value is Reply<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean';
-}
-
-/** Calls the service through the worker, typed as the client method of the same name. */
-export function callService<N extends ServiceCall>(
-  call: N,
-  ...args: Parameters<ApiClient[N]>
-): Promise<Reply<ServiceResult<N>>> {
-  return sendToWorker({ type: 'service.call', call, args }) as Promise<Reply<ServiceResult<N>>>;
 }

@@ -8,8 +8,10 @@ import type { Session } from '../api/schemas/sessions';
 
 /**
  * Everything the extension remembers, as WXT storage items shared by the popup, the options page and the
- * worker. All live in `local:` (never `sync:`, so the key never leaves the machine) except the view a
- * notification asks the popup to open, which lasts a browser session.
+ * worker. All live in `local:` (never `sync:`, so the key never leaves the machine) except two that last a
+ * browser session (`session:`): the view a notification asks the popup to open, and the drafts of its forms.
+ *
+ * One writer each: the worker writes every item the pages read; a page writes only its own drafts.
  *
  * Versioning: every item is at version 1. When a shape changes, give its item `version: 2` and a
  * `migrations: { 2: (v1) => v2 }` entry; values written before carry no version and are read as version 1.

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import background from '../../entrypoints/background';
 import { createClient, type Profile } from '../../lib/api';
-import type { Reply, WorkerReplies, WorkerRequest } from '../../lib/messaging';
+import type { Intent, IntentReplies, Reply } from '../../lib/messaging';
 import { cachedSessions, connection, type WatchedRun, watchedRuns } from '../../lib/storage';
 import { type ServiceHandle, startService } from '../server/harness';
 import { installBrowser, POPUP } from '../unit/background/browser-stubs';
@@ -20,9 +20,9 @@ let site: Server;
 let origin: string;
 let profile: Profile;
 
-async function send<M extends WorkerRequest>(message: M): Promise<Reply<WorkerReplies[M['type']]>> {
-  const [reply] = await fakeBrowser.runtime.onMessage.trigger(message, POPUP);
-  return reply as unknown as Reply<WorkerReplies[M['type']]>;
+async function send<I extends Intent>(intent: I): Promise<Reply<IntentReplies[I['type']]>> {
+  const [reply] = await fakeBrowser.runtime.onMessage.trigger(intent, POPUP);
+  return reply as unknown as Reply<IntentReplies[I['type']]>;
 }
 
 async function waitFor<T>(read: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
@@ -39,7 +39,8 @@ beforeAll(async () => {
   site = createServer((_request, response) => response.setHeader('Content-Type', 'text/html').end(PAGE));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  service = await startService();
+  // The site listens on loopback, which sessions reach only when the operator allows it.
+  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
   const key = await service.createKey('enterprise');
   const api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
   profile = await api.createProfile({ name: 'Worker test' });
@@ -71,8 +72,8 @@ describe('the worker with the real service', () => {
     const again = await send({ type: 'session.start', profileId: profile.id, headless: true });
     expect(again).toMatchObject({ ok: false, error: { code: 'session_exists', status: 409 } });
 
-    const state = await send({ type: 'state.read', seen: true });
-    expect(state.ok && state.value.sessions.map((s) => s.profile_id)).toEqual([profile.id]);
+    const state = await send({ type: 'sessions.refresh' });
+    expect(state.ok && state.value.map((s) => s.profile_id)).toEqual([profile.id]);
 
     const stopped = await send({ type: 'session.stop', profileId: profile.id });
     expect(stopped).toMatchObject({ ok: true, value: { status: 'stopped', stop_reason: 'user' } });

@@ -63,6 +63,7 @@ const EvaluateStep = z.strictObject({
 
 const ScreenshotStep = z.strictObject({ action: z.literal('screenshot'), name: OutputName });
 
+/** One declarative step. `extract`, `evaluate` (with name) and `screenshot` write `output[name]`. */
 export const Step = z.discriminatedUnion('action', [
   GotoStep,
   ClickStep,
@@ -73,6 +74,7 @@ export const Step = z.discriminatedUnion('action', [
   ScreenshotStep,
 ]);
 
+/** An automation script: 1–100 steps run in order, the whole run within timeout_ms (default 60000). */
 export const Script = z.strictObject({
   steps: z
     .array(Step)

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 
+/** A trimmed, non-empty display name of at most 100 characters. */
 export const DisplayName = z
   .string()
   .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(100, 'must be at most 100 characters'));

@@ -3,6 +3,7 @@ import { Id } from '../schemas/common';
 import { z } from '../zod';
 import { DisplayName, Tags } from './common';
 
+/** Browser settings applied when the profile starts: user agent, language, time zone, window size. */
 export const Fingerprint = z.strictObject({
   user_agent: z.optional(
     z.string().check(
@@ -42,6 +43,7 @@ export const ProxyUrl = z.string().check(
   }),
 );
 
+/** Body of POST /v1/profiles. `proxy` is scheme://[user:pass@]host:port; `proxy_id` names a saved proxy instead. */
 export const ProfileCreate = z
   .strictObject({
     name: DisplayName,

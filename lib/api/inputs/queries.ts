@@ -36,6 +36,7 @@ export const ProxyListQuery = z.object({ ...PageQuery });
 
 export const SessionListQuery = z.object({ ...PageQuery, status: z.optional(SessionStatus) });
 
+/** GET /v1/automation/status: with run_id one run (long-poll with wait/after_version), without it a list. */
 export const RunStatusQuery = z.object({
   ...PageQuery,
   run_id: z.optional(Id),

@@ -3,6 +3,7 @@ import { z } from '../zod';
 
 export const SessionStart = z.strictObject({ profile_id: Id, headless: z.optional(z.boolean()) });
 
+/** DELETE /v1/sessions/stop takes one of these as query or as JSON body. */
 export const SessionStop = z.strictObject({ session_id: z.optional(Id), profile_id: z.optional(Id) }).check(
   z.refine((body) => Boolean(body.session_id) !== Boolean(body.profile_id), {
     message: 'give exactly one of session_id or profile_id',

@@ -3,8 +3,7 @@ import { Timestamp } from './common';
 
 export const Plan = z.enum(['free', 'premium', 'enterprise']);
 
-/** GET /v1/account: who the key belongs to. Lets a client check a key and show the plan in one request. */
-/** The account the key belongs to; hourly_limit is null for an unlimited plan. */
+/** GET /v1/account: who the key belongs to; hourly_limit is null for an unlimited plan. */
 export const Account = z.object({
   id: z.string(),
   name: z.string(),

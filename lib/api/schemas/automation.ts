@@ -1,12 +1,6 @@
 import { z } from '../zod';
 import { Id, listOf, Timestamp } from './common';
 
-/** Names an output value; screenshots use it in their artifact path, so it is kept URL-safe. */
-
-/** One declarative step. `extract`, `evaluate` (with name) and `screenshot` write `output[name]`. */
-
-/** An automation script: 1–100 steps run in order, the whole run within timeout_ms (default 60000). */
-
 export const RunStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
 
 export const StepStatus = z.enum(['pending', 'running', 'succeeded', 'failed', 'skipped']);
@@ -21,7 +15,6 @@ export const StepResult = z.object({
 });
 
 /** One run of a script. `version` grows with every change, for long-polling with after_version. */
-
 export const AutomationRun = z.object({
   id: Id,
   profile_id: z.string(),
@@ -38,8 +31,6 @@ export const AutomationRun = z.object({
 });
 
 export const RunList = listOf(AutomationRun);
-
-/** GET /v1/automation/status: with run_id one run (long-poll with wait/after_version), without it a list. */
 
 export type RunStatus = z.infer<typeof RunStatus>;
 

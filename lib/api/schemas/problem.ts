@@ -28,8 +28,7 @@ export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
 export const FieldError = z.object({ path: z.string(), message: z.string() });
 
-/** RFC 9457 problem details. `code` is a string so that codes added later still parse. */
-/** RFC 9457 problem details; `code` is stable and machine-readable. */
+/** RFC 9457 problem details. `code` is stable and machine-readable, and a string so that codes added later still parse. */
 export const Problem = z.looseObject({
   type: z.optional(z.string()),
   title: z.optional(z.string()),

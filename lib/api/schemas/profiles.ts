@@ -3,10 +3,7 @@ import { Id, listOf, Timestamp } from './common';
 
 export const ProfileStatus = z.enum(['idle', 'running']);
 
-/** Browser settings applied when the profile starts: user agent, language, time zone, window size. */
-
 /** A browser profile: its own cookies and storage, proxy and fingerprint. `proxy` never carries a password. */
-
 export const Profile = z.object({
   id: Id,
   name: z.string(),
@@ -25,8 +22,6 @@ export const Profile = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-
-/** Body of POST /v1/profiles. `proxy` is scheme://[user:pass@]host:port; `proxy_id` names a saved proxy instead. */
 
 export const ProfileList = listOf(Profile);
 

@@ -5,7 +5,6 @@ import { Id, listOf, Timestamp } from './common';
 export const ProxyScheme = z.enum(PROXY_SCHEMES);
 
 /** A saved proxy. `url` is scheme://[user@]host:port and never carries the password. */
-
 export const ProxyConfig = z.object({
   id: Id,
   name: z.string(),
@@ -18,8 +17,6 @@ export const ProxyConfig = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-
-/** Body of POST /v1/proxies and PUT /v1/proxies/:id. On PUT a missing password keeps the stored one; null clears it. */
 
 export const ProxyList = listOf(ProxyConfig);
 

@@ -9,7 +9,6 @@ export const StopReason = z.enum(['user', 'browser_exited', 'service_shutdown', 
  * A running (or finished) browser for one profile. `cdp_url` is its DevTools endpoint through the service, for
  * connectOverCDP: it carries a signed token, expires, and stops working when the session stops.
  */
-
 export const Session = z.object({
   id: Id,
   profile_id: z.string(),
@@ -21,8 +20,6 @@ export const Session = z.object({
   stop_reason: z.nullable(StopReason),
   error: z.nullable(z.string()),
 });
-
-/** DELETE /v1/sessions/stop takes one of these as query or as JSON body. */
 
 export const SessionList = listOf(Session);
 

@@ -1,18 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import background from '../../../entrypoints/background';
-import type { Reply, WorkerReplies, WorkerRequest } from '../../../lib/messaging';
+import type { Intent, IntentReplies, Reply } from '../../../lib/messaging';
 import {
   cachedProfiles,
+  cachedProxies,
   cachedSessions,
   connection,
   lastProfile,
   lastRun,
+  pendingView,
   preferences,
+  quota,
+  savedScripts,
   watchedRuns,
 } from '../../../lib/storage';
 import { type FakeService, SESSION_EXISTS_DETAIL } from '../../bench/fake-service';
-import { profile } from '../popup/harness';
+import { profile, proxy, session } from '../popup/harness';
 import { getMessage, installBrowser, installService, POPUP, sent } from './browser-stubs';
 
 const START = Date.UTC(2025, 0, 6, 9);
@@ -25,8 +29,25 @@ async function deliver(message: unknown, sender: object = POPUP): Promise<Reply<
   return reply as Reply<unknown> | undefined;
 }
 
-function send<M extends WorkerRequest>(message: M): Promise<Reply<WorkerReplies[M['type']]> | undefined> {
-  return deliver(message) as Promise<Reply<WorkerReplies[M['type']]> | undefined>;
+function send<I extends Intent>(intent: I): Promise<Reply<IntentReplies[I['type']]> | undefined> {
+  return deliver(intent) as Promise<Reply<IntentReplies[I['type']]> | undefined>;
+}
+
+/**
+ * Answers one endpoint the fake service does not model (profiles, proxies, the account, cancelling), and leaves
+ * every other request to it. Records each body sent there.
+ */
+function answer(method: string, path: string, respond: (body: unknown) => Response): unknown[] {
+  const bodies: unknown[] = [];
+  const next = globalThis.fetch;
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input));
+    if ((init?.method ?? 'GET') !== method || url.pathname !== path) return next(input, init);
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    bodies.push(body);
+    return respond(body);
+  });
+  return bodies;
 }
 
 /** Whether a fakeBrowser event has listeners (its typings leave `hasListeners` out). */
@@ -45,6 +66,7 @@ beforeEach(async () => {
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 async function startWorker() {
@@ -192,14 +214,20 @@ describe('messages', () => {
     expect(await fakeBrowser.action.getBadgeText({})).toBe('…');
   });
 
-  it('watch.cancel stops following a run', async () => {
+  it('run.cancel asks the service to cancel the run, and the watcher sees it end', async () => {
     const started = await send({ type: 'run.start', run: { profile_id: 'prf_1', script } });
     const runId = started?.ok ? started.value.run.id : '';
-    expect(await send({ type: 'watch.cancel', runId })).toEqual({ ok: true, value: { cancelled: true } });
-    expect(await watchedRuns.getValue()).toEqual([]);
+    answer('POST', `/v1/automation/runs/${runId}/cancel`, () => {
+      service.updateRun(runId, { status: 'cancelled' });
+      return Response.json(service.runs.get(runId));
+    });
+    const reply = await send({ type: 'run.cancel', runId });
+    expect(reply).toMatchObject({ ok: true, value: { id: runId, status: 'cancelled' } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect((await watchedRuns.getValue())[0]).toMatchObject({ phase: 'ended', run: { status: 'cancelled' } });
   });
 
-  it('state.read reconciles the sessions, marks ended runs as seen, and answers with the state', async () => {
+  it('runs.seen marks ended runs as seen; sessions.refresh reconciles the sessions and answers them', async () => {
     const failed = service.updateRun(service.createRun('prf_1').id, { status: 'failed', error: 'Boom.' });
     await watchedRuns.setValue([
       {
@@ -216,27 +244,28 @@ describe('messages', () => {
     expect(await fakeBrowser.action.getBadgeText({})).toBe('!');
     const session = service.startSession('prf_1');
     vi.setSystemTime(START + 60_000);
-    const reply = await send({ type: 'state.read', seen: true });
-    expect(reply).toMatchObject({
-      ok: true,
-      value: { sessions: [{ id: session.id }], runs: [{ seen: true }], quota: { limit: 100 }, error: null },
-    });
+    expect(await send({ type: 'runs.seen' })).toEqual({ ok: true, value: undefined });
+    expect(await watchedRuns.getValue()).toMatchObject([{ seen: true }]);
+    const reply = await send({ type: 'sessions.refresh' });
+    expect(reply).toMatchObject({ ok: true, value: [{ id: session.id }] });
+    expect((await cachedSessions.getValue())?.data.map((s) => s.id)).toEqual([session.id]);
+    expect(await quota.getValue()).toMatchObject({ limit: 100 });
     await vi.advanceTimersByTimeAsync(0);
     expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
   });
 
-  it('state.read still answers with what it knows when the service cannot be reached', async () => {
+  it('sessions.refresh says in a sentence why the service cannot be reached, keeping what it knew', async () => {
+    const known = session('ses_known', 'prf_1');
+    await cachedSessions.setValue({ data: [known], savedAt: START });
     service.outage = 0;
     vi.setSystemTime(START + 60_000);
-    const reply = send({ type: 'state.read' });
+    const reply = send({ type: 'sessions.refresh' });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(await reply).toMatchObject({
-      ok: true,
-      value: {
-        sessions: [],
-        error: 'The service at http://127.0.0.1:8787 cannot be reached. Is it running?',
-      },
+      ok: false,
+      error: { message: 'The service at http://127.0.0.1:8787 cannot be reached. Is it running?' },
     });
+    expect((await cachedSessions.getValue())?.data).toEqual([known]);
   });
 
   it('answers that an API key is needed when none is set', async () => {
@@ -269,5 +298,177 @@ describe('messages', () => {
     expect(await deliver(stopAll, { id: 'another-extension', url: POPUP.url })).toBeUndefined();
     expect(await deliver(stopAll, {})).toBeUndefined();
     expect(service.requests.length).toBe(before);
+  });
+});
+
+describe('intents that change the lists and settings', () => {
+  beforeEach(async () => {
+    await cachedSessions.setValue({ data: [], savedAt: START });
+    await startWorker();
+  });
+
+  it('profiles.refresh and proxies.refresh read whole lists into their caches, dated now', async () => {
+    answer('GET', '/v1/profiles', () =>
+      Response.json({ data: [profile('prf_9', 'New')], next_cursor: null }),
+    );
+    answer('GET', '/v1/proxies', () =>
+      Response.json({ data: [proxy('prx_1', 'Office')], next_cursor: null }),
+    );
+    vi.setSystemTime(START + 5_000);
+    expect(await send({ type: 'profiles.refresh' })).toEqual({ ok: true, value: undefined });
+    expect(await send({ type: 'proxies.refresh' })).toEqual({ ok: true, value: undefined });
+    expect(await cachedProfiles.getValue()).toEqual({
+      data: [profile('prf_9', 'New')],
+      savedAt: START + 5_000,
+    });
+    expect(await cachedProxies.getValue()).toEqual({
+      data: [proxy('prx_1', 'Office')],
+      savedAt: START + 5_000,
+    });
+  });
+
+  it('profile.create puts the new profile first; the list keeps the time it was read whole', async () => {
+    const bodies = answer('POST', '/v1/profiles', () =>
+      Response.json(profile('prf_9', 'New'), { status: 201 }),
+    );
+    const reply = await send({ type: 'profile.create', profile: { name: 'New', tags: ['eu'] } });
+    expect(reply).toMatchObject({ ok: true, value: { id: 'prf_9' } });
+    expect(bodies).toEqual([{ name: 'New', tags: ['eu'] }]);
+    expect(await cachedProfiles.getValue()).toEqual({
+      data: [profile('prf_9', 'New'), profile('prf_1', 'Shop'), profile('prf_2', 'Mail')],
+      savedAt: START,
+    });
+  });
+
+  it('profile.create and session.start at once both land in the cached profiles', async () => {
+    answer('POST', '/v1/profiles', () => Response.json(profile('prf_9', 'New'), { status: 201 }));
+    await Promise.all([
+      send({ type: 'profile.create', profile: { name: 'New' } }),
+      send({ type: 'session.start', profileId: 'prf_1' }),
+    ]);
+    const profiles = (await cachedProfiles.getValue())?.data.map((p) => [p.id, p.status]);
+    expect(profiles).toEqual([
+      ['prf_9', 'idle'],
+      ['prf_1', 'running'],
+      ['prf_2', 'idle'],
+    ]);
+  });
+
+  it('profile.delete deletes it (with force when asked) and takes it and its sessions out of the caches', async () => {
+    await send({ type: 'session.start', profileId: 'prf_2' });
+    answer('DELETE', '/v1/profiles/prf_2', () => new Response(null, { status: 204 }));
+    expect(await send({ type: 'profile.delete', profileId: 'prf_2', force: true })).toMatchObject({
+      ok: true,
+    });
+    expect((await cachedProfiles.getValue())?.data.map((p) => p.id)).toEqual(['prf_1']);
+    expect((await cachedSessions.getValue())?.data).toEqual([]);
+  });
+
+  it('profile.delete reports a running profile as the service says it, changing nothing', async () => {
+    answer('DELETE', '/v1/profiles/prf_2', () =>
+      Response.json(
+        {
+          type: 'about:blank',
+          title: 'Conflict',
+          status: 409,
+          code: 'profile_running',
+          detail: 'Stop it first.',
+        },
+        { status: 409, headers: { 'Content-Type': 'application/problem+json' } },
+      ),
+    );
+    const reply = await send({ type: 'profile.delete', profileId: 'prf_2', force: false });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'profile_running', status: 409 } });
+    expect((await cachedProfiles.getValue())?.data.map((p) => p.id)).toEqual(['prf_1', 'prf_2']);
+  });
+
+  it('proxy.save creates a proxy, or changes the one it names, first in the cached list', async () => {
+    await cachedProxies.setValue({ data: [proxy('prx_1', 'Office'), proxy('prx_2', 'Lab')], savedAt: START });
+    const created = answer('POST', '/v1/proxies', () =>
+      Response.json(proxy('prx_3', 'New'), { status: 201 }),
+    );
+    const changed = answer('PUT', '/v1/proxies/prx_2', () => Response.json(proxy('prx_2', 'Lab 2')));
+    const body = { name: 'New', scheme: 'http' as const, host: '10.0.0.9', port: 8080 };
+    expect(await send({ type: 'proxy.save', proxy: body })).toMatchObject({
+      ok: true,
+      value: { id: 'prx_3' },
+    });
+    const update = { ...body, name: 'Lab 2' };
+    expect(await send({ type: 'proxy.save', proxyId: 'prx_2', proxy: update })).toMatchObject({ ok: true });
+    expect([created, changed]).toEqual([[body], [update]]);
+    expect(await cachedProxies.getValue()).toEqual({
+      data: [proxy('prx_2', 'Lab 2'), proxy('prx_3', 'New'), proxy('prx_1', 'Office')],
+      savedAt: START,
+    });
+  });
+
+  it('connection.save checks the key with one request and saves it and the quota only when accepted', async () => {
+    await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: null });
+    const account = {
+      id: 'acc_1',
+      name: 'Local',
+      plan: 'free',
+      hourly_limit: 100,
+      key_prefix: 'pp',
+      created_at: '',
+    };
+    answer('GET', '/v1/account', () =>
+      Response.json(account, { headers: { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '72' } }),
+    );
+    const reply = await send({
+      type: 'connection.save',
+      serviceUrl: 'http://127.0.0.1:9999',
+      apiKey: 'pp_new',
+    });
+    expect(reply).toMatchObject({ ok: true, value: { account: { name: 'Local' }, quota: { limit: 100 } } });
+    expect(await connection.getValue()).toEqual({ serviceUrl: 'http://127.0.0.1:9999', apiKey: 'pp_new' });
+    expect(await quota.getValue()).toMatchObject({ limit: 100, remaining: 72 });
+  });
+
+  it('connection.save keeps the saved connection when the service refuses the key', async () => {
+    answer('GET', '/v1/account', () =>
+      Response.json(
+        { type: 'about:blank', title: 'Unauthorized', status: 401, code: 'unauthorized', detail: 'Bad key.' },
+        { status: 401, headers: { 'Content-Type': 'application/problem+json' } },
+      ),
+    );
+    const reply = await send({
+      type: 'connection.save',
+      serviceUrl: 'http://127.0.0.1:8787',
+      apiKey: 'pp_bad',
+    });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'unauthorized', status: 401 } });
+    expect(await connection.getValue()).toEqual({ serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pk_test' });
+  });
+
+  it('connection.forgetKey forgets the key and keeps the address', async () => {
+    expect(await send({ type: 'connection.forgetKey' })).toEqual({ ok: true, value: undefined });
+    expect(await connection.getValue()).toEqual({ serviceUrl: 'http://127.0.0.1:8787', apiKey: null });
+  });
+
+  it('preference.set applies quick changes in order, so that none is lost', async () => {
+    await Promise.all([
+      send({ type: 'preference.set', name: 'headless', value: true }),
+      send({ type: 'preference.set', name: 'notifyRuns', value: false }),
+    ]);
+    expect(await preferences.getValue()).toEqual({
+      headless: true,
+      notifyRuns: false,
+      notifySessionExits: true,
+    });
+  });
+
+  it('savedScript.set keeps a script by name and forgets it', async () => {
+    await send({ type: 'savedScript.set', name: 'Open', script });
+    await send({ type: 'savedScript.set', name: 'Other', script });
+    expect(await savedScripts.getValue()).toEqual({ Open: script, Other: script });
+    await send({ type: 'savedScript.set', name: 'Open', script: null });
+    expect(await savedScripts.getValue()).toEqual({ Other: script });
+  });
+
+  it('pendingView.shown clears the view a notification asked for', async () => {
+    await pendingView.setValue('#/runs/run_1');
+    await send({ type: 'pendingView.shown' });
+    expect(await pendingView.getValue()).toBeNull();
   });
 });

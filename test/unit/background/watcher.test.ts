@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { storage } from 'wxt/utils/storage';
-import { connect, latestQuota } from '../../../entrypoints/background/service';
+import { connect, latestQuota } from '../../../entrypoints/background/connection';
 import { createWatcher, WATCH_ALARM } from '../../../entrypoints/background/watcher';
 import { EMPTY_HISTORY, type PollHistory } from '../../../lib/scheduling/watch-plan';
 import { connection, type WatchedRun, watchedRuns } from '../../../lib/storage';

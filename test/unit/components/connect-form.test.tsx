@@ -3,12 +3,13 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConnectForm } from '../../../components/ConnectForm';
 import { connection, quota } from '../../../lib/storage';
+import { type MockConnector, mockConnector } from '../popup/connector-mock';
 import { fail, installPopupBrowser, ok, typeInto } from '../popup/harness';
 
 const account = {
   id: 'acc_1',
   name: 'Local',
-  plan: 'free',
+  plan: 'free' as const,
   hourly_limit: 100,
   key_prefix: 'pp_live_abcd',
   created_at: '2025-01-06T09:00:00.000Z',
@@ -24,15 +25,18 @@ function fill(url: string, key: string) {
 describe('ConnectForm', () => {
   afterEach(cleanup);
   let stubs: ReturnType<typeof installPopupBrowser>;
+  let mock: MockConnector;
   const onDone = vi.fn();
   beforeEach(() => {
-    stubs = installPopupBrowser((message) =>
-      message.apiKey === 'pp_live_good'
-        ? ok({ account, quota: seen })
-        : fail('unauthorized', 'The service refused the API key. Check it, or create a new one.', {
-            status: 401,
-          }),
-    );
+    stubs = installPopupBrowser();
+    mock = mockConnector({
+      'connection.save': ({ apiKey }) =>
+        apiKey === 'pp_live_good'
+          ? ok({ account, quota: seen })
+          : fail('unauthorized', 'The service refused the API key. Check it, or create a new one.', {
+              status: 401,
+            }),
+    });
   });
 
   it('is filled in with the local service and asks for a key before sending anything', async () => {
@@ -41,14 +45,14 @@ describe('ConnectForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     expect(await screen.findByText('Paste the API key from the service.')).toBeTruthy();
     expect(screen.getByLabelText('API key').getAttribute('aria-invalid')).toBe('true');
-    expect(stubs.sendMessage).not.toHaveBeenCalled();
+    expect(mock.sent()).toEqual([]);
   });
 
   it('explains an address that is not http(s)', async () => {
     render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
     fill('ftp://example.com', 'pp_live_good');
     expect(await screen.findByText(/Enter an http:\/\/ or https:\/\/ address/)).toBeTruthy();
-    expect(stubs.sendMessage).not.toHaveBeenCalled();
+    expect(mock.sent()).toEqual([]);
   });
 
   it('says in a sentence why the key was refused, and keeps what was typed', async () => {
@@ -59,22 +63,17 @@ describe('ConnectForm', () => {
     expect((await connection.getValue()).apiKey).toBeNull();
   });
 
-  it('checks with one request, saves the connection and shows the plan and the quota left', async () => {
+  it('has the worker check and save the connection with one request, and shows the plan and the quota left', async () => {
     render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
     fill('http://127.0.0.1:8787/', 'pp_live_good');
     const status = await screen.findByRole('status');
     expect(status.textContent).toBe('Connected to Local on the free plan. 72 of 100 requests left this hour');
-    expect(stubs.sendMessage).toHaveBeenCalledTimes(1);
-    expect(stubs.sendMessage.mock.calls[0]?.[0]).toEqual({
-      type: 'service.check',
-      serviceUrl: 'http://127.0.0.1:8787',
-      apiKey: 'pp_live_good',
-    });
-    expect(await connection.getValue()).toEqual({
-      serviceUrl: 'http://127.0.0.1:8787',
-      apiKey: 'pp_live_good',
-    });
-    expect(await quota.getValue()).toEqual(seen);
+    expect(mock.sent()).toEqual([
+      { type: 'connection.save', serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_good' },
+    ]);
+    // The worker saves the key and the quota (messages.test.ts); the form never writes them itself.
+    expect((await connection.getValue()).apiKey).toBeNull();
+    expect(await quota.getValue()).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(onDone).toHaveBeenCalled();
   });
@@ -87,13 +86,15 @@ describe('ConnectForm', () => {
       'The extension needs your permission to reach pilot.example.com.',
     );
     expect(stubs.request).toHaveBeenCalledWith({ origins: ['https://pilot.example.com/*'] });
-    expect(stubs.sendMessage).not.toHaveBeenCalled();
+    expect(mock.sent()).toEqual([]);
   });
 
   it('reports a service that cannot be reached', async () => {
-    installPopupBrowser(() =>
-      fail('network_error', 'The service at http://127.0.0.1:9 cannot be reached. Is it running?'),
-    );
+    installPopupBrowser();
+    mockConnector({
+      'connection.save': () =>
+        fail('network_error', 'The service at http://127.0.0.1:9 cannot be reached. Is it running?'),
+    });
     render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
     fill('http://127.0.0.1:9', 'pp_live_good');
     await waitFor(() =>

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { ApiError } from '../../../lib/api/errors';
-import { parseRequest, routes, sendToWorker } from '../../../lib/messaging';
+import { routes, sendToWorker } from '../../../lib/messaging';
+import { Intents, parseIntent } from '../../../lib/messaging/intents';
 import { createReceiver, type Handlers } from '../../../lib/messaging/receive';
 import { getMessage, installBrowser, POPUP } from '../background/browser-stubs';
 
@@ -11,40 +12,42 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
   const unused = async () => {
     throw new Error('not expected');
   };
-  return {
-    'session.start': unused,
-    'session.stop': unused,
-    'session.stopAll': unused,
-    'run.start': unused,
-    'watch.cancel': unused,
-    'state.read': unused,
-    ...overrides,
-  } as Handlers;
+  const all = Object.fromEntries(Object.keys(Intents).map((type) => [type, unused]));
+  return { ...all, ...overrides } as Handlers;
 }
 
 beforeEach(() => {
   installBrowser();
 });
 
-describe('the request schema', () => {
-  it('accepts each request the popup may send', () => {
+describe('the intent schemas', () => {
+  it('accept each intent the pages may send', () => {
     const valid = [
+      { type: 'profiles.refresh' },
+      { type: 'proxies.refresh' },
+      { type: 'sessions.refresh' },
+      { type: 'profile.create', profile: { name: 'Shop', tags: ['eu'] } },
+      { type: 'profile.delete', profileId: 'prf_1', force: true },
+      { type: 'proxy.save', proxy: { name: 'Office', scheme: 'http', host: 'h', port: 80 } },
+      { type: 'proxy.save', proxyId: 'prx_1', proxy: { name: 'Office' } },
       { type: 'session.start', profileId: 'prf_1' },
       { type: 'session.start', profileId: 'prf_1', headless: true },
       { type: 'session.stop', profileId: 'prf_1' },
       { type: 'session.stopAll' },
       { type: 'run.start', run: { profile_id: 'prf_1', script, name: 'Prices' } },
-      { type: 'watch.cancel', runId: 'run_1' },
-      { type: 'state.read' },
-      { type: 'state.read', seen: true },
-      { type: 'service.call', call: 'listProfiles', args: [{ q: 'shop' }] },
-      { type: 'service.call', call: 'deleteProfile', args: ['prf_1', { force: true }] },
-      { type: 'service.check', serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_x' },
+      { type: 'run.cancel', runId: 'run_1' },
+      { type: 'runs.seen' },
+      { type: 'connection.save', serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_x' },
+      { type: 'connection.forgetKey' },
+      { type: 'preference.set', name: 'headless', value: true },
+      { type: 'savedScript.set', name: 'Prices', script },
+      { type: 'savedScript.set', name: 'Prices', script: null },
+      { type: 'pendingView.shown' },
     ];
-    for (const message of valid) expect(parseRequest(message).success, JSON.stringify(message)).toBe(true);
+    for (const message of valid) expect(parseIntent(message).success, JSON.stringify(message)).toBe(true);
   });
 
-  it('rejects unknown types, missing or unknown fields, runs without exactly one target, calls it does not relay', () => {
+  it('reject unknown types, missing or unknown fields, runs without exactly one target, the generic call', () => {
     const invalid = [
       null,
       'session.stopAll',
@@ -55,12 +58,18 @@ describe('the request schema', () => {
       { type: 'run.start', run: { script } },
       { type: 'run.start', run: { profile_id: 'prf_1', session_id: 'ses_1', script } },
       { type: 'run.start', run: { profile_id: 'prf_1', script: { steps: [] } } },
-      { type: 'watch.cancel', runId: 7 },
+      { type: 'run.cancel', runId: 7 },
+      { type: 'watch.cancel', runId: 'run_1' },
+      { type: 'state.read' },
       { type: 'service.call', call: 'startSession', args: [] },
-      { type: 'service.call', call: 'listProfiles', args: [1, 2, 3, 4] },
-      { type: 'service.check', serviceUrl: 'http://127.0.0.1:8787' },
+      { type: 'service.check', serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_x' },
+      { type: 'connection.save', serviceUrl: 'http://127.0.0.1:8787' },
+      { type: 'profile.delete', profileId: 'prf_1' },
+      { type: 'profile.create', profile: 'Shop' },
+      { type: 'preference.set', name: 'apiKey', value: true },
+      { type: 'savedScript.set', name: 'Prices', script: { steps: [] } },
     ];
-    for (const message of invalid) expect(parseRequest(message).success, JSON.stringify(message)).toBe(false);
+    for (const message of invalid) expect(parseIntent(message).success, JSON.stringify(message)).toBe(false);
   });
 });
 
@@ -131,7 +140,7 @@ describe('the receiver', () => {
 
   it('answers a malformed request with the field at fault', async () => {
     const receive = createReceiver(handlers());
-    expect(await receive({ type: 'watch.cancel' }, POPUP)).toMatchObject({
+    expect(await receive({ type: 'run.cancel' }, POPUP)).toMatchObject({
       ok: false,
       error: {
         code: 'invalid_message',
@@ -145,7 +154,7 @@ describe('sendToWorker', () => {
   it('resolves with the worker’s reply', async () => {
     const worker = async (message: { type: string }) => ({ ok: true, value: message.type });
     fakeBrowser.runtime.onMessage.addListener(worker as never);
-    expect(await sendToWorker({ type: 'state.read' })).toEqual({ ok: true, value: 'state.read' });
+    expect(await sendToWorker({ type: 'runs.seen' })).toEqual({ ok: true, value: 'runs.seen' });
   });
 
   it('resolves with a sentence, never throws, when the worker cannot be reached or does not answer', async () => {

@@ -1,14 +1,16 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Options } from '../../../entrypoints/options/Options';
+import { Options } from '../../../components/Options';
+import { change } from '../../../entrypoints/background/in-turn';
 import { connection, preferences } from '../../../lib/storage';
-import { byName, installPopupBrowser, ok } from '../popup/harness';
+import { type MockConnector, mockConnector } from '../popup/connector-mock';
+import { installPopupBrowser, ok } from '../popup/harness';
 
 const account = {
   id: 'a',
   name: 'Team',
-  plan: 'premium',
+  plan: 'premium' as const,
   hourly_limit: 1000,
   key_prefix: 'pp',
   created_at: '',
@@ -16,13 +18,24 @@ const account = {
 
 describe('Options', () => {
   let stubs: ReturnType<typeof installPopupBrowser>;
+  let mock: MockConnector;
   beforeEach(async () => {
-    stubs = installPopupBrowser(
-      byName({
-        'service.check': () =>
-          ok({ account, quota: { limit: 1000, remaining: 998, resetSeconds: 4, observedAt: 1 } }),
-      }),
-    );
+    stubs = installPopupBrowser();
+    // Each answer does what the worker does with the intent.
+    mock = mockConnector({
+      'connection.save': async ({ serviceUrl, apiKey }) => {
+        await connection.setValue({ serviceUrl, apiKey });
+        return ok({ account, quota: { limit: 1000, remaining: 998, resetSeconds: 4, observedAt: 1 } });
+      },
+      'connection.forgetKey': async () => {
+        await connection.setValue({ ...(await connection.getValue()), apiKey: null });
+        return ok(undefined);
+      },
+      'preference.set': async ({ name, value }) => {
+        await change(preferences, (saved) => ({ ...saved, [name]: value }));
+        return ok(undefined);
+      },
+    });
     await connection.setValue({
       serviceUrl: 'http://127.0.0.1:8787',
       apiKey: 'pp_live_abcdEFGHijklMNOPqrstUVWXyz012345',
@@ -41,6 +54,7 @@ describe('Options', () => {
     render(<Options />);
     fireEvent.click(await screen.findByRole('button', { name: 'Forget key' }));
     await waitFor(async () => expect((await connection.getValue()).apiKey).toBeNull());
+    expect(mock.sent()).toEqual([{ type: 'connection.forgetKey' }]);
     expect(await screen.findByLabelText('API key')).toBeTruthy();
   });
 
@@ -53,6 +67,7 @@ describe('Options', () => {
       'Connected to Team on the premium plan. 998 of 1000 requests left this hour',
     );
     expect((await connection.getValue()).apiKey).toBe('pp_live_new');
+    expect(mock.sentOf('connection.save')).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('API key: pp_live_new…')).toBeTruthy();
   });
@@ -65,6 +80,10 @@ describe('Options', () => {
     expect(headless.checked).toBe(false);
     fireEvent.click(headless);
     fireEvent.click(screen.getByLabelText('Notify me when an automation run ends'));
+    expect(mock.sent()).toEqual([
+      { type: 'preference.set', name: 'headless', value: true },
+      { type: 'preference.set', name: 'notifyRuns', value: false },
+    ]);
     await waitFor(async () =>
       expect(await preferences.getValue()).toEqual({
         headless: true,

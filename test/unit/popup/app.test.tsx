@@ -2,27 +2,41 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../entrypoints/popup/App';
-import { connection, pendingView, quota, watchedRuns } from '../../../lib/storage';
-import { byName, installPopupBrowser, ok, profile, typeInto, watched } from './harness';
+import {
+  cachedProfiles,
+  cachedProxies,
+  connection,
+  pendingView,
+  quota,
+  watchedRuns,
+} from '../../../lib/storage';
+import { type Answers, type MockConnector, mockConnector } from './connector-mock';
+import { installPopupBrowser, ok, profile, refreshed, typeInto, watched } from './harness';
 
-const list = (...data: unknown[]) => ok({ data, next_cursor: null });
-const worker = byName({
-  listProfiles: () => list(profile('prf_1', 'Shop')),
-  listProxies: () => list(),
-  'state.read': () => ok({ sessions: [], runs: [], quota: null, error: null }),
-  'service.check': () =>
-    ok({
-      account: {
-        id: 'a',
-        name: 'Local',
-        plan: 'enterprise',
-        hourly_limit: null,
-        key_prefix: 'pp',
-        created_at: '',
-      },
-      quota: { limit: null, remaining: null, resetSeconds: null, observedAt: 1 },
-    }),
-});
+const account = {
+  id: 'a',
+  name: 'Local',
+  plan: 'enterprise',
+  hourly_limit: null,
+  key_prefix: 'pp',
+  created_at: '',
+} as const;
+const seen = { limit: null, remaining: null, resetSeconds: null, observedAt: 1 };
+const worker: Answers = {
+  'profiles.refresh': refreshed(cachedProfiles, profile('prf_1', 'Shop')),
+  'proxies.refresh': refreshed(cachedProxies),
+  'sessions.refresh': () => ok([]),
+  'runs.seen': () => ok(undefined),
+  'pendingView.shown': async () => {
+    await pendingView.setValue(null);
+    return ok(undefined);
+  },
+  // As the worker does: the key is saved once the service accepted it.
+  'connection.save': async ({ serviceUrl, apiKey }) => {
+    await connection.setValue({ serviceUrl, apiKey });
+    return ok({ account, quota: seen });
+  },
+};
 
 async function connected() {
   await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_key' });
@@ -30,9 +44,11 @@ async function connected() {
 
 describe('App', () => {
   let stubs: ReturnType<typeof installPopupBrowser>;
+  let mock: MockConnector;
   beforeEach(() => {
     location.hash = '';
-    stubs = installPopupBrowser(worker);
+    stubs = installPopupBrowser();
+    mock = mockConnector(worker);
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => new Response('{}')),
@@ -70,9 +86,7 @@ describe('App', () => {
   it('has the worker reconcile the sessions as it opens', async () => {
     await connected();
     render(<App />);
-    await waitFor(() =>
-      expect(stubs.sendMessage.mock.calls.map(([message]) => message)).toContainEqual({ type: 'state.read' }),
-    );
+    await waitFor(() => expect(mock.sent()).toContainEqual({ type: 'sessions.refresh' }));
   });
 
   it('switches views by the location hash', async () => {
@@ -97,6 +111,7 @@ describe('App', () => {
     expect(await screen.findByText('Step 1 (goto) failed.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Automation' }).getAttribute('aria-current')).toBe('page');
     await waitFor(async () => expect(await pendingView.getValue()).toBeNull());
+    expect(mock.sentOf('pendingView.shown')).toHaveLength(1);
   });
 
   it('shows the settings at #/settings', async () => {

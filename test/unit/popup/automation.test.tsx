@@ -4,16 +4,23 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Automation } from '../../../entrypoints/popup/Automation';
 import { cachedProfiles, savedScripts } from '../../../lib/storage';
 import examples from '../../../public/scripts/examples.json';
-import { byName, fail, installPopupBrowser, type Message, ok, profile, typeInto, watched } from './harness';
+import { type Answers, mockConnector } from './connector-mock';
+import { fail, installPopupBrowser, ok, profile, refreshed, typeInto, watched } from './harness';
 
 const script = { steps: [{ action: 'goto', url: 'https://example.com/' }] };
 const scriptField = () => screen.getByLabelText<HTMLTextAreaElement>('Script (JSON steps)');
 const runButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Run' });
-const profiles = {
-  listProfiles: () => ok({ data: [profile('prf_1', 'Shop'), profile('prf_2', 'Mail')], next_cursor: null }),
+const profiles: Answers = {
+  'profiles.refresh': refreshed(cachedProfiles, profile('prf_1', 'Shop'), profile('prf_2', 'Mail')),
 };
-const messages = (stubs: ReturnType<typeof installPopupBrowser>) =>
-  stubs.sendMessage.mock.calls.map(([message]: Message[]) => message);
+/** As the worker keeps a script by name (or forgets it). */
+const keepScripts: Answers = {
+  'savedScript.set': async ({ name, script }) => {
+    const { [name]: _, ...others } = await savedScripts.getValue();
+    await savedScripts.setValue(script ? { ...others, [name]: script } : others);
+    return ok(undefined);
+  },
+};
 
 describe('Automation', () => {
   beforeEach(() => {
@@ -28,7 +35,8 @@ describe('Automation', () => {
   });
 
   it('checks the script as it is typed and shows each error at its step', async () => {
-    installPopupBrowser(byName({ ...profiles, 'state.read': () => ok({}) }));
+    installPopupBrowser();
+    mockConnector({ ...profiles, 'runs.seen': () => ok(undefined) });
     render(<Automation />);
     typeInto(scriptField(), '{"steps": [');
     expect(screen.getByText(/^This is not valid JSON yet: /)).toBeTruthy();
@@ -46,13 +54,15 @@ describe('Automation', () => {
   });
 
   it('marks ended runs as seen when it opens', async () => {
-    const stubs = installPopupBrowser(byName({ ...profiles, 'state.read': () => ok({}) }));
+    installPopupBrowser();
+    const mock = mockConnector({ ...profiles, 'runs.seen': () => ok(undefined) });
     render(<Automation />);
-    await waitFor(() => expect(messages(stubs)).toContainEqual({ type: 'state.read', seen: true }));
+    await waitFor(() => expect(mock.sent()).toContainEqual({ type: 'runs.seen' }));
   });
 
   it('offers ready examples that fill the script and its name', async () => {
-    installPopupBrowser(byName(profiles));
+    installPopupBrowser();
+    mockConnector(profiles);
     render(<Automation />);
     const picker = screen.getByLabelText('Load a script');
     await screen.findByRole('option', { name: 'Screenshot of a page' });
@@ -62,7 +72,8 @@ describe('Automation', () => {
   });
 
   it('saves a script by name, loads it back and forgets it', async () => {
-    installPopupBrowser(byName(profiles));
+    installPopupBrowser();
+    const mock = mockConnector({ ...profiles, ...keepScripts });
     render(<Automation />);
     typeInto(scriptField(), JSON.stringify(script));
     fireEvent.click(screen.getByRole('button', { name: 'Save script' }));
@@ -70,6 +81,9 @@ describe('Automation', () => {
     typeInto(screen.getByLabelText('Script name'), 'Open example');
     fireEvent.click(screen.getByRole('button', { name: 'Save script' }));
     await waitFor(async () => expect(await savedScripts.getValue()).toEqual({ 'Open example': script }));
+    expect(mock.sentOf('savedScript.set')).toEqual([
+      { type: 'savedScript.set', name: 'Open example', script },
+    ]);
     typeInto(scriptField(), '');
     await screen.findByRole('option', { name: 'Open example' });
     typeInto(screen.getByLabelText('Load a script'), 'saved:Open example');
@@ -79,9 +93,8 @@ describe('Automation', () => {
   });
 
   it('runs the script on the chosen profile through the worker', async () => {
-    const stubs = installPopupBrowser(
-      byName({ ...profiles, 'run.start': () => ok(watched({ id: 'run_1' })) }),
-    );
+    installPopupBrowser();
+    const mock = mockConnector({ ...profiles, 'run.start': () => ok(watched({ id: 'run_1' })) });
     render(<Automation />);
     await screen.findByRole('option', { name: 'Mail' });
     typeInto(screen.getByLabelText('Profile'), 'prf_2');
@@ -89,7 +102,7 @@ describe('Automation', () => {
     typeInto(screen.getByLabelText('Script name'), 'Check');
     fireEvent.click(runButton());
     await waitFor(() =>
-      expect(messages(stubs)).toContainEqual({
+      expect(mock.sent()).toContainEqual({
         type: 'run.start',
         run: { profile_id: 'prf_2', script, name: 'Check' },
       }),
@@ -97,16 +110,15 @@ describe('Automation', () => {
   });
 
   it('shows the service’s objection at the step it concerns, keeping the script', async () => {
-    installPopupBrowser(
-      byName({
-        ...profiles,
-        'run.start': () =>
-          fail('validation_failed', 'The request is not valid. script.steps[0].url: is not allowed.', {
-            status: 422,
-            fieldErrors: [{ path: 'script.steps[0].url', message: 'is not allowed' }],
-          }),
-      }),
-    );
+    installPopupBrowser();
+    mockConnector({
+      ...profiles,
+      'run.start': () =>
+        fail('validation_failed', 'The request is not valid. script.steps[0].url: is not allowed.', {
+          status: 422,
+          fieldErrors: [{ path: 'script.steps[0].url', message: 'is not allowed' }],
+        }),
+    });
     render(<Automation />);
     await screen.findByRole('option', { name: 'Shop' });
     typeInto(scriptField(), JSON.stringify(script));
@@ -117,16 +129,18 @@ describe('Automation', () => {
   });
 
   it('says to create a profile first when there is none', async () => {
-    installPopupBrowser(byName({ listProfiles: () => ok({ data: [], next_cursor: null }) }));
+    installPopupBrowser();
+    mockConnector({ 'profiles.refresh': refreshed(cachedProfiles) });
     render(<Automation />);
     expect(await screen.findByText('Create a profile first: scripts run in a profile.')).toBeTruthy();
   });
 
   it('uses the known profiles without asking the service again', async () => {
-    const stubs = installPopupBrowser(byName({ 'state.read': () => ok({}) }));
+    installPopupBrowser();
+    const mock = mockConnector({ 'runs.seen': () => ok(undefined) });
     await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
     render(<Automation />);
     await screen.findByRole('option', { name: 'Shop' });
-    expect(messages(stubs).some((message) => message.call === 'listProfiles')).toBe(false);
+    expect(mock.sentOf('profiles.refresh')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The popup's and options page's surroundings for component tests: fakeBrowser with the real English messages,
- * permissions and tabs stubbed, and a worker whose replies each test scripts.
+ * permissions and tabs stubbed. The worker is a mock connector each test scripts (`connector-mock.ts`).
  */
 import { fireEvent } from '@testing-library/preact';
 import { vi } from 'vitest';
@@ -10,30 +10,23 @@ import type { Profile } from '../../../lib/api/schemas/profiles';
 import type { ProxyConfig } from '../../../lib/api/schemas/proxies';
 import type { Session } from '../../../lib/api/schemas/sessions';
 import type { Reply, WorkerError } from '../../../lib/messaging/protocol';
-import type { WatchedRun } from '../../../lib/storage';
-import { getMessage } from '../background/browser-stubs';
+import type { Cached, WatchedRun } from '../../../lib/storage';
 
-// biome-ignore lint/suspicious/noExplicitAny: a message as the worker receives it, whatever its type
-export type Message = any;
-/** How the scripted worker answers one message; undefined leaves the popup waiting (a request under way). */
-export type Answer = (message: Message) => Reply<unknown> | Promise<Reply<unknown>> | undefined;
+type CachedItem<T> = { setValue(value: Cached<T> | null): Promise<void> };
+
+import { getMessage } from '../background/browser-stubs';
 
 export const AT = '2025-01-06T09:00:00.000Z';
 
-export function installPopupBrowser(answer: Answer = () => ok(null)) {
+export function installPopupBrowser() {
   fakeBrowser.reset();
   const stubs = {
-    sendMessage: vi.fn((message: Message) => {
-      const reply = answer(message);
-      return reply === undefined ? new Promise<never>(() => {}) : Promise.resolve(reply);
-    }),
     request: vi.fn(async (_: { origins: string[] }) => true),
     openOptionsPage: vi.fn(async () => {}),
     createTab: vi.fn(async (_: { url: string }) => ({})),
   };
   Object.assign(fakeBrowser.i18n, { getMessage });
   Object.assign(fakeBrowser.runtime, {
-    sendMessage: stubs.sendMessage,
     openOptionsPage: stubs.openOptionsPage,
     getManifest: () => ({ version: '0.1.0' }),
   });
@@ -45,28 +38,27 @@ export function installPopupBrowser(answer: Answer = () => ok(null)) {
   return stubs;
 }
 
-/** Answers by service call name (`listProfiles`) or message type (`session.start`); anything else waits. */
-export function byName(table: Record<string, Answer>): Answer {
-  return (message) => table[message.type === 'service.call' ? message.call : message.type]?.(message);
-}
-
-/** The messages the worker was sent, by service call name or message type. */
-export function sentNames(sendMessage: { mock: { calls: Message[][] } }): string[] {
-  return sendMessage.mock.calls.map(([message]) =>
-    message.type === 'service.call' ? message.call : message.type,
-  );
-}
-
 /** A reply the test gives when it chooses; the popup waits for it meanwhile. */
-export function later() {
-  let give: (reply: Reply<unknown>) => void = () => {};
-  const reply = new Promise<Reply<unknown>>((resolve) => {
+export function later<T = undefined>() {
+  let give: (reply: Reply<T>) => void = () => {};
+  const reply = new Promise<Reply<T>>((resolve) => {
     give = resolve;
   });
   return { reply, give };
 }
 
 export const ok = <T>(value: T): Reply<T> => ({ ok: true, value });
+
+/** A list as the service gives it. */
+export const list = <T>(...data: T[]) => ({ data, next_cursor: null });
+
+/** Answers a refresh as the worker does: it saves the list in its cache, then replies. */
+export function refreshed<T>(item: CachedItem<T>, ...data: T[]) {
+  return async (): Promise<Reply<undefined>> => {
+    await item.setValue({ data, savedAt: Date.now() });
+    return ok(undefined);
+  };
+}
 
 export function fail(code: string, message: string, more: Partial<WorkerError> = {}): Reply<never> {
   return { ok: false, error: { code, message, status: 0, retryAfter: null, fieldErrors: [], ...more } };

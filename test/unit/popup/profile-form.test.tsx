@@ -2,30 +2,33 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ProfileForm } from '../../../entrypoints/popup/ProfileForm';
+import type { ProfileCreate } from '../../../lib/api/inputs/profiles';
 import { cachedProfiles, cachedProxies, drafts } from '../../../lib/storage';
-import { byName, fail, installPopupBrowser, type Message, ok, profile, proxy, typeInto } from './harness';
+import { type IntentOf, type MockConnector, mockConnector } from './connector-mock';
+import { fail, installPopupBrowser, ok, profile, proxy, refreshed, typeInto } from './harness';
 
-const created = (message: Message) => ok(profile('prf_9', message.args[0].name));
+const created = ({ profile: body }: IntentOf<'profile.create'>) => ok(profile('prf_9', body.name));
 const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-const sentBody = (stubs: ReturnType<typeof installPopupBrowser>) =>
-  stubs.sendMessage.mock.calls.find(([message]: Message[]) => message.call === 'createProfile')?.[0].args[0];
+const sentBody = (mock: MockConnector): ProfileCreate | undefined =>
+  mock.sentOf('profile.create')[0]?.profile;
+const noProxies = refreshed(cachedProxies);
 
 describe('ProfileForm', () => {
   afterEach(cleanup);
 
   it('says what is wrong on Save and sends nothing', async () => {
-    const stubs = installPopupBrowser(byName({ listProxies: () => ok({ data: [], next_cursor: null }) }));
+    installPopupBrowser();
+    const mock = mockConnector({ 'proxies.refresh': noProxies });
     render(<ProfileForm onDone={() => {}} />);
     save();
     expect(await screen.findByText('must not be empty')).toBeTruthy();
     expect(screen.getByLabelText('Profile name').getAttribute('aria-invalid')).toBe('true');
-    expect(
-      stubs.sendMessage.mock.calls.some(([message]: Message[]) => message.call === 'createProfile'),
-    ).toBe(false);
+    expect(mock.sentOf('profile.create')).toEqual([]);
   });
 
   it('checks a typed proxy URL as it is typed', async () => {
-    installPopupBrowser(byName({ listProxies: () => ok({ data: [], next_cursor: null }) }));
+    installPopupBrowser();
+    mockConnector({ 'proxies.refresh': noProxies });
     render(<ProfileForm onDone={() => {}} />);
     typeInto(screen.getByLabelText('Proxy'), 'url');
     typeInto(screen.getByLabelText('Proxy URL'), 'ftp://host:80');
@@ -36,9 +39,10 @@ describe('ProfileForm', () => {
     expect(screen.getByLabelText('Proxy URL').getAttribute('aria-invalid')).toBe('false');
   });
 
-  it('creates a profile with a saved proxy and tags, and adds it to the list', async () => {
+  it('creates a profile with a saved proxy and tags through the worker, and writes no list itself', async () => {
     const onDone = vi.fn();
-    const stubs = installPopupBrowser(byName({ createProfile: created }));
+    installPopupBrowser();
+    const mock = mockConnector({ 'profile.create': created });
     await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: 1 });
     render(<ProfileForm onDone={onDone} />);
     typeInto(screen.getByLabelText('Profile name'), '  Shop ');
@@ -47,15 +51,16 @@ describe('ProfileForm', () => {
     typeInto(screen.getByLabelText('Tags'), 'retail, eu,, ');
     save();
     await waitFor(() => expect(onDone).toHaveBeenCalled());
-    expect(sentBody(stubs)).toEqual({ name: '  Shop ', proxy_id: 'prx_1', tags: ['retail', 'eu'] });
-    expect((await cachedProfiles.getValue())?.data[0]?.id).toBe('prf_9');
+    expect(sentBody(mock)).toEqual({ name: '  Shop ', proxy_id: 'prx_1', tags: ['retail', 'eu'] });
+    // The worker puts the new profile in the cached list (messages.test.ts); the page only reads it.
+    expect(await cachedProfiles.getValue()).toBeNull();
+    expect(mock.sentOf('proxies.refresh')).toEqual([]);
     expect((await drafts.getValue()).profile).toBeUndefined();
   });
 
   it('sends a typed proxy URL as `proxy`', async () => {
-    const stubs = installPopupBrowser(
-      byName({ listProxies: () => ok({ data: [], next_cursor: null }), createProfile: created }),
-    );
+    installPopupBrowser();
+    const mock = mockConnector({ 'proxies.refresh': noProxies, 'profile.create': created });
     const onDone = vi.fn();
     render(<ProfileForm onDone={onDone} />);
     typeInto(screen.getByLabelText('Profile name'), 'Checkout');
@@ -63,20 +68,19 @@ describe('ProfileForm', () => {
     typeInto(screen.getByLabelText('Proxy URL'), 'http://u:p@10.0.0.2:8080');
     save();
     await waitFor(() => expect(onDone).toHaveBeenCalled());
-    expect(sentBody(stubs)).toEqual({ name: 'Checkout', proxy: 'http://u:p@10.0.0.2:8080' });
+    expect(sentBody(mock)).toEqual({ name: 'Checkout', proxy: 'http://u:p@10.0.0.2:8080' });
   });
 
   it('keeps the input on failure and shows the service’s complaint at its field', async () => {
-    installPopupBrowser(
-      byName({
-        listProxies: () => ok({ data: [], next_cursor: null }),
-        createProfile: () =>
-          fail('validation_failed', 'The request is not valid. name: is taken.', {
-            status: 422,
-            fieldErrors: [{ path: 'name', message: 'is taken' }],
-          }),
-      }),
-    );
+    installPopupBrowser();
+    mockConnector({
+      'proxies.refresh': noProxies,
+      'profile.create': () =>
+        fail('validation_failed', 'The request is not valid. name: is taken.', {
+          status: 422,
+          fieldErrors: [{ path: 'name', message: 'is taken' }],
+        }),
+    });
     render(<ProfileForm onDone={() => {}} />);
     typeInto(screen.getByLabelText('Profile name'), 'Shop');
     save();
@@ -86,7 +90,8 @@ describe('ProfileForm', () => {
   });
 
   it('picks up what was typed before the popup closed', async () => {
-    installPopupBrowser(byName({ listProxies: () => ok({ data: [], next_cursor: null }) }));
+    installPopupBrowser();
+    mockConnector({ 'proxies.refresh': noProxies });
     await drafts.setValue({ profile: { name: 'Half typed', proxyChoice: '', proxyUrl: '', tags: 'a' } });
     render(<ProfileForm onDone={() => {}} />);
     await waitFor(() =>

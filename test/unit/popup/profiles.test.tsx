@@ -2,17 +2,17 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Profiles } from '../../../entrypoints/popup/Profiles';
+import type { Profile } from '../../../lib/api/schemas/profiles';
 import { cachedProfiles, cachedProxies, cachedSessions } from '../../../lib/storage';
+import { mockConnector } from './connector-mock';
 import {
-  byName,
   fail,
   installPopupBrowser,
   later,
-  type Message,
   ok,
   profile,
   proxy,
-  sentNames,
+  refreshed,
   session,
   typeInto,
 } from './harness';
@@ -20,33 +20,43 @@ import {
 const shop = profile('prf_1', 'Shop', { proxy_id: 'prx_1', proxy: 'http://10.0.0.1:3128' });
 const research = profile('prf_2', 'Research', { proxy: 'socks5://u@127.0.0.1:1080' });
 const mail = profile('prf_3', 'Mail');
-const list = (...data: unknown[]) => ok({ data, next_cursor: null });
+const listed = (...profiles: Profile[]) => refreshed(cachedProfiles, ...profiles);
+/** As the worker answers a deletion: the profile is gone from the cached list. */
+async function deleted({ profileId }: { profileId: string }) {
+  const cached = await cachedProfiles.getValue();
+  await cachedProfiles.setValue(cached && { ...cached, data: cached.data.filter((p) => p.id !== profileId) });
+  return ok(undefined);
+}
 const row = (name: string) => screen.getByText(name).closest('li') as HTMLElement;
 
 describe('Profiles', () => {
   afterEach(cleanup);
 
   it('says it is loading while the first list is on its way', async () => {
-    installPopupBrowser(byName({ listProfiles: () => undefined }));
+    installPopupBrowser();
+    mockConnector({ 'profiles.refresh': () => undefined });
     render(<Profiles />);
     expect(await screen.findByText('Loading profiles…')).toBeTruthy();
   });
 
   it('says what to do when there are no profiles', async () => {
-    installPopupBrowser(byName({ listProfiles: () => list() }));
+    installPopupBrowser();
+    mockConnector({ 'profiles.refresh': listed() });
     render(<Profiles />);
     expect(await screen.findByText('No profiles yet. Create one with New profile.')).toBeTruthy();
   });
 
   it('draws the last known list at once and refreshes it behind', async () => {
     const list1 = later();
-    installPopupBrowser(byName({ listProfiles: () => list1.reply }));
+    installPopupBrowser();
+    mockConnector({ 'profiles.refresh': () => list1.reply });
     await cachedProfiles.setValue({ data: [shop], savedAt: 1 });
     await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: 1 });
     render(<Profiles />);
     expect(await screen.findByText('Shop')).toBeTruthy();
     expect(within(row('Shop')).getByText('Office')).toBeTruthy();
-    list1.give(list(shop, research, mail));
+    await listed(shop, research, mail)();
+    list1.give(ok(undefined));
     expect(await screen.findByText('Research')).toBeTruthy();
     expect(within(row('Research')).getByText('socks5://u@127.0.0.1:1080')).toBeTruthy();
     expect(within(row('Mail')).getByText('No proxy')).toBeTruthy();
@@ -54,27 +64,28 @@ describe('Profiles', () => {
   });
 
   it('names a profile’s saved proxy, listing the proxies once if they never were', async () => {
-    const stubs = installPopupBrowser(
-      byName({ listProfiles: () => list(shop), listProxies: () => list(proxy('prx_1', 'Office')) }),
-    );
+    installPopupBrowser();
+    const mock = mockConnector({
+      'profiles.refresh': listed(shop),
+      'proxies.refresh': refreshed(cachedProxies, proxy('prx_1', 'Office')),
+    });
     render(<Profiles />);
     expect(await screen.findByText('Office')).toBeTruthy();
     cleanup();
     render(<Profiles />);
     await screen.findByText('Office');
-    expect(sentNames(stubs.sendMessage).filter((name) => name === 'listProxies')).toHaveLength(1);
+    expect(mock.sentOf('proxies.refresh')).toHaveLength(1);
   });
 
   it('shows a failure as a sentence with a Retry that tries again', async () => {
     let attempts = 0;
-    installPopupBrowser(
-      byName({
-        listProfiles: () =>
-          ++attempts === 1
-            ? fail('network_error', 'The service at http://127.0.0.1:8787 cannot be reached. Is it running?')
-            : list(shop),
-      }),
-    );
+    installPopupBrowser();
+    mockConnector({
+      'profiles.refresh': () =>
+        ++attempts === 1
+          ? fail('network_error', 'The service at http://127.0.0.1:8787 cannot be reached. Is it running?')
+          : listed(shop)(),
+    });
     render(<Profiles />);
     expect((await screen.findByRole('alert')).textContent).toContain('cannot be reached. Is it running?');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
@@ -83,15 +94,14 @@ describe('Profiles', () => {
   });
 
   it('after a 429 says how long to wait', async () => {
-    installPopupBrowser(
-      byName({
-        listProfiles: () =>
-          fail('rate_limited', 'The hourly request limit is used up. Try again in 2 minutes.', {
-            status: 429,
-            retryAfter: 120,
-          }),
-      }),
-    );
+    installPopupBrowser();
+    mockConnector({
+      'profiles.refresh': () =>
+        fail('rate_limited', 'The hourly request limit is used up. Try again in 2 minutes.', {
+          status: 429,
+          retryAfter: 120,
+        }),
+    });
     render(<Profiles />);
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Try again in 2 minutes.');
@@ -99,38 +109,36 @@ describe('Profiles', () => {
   });
 
   it('finds profiles by name as one types', async () => {
-    installPopupBrowser(byName({ listProfiles: () => list(shop, research, mail) }));
+    installPopupBrowser();
+    mockConnector({ 'profiles.refresh': listed(shop, research, mail) });
     render(<Profiles />);
     await screen.findByText('Mail');
     typeInto(screen.getByLabelText('Search profiles'), 'SEA');
     expect(screen.queryByText('Shop')).toBeNull();
     expect(screen.getByText('Research')).toBeTruthy();
     typeInto(screen.getByLabelText('Search profiles'), 'nothing like it');
-    expect(screen.getByText('No profile has that in its name.')).toBeTruthy();
+    expect(await screen.findByText('No profile has that in its name.')).toBeTruthy();
   });
 
   it('starts and stops a session from the row through the worker', async () => {
     const running = profile('prf_4', 'Running', { status: 'running', session_id: 'ses_1' });
-    const stubs = installPopupBrowser(
-      byName({
-        listProfiles: () => list(shop, running),
-        'session.start': () => ok(session('ses_2', 'prf_1')),
-        'session.stop': () => ok(session('ses_1', 'prf_4', { status: 'stopped' })),
-      }),
-    );
+    installPopupBrowser();
+    const mock = mockConnector({
+      'profiles.refresh': listed(shop, running),
+      'session.start': () => ok(session('ses_2', 'prf_1')),
+      'session.stop': () => ok(session('ses_1', 'prf_4', { status: 'stopped' })),
+    });
     render(<Profiles />);
     fireEvent.click(await screen.findByRole('button', { name: 'Start Shop' }));
     fireEvent.click(screen.getByRole('button', { name: 'Stop Running' }));
-    await waitFor(() => expect(sentNames(stubs.sendMessage)).toContain('session.stop'));
-    const sent = stubs.sendMessage.mock.calls.map(([message]: Message[]) => message);
-    expect(sent).toContainEqual({ type: 'session.start', profileId: 'prf_1' });
-    expect(sent).toContainEqual({ type: 'session.stop', profileId: 'prf_4' });
+    await waitFor(() => expect(mock.sentOf('session.stop')).toHaveLength(1));
+    expect(mock.sent()).toContainEqual({ type: 'session.start', profileId: 'prf_1' });
+    expect(mock.sent()).toContainEqual({ type: 'session.stop', profileId: 'prf_4' });
   });
 
   it('asks before deleting, and deletes', async () => {
-    const stubs = installPopupBrowser(
-      byName({ listProfiles: () => list(shop, mail), deleteProfile: () => ok(undefined) }),
-    );
+    installPopupBrowser();
+    const mock = mockConnector({ 'profiles.refresh': listed(shop, mail), 'profile.delete': deleted });
     render(<Profiles />);
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Mail' }));
     expect(screen.getByText('Delete Mail? Its cookies and browser data are removed too.')).toBeTruthy();
@@ -139,17 +147,15 @@ describe('Profiles', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete Mail' }));
     fireEvent.click(within(row('Mail')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('Mail')).toBeNull());
-    const call = stubs.sendMessage.mock.calls.find(
-      ([message]: Message[]) => message.call === 'deleteProfile',
-    );
-    expect(call?.[0].args).toEqual(['prf_3', { force: false }]);
+    expect(mock.sentOf('profile.delete')).toEqual([
+      { type: 'profile.delete', profileId: 'prf_3', force: false },
+    ]);
   });
 
   it('explains that a running profile is stopped first, and stops and deletes it', async () => {
     const running = profile('prf_4', 'Running', { status: 'running', session_id: 'ses_1' });
-    const stubs = installPopupBrowser(
-      byName({ listProfiles: () => list(shop, running), deleteProfile: () => ok(undefined) }),
-    );
+    installPopupBrowser();
+    const mock = mockConnector({ 'profiles.refresh': listed(shop, running), 'profile.delete': deleted });
     await cachedSessions.setValue({ data: [session('ses_1', 'prf_4')], savedAt: 1 });
     render(<Profiles />);
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Running' }));
@@ -158,21 +164,18 @@ describe('Profiles', () => {
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Stop and delete' }));
     await waitFor(() => expect(screen.queryByText('Running')).toBeNull());
-    const call = stubs.sendMessage.mock.calls.find(
-      ([message]: Message[]) => message.call === 'deleteProfile',
-    );
-    expect(call?.[0].args).toEqual(['prf_4', { force: true }]);
-    expect((await cachedSessions.getValue())?.data).toEqual([]);
+    expect(mock.sentOf('profile.delete')).toEqual([
+      { type: 'profile.delete', profileId: 'prf_4', force: true },
+    ]);
   });
 
   it('offers to stop and delete when the service says the profile is running after all', async () => {
-    installPopupBrowser(
-      byName({
-        listProfiles: () => list(mail),
-        deleteProfile: () =>
-          fail('profile_running', 'The profile has a running session. Stop it first.', { status: 409 }),
-      }),
-    );
+    installPopupBrowser();
+    mockConnector({
+      'profiles.refresh': listed(mail),
+      'profile.delete': () =>
+        fail('profile_running', 'The profile has a running session. Stop it first.', { status: 409 }),
+    });
     render(<Profiles />);
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Mail' }));
     fireEvent.click(within(row('Mail')).getByRole('button', { name: 'Delete' }));
@@ -181,7 +184,8 @@ describe('Profiles', () => {
   });
 
   it('marks the profile a notification named', async () => {
-    installPopupBrowser(byName({ listProfiles: () => list(shop, mail) }));
+    installPopupBrowser();
+    mockConnector({ 'profiles.refresh': listed(shop, mail) });
     render(<Profiles focus="prf_3" />);
     await screen.findByText('Mail');
     expect(row('Mail').getAttribute('aria-current')).toBe('true');

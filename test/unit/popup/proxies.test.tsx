@@ -2,8 +2,10 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Proxies } from '../../../entrypoints/popup/Proxies';
+import type { ProxyConfig } from '../../../lib/api/schemas/proxies';
 import { cachedProxies } from '../../../lib/storage';
-import { byName, fail, installPopupBrowser, later, type Message, ok, proxy, typeInto } from './harness';
+import { type IntentOf, mockConnector } from './connector-mock';
+import { fail, installPopupBrowser, later, ok, proxy, refreshed, typeInto } from './harness';
 
 const office = proxy('prx_1', 'Office', {
   scheme: 'socks5',
@@ -13,46 +15,55 @@ const office = proxy('prx_1', 'Office', {
   has_password: true,
   url: 'socks5://alice@proxy.example.com:1080',
 });
-const list = (...data: unknown[]) => ok({ data, next_cursor: null });
+const listed = (...proxies: ProxyConfig[]) => refreshed(cachedProxies, ...proxies);
 const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label, { exact: true });
-const sent = (stubs: ReturnType<typeof installPopupBrowser>, call: string) =>
-  stubs.sendMessage.mock.calls.find(([message]: Message[]) => message.call === call)?.[0].args;
+
+/** As the worker answers a save: the proxy it saved goes first in the cached list. */
+function savedAs(make: (intent: IntentOf<'proxy.save'>) => ProxyConfig) {
+  return async (intent: IntentOf<'proxy.save'>) => {
+    const saved = make(intent);
+    const others = (await cachedProxies.getValue())?.data.filter(({ id }) => id !== saved.id) ?? [];
+    await cachedProxies.setValue({ data: [saved, ...others], savedAt: 1 });
+    return ok(saved);
+  };
+}
 
 describe('Proxies', () => {
   afterEach(cleanup);
 
   it('says it is loading, then what to do when there are none', async () => {
     const first = later();
-    installPopupBrowser(byName({ listProxies: () => first.reply }));
+    installPopupBrowser();
+    mockConnector({ 'proxies.refresh': () => first.reply });
     render(<Proxies />);
     expect(await screen.findByText('Loading proxies…')).toBeTruthy();
-    first.give(list());
+    await listed()();
+    first.give(ok(undefined));
     expect(await screen.findByText(/No saved proxies yet/)).toBeTruthy();
   });
 
   it('lists name, scheme://host:port and whether a password is set', async () => {
-    installPopupBrowser(byName({ listProxies: () => list(office, proxy('prx_2', 'Plain')) }));
+    installPopupBrowser();
+    mockConnector({ 'proxies.refresh': listed(office, proxy('prx_2', 'Plain')) });
     render(<Proxies />);
     expect(await screen.findByText('socks5://proxy.example.com:1080 · password set')).toBeTruthy();
     expect(screen.getByText('http://10.0.0.1:3128 · no password')).toBeTruthy();
   });
 
   it('shows a failure with Retry', async () => {
-    installPopupBrowser(
-      byName({ listProxies: () => fail('timeout', 'The service took too long to answer.') }),
-    );
+    installPopupBrowser();
+    mockConnector({ 'proxies.refresh': () => fail('timeout', 'The service took too long to answer.') });
     render(<Proxies />);
     expect((await screen.findByRole('alert')).textContent).toContain('The service took too long to answer.');
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
 
   it('fills the fields from a pasted proxy URL and creates the proxy', async () => {
-    const stubs = installPopupBrowser(
-      byName({
-        listProxies: () => list(),
-        createProxy: (message) => ok(proxy('prx_9', message.args[0].name)),
-      }),
-    );
+    installPopupBrowser();
+    const mock = mockConnector({
+      'proxies.refresh': listed(),
+      'proxy.save': savedAs(({ proxy: body }) => proxy('prx_9', body.name)),
+    });
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));
     typeInto(field('Paste a proxy URL'), 'socks5://bob:s%40cret@10.1.2.3:1080');
@@ -64,14 +75,25 @@ describe('Proxies', () => {
     typeInto(field('Name'), 'Lab');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Lab')).toBeTruthy();
-    expect(sent(stubs, 'createProxy')).toEqual([
-      { name: 'Lab', scheme: 'socks5', host: '10.1.2.3', port: 1080, username: 'bob', password: 's@cret' },
+    expect(mock.sentOf('proxy.save')).toEqual([
+      {
+        type: 'proxy.save',
+        proxy: {
+          name: 'Lab',
+          scheme: 'socks5',
+          host: '10.1.2.3',
+          port: 1080,
+          username: 'bob',
+          password: 's@cret',
+        },
+      },
     ]);
     expect((await cachedProxies.getValue())?.data.map(({ id }) => id)).toEqual(['prx_9']);
   });
 
   it('checks the port and the pasted URL as they are typed', async () => {
-    installPopupBrowser(byName({ listProxies: () => list() }));
+    installPopupBrowser();
+    mockConnector({ 'proxies.refresh': listed() });
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));
     typeInto(field('Port'), '70000');
@@ -85,12 +107,11 @@ describe('Proxies', () => {
   });
 
   it('edits a proxy: the password reads "unchanged" and is left out until touched', async () => {
-    const stubs = installPopupBrowser(
-      byName({
-        listProxies: () => list(office),
-        updateProxy: (message) => ok({ ...office, name: message.args[1].name }),
-      }),
-    );
+    installPopupBrowser();
+    const mock = mockConnector({
+      'proxies.refresh': listed(office),
+      'proxy.save': savedAs(({ proxy: body }) => ({ ...office, name: body.name })),
+    });
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Office' }));
     expect(field('Host').value).toBe('proxy.example.com');
@@ -98,22 +119,30 @@ describe('Proxies', () => {
     typeInto(field('Name'), 'Office 2');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Office 2')).toBeTruthy();
-    expect(sent(stubs, 'updateProxy')).toEqual([
-      'prx_1',
-      { name: 'Office 2', scheme: 'socks5', host: 'proxy.example.com', port: 1080, username: 'alice' },
+    expect(mock.sentOf('proxy.save')).toEqual([
+      {
+        type: 'proxy.save',
+        proxyId: 'prx_1',
+        proxy: {
+          name: 'Office 2',
+          scheme: 'socks5',
+          host: 'proxy.example.com',
+          port: 1080,
+          username: 'alice',
+        },
+      },
     ]);
   });
 
   it('removes the password when it is touched and emptied', async () => {
-    const stubs = installPopupBrowser(
-      byName({ listProxies: () => list(office), updateProxy: () => ok(office) }),
-    );
+    installPopupBrowser();
+    const mock = mockConnector({ 'proxies.refresh': listed(office), 'proxy.save': () => ok(office) });
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Office' }));
     typeInto(field('Password'), 'x');
     typeInto(field('Password'), '');
     expect(field('Password').placeholder).toBe('');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(sent(stubs, 'updateProxy')?.[1].password).toBeNull());
+    await waitFor(() => expect(mock.sentOf('proxy.save')[0]?.proxy.password).toBeNull());
   });
 });

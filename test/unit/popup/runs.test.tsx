@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Runs } from '../../../entrypoints/popup/Runs';
 import { cachedProfiles, connection, watchedRuns } from '../../../lib/storage';
-import { byName, installPopupBrowser, type Message, ok, profile, watched } from './harness';
+import { mockConnector } from './connector-mock';
+import { installPopupBrowser, ok, profile, watched } from './harness';
 
 const steps = (...statuses: string[]) =>
   statuses.map((status, index) => ({
@@ -99,7 +100,8 @@ describe('Runs', () => {
   });
 
   it('opens the run a notification named, and cancels a run in progress', async () => {
-    const stubs = installPopupBrowser(byName({ cancelRun: () => ok(watched({ id: 'run_2' }).run) }));
+    installPopupBrowser();
+    const mock = mockConnector({ 'run.cancel': () => ok(watched({ id: 'run_2' }).run) });
     await watchedRuns.setValue([
       watched({ id: 'run_1', name: 'Newest', status: 'succeeded' }),
       watched({ id: 'run_2', name: 'Older', status: 'running' }),
@@ -110,12 +112,6 @@ describe('Runs', () => {
     expect(details('Older').open).toBe(true);
     expect(details('Newest').open).toBe(false);
     fireEvent.click(within(details('Older')).getByRole('button', { name: 'Cancel run' }));
-    await waitFor(() =>
-      expect(stubs.sendMessage.mock.calls.map(([message]: Message[]) => message)).toContainEqual({
-        type: 'service.call',
-        call: 'cancelRun',
-        args: ['run_2'],
-      }),
-    );
+    await waitFor(() => expect(mock.sent()).toContainEqual({ type: 'run.cancel', runId: 'run_2' }));
   });
 });

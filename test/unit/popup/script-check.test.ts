@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Script } from '../../../lib/api/inputs/automation';
 import { z } from '../../../lib/api/zod';
-import { checkScript, toScriptProblem } from '../../../lib/scripts/check';
+import { checkScript, toScriptProblem } from '../../../lib/automation/check-script';
 import messages from '../../../public/_locales/en/messages.json';
 import examples from '../../../public/scripts/examples.json';
 

@@ -2,10 +2,12 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Sessions } from '../../../entrypoints/popup/Sessions';
+import type { Session } from '../../../lib/api/schemas/sessions';
 import { cachedProfiles, cachedSessions } from '../../../lib/storage';
-import { AT, byName, fail, installPopupBrowser, later, type Message, ok, profile, session } from './harness';
+import { type MockConnector, mockConnector } from './connector-mock';
+import { AT, fail, installPopupBrowser, later, ok, profile, session } from './harness';
 
-const state = (error: string | null = null) => ok({ sessions: [], runs: [], quota: null, error });
+const reconciled = () => ok<Session[]>([]);
 
 describe('Sessions', () => {
   beforeEach(() => {
@@ -18,19 +20,21 @@ describe('Sessions', () => {
   });
 
   it('says it is loading while the worker reconciles, then what to do when none run', async () => {
-    const first = later();
-    installPopupBrowser(byName({ 'state.read': () => first.reply }));
+    const first = later<Session[]>();
+    installPopupBrowser();
+    mockConnector({ 'sessions.refresh': () => first.reply });
     render(<Sessions />);
     expect(await screen.findByText('Loading sessions…')).toBeTruthy();
     await cachedSessions.setValue({ data: [], savedAt: 1 });
-    first.give(state());
+    first.give(ok([]));
     expect(await screen.findByText('No sessions are running. Start one from Profiles.')).toBeTruthy();
   });
 
   it('lists running sessions with their profile and age, and copies the CDP URL', async () => {
     const writeText = vi.fn(async (_: string) => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    installPopupBrowser(byName({ 'state.read': () => state() }));
+    installPopupBrowser();
+    mockConnector({ 'sessions.refresh': reconciled });
     await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
     await cachedSessions.setValue({ data: [session('ses_1', 'prf_1')], savedAt: 1 });
     render(<Sessions />);
@@ -42,27 +46,29 @@ describe('Sessions', () => {
   });
 
   it('shows why the list could not be refreshed, with Retry', async () => {
-    installPopupBrowser(byName({ 'state.read': () => state('The service took too long to answer.') }));
+    installPopupBrowser();
+    mockConnector({
+      'sessions.refresh': () => fail('timeout', 'The service took too long to answer.'),
+    });
     await cachedSessions.setValue({ data: [session('ses_1', 'prf_1')], savedAt: 1 });
     render(<Sessions />);
     expect((await screen.findByRole('alert')).textContent).toContain('The service took too long to answer.');
-    expect(screen.getByText('prf_1')).toBeTruthy();
+    expect(await screen.findByText('prf_1')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
 
   it('stops one session through the worker', async () => {
-    const stubs = installPopupBrowser(
-      byName({
-        'state.read': () => state(),
-        'session.stop': () => ok(session('ses_1', 'prf_1', { status: 'stopped' })),
-      }),
-    );
+    installPopupBrowser();
+    const mock: MockConnector = mockConnector({
+      'sessions.refresh': reconciled,
+      'session.stop': () => ok(session('ses_1', 'prf_1', { status: 'stopped' })),
+    });
     await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
     await cachedSessions.setValue({ data: [session('ses_1', 'prf_1')], savedAt: 1 });
     render(<Sessions />);
     fireEvent.click(await screen.findByRole('button', { name: 'Stop Shop' }));
     await waitFor(() =>
-      expect(stubs.sendMessage.mock.calls.map(([message]: Message[]) => message)).toContainEqual({
+      expect(mock.sent()).toContainEqual({
         type: 'session.stop',
         profileId: 'prf_1',
       }),
@@ -70,16 +76,15 @@ describe('Sessions', () => {
   });
 
   it('stops all, and says which could not be stopped', async () => {
-    installPopupBrowser(
-      byName({
-        'state.read': () => state(),
-        'session.stopAll': () =>
-          ok({
-            stopped: [],
-            failed: [{ profileId: 'prf_1', message: 'The service took too long to answer.' }],
-          }),
-      }),
-    );
+    installPopupBrowser();
+    mockConnector({
+      'sessions.refresh': reconciled,
+      'session.stopAll': () =>
+        ok({
+          stopped: [],
+          failed: [{ profileId: 'prf_1', message: 'The service took too long to answer.' }],
+        }),
+    });
     await cachedSessions.setValue({ data: [session('ses_1', 'prf_1')], savedAt: 1 });
     render(<Sessions />);
     await screen.findByText('prf_1');
@@ -93,15 +98,14 @@ describe('Sessions', () => {
   });
 
   it('after a 429 says how long to wait', async () => {
-    installPopupBrowser(
-      byName({
-        'state.read': () =>
-          fail('rate_limited', 'The hourly request limit is used up. Try again in 30 seconds.', {
-            status: 429,
-            retryAfter: 30,
-          }),
-      }),
-    );
+    installPopupBrowser();
+    mockConnector({
+      'sessions.refresh': () =>
+        fail('rate_limited', 'The hourly request limit is used up. Try again in 30 seconds.', {
+          status: 429,
+          retryAfter: 30,
+        }),
+    });
     render(<Sessions />);
     expect((await screen.findByRole('alert')).textContent).toContain('Try again in 30 seconds.');
   });

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { ConnectForm } from '../../components/ConnectForm';
-import { useItem } from '../../components/hooks';
-import { t } from '../../components/i18n';
-import { connection, type Preferences, preferences } from '../../lib/storage';
+import { t } from '../lib/i18n';
+import { connector } from '../lib/messaging/connector';
+import { connection, type Preferences, preferences } from '../lib/storage';
+import { ConnectForm } from './ConnectForm';
+import { useItem } from './hooks';
 
 const SHORTCUTS_PAGE = 'chrome://extensions/shortcuts';
 
@@ -13,15 +14,6 @@ function openShortcuts(event: Event) {
   const { openShortcutSettings } = browser.commands as { openShortcutSettings?: () => Promise<void> };
   if (openShortcutSettings) openShortcutSettings();
   else browser.tabs.create({ url: SHORTCUTS_PAGE });
-}
-
-let choices = Promise.resolve();
-
-/** Saves one preference; one write at a time, so that quick clicks on two boxes both count. */
-function choose(name: keyof Preferences, value: boolean) {
-  choices = choices.then(async () =>
-    preferences.setValue({ ...(await preferences.getValue()), [name]: value }),
-  );
 }
 
 /** The options page: the connection, session defaults, notifications, shortcuts and the version. */
@@ -35,7 +27,9 @@ export function Options() {
       <input
         type="checkbox"
         checked={prefs[name]}
-        onChange={(event) => choose(name, event.currentTarget.checked)}
+        onChange={(event) =>
+          connector.send({ type: 'preference.set', name, value: event.currentTarget.checked })
+        }
       />
       {label}
     </label>
@@ -56,7 +50,7 @@ export function Options() {
               <button
                 type="button"
                 class="danger"
-                onClick={() => connection.setValue({ ...saved, apiKey: null })}
+                onClick={() => connector.send({ type: 'connection.forgetKey' })}
               >
                 {t('forgetKey')}
               </button>

@@ -2,42 +2,47 @@ import { type ApiClient, createClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { QuotaSnapshot } from '../../lib/api/rate-limit';
 import type { Account } from '../../lib/api/schemas/account';
+import { t } from '../../lib/i18n';
 import { connection, quota } from '../../lib/storage';
-import { t } from './i18n';
+import { change, inTurn } from './in-turn';
 
 let quotaWrites: Promise<unknown> = Promise.resolve();
+
+function clientOf(baseUrl: string, apiKey: string, onQuota: (snapshot: QuotaSnapshot) => void): ApiClient {
+  // `fetch` is looked up at call time, so that tests can stand in for it.
+  return createClient({ baseUrl, apiKey, fetch: (input, init) => fetch(input, init), onQuota });
+}
 
 /** A client for the configured service, or null while no key is set. Every answer's quota is saved. */
 export async function connect(): Promise<ApiClient | null> {
   const { serviceUrl, apiKey } = await connection.getValue();
-  if (!apiKey) return null;
-  return createClient({
-    baseUrl: serviceUrl,
-    apiKey,
-    // Looked up at call time, so that tests can stand in for it.
-    fetch: (input, init) => fetch(input, init),
-    onQuota: (snapshot) => {
-      quotaWrites = quotaWrites.then(() => quota.setValue(snapshot)).catch(() => undefined);
-    },
-  });
+  return apiKey
+    ? clientOf(serviceUrl, apiKey, (snapshot) => {
+        quotaWrites = quotaWrites.then(() => quota.setValue(snapshot)).catch(() => undefined);
+      })
+    : null;
 }
 
-/** Checks an address and key the person typed (before they are saved) with one request. */
-export async function checkService(
+/**
+ * Checks an address and key the person typed with one request, and saves them (with the quota seen) only
+ * once the service accepted the key.
+ */
+export async function saveConnection(
   serviceUrl: string,
   apiKey: string,
 ): Promise<{ account: Account; quota: QuotaSnapshot | null }> {
   let seen: QuotaSnapshot | null = null;
-  const api = createClient({
-    baseUrl: serviceUrl,
-    apiKey,
-    fetch: (input, init) => fetch(input, init),
-    onQuota: (snapshot) => {
-      seen = snapshot;
-    },
-  });
-  const account = await api.getAccount();
+  const account = await clientOf(serviceUrl, apiKey, (snapshot) => {
+    seen = snapshot;
+  }).getAccount();
+  await inTurn(() =>
+    Promise.all([connection.setValue({ serviceUrl, apiKey }), seen && quota.setValue(seen)]),
+  );
   return { account, quota: seen };
+}
+
+export function forgetKey(): Promise<void> {
+  return change(connection, (saved) => ({ ...saved, apiKey: null }));
 }
 
 /** Like `connect`, for actions the person asked for: no key is an error with a sentence. */

@@ -1,8 +1,0 @@
-import { browser } from 'wxt/browser';
-
-/** A key of public/_locales/en/messages.json (typed by `wxt prepare`). */
-export type MessageName = Parameters<typeof browser.i18n.getMessage>[0];
-
-export function t(name: MessageName, ...substitutions: (string | number)[]): string {
-  return browser.i18n.getMessage(name, substitutions.map(String));
-}

@@ -1,0 +1,53 @@
+import type { RunCreate, Script } from '../../lib/api/inputs/automation';
+import type { ProfileCreate } from '../../lib/api/inputs/profiles';
+import type { ProxyInput } from '../../lib/api/inputs/proxies';
+import type { Handlers } from '../../lib/messaging/receive';
+import { cachedProfiles, cachedProxies, pendingView, preferences, savedScripts } from '../../lib/storage';
+import { forgetKey, requireApi, saveConnection } from './connection';
+import { change } from './in-turn';
+import { forgetProfile, putFirst, refreshList } from './lists';
+import type { Runs } from './runs';
+import type { Sessions } from './sessions';
+import type { Watcher } from './watcher';
+
+/** How old the cached sessions may be when the popup asks for them. */
+const STALE_ON_POPUP_MS = 10_000;
+/** The lists the popup shows are read whole, up to this many. */
+const LIST = { limit: 100 };
+
+/**
+ * What the worker does for each intent of the popup and the options page. The envelopes were checked; the
+ * service checks the bodies and answers 422 at the field at fault.
+ */
+export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Watcher): Handlers {
+  return {
+    'profiles.refresh': async () => refreshList(cachedProfiles, (await requireApi()).listProfiles(LIST)),
+    'proxies.refresh': async () => refreshList(cachedProxies, (await requireApi()).listProxies(LIST)),
+    'sessions.refresh': () => sessions.reconcile(STALE_ON_POPUP_MS),
+    'profile.create': async ({ profile }) =>
+      putFirst(cachedProfiles, (await requireApi()).createProfile(profile as ProfileCreate)),
+    async 'profile.delete'({ profileId, force }) {
+      await (await requireApi()).deleteProfile(profileId, { force });
+      await forgetProfile(profileId);
+    },
+    async 'proxy.save'({ proxyId, proxy }) {
+      const api = await requireApi();
+      const body = proxy as ProxyInput;
+      return putFirst(cachedProxies, proxyId ? api.updateProxy(proxyId, body) : api.createProxy(body));
+    },
+    'session.start': ({ profileId, headless }) => sessions.start(profileId, headless),
+    'session.stop': ({ profileId }) => sessions.stop(profileId),
+    'session.stopAll': () => sessions.stopAll(),
+    'run.start': ({ run }) => runs.start(run as RunCreate),
+    'run.cancel': async ({ runId }) => (await requireApi()).cancelRun(runId),
+    'runs.seen': () => watcher.markSeen(),
+    'connection.save': ({ serviceUrl, apiKey }) => saveConnection(serviceUrl, apiKey),
+    'connection.forgetKey': () => forgetKey(),
+    'preference.set': ({ name, value }) => change(preferences, (saved) => ({ ...saved, [name]: value })),
+    'savedScript.set': ({ name, script }) =>
+      change(savedScripts, ({ [name]: _, ...others }) =>
+        script ? { ...others, [name]: script as Script } : others,
+      ),
+    'pendingView.shown': () => pendingView.setValue(null),
+  };
+}

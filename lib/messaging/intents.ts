@@ -1,0 +1,102 @@
+import type { RunCreate, Script } from '../api/inputs/automation';
+import type { ProfileCreate } from '../api/inputs/profiles';
+import type { ProxyInput } from '../api/inputs/proxies';
+import { Id } from '../api/schemas/common';
+import { z } from '../api/zod';
+
+/**
+ * A script checked as an envelope only: the service validates its steps and answers 422 with the step at
+ * fault, which reaches the popup as field errors. (The popup checks it against `Script` as the person types;
+ * the worker need not carry those schemas.)
+ */
+const ScriptEnvelope = z.looseObject({
+  steps: z.array(z.looseObject({ action: z.string() })).check(z.minLength(1)),
+});
+
+const RunEnvelope = z
+  .looseObject({
+    profile_id: z.optional(Id),
+    session_id: z.optional(Id),
+    script: ScriptEnvelope,
+    name: z.optional(z.string()),
+  })
+  .check(
+    z.refine((run) => Boolean(run.profile_id) !== Boolean(run.session_id), {
+      message: 'give exactly one of profile_id or session_id',
+      path: ['profile_id'],
+    }),
+  );
+
+/** A profile or proxy to save, checked as an envelope only: the service checks the fields, as for a run. */
+const Body = z.looseObject({});
+
+const intent = <S extends z.core.$ZodLooseShape>(shape: S) => z.strictObject({ type: z.string(), ...shape });
+
+/**
+ * The intents the popup and the options page send the worker, the only writer of shared extension state:
+ * one schema per intent. The worker picks the schema by `type` and validates the whole message with it: a
+ * lookup instead of a discriminated union of literals keeps that machinery out of the worker's bundle.
+ */
+export const Intents = {
+  /** Lists read from the service into their caches. */
+  'profiles.refresh': intent({}),
+  'proxies.refresh': intent({}),
+  /** Reconciles the cached sessions (and the profiles' running marks) with the service. */
+  'sessions.refresh': intent({}),
+  'profile.create': intent({ profile: Body }),
+  'profile.delete': intent({ profileId: Id, force: z.boolean() }),
+  /** Creates a proxy, or changes the one `proxyId` names. */
+  'proxy.save': intent({ proxyId: z.optional(Id), proxy: Body }),
+  'session.start': intent({ profileId: Id, headless: z.optional(z.boolean()) }),
+  'session.stop': intent({ profileId: Id }),
+  'session.stopAll': intent({}),
+  'run.start': intent({ run: RunEnvelope }),
+  'run.cancel': intent({ runId: Id }),
+  /** The person looked at the runs: ended ones count as seen (the badge's mark goes). */
+  'runs.seen': intent({}),
+  /** Checks an address and key with one request, and saves them only if the service accepts the key. */
+  'connection.save': intent({ serviceUrl: z.string(), apiKey: z.string() }),
+  'connection.forgetKey': intent({}),
+  'preference.set': intent({
+    name: z.enum(['notifyRuns', 'notifySessionExits', 'headless']),
+    value: z.boolean(),
+  }),
+  /** A script the person keeps by name in the popup (`script: null` forgets it). */
+  'savedScript.set': intent({ name: z.string(), script: z.nullable(ScriptEnvelope) }),
+  /** The popup showed the view a notification asked for. */
+  'pendingView.shown': intent({}),
+};
+
+export type IntentType = keyof typeof Intents;
+type Schemas = typeof Intents;
+/** An intent as its schema gives it, with `type` narrowed to the key its schema was picked by. */
+export type ParsedIntent = { [K in IntentType]: z.output<Schemas[K]> & { type: K } }[IntentType];
+
+/** What the envelopes above check only loosely, as pages send it. */
+interface SentBodies {
+  'profile.create': { profile: ProfileCreate };
+  'proxy.save': { proxyId?: string; proxy: ProxyInput };
+  'run.start': { run: RunCreate };
+  'savedScript.set': { name: string; script: Script | null };
+}
+
+/** An intent as a page sends it. */
+export type Intent = {
+  [K in IntentType]: (K extends keyof SentBodies ? SentBodies[K] : Omit<z.input<Schemas[K]>, 'type'>) & {
+    type: K;
+  };
+}[IntentType];
+
+const IntentTypeOnly = z.object({ type: z.enum(Object.keys(Intents) as IntentType[]) });
+
+/** Validates a message against the schema its `type` names; an unknown type is an issue at `type`. */
+export function parseIntent(
+  message: unknown,
+): { success: true; data: ParsedIntent } | { success: false; issues: z.core.$ZodIssue[] } {
+  const known = z.safeParse(IntentTypeOnly, message);
+  if (!known.success) return { success: false, issues: known.error.issues };
+  const parsed = z.safeParse(Intents[known.data.type], message);
+  // The schema was picked by `type`, so the message is of that type.
+  if (parsed.success) return { success: true, data: parsed.data as ParsedIntent };
+  return { success: false, issues: parsed.error.issues };
+}
