@@ -137,8 +137,6 @@ try {
   } else {
     say('Chromium is open with the extension: click its toolbar icon, or use the popup tab.');
   }
-  say('Press Ctrl+C to stop everything.');
-
   const shutdown = async (reason: string) => {
     if (stopping) return;
     stopping = true;
@@ -150,6 +148,8 @@ try {
   process.once('SIGINT', () => void shutdown('Ctrl+C'));
   process.once('SIGTERM', () => void shutdown('Asked to stop'));
   browser.context.once('close', () => void shutdown('The browser was closed'));
+  // Only once Ctrl+C is handled: said earlier, a quick Ctrl+C would end this process before it stops the rest.
+  say('Press Ctrl+C to stop everything.');
 } catch (error) {
   stopping = true;
   await stopService();
