@@ -179,7 +179,12 @@ async function awaitDevTools(
 ): Promise<RunningBrowser> {
   const { pid, exited, pipe } = chromium;
   const waitForExit = (ms: number) => settlesWithin(exited, ms);
-  const requestClose = () => settlesWithin(pipe.send('Browser.close'), CLOSE_REQUEST_MS);
+  // Chromium may close its pipe before it answers: a close the pipe went away after is delivered too.
+  const requestClose = () =>
+    settlesWithin(
+      pipe.send('Browser.close').catch(() => undefined),
+      CLOSE_REQUEST_MS,
+    );
   const downloadDir = join(userDataDir, 'Downloads');
   try {
     await answersWithin(chromium, userDataDir, timeoutMs);

@@ -276,6 +276,38 @@ describe('a launch that fails', () => {
     return path;
   }
 
+  it('stops a browser that closes its pipe without answering Browser.close', async () => {
+    // Answers every DevTools command on its pipe, except Browser.close: then it just exits, as Chromium may.
+    const chromePath = join(scratch.path, 'closes-at-once');
+    writeFileSync(
+      chromePath,
+      `#!${process.execPath}
+const fs = require('node:fs');
+let buffered = '';
+fs.createReadStream(null, { fd: 3 }).on('data', (chunk) => {
+  buffered += chunk;
+  for (let end = buffered.indexOf('\\0'); end >= 0; end = buffered.indexOf('\\0')) {
+    const { id, method } = JSON.parse(buffered.slice(0, end));
+    buffered = buffered.slice(end + 1);
+    if (method === 'Browser.close') process.exit(0);
+    fs.writeSync(4, JSON.stringify({ id, result: {} }) + '\\0');
+  }
+});
+`,
+    );
+    chmodSync(chromePath, 0o755);
+    const browser = await launchBrowser({
+      chromePath,
+      userDataDir: join(scratch.path, 'closes-at-once-profile'),
+      headless: true,
+      proxy: null,
+      fingerprint: {},
+      egress: LOOPBACK_ALLOWED,
+    });
+    await browser.stop();
+    expect(await browser.exited).toEqual({ code: 0, signal: null });
+  });
+
   it('names an executable that cannot be started', async () => {
     const attempt = launchBrowser({
       chromePath: join(scratch.path, 'no-such-chromium'),
