@@ -116,15 +116,18 @@ describe('sessions', () => {
 });
 
 describe('sessions across a restart', () => {
-  it('stops browsers left by a killed service and marks their sessions stopped', async () => {
+  it('ends the browsers of a killed service with it, and marks their sessions stopped on restart', async () => {
     const profile = await api.createProfile({ name: 'Survivor' });
     const session = await api.startSession({ profile_id: profile.id });
-    await service.kill();
     expect(processesWithUserDataDir(browserDir(profile.id)).length).toBeGreaterThan(0);
+    await service.kill();
+    // Its DevTools pipe closed with the service: the browser ends by itself, holding nothing.
+    await expect
+      .poll(() => processesWithUserDataDir(browserDir(profile.id)), { timeout: 15_000 })
+      .toEqual([]);
 
     service = await startService({ dataDir: service.dataDir, env: { EGRESS_ALLOW: 'loopback' } });
     api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
-    expect(processesWithUserDataDir(browserDir(profile.id))).toEqual([]);
     expect(await api.getSession(session.id)).toMatchObject({
       status: 'stopped',
       stop_reason: 'service_shutdown',
