@@ -3,14 +3,14 @@
  * connected; Ctrl+C (SIGINT) then stops all of it, session browsers included; the next start reuses the key.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
 import { PROJECT_ROOT } from '../../server/config';
-import { makeTempDir, processesWithUserDataDir } from '../server/browser/fixtures';
+import { makeTempDir, openToOthers, processesWithUserDataDir } from '../server/browser/fixtures';
 import { cleanupStack } from './support/cleanup';
 import { processesWithEnvironment } from './support/processes';
 import { serviceReader } from './support/service-api';
@@ -41,19 +41,6 @@ function killAll(): void {
       // Ended meanwhile.
     }
   }
-}
-
-/** Every entry under `root` (itself included) whose mode lets group or others in, as "mode path". */
-function openToOthers(root: string): string[] {
-  const open: string[] = [];
-  const visit = (target: string) => {
-    const stats = lstatSync(target);
-    if (stats.isSymbolicLink()) return;
-    if ((stats.mode & 0o077) !== 0) open.push(`${(stats.mode & 0o777).toString(8)} ${target}`);
-    if (stats.isDirectory()) for (const name of readdirSync(target)) visit(path.join(target, name));
-  };
-  visit(root);
-  return open;
 }
 
 /** Runs `npm start` (scripts/start.ts) on the test's data dir; resolves once it says it is ready. */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
+import { openToOthers } from './browser/fixtures';
 import { runCli, startService } from './harness';
 
 const made: string[] = [];
@@ -19,19 +20,6 @@ async function scratchDir(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pp-modes-'));
   made.push(dir);
   return dir;
-}
-
-/** Every entry under `root` (itself included) whose mode lets group or others in, as "mode path". */
-function openToOthers(root: string): string[] {
-  const open: string[] = [];
-  const visit = (target: string) => {
-    const stats = lstatSync(target);
-    if (stats.isSymbolicLink()) return;
-    if ((stats.mode & 0o077) !== 0) open.push(`${(stats.mode & 0o777).toString(8)} ${target}`);
-    if (stats.isDirectory()) for (const name of readdirSync(target)) visit(path.join(target, name));
-  };
-  visit(root);
-  return open;
 }
 
 function modeOf(target: string): string {

@@ -10,7 +10,12 @@ import type { Step } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { profileDataDir } from '../../server/data-dir';
-import { processesWithUserDataDir, startAuthenticatingProxy, startPageServer } from './browser/fixtures';
+import {
+  liveProcessesInGroup,
+  processesWithUserDataDir,
+  startAuthenticatingProxy,
+  startPageServer,
+} from './browser/fixtures';
 import { apiError, type ServiceHandle, startService } from './harness';
 
 /** Follows a run with the long poll until it ends. */
@@ -37,24 +42,10 @@ function browserPid(service: ServiceHandle, profileId: string): number {
   return pid;
 }
 
-function processGroupMembers(groupId: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === groupId;
-      } catch {
-        return false;
-      }
-    });
-}
-
 /** TCP ports any process of the group listens on, on any interface, read from the kernel's tables. */
 function listeningPortsOfGroup(groupId: number): number[] {
   const inodes = new Set<string>();
-  for (const pid of processGroupMembers(groupId)) {
+  for (const pid of liveProcessesInGroup(groupId)) {
     for (const fd of readdirSync(`/proc/${pid}/fd`, { withFileTypes: false }) as string[]) {
       try {
         const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -149,4 +149,17 @@ export async function relayDevtools(
   });
   const port = await listen(server);
   return { url: `ws://127.0.0.1:${port}${tokens.path('ses_test')}`, close: () => close(server) };
+}
+
+/** Every entry under `root` (itself included) whose mode lets group or others in, as "mode path". */
+export function openToOthers(root: string): string[] {
+  const open: string[] = [];
+  const visit = (target: string) => {
+    const stats = lstatSync(target);
+    if (stats.isSymbolicLink()) return;
+    if ((stats.mode & 0o077) !== 0) open.push(`${(stats.mode & 0o777).toString(8)} ${target}`);
+    if (stats.isDirectory()) for (const name of readdirSync(target)) visit(join(target, name));
+  };
+  visit(root);
+  return open;
 }
