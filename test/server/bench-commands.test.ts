@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../server/config';
 
-/* The README's bench commands, run in a short form (a few requests, one session) so that they cannot rot. */
+/* `npm run bench` in a short form (one small size, one round, one session), so that it cannot rot. */
 
-function bench(file: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
+function bench(env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join('test/bench', file)], {
+    const child = spawn('npm', ['run', '--silent', 'bench'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -21,27 +20,24 @@ function bench(file: string, env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-describe('the bench commands', { timeout: 120_000 }, () => {
-  it('profiles-throughput measures GET /v1/profiles without a failure', async () => {
-    const { code, stdout } = await bench('profiles-throughput.ts', {
-      CONCURRENCY: '2',
+describe('npm run bench', { timeout: 240_000 }, () => {
+  it('prints each figure beside its baseline, with no failed request', async () => {
+    const { code, stdout } = await bench({
+      SIZES: '20',
+      ROUNDS: '1',
       DURATION_S: '1',
-      PROFILES: '3',
+      CONNECTIONS: '2',
+      SESSION_ROUNDS: '1',
     });
     expect(code).toBe(0);
-    const figures = JSON.parse(stdout);
-    expect(figures).toMatchObject({ concurrency: 2, profiles_per_page: 3, failures: 0 });
-    expect(figures.requests).toBeGreaterThan(0);
-  });
-
-  it('session-start measures a session’s start, connect and stop', async () => {
-    const { code, stdout } = await bench('session-start.ts', { SESSIONS: '1' });
-    expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({
-      sessions: 1,
-      start_to_cdp_ready_ms: { median: expect.any(Number) },
-      connect_over_cdp_after_ms: { median: expect.any(Number) },
-      stop_ms: { median: expect.any(Number) },
-    });
+    for (const scenario of ['list 50', 'get by id', 'search q=', 'create']) {
+      expect(stdout).toContain(`${scenario}, 20 profiles`);
+    }
+    expect(stdout).toMatch(/^bare node:http +\d+/m);
+    expect(stdout).toMatch(/^service, PGlite +\d+ .* ×\d+\.\d/m);
+    expect(stdout).not.toContain('failed');
+    for (const line of ['session start', 'session stop', 'three-step run']) {
+      expect(stdout).toMatch(new RegExp(`^${line} +\\d+ ms .* ×\\d+\\.\\d\\d$`, 'm'));
+    }
   });
 });

@@ -8,6 +8,8 @@ import pg from 'pg';
 
 export interface PostgresServer {
   url: string;
+  /** The postmaster's pid: its children are the server's other processes. */
+  pid(): number;
   stop(): Promise<void>;
 }
 
@@ -72,14 +74,15 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
   const server: ChildProcess = spawn(command, [...args], { stdio: 'ignore' });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await waitUntilReady(url);
+  const pid = () => Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url,
+    pid,
     async stop() {
       if (server.exitCode === null) {
         const exited = new Promise((resolve) => server.once('exit', resolve));
         // SIGINT is PostgreSQL's fast shutdown. Sent to the postmaster itself: runuser does not pass it on.
-        const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-        process.kill(postmaster, 'SIGINT');
+        process.kill(pid(), 'SIGINT');
         await exited;
       }
       await rm(dir, { recursive: true, force: true });

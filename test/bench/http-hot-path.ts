@@ -1,0 +1,218 @@
+/**
+ * The cost of the service's common requests against bare `node:http` answering the very same bytes, side by
+ * side in one run: the service on PGlite, on PostgreSQL (when installed) and the bare baseline, interleaved,
+ * for list, get-by-id, create and `q=` search at each profile count. Prints requests/s, p50/p99 and CPU per
+ * request (the service's process and the database's processes) with the ratio to the baseline.
+ * Run: npm run bench   Settings: SIZES (100,1000,10000), ROUNDS (3), DURATION_S (3), CONNECTIONS (10).
+ * Not a pass/fail test: the figures are for reading, and the machine may be shared.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { PROJECT_ROOT } from '../../server/config';
+import { type ServiceHandle, startService } from '../server/harness';
+import { findPostgresBin, type PostgresServer, startPostgres } from '../server/postgres-server';
+import type { RecordedAnswer } from './support/bare-server';
+import { type LoadFigures, type LoadRequest, measureLoad, median } from './support/load';
+
+const sizes = (process.env.SIZES ?? '100,1000,10000').split(',').map(Number);
+const rounds = Number(process.env.ROUNDS ?? 3);
+const durationS = Number(process.env.DURATION_S ?? 3);
+const connections = Number(process.env.CONNECTIONS ?? 10);
+const SEED_WORKERS = 10;
+const NEEDLE = 'Scale 00042';
+
+interface Target {
+  name: string;
+  origin: string;
+  pids: () => number[];
+  close(): Promise<void>;
+}
+
+interface ServiceTarget extends Target {
+  service: ServiceHandle;
+  listKey: string;
+  createKey: string;
+  profiles: number;
+  someProfileId: string | null;
+}
+
+async function serviceTarget(name: string, env: Record<string, string>, database?: PostgresServer) {
+  const service = await startService({ env });
+  const target: ServiceTarget = {
+    name,
+    service,
+    origin: service.baseUrl,
+    pids: () => (database ? [service.pid, database.pid()] : [service.pid]),
+    listKey: await service.createKey('enterprise', 'bench'),
+    createKey: await service.createKey('enterprise', 'bench creates'),
+    profiles: 0,
+    someProfileId: null,
+    async close() {
+      await service.close();
+      await database?.stop();
+    },
+  };
+  return target;
+}
+
+/** Creates profiles `Scale 00000`, `Scale 00001`, … until the list account holds `count`. */
+async function seed(target: ServiceTarget, count: number): Promise<void> {
+  let next = target.profiles;
+  const worker = async () => {
+    for (let index = next++; index < count; index = next++) {
+      const response = await fetch(`${target.origin}/v1/profiles`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${target.listKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          name: `Scale ${String(index).padStart(5, '0')}`,
+          tags: [`batch-${index % 10}`],
+          proxy: index % 2 === 0 ? 'http://user:secret@proxy.example:8080' : undefined,
+        }),
+      });
+      if (response.status !== 201) throw new Error(`seeding ${target.name}: ${await response.text()}`);
+      const profile = (await response.json()) as { id: string };
+      if (index === Math.floor(count / 2)) target.someProfileId = profile.id;
+    }
+  };
+  await Promise.all(Array.from({ length: SEED_WORKERS }, worker));
+  target.profiles = count;
+}
+
+function scenarios(target: ServiceTarget): Record<string, LoadRequest> {
+  const read = { Authorization: `Bearer ${target.listKey}` };
+  return {
+    'list 50': { method: 'GET', path: '/v1/profiles?limit=50', headers: read },
+    'get by id': { method: 'GET', path: `/v1/profiles/${target.someProfileId}`, headers: read },
+    'search q=': { method: 'GET', path: `/v1/profiles?q=${encodeURIComponent(NEEDLE)}`, headers: read },
+    create: {
+      method: 'POST',
+      path: '/v1/profiles',
+      headers: { Authorization: `Bearer ${target.createKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Created by the bench', tags: ['bench'] }),
+    },
+  };
+}
+
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'content-length']);
+
+async function record(origin: string, request: LoadRequest): Promise<RecordedAnswer> {
+  const response = await fetch(`${origin}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
+  const body = await response.text();
+  const headers: Record<string, string> = { 'content-length': String(Buffer.byteLength(body)) };
+  response.headers.forEach((value, header) => {
+    if (!HOP_HEADERS.has(header)) headers[header] = value;
+  });
+  return { method: request.method, path: request.path, status: response.status, headers, body };
+}
+
+async function startBare(answers: RecordedAnswer[]): Promise<Target & { child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('test/bench/support/bare-server.ts')], {
+    cwd: PROJECT_ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdin?.end(JSON.stringify(answers));
+  const [line] = (await once(createInterface({ input: child.stdout as NodeJS.ReadableStream }), 'line')) as [
+    string,
+  ];
+  return {
+    name: 'bare node:http',
+    child,
+    origin: `http://127.0.0.1:${line}`,
+    pids: () => [child.pid as number],
+    async close() {
+      child.kill();
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+function formatRow(name: string, figures: LoadFigures, baseline: LoadFigures): string {
+  const ratio = figures.cpuMsPerRequest / baseline.cpuMsPerRequest;
+  return [
+    name.padEnd(16),
+    Math.round(figures.requestsPerSecond).toString().padStart(8),
+    figures.p50Ms.toFixed(1).padStart(6),
+    figures.p99Ms.toFixed(1).padStart(6),
+    figures.cpuMsPerRequest.toFixed(3).padStart(10),
+    `×${ratio.toFixed(1)}`.padStart(8),
+    figures.failures > 0 ? `  ${figures.failures} failed` : '',
+  ].join(' ');
+}
+
+function medianFigures(runs: LoadFigures[]): LoadFigures {
+  return {
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    cpuMsPerRequest: median(runs.map((run) => run.cpuMsPerRequest)),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+  };
+}
+
+const services: ServiceTarget[] = [await serviceTarget('service, PGlite', {})];
+const postgresBin = findPostgresBin();
+if (postgresBin) {
+  const database = await startPostgres(postgresBin);
+  services.push(await serviceTarget('service, Postgres', { DATABASE_URL: database.url }, database));
+} else {
+  console.log('PostgreSQL is not installed: the service is measured on PGlite only.');
+}
+
+let failures = 0;
+try {
+  console.log(
+    `${connections} connections, ${durationS} s per measurement, median of ${rounds} interleaved rounds`,
+  );
+  for (const size of sizes) {
+    for (const target of services) await seed(target, size);
+    const [first] = services as [ServiceTarget];
+    const bare = await startBare(
+      await Promise.all(Object.values(scenarios(first)).map((request) => record(first.origin, request))),
+    );
+    try {
+      for (const [scenario, baselineRequest] of Object.entries(scenarios(first))) {
+        const runs = new Map<string, LoadFigures[]>();
+        for (let round = 0; round < rounds; round++) {
+          const measured: [Target, LoadRequest][] = [
+            [bare, baselineRequest],
+            ...services.map(
+              (target) => [target, scenarios(target)[scenario] as LoadRequest] as [Target, LoadRequest],
+            ),
+          ];
+          for (const [target, request] of measured) {
+            const figures = await measureLoad(target.origin, request, {
+              connections,
+              durationS,
+              pids: target.pids(),
+            });
+            runs.set(target.name, [...(runs.get(target.name) ?? []), figures]);
+          }
+        }
+        const baseline = medianFigures(runs.get(bare.name) ?? []);
+        console.log(`\n${scenario}, ${size} profiles`);
+        console.log(
+          `${'target'.padEnd(16)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(6)} ${'p99 ms'.padStart(6)} ${'CPU ms/req'.padStart(10)} ${'vs bare'.padStart(8)}`,
+        );
+        for (const [name, figures] of runs) {
+          const summary = medianFigures(figures);
+          if (name !== bare.name) failures += summary.failures;
+          console.log(formatRow(name, summary, baseline));
+        }
+      }
+    } finally {
+      await bare.close();
+    }
+  }
+} finally {
+  for (const target of services) await target.close();
+}
+if (failures > 0) {
+  console.log(`\n${failures} requests failed`);
+  process.exitCode = 1;
+}

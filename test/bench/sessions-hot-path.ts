@@ -1,0 +1,131 @@
+/**
+ * Sessions and runs against raw Chromium, side by side in one run: a session's start (to a browser whose DevTools
+ * answer) against spawning the same Chromium and asking its pipe `Browser.getVersion`; a stop against
+ * `Browser.close` to the process's exit; a three-step run (goto, evaluate, screenshot), from its POST to its
+ * result, against the same steps through Playwright's `connectOverCDP` on the session's own `cdp_url`.
+ * Run: npm run bench   Settings: SESSION_ROUNDS (5).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { chromium } from 'playwright-core';
+import { createClient } from '../../lib/api/client';
+import type { Step } from '../../lib/api/inputs/automation';
+import { CdpPipe } from '../../server/browser/cdp-pipe';
+import { chromiumArguments } from '../../server/browser/chromium-arguments';
+import { findChrome } from '../../server/browser/find-chrome';
+import { startService } from '../server/harness';
+import { median } from './support/load';
+
+const rounds = Number(process.env.SESSION_ROUNDS ?? 5);
+const chromePath = findChrome();
+if (!chromePath) throw new Error('No Chromium found: install Debian’s chromium or set CHROME_PATH.');
+
+const site = createServer((_request, response) => {
+  response.writeHead(200, { 'Content-Type': 'text/html' }).end('<title>Bench</title><h1>Bench page</h1>');
+});
+site.listen(0, '127.0.0.1');
+await once(site, 'listening');
+const pageUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}/`;
+const steps: Step[] = [
+  { action: 'goto', url: pageUrl },
+  { action: 'evaluate', expression: 'document.title', name: 'title' },
+  { action: 'screenshot', name: 'page' },
+];
+
+async function timed<T>(action: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const result = await action();
+  return [performance.now() - started, result];
+}
+
+interface RawBrowser {
+  child: ChildProcess;
+  pipe: CdpPipe;
+  folder: string;
+}
+
+/** The session's Chromium command line without the service: no relay, the same switches otherwise. */
+async function launchRaw(): Promise<RawBrowser> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'pp-bench-raw-'));
+  const args = chromiumArguments({
+    userDataDir: folder,
+    headless: true,
+    proxyServer: 'direct://',
+    fingerprint: {},
+    runningAsRoot: process.getuid?.() === 0,
+  });
+  const child = spawn(chromePath as string, args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  const pipe = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
+  await pipe.send('Browser.getVersion');
+  return { child, pipe, folder };
+}
+
+async function closeRaw(browser: RawBrowser): Promise<void> {
+  const exited = once(browser.child, 'exit');
+  await browser.pipe.send('Browser.close').catch(() => {});
+  await exited;
+}
+
+const service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+const client = createClient({
+  baseUrl: service.baseUrl,
+  apiKey: await service.createKey('enterprise', 'bench'),
+  fetch,
+});
+const figures = new Map<string, number[]>();
+const note = (name: string, ms: number) => figures.set(name, [...(figures.get(name) ?? []), ms]);
+try {
+  const profile = await client.createProfile({ name: 'Bench' });
+  for (let round = 0; round < rounds; round++) {
+    const [rawStart, raw] = await timed(launchRaw);
+    note('raw start', rawStart);
+    note('raw stop', (await timed(() => closeRaw(raw)))[0]);
+    await rm(raw.folder, { recursive: true, force: true });
+
+    const [start, session] = await timed(() =>
+      client.startSession({ profile_id: profile.id, headless: true }),
+    );
+    note('session start', start);
+
+    const [direct] = await timed(async () => {
+      const browser = await chromium.connectOverCDP(session.cdp_url as string);
+      const page = await (browser.contexts()[0] ?? (await browser.newContext())).newPage();
+      await page.goto(pageUrl);
+      await page.evaluate('document.title');
+      await page.screenshot();
+      await page.close();
+      await browser.close();
+    });
+    note('steps over connectOverCDP', direct);
+
+    const [run, finished] = await timed(async () => {
+      let current = await client.runAutomation({ session_id: session.id, script: { steps } });
+      while (current.status === 'queued' || current.status === 'running') {
+        current = await client.getRun(current.id, { wait: 25, after_version: current.version });
+      }
+      return current;
+    });
+    if (finished.status !== 'succeeded') throw new Error(`the bench run ${finished.status}`);
+    note('three-step run', run);
+
+    note('session stop', (await timed(() => client.stopSession({ session_id: session.id })))[0]);
+  }
+} finally {
+  await service.close();
+  site.close();
+}
+
+const row = (name: string, baselineName: string) => {
+  const value = median(figures.get(name) ?? []);
+  const baseline = median(figures.get(baselineName) ?? []);
+  return `${name.padEnd(26)} ${value.toFixed(0).padStart(7)} ms   ${baselineName.padEnd(26)} ${baseline.toFixed(0).padStart(7)} ms   ×${(value / baseline).toFixed(2)}`;
+};
+console.log(`\nsessions and runs, median of ${rounds} interleaved rounds`);
+console.log(row('session start', 'raw start'));
+console.log(row('session stop', 'raw stop'));
+console.log(row('three-step run', 'steps over connectOverCDP'));
