@@ -1,24 +1,28 @@
 import pg from 'pg';
-import type { Database, Queryable } from './driver';
+import { type Database, type ListenHandlers, type Queryable, StatementNames } from './driver';
 
 const INT8_OID = 20;
+const RELISTEN_DELAY_MS = 1000;
 
-/** A real PostgreSQL server through a `pg` pool; the same SQL as on PGlite, int8 parsed as a number as there. */
+/**
+ * A real PostgreSQL server through a `pg` pool; the same SQL as on PGlite, int8 parsed as a number as there.
+ * Statements are named, so each connection of the pool parses and plans one once and then only executes it.
+ */
 export async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({
-    connectionString,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
-  });
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+  const pool = new pg.Pool({ connectionString, types });
   // An idle connection the server ends (a restart, an operator) is dropped by the pool, and the next query opens
   // another; without a listener its 'error' event would end the process.
   pool.on('error', () => {});
   await pool.query('select 1');
+  const names = new StatementNames();
   const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
-      const result = await target.query(sql, [...params]);
+      const name = names.nameOf(sql) ?? undefined;
+      const result = await target.query({ name, text: sql, values: [...params] });
       return result.rows as T[];
     },
     async exec(sql: string) {
@@ -42,6 +46,47 @@ export async function openPostgres(connectionString: string): Promise<Database> 
         client.release();
       }
     },
+    listen: (channel, handlers) => listenOn(connectionString, channel, handlers),
     close: () => pool.end(),
+  };
+}
+
+/** LISTEN on a connection of its own, opened again whenever it is lost. */
+async function listenOn(
+  connectionString: string,
+  channel: string,
+  { onNotify, onLost, onRestored }: ListenHandlers,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let lost = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connectLater = () => {
+    if (!stopped) retry = setTimeout(() => connect().catch(connectLater), RELISTEN_DELAY_MS);
+  };
+  const connect = async () => {
+    const next = new pg.Client({ connectionString });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? '');
+    });
+    next.on('error', () => {});
+    next.on('end', () => {
+      if (stopped || client !== next) return;
+      client = null;
+      lost = true;
+      onLost?.();
+      connectLater();
+    });
+    await next.connect();
+    await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    const restored = client === null && lost;
+    client = next;
+    if (restored) onRestored?.();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }

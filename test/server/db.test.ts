@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, fsyncSync, readlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockFilePath } from '../../server/data-dir';
 import { type Database, openDatabase } from '../../server/db/driver';
 import { loadMigrations, migrate } from '../../server/db/migrate';
+import { openPglite } from '../../server/db/pglite';
 import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/lock';
 
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
@@ -112,6 +113,41 @@ describe.each(databases)('on $name', ({ name, open }) => {
     ]);
   });
 
+  it('runs one statement many times with each call’s own parameters of every type', async () => {
+    const sql = `select $1::int as n, $2::text as t, $3::jsonb as j, $4::text[] as a, $5::timestamptz as d`;
+    for (const n of [1, 2, 3]) {
+      const when = new Date(Date.UTC(2026, 0, n));
+      expect(await db.query(sql, [n, `t${n}`, JSON.stringify({ n }), [`a${n}`, null], when])).toEqual([
+        { n, t: `t${n}`, j: { n }, a: [`a${n}`, null], d: when },
+      ]);
+    }
+    expect(await db.query(sql, [null, null, null, null, null])).toEqual([
+      { n: null, t: null, j: null, a: null, d: null },
+    ]);
+    await expect(db.query('select 1 / $1::int as q', [0])).rejects.toThrow(/division by zero/);
+    expect(await db.query('select 1 / $1::int as q', [1])).toEqual([{ q: 1 }]);
+  });
+
+  it('delivers each NOTIFY on a channel to its listener until it stops', async () => {
+    const payloads: string[] = [];
+    let heard: () => void = () => {};
+    const stop = await db.listen('pp_test', {
+      onNotify: (payload) => {
+        payloads.push(payload);
+        heard();
+      },
+    });
+    const next = () => new Promise<void>((resolve) => (heard = resolve));
+    let arrived = next();
+    await db.query(`select pg_notify('pp_test', $1)`, ['first']);
+    await arrived;
+    arrived = next();
+    await db.transaction((tx) => tx.query(`select pg_notify('pp_test', 'second')`));
+    await arrived;
+    await stop();
+    expect(payloads).toEqual(['first', 'second']);
+  });
+
   it.skipIf(name === 'PGlite')('keeps serving when the server ends its idle connections', async () => {
     await Promise.all([db.query('select pg_sleep(0.05)'), db.query('select pg_sleep(0.05)')]);
     const [ended] = await db.query<{ count: number }>(
@@ -134,6 +170,28 @@ describe.each(databases)('on $name', ({ name, open }) => {
       }),
     ).rejects.toThrow('changed my mind');
     expect(await db.query('select n from ledger')).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('PGlite durability', () => {
+  it('syncs the WAL to disk before a commit is answered', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
+    const synced: string[] = [];
+    const db = await openPglite(path.join(dataDir, 'pg'), {
+      fsync: (fd) => {
+        synced.push(readlinkSync(`/proc/self/fd/${fd}`));
+        fsyncSync(fd);
+      },
+    });
+    try {
+      await db.exec('create table kept (n int)');
+      synced.length = 0;
+      await db.query('insert into kept values (1)');
+      expect(synced.some((file) => file.includes(`${path.sep}pg_wal${path.sep}`))).toBe(true);
+    } finally {
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

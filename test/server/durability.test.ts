@@ -14,7 +14,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('durability', () => {
+describe('durability', { timeout: 120_000 }, () => {
   it('keeps every answered write after kill -9, and restarts over the stale lock', async () => {
     service = await startService({ dataDir });
     const key = await service.createKey('enterprise');
