@@ -28,7 +28,7 @@ export function createApp(
   app.use('*', requestLog(deps.log));
   app.use('*', extensionCors());
   app.route('/', metaRoutes(deps, routes));
-  app.use('/v1/*', authenticate(deps.db, deps.clock));
+  app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache));
   app.use('/v1/*', accountRateLimit(deps.clock));
   app.use('/v1/*', idempotency(deps.db, deps.clock));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));

@@ -1,8 +1,10 @@
+import { KeyCache } from './accounts/key-cache';
 import { createRunQueue, type RunQueue } from './automation/queue';
 import { createRunEvents, type RunEvents } from './automation/run-events';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db/driver';
+import { keepStatisticsCurrent } from './db/statistics';
 import type { Lifecycle } from './lifecycle';
 import type { Logger } from './log';
 import { CdpTokens } from './sessions/cdp-tokens';
@@ -27,6 +29,8 @@ export interface AppDeps extends BaseDeps {
   automation: RunQueue;
   /** Wakes long polls when a run changes. */
   runEvents: RunEvents;
+  /** The accounts of keys seen recently. */
+  keyCache: KeyCache;
 }
 
 /** The one place the service's parts are put together and hooked into its start-up and shutdown. */
@@ -35,10 +39,17 @@ export function wireService(base: BaseDeps): AppDeps {
   const sessions = createSessionManager({ ...base, tokens: cdpTokens });
   const runEvents = createRunEvents();
   const automation = createRunQueue({ ...base, limits: base.config.limits, sessions, events: runEvents });
+  const keyCache = new KeyCache();
+  let stopHearingKeys: () => Promise<void> = async () => {};
+  base.lifecycle.onStart('key cache', async () => {
+    stopHearingKeys = await keyCache.listen(base.db);
+  });
+  keepStatisticsCurrent(base.db, base.lifecycle, base.log);
   base.lifecycle.onStart('sessions', () => sessions.reconcile());
   base.lifecycle.onStart('automation runs', () => automation.reconcile());
   // Shutdown hooks run last registered first: runs end before their browsers are stopped.
   base.lifecycle.onShutdown('sessions', () => sessions.stopAll('service_shutdown'));
   base.lifecycle.onShutdown('automation runs', () => automation.drain());
-  return { ...base, sessions, cdpTokens, automation, runEvents };
+  base.lifecycle.onShutdown('key cache', () => stopHearingKeys());
+  return { ...base, sessions, cdpTokens, automation, runEvents, keyCache };
 }

@@ -1,5 +1,6 @@
 import { fsyncSync } from 'node:fs';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { concatBytes, type Database, type Queryable, StatementNames } from './driver';
 
 interface Prepared {
@@ -24,6 +25,7 @@ export async function openPglite(
 ): Promise<Database> {
   const pg = await PGlite.create(directory, {
     relaxedDurability: false,
+    extensions: { pg_trgm },
     // PGlite's default start parameters without -F (fsync off).
     startParams: [
       '--single',

@@ -1,4 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { hashApiKey } from '../accounts/api-keys';
+import type { KeyCache } from '../accounts/key-cache';
 import type { Clock } from '../clock';
 import type { Queryable } from '../db/driver';
 import { type AccountOfKey, findAccountByKey } from '../store/accounts';
@@ -14,10 +16,10 @@ export const AUTH_FAILURES_PER_MINUTE = 60;
  * Requires `Authorization: Bearer <key>` of a live key and puts its account on the context. A missing,
  * malformed, unknown or revoked key is 401; past AUTH_FAILURES_PER_MINUTE failures from one address, 429.
  */
-export function authenticate(db: Queryable, clock: Clock): MiddlewareHandler<AppEnv> {
+export function authenticate(db: Queryable, clock: Clock, keyCache: KeyCache): MiddlewareHandler<AppEnv> {
   const failures = new SlidingWindowLimiter(60_000);
   return async (c, next) => {
-    const outcome = await identify(db, c.req.header('authorization'));
+    const outcome = await identify(db, keyCache, c.req.header('authorization'));
     if ('account' in outcome) {
       c.set('account', outcome.account);
       return next();
@@ -42,7 +44,7 @@ export function authenticate(db: Queryable, clock: Clock): MiddlewareHandler<App
 
 type Identity = { account: AccountOfKey } | { detail: string; challenge: string };
 
-async function identify(db: Queryable, header: string | undefined): Promise<Identity> {
+async function identify(db: Queryable, keyCache: KeyCache, header: string | undefined): Promise<Identity> {
   const realm = 'Bearer realm="profile-pilot"';
   if (!header) {
     return { detail: 'Send your API key in the header Authorization: Bearer <key>.', challenge: realm };
@@ -52,7 +54,8 @@ async function identify(db: Queryable, header: string | undefined): Promise<Iden
   if (!match?.[1]) {
     return { detail: 'The Authorization header must be "Bearer <key>".', challenge: invalid };
   }
-  const lookup = await findAccountByKey(db, match[1]);
+  const key = match[1];
+  const lookup = await keyCache.lookUp(hashApiKey(key), () => findAccountByKey(db, key));
   if ('account' in lookup) return lookup;
   return lookup.failure === 'revoked'
     ? { detail: 'This API key has been revoked; create a new one.', challenge: invalid }

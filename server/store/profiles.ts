@@ -5,6 +5,7 @@ import type { z } from '../../lib/api/zod';
 import type { Clock } from '../clock';
 import type { Queryable } from '../db/driver';
 import { newId } from '../ids';
+import { queryAsJson } from './json-rows';
 import { type Page, toPage } from './pagination';
 import { LIVE_SESSION_STATUSES } from './sessions';
 
@@ -17,12 +18,12 @@ interface ProfileRow {
   proxy_host: string | null;
   proxy_port: number | null;
   proxy_username: string | null;
-  proxy_password: string | null;
   tags: string[];
   notes: string;
   fingerprint: Fingerprint;
-  created_at: Date;
-  updated_at: Date;
+  /** A Date, or its JSON text when the row was read as JSON. */
+  created_at: Date | string;
+  updated_at: Date | string;
   live_session_id: string | null;
 }
 
@@ -33,18 +34,21 @@ export type ProfileStatusFilter = 'idle' | 'running';
 
 /**
  * A profile with its effective proxy (its own, or the saved one it points at) and its live session:
- * the partial unique index on sessions allows at most one live session per profile.
+ * the partial unique index on sessions allows at most one live session per profile. Without the proxy's
+ * password, which no answer shows.
  */
 const SELECT_PROFILES = `
   select p.seq, p.id, p.name, p.proxy_id, p.tags, p.notes, p.fingerprint, p.created_at, p.updated_at,
          coalesce(x.scheme, p.proxy_scheme) as proxy_scheme, coalesce(x.host, p.proxy_host) as proxy_host,
          coalesce(x.port, p.proxy_port) as proxy_port,
          case when x.id is null then p.proxy_username else x.username end as proxy_username,
-         case when x.id is null then p.proxy_password else x.password end as proxy_password,
          s.id as live_session_id
     from profiles p
     left join proxies x on x.id = p.proxy_id
     left join sessions s on s.profile_id = p.id and s.status = any($1::text[])`;
+
+/** What `q=` searches, as the trigram index `profiles_search` (migration 003) indexes it. */
+const SEARCHED_TEXT = `(p.name || ' ' || (p.tags::text))`;
 
 export function toProfile(row: ProfileRow): Profile {
   const proxy = proxyPartsOf(row);
@@ -58,8 +62,8 @@ export function toProfile(row: ProfileRow): Profile {
     fingerprint: row.fingerprint,
     status: row.live_session_id ? 'running' : 'idle',
     session_id: row.live_session_id,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
   };
 }
 
@@ -68,11 +72,12 @@ export async function listProfiles(
   accountId: string,
   options: { limit: number; after: number | null; q?: string; status?: ProfileStatusFilter },
 ): Promise<Page<Profile>> {
-  const rows = await db.query<ProfileRow>(
+  const rows = await queryAsJson<ProfileRow>(
+    db,
     `${SELECT_PROFILES}
       where p.account_id = $2
         and ($3::bigint is null or p.seq < $3)
-        and ($4::text is null or p.name ilike $4 escape '\\')
+        and ($4::text is null or ${SEARCHED_TEXT} ilike $4 escape '\\')
         and ($5::text is null or ($5 = 'running') = (s.id is not null))
       order by p.seq desc limit $6`,
     [
@@ -83,6 +88,7 @@ export async function listProfiles(
       options.status ?? null,
       options.limit + 1,
     ],
+    'seq desc',
   );
   return toPage(rows, options.limit, toProfile);
 }
@@ -98,8 +104,20 @@ export async function getProfileLaunchSettings(
   accountId: string,
   id: string,
 ): Promise<{ profile: Profile; proxy: ProxyParts | null; fingerprint: Fingerprint } | null> {
-  const row = await findProfileRow(db, accountId, id);
-  return row ? { profile: toProfile(row), proxy: proxyPartsOf(row), fingerprint: row.fingerprint } : null;
+  const [row] = await db.query<ProfileRow & { proxy_password: string | null }>(
+    `select r.*, case when x.id is null then p.proxy_password else x.password end as proxy_password
+       from (${SELECT_PROFILES} where p.account_id = $2 and p.id = $3) r
+       join profiles p on p.id = r.id
+       left join proxies x on x.id = p.proxy_id`,
+    [LIVE_SESSION_STATUSES, accountId, id],
+  );
+  if (!row) return null;
+  const proxy = proxyPartsOf(row);
+  return {
+    profile: toProfile(row),
+    proxy: proxy && { ...proxy, password: row.proxy_password },
+    fingerprint: row.fingerprint,
+  };
 }
 
 export async function insertProfile(
@@ -162,14 +180,13 @@ async function findProfileRow(db: Queryable, accountId: string, id: string): Pro
   return rows[0] ?? null;
 }
 
-function proxyPartsOf(row: ProfileRow): ProxyParts | null {
+function proxyPartsOf(row: ProfileRow): Omit<ProxyParts, 'password'> | null {
   if (!row.proxy_scheme || !row.proxy_host || !row.proxy_port) return null;
   return {
     scheme: row.proxy_scheme,
     host: row.proxy_host,
     port: row.proxy_port,
     username: row.proxy_username,
-    password: row.proxy_password,
   };
 }
 

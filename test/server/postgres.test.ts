@@ -88,17 +88,42 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
     expect((await client.listProxies()).data.filter((proxy) => proxy.name === 'race')).toHaveLength(1);
   });
 
+  it('refuses a revoked key on every process of the same database, though each had it cached', async () => {
+    const second = await startService({ env: { DATABASE_URL: postgres.url } });
+    try {
+      const doomed = await service.createKey('free', 'doomed');
+      const processes = [service.baseUrl, second.baseUrl];
+      for (const baseUrl of processes) {
+        expect((await requester(baseUrl, doomed)('GET', '/v1/account')).status).toBe(200);
+      }
+      const revoked = await second.cli(['keys', 'revoke', doomed.slice(0, 12)]);
+      expect(revoked.code).toBe(0);
+      // Each process hears of it by NOTIFY when the revocation commits, within milliseconds.
+      for (const baseUrl of processes) {
+        const deadline = Date.now() + 10_000;
+        let status = 0;
+        while (status !== 401 && Date.now() < deadline) {
+          status = (await requester(baseUrl, doomed)('GET', '/v1/account')).status;
+        }
+        expect(status).toBe(401);
+      }
+      expect((await requester(service.baseUrl, key)('GET', '/v1/account')).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('keeps data and migrations across a restart, and takes keys while running', async () => {
     const migrated = (logs: string[]) =>
       logs.map((line) => JSON.parse(line)).filter((record) => record.msg === 'database migrated');
-    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2], kind: 'postgres' }]);
+    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2, 3], kind: 'postgres' }]);
     await service.stop();
     service = await startService({ env: { DATABASE_URL: postgres.url }, dataDir });
     expect(migrated(service.logs)).toEqual([]);
     const server = new pg.Client({ connectionString: postgres.url });
     await server.connect();
     const { rows } = await server.query('select version from schema_migrations').finally(() => server.end());
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     const again = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     expect((await again.getAccount()).name).toBe('pg');
     const fresh = await service.createKey('free');
