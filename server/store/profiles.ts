@@ -47,9 +47,6 @@ const SELECT_PROFILES = `
     left join proxies x on x.id = p.proxy_id
     left join sessions s on s.profile_id = p.id and s.status = any($1::text[])`;
 
-/** What `q=` searches, as the trigram index `profiles_search` (migration 003) indexes it. */
-const SEARCHED_TEXT = `(p.name || ' ' || (p.tags::text))`;
-
 export function toProfile(row: ProfileRow): Profile {
   const proxy = proxyPartsOf(row);
   return {
@@ -72,22 +69,23 @@ export async function listProfiles(
   accountId: string,
   options: { limit: number; after: number | null; q?: string; status?: ProfileStatusFilter },
 ): Promise<Page<Profile>> {
+  // Only the filters given, and no `$n is null or …`: a prepared statement's generic plan could then use no
+  // index for them. At most eight distinct statements.
+  const params: unknown[] = [LIVE_SESSION_STATUSES, accountId];
+  const where = ['p.account_id = $2'];
+  const filter = (condition: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(condition(`$${params.length}`));
+  };
+  if (options.after !== null) filter((at) => `p.seq < ${at}`, options.after);
+  // search_text is the name and tags lowercased by the database (migration 003): lowered here the same way.
+  if (options.q) filter((at) => `p.search_text like lower(${at}) escape '\\'`, `%${escapeLike(options.q)}%`);
+  if (options.status) where.push(options.status === 'running' ? 's.id is not null' : 's.id is null');
+  params.push(options.limit + 1);
   const rows = await queryAsJson<ProfileRow>(
     db,
-    `${SELECT_PROFILES}
-      where p.account_id = $2
-        and ($3::bigint is null or p.seq < $3)
-        and ($4::text is null or ${SEARCHED_TEXT} ilike $4 escape '\\')
-        and ($5::text is null or ($5 = 'running') = (s.id is not null))
-      order by p.seq desc limit $6`,
-    [
-      LIVE_SESSION_STATUSES,
-      accountId,
-      options.after,
-      options.q ? `%${escapeLike(options.q)}%` : null,
-      options.status ?? null,
-      options.limit + 1,
-    ],
+    `${SELECT_PROFILES} where ${where.join(' and ')} order by p.seq desc limit $${params.length}`,
+    params,
     'seq desc',
   );
   return toPage(rows, options.limit, toProfile);

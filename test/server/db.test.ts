@@ -8,7 +8,10 @@ import { lockFilePath } from '../../server/data-dir';
 import { type Database, openDatabase } from '../../server/db/driver';
 import { loadMigrations, migrate } from '../../server/db/migrate';
 import { openPglite } from '../../server/db/pglite';
+import { keepStatisticsCurrent } from '../../server/db/statistics';
+import { createLifecycle } from '../../server/lifecycle';
 import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/lock';
+import { createLogger } from '../../server/log';
 
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
 
@@ -149,6 +152,27 @@ describe.each(databases)('on $name', ({ name, open }) => {
     expect(payloads).toEqual(['first', 'second']);
   });
 
+  it('finds a profile by a distinctive q= through the trigram index, not by reading the account’s every row', async () => {
+    await migrate(db);
+    await db.query(
+      `insert into accounts (id, name, plan, created_at) values ('acc_search', 'search', 'free', now())`,
+    );
+    await db.query(
+      `insert into profiles (id, account_id, name, tags, created_at, updated_at)
+       select 'prf_s' || i, 'acc_search', md5(i::text), '["batch"]', now(), now() from generate_series(1, 5000) i`,
+    );
+    await db.exec('vacuum analyze profiles');
+    const [{ name: wanted } = { name: '' }] = await db.query<{ name: string }>(
+      `select name from profiles where id = 'prf_s42'`,
+    );
+    const [plan] = await db.query<{ 'QUERY PLAN': unknown }>(
+      `explain (format json) select p.id from profiles p
+        where p.account_id = $1 and p.search_text like lower($2) order by p.seq desc limit 51`,
+      ['acc_search', `%${wanted.slice(3, 13).toUpperCase()}%`],
+    );
+    expect(JSON.stringify(plan?.['QUERY PLAN'])).toContain('"Index Name":"profiles_search"');
+  });
+
   it.skipIf(name === 'PGlite')('keeps serving when the server ends its idle connections', async () => {
     await Promise.all([db.query('select pg_sleep(0.05)'), db.query('select pg_sleep(0.05)')]);
     const [ended] = await db.query<{ count: number }>(
@@ -190,6 +214,39 @@ describe('PGlite durability', () => {
       await db.query('insert into kept values (1)');
       expect(synced.some((file) => file.includes(`${path.sep}pg_wal${path.sep}`))).toBe(true);
     } finally {
+      await db.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('planner statistics on PGlite (no autovacuum)', () => {
+  it('vacuums and analyzes a table once enough of it changed, as autovacuum would', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
+    const db = await openDatabase({ dataDir });
+    const lifecycle = createLifecycle(createLogger({ level: 'error' }));
+    keepStatisticsCurrent(db, lifecycle, createLogger({ level: 'error' }), 50);
+    // reltuples is the planner's count of a table's rows: only VACUUM and ANALYZE set it.
+    const plannedRows = async () =>
+      (
+        await db.query<{ rows: number }>(
+          `select reltuples::int as rows from pg_class where relname = 'profiles'`,
+        )
+      )[0]?.rows;
+    try {
+      await migrate(db);
+      await lifecycle.runStart();
+      expect(await plannedRows()).toBe(0);
+      await db.query(
+        `insert into accounts (id, name, plan, created_at) values ('acc_st', 'st', 'free', now())`,
+      );
+      await db.query(
+        `insert into profiles (id, account_id, name, created_at, updated_at)
+         select 'prf_st' || i, 'acc_st', 'p' || i, now(), now() from generate_series(1, 200) i`,
+      );
+      while ((await plannedRows()) !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      await lifecycle.runShutdown();
       await db.close();
       await rm(dataDir, { recursive: true, force: true });
     }

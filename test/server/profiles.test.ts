@@ -142,7 +142,7 @@ describe('reading and listing', () => {
     expect(all.next_cursor).toBeNull();
   });
 
-  it('filters by name, case-insensitively and literally, and by status', async () => {
+  it('filters by name or tag, case-insensitively and literally, and by status', async () => {
     const fresh = createClient({
       baseUrl: service.baseUrl,
       apiKey: await service.createKey('enterprise'),
@@ -152,7 +152,12 @@ describe('reading and listing', () => {
     const shops = await fresh.listProfiles({ q: 'Shop' });
     expect(shops.data.map((profile) => profile.name)).toEqual(['beta SHOP', 'Alpha shop']);
     expect((await fresh.listProfiles({ q: '%' })).data.map((profile) => profile.name)).toEqual(['100% real']);
-    expect((await fresh.listProfiles({ status: 'idle' })).data).toHaveLength(4);
+    await fresh.createProfile({ name: 'tagged', tags: ['Warm-up'] });
+    expect((await fresh.listProfiles({ q: 'warm' })).data.map((profile) => profile.name)).toEqual(['tagged']);
+    expect(
+      (await fresh.listProfiles({ q: 'SHOP', cursor: shops.next_cursor ?? undefined })).data,
+    ).toHaveLength(2);
+    expect((await fresh.listProfiles({ status: 'idle' })).data).toHaveLength(5);
     expect((await fresh.listProfiles({ status: 'running' })).data).toHaveLength(0);
   });
 

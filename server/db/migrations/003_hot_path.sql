@@ -12,6 +12,9 @@ create trigger accounts_changed after update or delete on accounts
 create trigger api_keys_changed after update or delete on api_keys
   for each statement execute function notify_account_change();
 
--- `q=` is served by a trigram index over what it searches (the name and the tags), not by reading every row.
+-- What `q=` searches (the name and the tags), lowercased once when written: LIKE on it costs a fifth of ILIKE
+-- on PGlite, and a trigram index serves it where the planner finds that cheaper than reading the account's rows.
 create extension if not exists pg_trgm;
-create index profiles_search on profiles using gin ((name || ' ' || (tags::text)) gin_trgm_ops);
+alter table profiles add column search_text text not null
+  generated always as (lower(name || ' ' || (tags::text))) stored;
+create index profiles_search on profiles using gin (search_text gin_trgm_ops);
