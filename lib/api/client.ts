@@ -33,6 +33,8 @@ export interface RunPoll {
   /** Seconds (0–25) the service may hold the answer until the run changes. */
   wait?: number;
   after_version?: number;
+  /** Hold the answer until the run has finished (or `wait` ends), whatever changes before. */
+  until?: 'finished';
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;

@@ -2,7 +2,7 @@ import { recordAnswer } from '../http/idempotency';
 import { notFound } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import { findArtifact, findRun, listRuns, toRun } from '../store/runs';
+import { findArtifact, findRun, isActiveRun, listRuns, toRun } from '../store/runs';
 
 export const automationRoutes: Route[] = [
   route('runAutomation', async (c, { body, status }, { automation }) => {
@@ -28,10 +28,14 @@ export const automationRoutes: Route[] = [
       const runId = query.run_id;
       let run = await findRun(db, accountId, runId);
       if (!run) throw notFound('run');
-      if (query.wait && query.after_version !== undefined && run.version <= query.after_version) {
+      const answerable = (current: NonNullable<typeof run>) =>
+        query.until === 'finished'
+          ? !isActiveRun(current.status)
+          : query.after_version === undefined || current.version > query.after_version;
+      if (query.wait && !answerable(run)) {
         const deadline = Date.now() + query.wait * 1000;
         const gone = AbortSignal.any([c.req.raw.signal, lifecycle.shutdownSignal]);
-        while (run.version <= query.after_version && Date.now() < deadline && !gone.aborted) {
+        while (!answerable(run) && Date.now() < deadline && !gone.aborted) {
           await runEvents.nextChange(runId, deadline - Date.now(), gone);
           run = (await findRun(db, accountId, runId)) ?? run;
         }

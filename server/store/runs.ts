@@ -28,6 +28,11 @@ const COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name
   error, version, created_at, started_at, finished_at`;
 export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const;
 
+/** Queued or running: not finished yet. */
+export function isActiveRun(status: RunStatus): boolean {
+  return (ACTIVE_RUN_STATUSES as readonly string[]).includes(status);
+}
+
 /**
  * JSON for a jsonb column, with U+0000 stored as U+FFFD. PostgreSQL's text and jsonb cannot hold U+0000, and
  * page text may contain it (an extract, an evaluate's value, an error quoting the page): the value is kept,

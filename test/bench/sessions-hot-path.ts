@@ -106,7 +106,7 @@ try {
     const [run, finished] = await timed(async () => {
       let current = await client.runAutomation({ session_id: session.id, script: { steps } });
       while (current.status === 'queued' || current.status === 'running') {
-        current = await client.getRun(current.id, { wait: 25, after_version: current.version });
+        current = await client.getRun(current.id, { wait: 25, until: 'finished' });
       }
       return current;
     });

@@ -61,6 +61,23 @@ async function follow(run: AutomationRun): Promise<{ final: AutomationRun; versi
 }
 
 describe('automation', () => {
+  it('answers once the run has finished, in one request, with until=finished', async () => {
+    const profile = await api.createProfile({ name: 'Until finished' });
+    const queued = await api.runAutomation({
+      profile_id: profile.id,
+      script: {
+        steps: [
+          { action: 'goto', url: `${origin}/` },
+          { action: 'wait_for', ms: 300 },
+        ],
+      },
+    });
+    expect(queued.status).toBe('queued');
+    const finished = await api.getRun(queued.id, { wait: 25, until: 'finished' });
+    expect(finished.status).toBe('succeeded');
+    expect(finished.steps.map((step) => step.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
   it('runs every kind of step on a profile, starting and stopping a session for itself', async () => {
     const profile = await api.createProfile({ name: 'Runner' });
     const steps: Step[] = [

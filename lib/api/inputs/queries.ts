@@ -36,12 +36,16 @@ export const ProxyListQuery = z.object({ ...PageQuery });
 
 export const SessionListQuery = z.object({ ...PageQuery, status: z.optional(SessionStatus) });
 
-/** GET /v1/automation/status: with run_id one run (long-poll with wait/after_version), without it a list. */
+/**
+ * GET /v1/automation/status: with run_id one run, without it a list. `wait` holds the answer until the run
+ * changes past `after_version`, or with `until=finished` until it has finished.
+ */
 export const RunStatusQuery = z.object({
   ...PageQuery,
   run_id: z.optional(Id),
   wait: z.optional(queryInt(0, 25)),
   after_version: z.optional(queryInt(0, Number.MAX_SAFE_INTEGER)),
+  until: z.optional(z.enum(['finished'])),
   status: z.optional(z.enum([...RunStatus.options, 'active'])),
 });
 
