@@ -167,7 +167,7 @@ if (postgresBin) {
 let failures = 0;
 try {
   console.log(
-    `${connections} connections, ${durationS} s per measurement, median of ${rounds} interleaved rounds`,
+    `${connections} connections, ${durationS} s per measurement after 1 s of warm-up, median of ${rounds} interleaved rounds`,
   );
   for (const size of sizes) {
     for (const target of services) await seed(target, size);
@@ -178,7 +178,8 @@ try {
     try {
       for (const [scenario, baselineRequest] of Object.entries(scenarios(first))) {
         const runs = new Map<string, LoadFigures[]>();
-        for (let round = 0; round < rounds; round++) {
+        // One unrecorded second each first: the JIT and the database's plan caches warm up.
+        for (let round = -1; round < rounds; round++) {
           const measured: [Target, LoadRequest][] = [
             [bare, baselineRequest],
             ...services.map(
@@ -188,10 +189,10 @@ try {
           for (const [target, request] of measured) {
             const figures = await measureLoad(target.origin, request, {
               connections,
-              durationS,
+              durationS: round < 0 ? 1 : durationS,
               pids: target.pids(),
             });
-            runs.set(target.name, [...(runs.get(target.name) ?? []), figures]);
+            if (round >= 0) runs.set(target.name, [...(runs.get(target.name) ?? []), figures]);
           }
         }
         const baseline = medianFigures(runs.get(bare.name) ?? []);
