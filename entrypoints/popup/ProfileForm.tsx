@@ -4,6 +4,7 @@ import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useList, useTask } from '../../components/hooks';
 import { ProfileCreate } from '../../lib/api/inputs/profiles';
+import { formatProxyUrl, parseProxyUrl, withProxyPassword } from '../../lib/api/proxy-url';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProxies } from '../../lib/storage';
@@ -14,7 +15,11 @@ const TYPED = 'url';
 /** A new profile: its name, a proxy (saved, typed as a URL, or none) and tags. */
 export function ProfileForm({ onDone }: { onDone: () => void }) {
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
-  const { draft, bind, forget } = useDraft('profile', { name: '', proxyChoice: '', proxyUrl: '', tags: '' });
+  const { draft, bind, update, forget, lost } = useDraft(
+    'profile',
+    { name: '', proxyChoice: '', proxyUrl: '', proxyPassword: '', tags: '' },
+    ['proxyPassword'],
+  );
   const [tried, setTried] = useState(false);
   const task = useTask();
   const tags = draft.tags
@@ -24,12 +29,21 @@ export function ProfileForm({ onDone }: { onDone: () => void }) {
   const body: ProfileCreate = {
     name: draft.name,
     ...(draft.proxyChoice === TYPED
-      ? { proxy: draft.proxyUrl }
+      ? { proxy: withProxyPassword(draft.proxyUrl, draft.proxyPassword) }
       : draft.proxyChoice
         ? { proxy_id: draft.proxyChoice }
         : {}),
     ...(tags.length ? { tags } : {}),
   };
+  const typedProxy = draft.proxyChoice === TYPED ? parseProxyUrl(draft.proxyUrl) : null;
+  const passwordError =
+    typedProxy === null
+      ? undefined
+      : lost.includes('proxyPassword')
+        ? t('passwordNotKept')
+        : draft.proxyPassword && !('error' in typedProxy) && !typedProxy.username
+          ? t('passwordNeedsUser')
+          : undefined;
   const local = check(ProfileCreate, body);
   // As the person types, a field with something in it says what is wrong; after Save, every field does.
   const shown = (field: string, typed: string) =>
@@ -37,10 +51,17 @@ export function ProfileForm({ onDone }: { onDone: () => void }) {
       ? errorAt(local, field)
       : errorAt(task.error?.fieldErrors, field);
 
+  /** A typed URL's password goes straight to its own field, which is never kept; the URL shows without it. */
+  function typeProxyUrl(url: string) {
+    const parts = parseProxyUrl(url);
+    if ('error' in parts || parts.password === null) return update({ proxyUrl: url });
+    update({ proxyUrl: formatProxyUrl(parts), proxyPassword: parts.password });
+  }
+
   function save(event: Event) {
     event.preventDefault();
     setTried(true);
-    if (local.length) return;
+    if (local.length || passwordError) return;
     task
       .run(() => connector.send({ type: 'profile.create', profile: body }))
       .then(async (reply) => {
@@ -68,7 +89,17 @@ export function ProfileForm({ onDone }: { onDone: () => void }) {
           label={t('proxyUrl')}
           placeholder="socks5://user:pass@host:1080"
           error={shown('proxy', draft.proxyUrl)}
-          {...bind('proxyUrl')}
+          value={draft.proxyUrl}
+          onInput={(event) => typeProxyUrl(event.currentTarget.value)}
+        />
+      )}
+      {draft.proxyChoice === TYPED && (
+        <Field
+          label={t('proxyPassword')}
+          type="password"
+          autocomplete="new-password"
+          error={passwordError}
+          {...bind('proxyPassword')}
         />
       )}
       <Field label={t('tags')} hint={t('tagsHint')} error={shown('tags', draft.tags)} {...bind('tags')} />

@@ -100,4 +100,33 @@ describe('ProfileForm', () => {
     typeInto(screen.getByLabelText('Tags'), 'a, b');
     await waitFor(async () => expect((await drafts.getValue()).profile?.tags).toBe('a, b'));
   });
+
+  it('puts a typed proxy URL’s password in its own field, never in the draft, and sends it whole', async () => {
+    installPopupBrowser();
+    const mock = mockConnector({ 'proxies.refresh': noProxies, 'profile.create': created });
+    const first = render(<ProfileForm onDone={() => {}} />);
+    typeInto(screen.getByLabelText('Profile name'), 'Shop');
+    typeInto(screen.getByLabelText('Proxy'), 'url');
+    typeInto(screen.getByLabelText('Proxy URL'), 'socks5://bob:S3cret@10.1.2.3:1080');
+    expect(screen.getByLabelText<HTMLInputElement>('Proxy URL').value).toBe('socks5://bob@10.1.2.3:1080');
+    expect(screen.getByLabelText<HTMLInputElement>('Proxy password').value).toBe('S3cret');
+    await waitFor(async () => expect((await drafts.getValue()).profile?.proxyUrl).toBeTruthy());
+    expect(JSON.stringify(await drafts.getValue())).not.toContain('S3cret');
+    first.unmount();
+
+    render(<ProfileForm onDone={() => {}} />);
+    await waitFor(() =>
+      expect(screen.getByLabelText<HTMLInputElement>('Proxy URL').value).toBe('socks5://bob@10.1.2.3:1080'),
+    );
+    save();
+    expect(
+      await screen.findByText('The password is never kept when the popup closes: type it again.'),
+    ).toBeTruthy();
+    expect(mock.sentOf('profile.create')).toEqual([]);
+    typeInto(screen.getByLabelText('Proxy password'), 'S3cret');
+    save();
+    await waitFor(() =>
+      expect(sentBody(mock)).toEqual({ name: 'Shop', proxy: 'socks5://bob:S3cret@10.1.2.3:1080' }),
+    );
+  });
 });
