@@ -4,18 +4,18 @@ import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import { deleteIdleProfile, getProfile, insertProfile, listProfiles } from '../store/profiles';
+import { countProfiles, deleteIdleProfile, getProfile, insertProfile, listProfiles } from '../store/profiles';
 import { findProxyRow } from '../store/proxies';
 
 export const profileRoutes: Route[] = [
   route('listProfiles', async (c, { query, status }, { db }) => {
-    const page = await listProfiles(db, c.get('account').id, {
-      limit: query.limit,
-      after: readCursor(query.cursor),
-      q: query.q,
-      status: query.status,
-    });
-    return c.json(page, status);
+    const accountId = c.get('account').id;
+    const filter = { q: query.q, tag: query.tag, status: query.status };
+    const [page, total] = await Promise.all([
+      listProfiles(db, accountId, { limit: query.limit, after: readCursor(query.cursor), ...filter }),
+      query.total === 'true' ? countProfiles(db, accountId, filter) : undefined,
+    ]);
+    return c.json(total === undefined ? page : { ...page, total }, status);
   }),
 
   route('createProfile', async (c, { body, status }, { db, clock }) => {

@@ -31,6 +31,13 @@ export type ProfileFields = z.output<typeof ProfileCreate>;
 
 export type ProfileStatusFilter = 'idle' | 'running';
 
+/** What a list of profiles is narrowed to: `q` in the name or a tag, one exact `tag`, a status. */
+export interface ProfileFilter {
+  q?: string | undefined;
+  tag?: string | undefined;
+  status?: ProfileStatusFilter | undefined;
+}
+
 /**
  * A profile with its effective proxy (its own, or the saved one it points at) and its live session:
  * the partial unique index on sessions allows at most one live session per profile.
@@ -45,6 +52,10 @@ const SELECT_PROFILES = `
     from profiles p
     left join proxies x on x.id = p.proxy_id
     left join sessions s on s.profile_id = p.id and s.status = any($1::text[])`;
+
+/** A tag of the profile matches the `ilike` pattern in parameter `param`. */
+const TAG_MATCHES = (param: string) =>
+  `exists (select 1 from jsonb_array_elements_text(p.tags) t where t ilike ${param} escape '\\')`;
 
 export function toProfile(row: ProfileRow): Profile {
   const proxy = proxyPartsOf(row);
@@ -66,14 +77,15 @@ export function toProfile(row: ProfileRow): Profile {
 export async function listProfiles(
   db: Queryable,
   accountId: string,
-  options: { limit: number; after: number | null; q?: string; status?: ProfileStatusFilter },
+  options: { limit: number; after: number | null } & ProfileFilter,
 ): Promise<Page<Profile>> {
   const rows = await db.query<ProfileRow>(
     `${SELECT_PROFILES}
       where p.account_id = $2
         and ($3::bigint is null or p.seq < $3)
-        and ($4::text is null or p.name ilike $4 escape '\\')
+        and ($4::text is null or p.name ilike $4 escape '\\' or ${TAG_MATCHES('$4')})
         and ($5::text is null or ($5 = 'running') = (s.id is not null))
+        and ($7::text is null or p.tags @> jsonb_build_array($7::text))
       order by p.seq desc limit $6`,
     [
       LIVE_SESSION_STATUSES,
@@ -82,9 +94,34 @@ export async function listProfiles(
       options.q ? `%${escapeLike(options.q)}%` : null,
       options.status ?? null,
       options.limit + 1,
+      options.tag ?? null,
     ],
   );
   return toPage(rows, options.limit, toProfile);
+}
+
+/** How many of the account's profiles the filters of a list match, on every page together. */
+export async function countProfiles(
+  db: Queryable,
+  accountId: string,
+  filter: ProfileFilter,
+): Promise<number> {
+  const [row] = await db.query<{ total: number }>(
+    `select count(*)::int as total from profiles p
+      where p.account_id = $1
+        and ($2::text is null or p.name ilike $2 escape '\\' or ${TAG_MATCHES('$2')})
+        and ($3::text is null or p.tags @> jsonb_build_array($3::text))
+        and ($4::text is null or ($4 = 'running') = exists (
+              select 1 from sessions s where s.profile_id = p.id and s.status = any($5::text[])))`,
+    [
+      accountId,
+      filter.q ? `%${escapeLike(filter.q)}%` : null,
+      filter.tag ?? null,
+      filter.status ?? null,
+      LIVE_SESSION_STATUSES,
+    ],
+  );
+  return row?.total ?? 0;
 }
 
 export async function getProfile(db: Queryable, accountId: string, id: string): Promise<Profile | null> {

@@ -156,6 +156,39 @@ describe('reading and listing', () => {
     expect((await fresh.listProfiles({ status: 'running' })).data).toHaveLength(0);
   });
 
+  it('matches q in tags too, filters by one exact tag, and counts every match only when asked', async () => {
+    const fresh = createClient({
+      baseUrl: service.baseUrl,
+      apiKey: await service.createKey('enterprise'),
+      fetch,
+    });
+    await fresh.createProfile({ name: 'Alpha', tags: ['retail', 'eu'] });
+    await fresh.createProfile({ name: 'Beta', tags: ['Retail-US'] });
+    await fresh.createProfile({ name: 'retailer', tags: [] });
+    await fresh.createProfile({ name: 'Gamma', tags: ['eu'] });
+    // Another account's matching profiles are neither listed nor counted.
+    await other.createProfile({ name: 'retail elsewhere', tags: ['retail'] });
+    const names = (page: { data: { name: string }[] }) => page.data.map((profile) => profile.name);
+
+    const byQ = await fresh.listProfiles({ q: 'RETAIL' });
+    expect(names(byQ)).toEqual(['retailer', 'Beta', 'Alpha']);
+    expect(byQ.total).toBeUndefined();
+    expect(names(await fresh.listProfiles({ tag: 'retail' }))).toEqual(['Alpha']);
+    expect(names(await fresh.listProfiles({ tag: 'eu', q: 'gam' }))).toEqual(['Gamma']);
+
+    const first = await fresh.listProfiles({ q: 'retail', limit: 2, total: 'true' });
+    expect(first).toMatchObject({ total: 3 });
+    expect(first.data).toHaveLength(2);
+    expect(await fresh.listProfiles({ tag: 'eu', status: 'idle', total: 'true' })).toMatchObject({
+      total: 2,
+    });
+    expect(await fresh.listProfiles({ status: 'running', total: 'true' })).toMatchObject({
+      total: 0,
+      data: [],
+    });
+    expect(await fresh.listProfiles({ total: 'true' })).toMatchObject({ total: 4 });
+  });
+
   it('refuses a cursor it did not make', async () => {
     const error = await apiError(client.listProfiles({ cursor: 'bm90LWEtY3Vyc29y' }));
     expect(error).toMatchObject({ status: 422, code: 'validation_failed' });

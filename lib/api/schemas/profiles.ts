@@ -23,6 +23,7 @@ export const Profile = z.object({
   updated_at: Timestamp,
 });
 
-export const ProfileList = listOf(Profile);
+/** A page of profiles; `total` (every profile the filters match) only when asked with `?total=true`. */
+export const ProfileList = z.extend(listOf(Profile), { total: z.optional(z.number()) });
 
 export type Profile = z.infer<typeof Profile>;
