@@ -112,3 +112,13 @@ export function useDraft<T extends Record<string, string>>(
     }),
   };
 }
+
+/** `value` once it has stopped changing for `ms`: what a search box asks for while the person types. */
+export function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}

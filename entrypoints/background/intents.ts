@@ -6,13 +6,14 @@ import { cachedProfiles, cachedProxies, pendingView, preferences, savedScripts }
 import { forgetKey, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import { forgetProfile, putFirst, refreshList } from './lists';
+import { moreProfiles, refreshProfiles } from './profile-list';
 import type { Runs } from './runs';
 import type { Sessions } from './sessions';
 import type { Watcher } from './watcher';
 
 /** How old the cached sessions may be when the popup asks for them. */
 const STALE_ON_POPUP_MS = 10_000;
-/** The lists the popup shows are read whole, up to this many. */
+/** The proxies the popup shows are read whole, up to this many. */
 const LIST = { limit: 100 };
 
 /**
@@ -21,7 +22,8 @@ const LIST = { limit: 100 };
  */
 export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Watcher): Handlers {
   return {
-    'profiles.refresh': async () => refreshList(cachedProfiles, (await requireApi()).listProfiles(LIST)),
+    'profiles.refresh': ({ filter }) => refreshProfiles(filter),
+    'profiles.more': () => moreProfiles(),
     'proxies.refresh': async () => refreshList(cachedProxies, (await requireApi()).listProxies(LIST)),
     'sessions.refresh': () => sessions.reconcile(STALE_ON_POPUP_MS),
     'profile.create': async ({ profile }) =>

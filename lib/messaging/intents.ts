@@ -38,8 +38,18 @@ const intent = <S extends z.core.$ZodLooseShape>(shape: S) => z.strictObject({ t
  * lookup instead of a discriminated union of literals keeps that machinery out of the worker's bundle.
  */
 export const Intents = {
-  /** Lists read from the service into their caches. */
-  'profiles.refresh': intent({}),
+  /** Lists read from the service into their caches; profiles by their first page, for `filter` if given. */
+  'profiles.refresh': intent({
+    filter: z.optional(
+      z.strictObject({
+        q: z.optional(z.string()),
+        tag: z.optional(z.string()),
+        status: z.optional(z.enum(['idle', 'running'])),
+      }),
+    ),
+  }),
+  /** The next page of the profiles listed, added to the cached list. */
+  'profiles.more': intent({}),
   'proxies.refresh': intent({}),
   /** Reconciles the cached sessions (and the profiles' running marks) with the service. */
   'sessions.refresh': intent({}),

@@ -19,6 +19,7 @@ export interface StopAllResult {
 /** What the worker answers to each intent; the pages read everything else from storage. */
 export interface IntentReplies {
   'profiles.refresh': undefined;
+  'profiles.more': undefined;
   'proxies.refresh': undefined;
   'sessions.refresh': Session[];
   'profile.create': Profile;

@@ -73,3 +73,65 @@ describe('secrets never in drafts', () => {
     expect(await allStorage(popup)).not.toContain(secret);
   });
 });
+
+describe('every profile', () => {
+  const COUNT = 1000;
+  const nameOf = (index: number) => `Scale ${String(index).padStart(4, '0')}`;
+
+  beforeAll(async () => {
+    // Every tenth is tagged "vip": a search for "vip" finds them by their tag.
+    const indexes = Array.from({ length: COUNT }, (_, index) => index + 1);
+    for (let start = 0; start < COUNT; start += 20) {
+      await Promise.all(
+        indexes.slice(start, start + 20).map(async (index) => {
+          const body = { name: nameOf(index), tags: index % 10 === 0 ? ['vip'] : [] };
+          const answer = await api.send('POST', '/v1/profiles', {
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          expect(answer.status).toBe(201);
+        }),
+      );
+    }
+  }, 300_000);
+
+  it('searches a thousand profiles on the service by name and by tag, and pages as the person scrolls', async () => {
+    popup = await extension.openPopup('#/profiles');
+    const count = popup.getByRole('status').filter({ hasText: /profiles?$/ });
+    await expect.poll(() => count.textContent()).toBe(`50 of ${COUNT} profiles`);
+
+    const search = popup.getByLabel('Search profiles');
+    await search.fill('Scale 0500');
+    await shownUnlessRefused(popup, rowOf(popup, 'Scale 0500'));
+    await expect.poll(() => count.textContent()).toBe('1 profile');
+
+    await search.fill('VIP');
+    await expect.poll(() => count.textContent()).toBe('50 of 100 profiles');
+    expect(await popup.getByRole('listitem').count()).toBe(50);
+    // Scrolling to the end reads the next page; the tabs and the search stay in view.
+    await popup.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => count.textContent()).toBe('100 profiles');
+    expect(await popup.getByRole('listitem').count()).toBe(100);
+    await rowOf(popup, nameOf(10)).scrollIntoViewIfNeeded();
+    for (const control of [search, popup.getByRole('link', { name: 'Automation' })]) {
+      const box = await control.boundingBox();
+      expect(box && box.y >= 0 && box.y < 100, 'stays at the top of the popup').toBe(true);
+      await control.click({ trial: true });
+    }
+
+    await search.fill('');
+    await rowOf(popup, nameOf(COUNT)).getByRole('button', { name: 'Show profiles tagged vip' }).click();
+    await popup.getByText('Tagged vip').waitFor();
+    await expect.poll(() => count.textContent()).toBe('50 of 100 profiles');
+    await popup.getByRole('button', { name: 'Show every tag' }).click();
+    await expect.poll(() => count.textContent()).toBe(`50 of ${COUNT} profiles`);
+  });
+
+  it('finds a profile to run a script on the same way', async () => {
+    await goTo(popup, 'Automation');
+    await popup.getByLabel('Find a profile').fill('Scale 0777');
+    await expect
+      .poll(() => popup.getByLabel('Profile', { exact: true }).locator('option').allTextContents())
+      .toEqual(['Scale 0777']);
+  });
+});
