@@ -2,15 +2,19 @@
  * The popup as a controller for every profile, against the real service in real Chromium: no secret in a draft
  * when the popup closes mid-form, a thousand profiles searched (by name and tag) and paged by the service.
  */
-import type { Page } from 'playwright-core';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { browser } from 'wxt/browser';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import type { Session } from '../../lib/api/schemas/sessions';
 import { type ServiceHandle, startService } from '../server/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
 import { goTo, rowOf, shownUnlessRefused } from './support/popup';
 import { serviceReader } from './support/service-api';
+import { eventually } from './support/wait';
 
 const cleanup = cleanupStack();
 let service: ServiceHandle;
@@ -133,5 +137,48 @@ describe('every profile', () => {
     await expect
       .poll(() => popup.getByLabel('Profile', { exact: true }).locator('option').allTextContents())
       .toEqual(['Scale 0777']);
+  });
+});
+
+describe('no headless tell', () => {
+  it('a session started from the popup presents a normal Chrome user agent to pages and on the wire', async () => {
+    const agents: string[] = [];
+    const site = createServer((request, response) => {
+      agents.push(request.headers['user-agent'] ?? '');
+      response.setHeader('Content-Type', 'text/html');
+      response.end('<!doctype html><title>user agent</title>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    cleanup.add(site, (it) => new Promise((resolve) => it.close(resolve)));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Plain agent' }),
+    });
+    popup = await extension.openPopup('#/profiles');
+    await popup.getByLabel('Search profiles').fill('Plain agent');
+    await popup.getByRole('button', { name: 'Start Plain agent' }).click();
+    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Stop Plain agent' }));
+
+    const session = await eventually('the session to run', async () => {
+      const { data } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
+      return data[0];
+    });
+    expect(session.headless).toBe(true);
+    const remote = await chromium.connectOverCDP(session.cdp_url ?? '');
+    try {
+      const page = await (remote.contexts()[0] ?? (await remote.newContext())).newPage();
+      await page.goto(origin);
+      const userAgent = await page.evaluate(() => navigator.userAgent);
+      expect(userAgent).toMatch(
+        /^Mozilla\/5\.0 \(X11; Linux x86_64\) .* Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/,
+      );
+      // The page and whatever else the browser asked the site for (its icon) carried the same.
+      expect([...new Set(agents)]).toEqual([userAgent]);
+    } finally {
+      await remote.close();
+    }
+    await popup.getByRole('button', { name: 'Stop Plain agent' }).click();
+    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Start Plain agent' }));
   });
 });
