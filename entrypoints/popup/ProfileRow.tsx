@@ -13,10 +13,13 @@ interface ProfileRowProps {
   focused: boolean;
   /** Narrows the list to a tag of this profile. */
   onTag: (tag: string) => void;
+  onEdit: () => void;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
 }
 
 /** One profile: its status, proxy and tags, Start or Stop, Delete after a question. */
-export function ProfileRow({ profile, proxy, focused, onTag }: ProfileRowProps) {
+export function ProfileRow({ profile, proxy, focused, onTag, onEdit, selected, onSelect }: ProfileRowProps) {
   const { id, name } = profile;
   const task = useTask();
   /** Whether a confirmation is open, and whether it is the one for a running profile. */
@@ -32,6 +35,13 @@ export function ProfileRow({ profile, proxy, focused, onTag }: ProfileRowProps) 
 
   return (
     <li class={focused ? 'row focused' : 'row'} aria-current={focused || undefined}>
+      <input
+        type="checkbox"
+        class="pick"
+        aria-label={t('selectNamed', name)}
+        checked={selected}
+        onInput={(event) => onSelect(event.currentTarget.checked)}
+      />
       <div class="grow">
         <strong>{name}</strong>
         <span class={running ? 'status on' : 'status'}>{running ? t('running') : t('idle')}</span>
@@ -61,6 +71,17 @@ export function ProfileRow({ profile, proxy, focused, onTag }: ProfileRowProps) 
         }
       >
         {t(running ? 'stop' : 'start')}
+      </button>
+      <button type="button" aria-label={t('editNamed', name)} onClick={onEdit}>
+        {t('edit')}
+      </button>
+      <button
+        type="button"
+        disabled={task.busy}
+        aria-label={t('cloneNamed', name)}
+        onClick={() => task.run(() => connector.send({ type: 'profile.clone', profileId: id }))}
+      >
+        {t('clone')}
       </button>
       <button
         type="button"

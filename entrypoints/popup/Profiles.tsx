@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useItem, useList, useSettled, useTask } from '../../components/hooks';
 import { LoadMore } from '../../components/LoadMore';
 import { ListState, Problem } from '../../components/Problem';
@@ -6,6 +6,7 @@ import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProfiles, cachedProxies, type ProfileFilter } from '../../lib/storage';
+import { BulkActions } from './BulkActions';
 import { ProfileForm } from './ProfileForm';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProfileRow } from './ProfileRow';
@@ -23,7 +24,11 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
   const task = useTask();
   const more = useTask();
-  const [creating, setCreating] = useState(false);
+  /** The profile being edited, or `true` for a new one. */
+  const [editing, setEditing] = useState<Profile | true | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  /** What the last bulk action did, as sentences. */
+  const [bulkOutcome, setBulkOutcome] = useState('');
   /** What the person asks for; null until the list kept from last time says what it was. */
   const [filter, setFilter] = useState<ProfileFilter | null>(null);
   const asked = useSettled(filter, TYPING_PAUSE_MS);
@@ -40,8 +45,10 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
     if (asked && !sameFilter(asked, listed)) refresh(asked);
   }, [asked]);
 
-  if (creating) return <ProfileForm onDone={() => setCreating(false)} />;
+  if (editing)
+    return <ProfileForm profile={editing === true ? undefined : editing} onDone={() => setEditing(null)} />;
   const shown = listing?.data;
+  const picked = shown?.filter(({ id }) => selected.includes(id)) ?? [];
   const total = listing?.total;
   const narrowed = Boolean(listed.q?.trim() || listed.tag || listed.status);
   const change = (part: ProfileFilter) => setFilter((current) => ({ ...current, ...part }));
@@ -70,7 +77,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
           <option value="running">{t('running')}</option>
           <option value="idle">{t('idle')}</option>
         </select>
-        <button type="button" onClick={() => setCreating(true)}>
+        <button type="button" onClick={() => setEditing(true)}>
           {t('newProfile')}
         </button>
       </div>
@@ -82,6 +89,16 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
           </button>
         </p>
       )}
+      {picked.length > 0 && (
+        <BulkActions
+          selected={picked}
+          onDone={(outcome) => {
+            setSelected([]);
+            setBulkOutcome(outcome);
+          }}
+        />
+      )}
+      {bulkOutcome && <Outcome text={bulkOutcome} />}
       <Problem error={task.error} retry={() => refresh(filter ?? undefined)} />
       <ListState
         list={shown}
@@ -106,6 +123,11 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             proxy={proxyOf(profile)}
             focused={profile.id === focus}
             onTag={(tag) => change({ tag })}
+            onEdit={() => setEditing(profile)}
+            selected={selected.includes(profile.id)}
+            onSelect={(on) =>
+              setSelected((ids) => (on ? [...ids, profile.id] : ids.filter((id) => id !== profile.id)))
+            }
           />
         ))}
       </ul>
@@ -114,5 +136,16 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
       )}
       <Problem error={more.error} />
     </section>
+  );
+}
+
+/** The result of an action, which takes the focus from the button that is gone with the action's bar. */
+function Outcome({ text }: { text: string }) {
+  const shown = useRef<HTMLParagraphElement>(null);
+  useEffect(() => shown.current?.focus(), [text]);
+  return (
+    <p role="status" class="pre" tabIndex={-1} ref={shown}>
+      {text}
+    </p>
   );
 }

@@ -1,5 +1,5 @@
 import type { RunCreate, Script } from '../api/inputs/automation';
-import type { ProfileCreate } from '../api/inputs/profiles';
+import type { ProfileCreate, ProfileUpdate } from '../api/inputs/profiles';
 import type { ProxyInput } from '../api/inputs/proxies';
 import { Id } from '../api/schemas/common';
 import { z } from '../api/zod';
@@ -55,6 +55,11 @@ export const Intents = {
   'sessions.refresh': intent({}),
   'profile.create': intent({ profile: Body }),
   'profile.delete': intent({ profileId: Id, force: z.boolean() }),
+  /** Changes the fields given of a profile. */
+  'profile.update': intent({ profileId: Id, changes: Body }),
+  /** A new profile with the settings of another. */
+  'profile.clone': intent({ profileId: Id }),
+  'proxy.delete': intent({ proxyId: Id }),
   /** Creates a proxy, or changes the one `proxyId` names. */
   'proxy.save': intent({ proxyId: z.optional(Id), proxy: Body }),
   'session.start': intent({ profileId: Id, headless: z.optional(z.boolean()) }),
@@ -85,6 +90,7 @@ export type ParsedIntent = { [K in IntentType]: z.output<Schemas[K]> & { type: K
 /** What the envelopes above check only loosely, as pages send it. */
 interface SentBodies {
   'profile.create': { profile: ProfileCreate };
+  'profile.update': { profileId: string; changes: ProfileUpdate };
   'proxy.save': { proxyId?: string; proxy: ProxyInput };
   'run.start': { run: RunCreate };
   'savedScript.set': { name: string; script: Script | null };

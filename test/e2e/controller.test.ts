@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { browser } from 'wxt/browser';
+import type { Profile } from '../../lib/api/schemas/profiles';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { type ServiceHandle, startService } from '../server/harness';
@@ -180,5 +181,121 @@ describe('no headless tell', () => {
     }
     await popup.getByRole('button', { name: 'Stop Plain agent' }).click();
     await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Start Plain agent' }));
+  });
+});
+
+describe('editing', () => {
+  /** The account's profiles named `prefix`…, by the service. */
+  async function profilesNamed(prefix: string): Promise<Profile[]> {
+    const { data } = await api.get<{ data: Profile[] }>(
+      `/v1/profiles?q=${encodeURIComponent(prefix)}&limit=100`,
+    );
+    return data;
+  }
+
+  it('renames, re-tags and sets the fingerprint of a profile, then clones it', async () => {
+    const created = await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Edit me',
+        proxy: 'http://dora:pw-kept@proxy.example:8080',
+        tags: ['old'],
+      }),
+    });
+    expect(created.status).toBe(201);
+    popup = await extension.openPopup('#/profiles');
+    await popup.getByLabel('Search profiles').fill('Edit me');
+    await popup.getByRole('button', { name: 'Edit Edit me' }).click();
+    await expect.poll(() => popup.evaluate(() => document.activeElement?.textContent)).toBe('Edit Edit me');
+    await popup.getByLabel('Profile name').fill('Edited');
+    await popup.getByLabel('Tags').fill('new, eu');
+    await popup.getByText('Fingerprint').click();
+    await popup.getByLabel('Start from').selectOption({ label: 'Windows · German · Berlin' });
+    await popup.getByRole('button', { name: 'Save' }).click();
+    await popup.getByLabel('Search profiles').fill('Edited');
+    await popup.getByRole('status').filter({ hasText: '1 profile' }).waitFor();
+    await rowOf(popup, 'Edited').waitFor();
+
+    const [edited] = await profilesNamed('Edited');
+    expect(edited).toMatchObject({
+      tags: ['new', 'eu'],
+      proxy: 'http://dora@proxy.example:8080',
+      fingerprint: { language: 'de-DE', timezone: 'Europe/Berlin', screen: { width: 1366, height: 768 } },
+    });
+    expect(edited?.fingerprint.user_agent).toMatch(
+      /^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .*Chrome\/\d+/,
+    );
+
+    await popup.getByRole('button', { name: 'Clone Edited' }).click();
+    await shownUnlessRefused(popup, rowOf(popup, 'Edited (copy)'));
+    const [copy] = await profilesNamed('Edited (copy)');
+    expect(copy).toMatchObject({
+      proxy: edited?.proxy,
+      tags: edited?.tags,
+      fingerprint: edited?.fingerprint,
+    });
+  });
+
+  it('starts a selection, then deletes it running, saying beforehand what it costs', async () => {
+    for (const name of ['Bulk 1', 'Bulk 2', 'Bulk 3'])
+      await api.send('POST', '/v1/profiles', {
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
+    await popup.getByLabel('Search profiles').fill('Bulk');
+    for (const name of ['Bulk 1', 'Bulk 2', 'Bulk 3']) await popup.getByLabel(`Select ${name}`).check();
+    await popup.getByText('3 selected').waitFor();
+    await popup.getByRole('button', { name: 'Start 3' }).click();
+    const question = popup.getByRole('group', { name: /^Start 3 profiles\?/ });
+    expect(await question.locator('legend').textContent()).toBe(
+      'Start 3 profiles? This takes 3 requests; your plan has no hourly limit.',
+    );
+    await question.getByRole('button', { name: 'Start 3' }).click();
+    await popup.getByRole('status').filter({ hasText: 'Started 3 of 3.' }).waitFor();
+    expect((await profilesNamed('Bulk')).map(({ status }) => status)).toEqual([
+      'running',
+      'running',
+      'running',
+    ]);
+
+    for (const name of ['Bulk 1', 'Bulk 2', 'Bulk 3']) await popup.getByLabel(`Select ${name}`).check();
+    await popup.getByRole('button', { name: 'Delete 3' }).click();
+    await popup
+      .getByRole('group', { name: /^Delete 3 profiles/ })
+      .getByRole('button', { name: 'Delete 3' })
+      .click();
+    await popup.getByText('No profile has that in its name or tags.').waitFor();
+    expect(await profilesNamed('Bulk')).toEqual([]);
+    const { data: running } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
+    expect(running).toEqual([]);
+  });
+
+  it('deletes a proxy from the popup, and says so in a sentence while a profile uses it', async () => {
+    const saved = await api.send('POST', '/v1/proxies', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'In use', scheme: 'http', host: '10.9.9.9', port: 3128 }),
+    });
+    const proxy = (await saved.json()) as ProxyConfig;
+    const user = await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Proxy user', proxy_id: proxy.id }),
+    });
+    const { id: userId } = (await user.json()) as Profile;
+    popup = await extension.openPopup('#/proxies');
+    await popup.getByRole('button', { name: 'Delete In use' }).click();
+    await popup
+      .getByRole('group', { name: 'Delete the proxy In use?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await popup.getByRole('alert').filter({ hasText: '1 profile uses this proxy' }).waitFor();
+
+    await api.send('DELETE', `/v1/profiles/${userId}`);
+    await popup.getByRole('button', { name: 'Delete In use' }).click();
+    await popup
+      .getByRole('group', { name: 'Delete the proxy In use?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await rowOf(popup, 'In use').waitFor({ state: 'detached' });
+    expect((await api.send('GET', `/v1/proxies/${proxy.id}`)).status).toBe(404);
   });
 });
