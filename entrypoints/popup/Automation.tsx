@@ -68,6 +68,8 @@ export function Automation({ focus }: { focus?: string | undefined }) {
 
   return (
     <section class="stack">
+      <h2>{t('recentRuns')}</h2>
+      <Runs focus={focus} />
       <form class="stack" onSubmit={run} noValidate>
         <ProfilePicker value={profileId} onPick={(id) => update({ profileId: id })} />
         <Field as="select" label={t('loadScript')} value="" onInput={load}>
@@ -92,7 +94,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
         <Field
           as="textarea"
           label={t('script')}
-          rows={9}
+          rows={6}
           spellcheck={false}
           class="code"
           placeholder={t('scriptPlaceholder')}
@@ -124,8 +126,6 @@ export function Automation({ focus }: { focus?: string | undefined }) {
           {task.busy ? t('starting') : t('run')}
         </button>
       </form>
-      <h2>{t('recentRuns')}</h2>
-      <Runs focus={focus} />
     </section>
   );
 }

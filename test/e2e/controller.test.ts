@@ -299,3 +299,36 @@ describe('editing', () => {
     expect((await api.send('GET', `/v1/proxies/${proxy.id}`)).status).toBe(404);
   });
 });
+
+describe('runs a person can read', () => {
+  it('answers a typo with the valid actions, and a refused page with a sentence and its detail behind a toggle', async () => {
+    await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Runner' }),
+    });
+    popup = await extension.openPopup('#/automation');
+    await popup.getByLabel('Find a profile').fill('Runner');
+    await expect
+      .poll(() => popup.getByLabel('Profile', { exact: true }).locator('option').allTextContents())
+      .toEqual(['Runner']);
+    const script = popup.getByLabel('Script (JSON steps)');
+    await script.fill(JSON.stringify({ steps: [{ action: 'clik', selector: '#buy' }] }));
+    await popup
+      .getByText('action: must be one of goto, click, type, wait_for, extract, evaluate, screenshot')
+      .waitFor();
+
+    await script.fill(JSON.stringify({ steps: [{ action: 'goto', url: 'http://127.0.0.1:1/' }] }));
+    await popup.getByLabel('Script name').fill('Unsafe port');
+    await popup.getByRole('button', { name: 'Run', exact: true }).click();
+    const sentence =
+      "Step 1 (goto 'http://127.0.0.1:1/') failed: the page did not load: the browser refuses to open that port, " +
+      'which is kept for other services than the web.';
+    await popup.getByText(sentence, { exact: true }).waitFor();
+    expect(await popup.getByText(sentence, { exact: true }).count()).toBe(1);
+    await popup.getByText('Technical detail').click();
+    await popup.getByText('net::ERR_UNSAFE_PORT', { exact: true }).waitFor();
+    // The result is above the script, in view without scrolling.
+    const box = await popup.getByText(sentence, { exact: true }).boundingBox();
+    expect(box && box.y + box.height <= (popup.viewportSize()?.height ?? 0)).toBe(true);
+  });
+});
