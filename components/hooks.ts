@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WxtStorageItem } from 'wxt/utils/storage';
 import type { Reply, WorkerError } from '../lib/messaging/protocol';
 import { type Cached, drafts } from '../lib/storage';
+import { keepable, restore } from './draft-keeping';
 
 // biome-ignore lint/suspicious/noExplicitAny: any item, whatever its metadata
 type Item<T> = WxtStorageItem<T, any>;
@@ -57,18 +58,36 @@ export function useList<T>(
   return { list: cached?.data, task, refresh };
 }
 
+/** Fields never kept, whatever the form: passwords and keys. */
 const SECRETS = ['password', 'apiKey'];
 
-/** A form's fields as text, kept in session storage as they are typed (secrets excepted). */
-export function useDraft<T extends Record<string, string>>(form: string, initial: T) {
+/**
+ * A form's fields as text, kept in session storage as they are typed, so that the popup, which closes as soon as
+ * it loses focus, picks up where it was. Secrets (`secrets`, besides passwords and keys) are never kept, nor a
+ * password inside a URL; `lost` names the secret fields that held something when the popup closed, to be typed
+ * again.
+ */
+export function useDraft<T extends Record<string, string>>(
+  form: string,
+  initial: T,
+  secrets: readonly (keyof T & string)[] = [],
+) {
   const [draft, setDraft] = useState(initial);
+  const [lost, setLost] = useState<string[]>([]);
   const typed = useRef(false);
+  const neverKept = [...SECRETS, ...secrets];
   useEffect(() => {
-    drafts.getValue().then((all) => all[form] && setDraft((current) => ({ ...current, ...all[form] })));
+    drafts.getValue().then((all) => {
+      if (!all[form]) return;
+      const kept = restore(all[form]);
+      setDraft((current) => ({ ...current, ...kept.fields }));
+      setLost(kept.lost);
+    });
   }, [form]);
   useEffect(() => {
-    if (typed.current)
-      keep(Object.fromEntries(Object.entries(draft).filter(([name]) => !SECRETS.includes(name))));
+    // A secret lost before and not typed again is still lost if the popup closes again.
+    const stillLost = Object.fromEntries(lost.map((name) => [name, 'lost']));
+    if (typed.current) keep(keepable({ ...draft, ...stillLost }, neverKept));
   }, [draft]);
   async function keep(fields: Record<string, string> | null) {
     const { [form]: _, ...others } = await drafts.getValue();
@@ -76,11 +95,14 @@ export function useDraft<T extends Record<string, string>>(form: string, initial
   }
   function update(change: Partial<T>) {
     typed.current = true;
+    setLost((names) => names.filter((name) => !(name in change)));
     setDraft((current) => ({ ...current, ...change }));
   }
   return {
     draft,
     update,
+    /** The secret fields typed before the popup closed, which were not kept: ask for them again. */
+    lost,
     /** Forgets the kept draft, once the form has done its job. */
     forget: () => keep(null),
     bind: (name: keyof T & string) => ({
@@ -89,4 +111,14 @@ export function useDraft<T extends Record<string, string>>(form: string, initial
         update({ [name]: (event.currentTarget as HTMLInputElement).value } as Partial<T>),
     }),
   };
+}
+
+/** `value` once it has stopped changing for `ms`: what a search box asks for while the person types. */
+export function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }

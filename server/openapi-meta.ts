@@ -1,12 +1,12 @@
 import type { EndpointName } from '../lib/api/endpoints';
 import { RunCreate, Script, Step } from '../lib/api/inputs/automation';
-import { Fingerprint, ProfileCreate } from '../lib/api/inputs/profiles';
+import { Fingerprint, ProfileClone, ProfileCreate, ProfileUpdate } from '../lib/api/inputs/profiles';
 import { ProxyInput } from '../lib/api/inputs/proxies';
 import { SessionStart, SessionStop } from '../lib/api/inputs/sessions';
 import { Account } from '../lib/api/schemas/account';
 import { AutomationRun, RunList } from '../lib/api/schemas/automation';
 import { Problem } from '../lib/api/schemas/problem';
-import { Profile, ProfileList } from '../lib/api/schemas/profiles';
+import { Profile, ProfileList, ProfileUpdated } from '../lib/api/schemas/profiles';
 import { ProxyConfig, ProxyList } from '../lib/api/schemas/proxies';
 import { Session, SessionList } from '../lib/api/schemas/sessions';
 import { z } from '../lib/api/zod';
@@ -79,6 +79,16 @@ componentSchemas.add(ProfileCreate, {
   },
 });
 componentSchemas.add(ProfileList, { id: 'ProfileList' });
+componentSchemas.add(ProfileUpdate, {
+  id: 'ProfileUpdate',
+  description:
+    'The fields to change; the others stay. A running profile’s changes apply at its next start (`applies_at_next_start`).',
+});
+componentSchemas.add(ProfileUpdated, { id: 'ProfileUpdated' });
+componentSchemas.add(ProfileClone, {
+  id: 'ProfileClone',
+  description: 'A copy of the profile’s settings (proxy, tags, notes, fingerprint) without its browser data.',
+});
 componentSchemas.add(ProxyConfig, {
   id: 'Proxy',
   description: 'A saved proxy. `url` is scheme://[user@]host:port and never carries the password.',
@@ -99,6 +109,8 @@ export const endpointSummaries: Record<EndpointName, string> = {
   listProfiles: 'List profiles',
   createProfile: 'Create a profile',
   getProfile: 'Read one profile',
+  updateProfile: 'Change a profile (applies at its next start if it runs)',
+  cloneProfile: 'Copy a profile’s settings into a new profile, without its browser data',
   deleteProfile: 'Delete a profile and its browser data',
   listProxies: 'List proxy configurations',
   createProxy: 'Create a proxy configuration',

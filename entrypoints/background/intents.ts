@@ -1,18 +1,19 @@
 import type { RunCreate, Script } from '../../lib/api/inputs/automation';
-import type { ProfileCreate } from '../../lib/api/inputs/profiles';
+import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import type { Handlers } from '../../lib/messaging/receive';
 import { cachedProfiles, cachedProxies, pendingView, preferences, savedScripts } from '../../lib/storage';
 import { forgetKey, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
-import { forgetProfile, putFirst, refreshList } from './lists';
+import { forgetProfile, putFirst, refreshList, replaced } from './lists';
+import { moreProfiles, refreshProfiles } from './profile-list';
 import type { Runs } from './runs';
 import type { Sessions } from './sessions';
 import type { Watcher } from './watcher';
 
 /** How old the cached sessions may be when the popup asks for them. */
 const STALE_ON_POPUP_MS = 10_000;
-/** The lists the popup shows are read whole, up to this many. */
+/** The proxies the popup shows are read whole, up to this many. */
 const LIST = { limit: 100 };
 
 /**
@@ -21,7 +22,8 @@ const LIST = { limit: 100 };
  */
 export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Watcher): Handlers {
   return {
-    'profiles.refresh': async () => refreshList(cachedProfiles, (await requireApi()).listProfiles(LIST)),
+    'profiles.refresh': ({ filter }) => refreshProfiles(filter),
+    'profiles.more': () => moreProfiles(),
     'proxies.refresh': async () => refreshList(cachedProxies, (await requireApi()).listProxies(LIST)),
     'sessions.refresh': () => sessions.reconcile(STALE_ON_POPUP_MS),
     'profile.create': async ({ profile }) =>
@@ -29,6 +31,21 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
     async 'profile.delete'({ profileId, force }) {
       await (await requireApi()).deleteProfile(profileId, { force });
       await forgetProfile(profileId);
+    },
+    async 'profile.update'({ profileId, changes }) {
+      const updated = await (await requireApi()).updateProfile(profileId, changes as ProfileUpdate);
+      const { applies_at_next_start: _, ...profile } = updated;
+      await change(cachedProfiles, (cached) => cached && { ...cached, data: replaced(cached.data, profile) });
+      return updated;
+    },
+    'profile.clone': async ({ profileId }) =>
+      putFirst(cachedProfiles, (await requireApi()).cloneProfile(profileId)),
+    async 'proxy.delete'({ proxyId }) {
+      await (await requireApi()).deleteProxy(proxyId);
+      await change(
+        cachedProxies,
+        (cached) => cached && { ...cached, data: cached.data.filter(({ id }) => id !== proxyId) },
+      );
     },
     async 'proxy.save'({ proxyId, proxy }) {
       const api = await requireApi();

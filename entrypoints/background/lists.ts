@@ -19,6 +19,11 @@ export async function putFirst<T extends { id: string }>(item: CachedList<T>, en
   return saved;
 }
 
+/** The list with `entry` in place of the one with its id. */
+export function replaced<T extends { id: string }>(list: T[], entry: T): T[] {
+  return list.map((known) => (known.id === entry.id ? entry : known));
+}
+
 /** Takes a deleted profile, and its sessions, out of the caches. */
 export async function forgetProfile(profileId: string): Promise<void> {
   const others = <T extends { id: string; profile_id?: string }>(cached: Cached<T> | null) =>

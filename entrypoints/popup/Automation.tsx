@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Field } from '../../components/Field';
-import { useDraft, useItem, useList, useTask } from '../../components/hooks';
+import { useDraft, useItem, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
 import type { Script } from '../../lib/api/inputs/automation';
 import { checkScript, type ScriptProblem, toScriptProblem } from '../../lib/automation/check-script';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProfiles, savedScripts } from '../../lib/storage';
+import { ProfilePicker } from './ProfilePicker';
 import { Runs } from './Runs';
 
 const pretty = (script: Script) => JSON.stringify(script, null, 2);
@@ -24,11 +25,7 @@ function useExamples(): Record<string, Script> {
 
 /** Write or pick a script, run it on a profile, and follow the recent runs. `focus` is a run to show open. */
 export function Automation({ focus }: { focus?: string | undefined }) {
-  const { list: profiles } = useList(
-    cachedProfiles,
-    () => connector.send({ type: 'profiles.refresh' }),
-    true,
-  );
+  const profiles = useItem(cachedProfiles)?.data;
   const saved = useItem(savedScripts);
   const examples = useExamples();
   const { draft, update, bind } = useDraft('script', { profileId: '', name: '', text: '' });
@@ -71,20 +68,10 @@ export function Automation({ focus }: { focus?: string | undefined }) {
 
   return (
     <section class="stack">
+      <h2>{t('recentRuns')}</h2>
+      <Runs focus={focus} />
       <form class="stack" onSubmit={run} noValidate>
-        <Field
-          as="select"
-          label={t('profile')}
-          error={profiles?.length === 0 ? t('noProfilesToRun') : undefined}
-          value={profileId}
-          onInput={(event) => update({ profileId: event.currentTarget.value })}
-        >
-          {profiles?.map((profile) => (
-            <option key={profile.id} value={profile.id}>
-              {profile.name}
-            </option>
-          ))}
-        </Field>
+        <ProfilePicker value={profileId} onPick={(id) => update({ profileId: id })} />
         <Field as="select" label={t('loadScript')} value="" onInput={load}>
           <option value="">{t('chooseScript')}</option>
           <optgroup label={t('examples')}>
@@ -107,7 +94,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
         <Field
           as="textarea"
           label={t('script')}
-          rows={9}
+          rows={6}
           spellcheck={false}
           class="code"
           placeholder={t('scriptPlaceholder')}
@@ -139,8 +126,6 @@ export function Automation({ focus }: { focus?: string | undefined }) {
           {task.busy ? t('starting') : t('run')}
         </button>
       </form>
-      <h2>{t('recentRuns')}</h2>
-      <Runs focus={focus} />
     </section>
   );
 }

@@ -1,58 +1,144 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Field } from '../../components/Field';
 import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useList, useTask } from '../../components/hooks';
-import { ProfileCreate } from '../../lib/api/inputs/profiles';
-import { t } from '../../lib/i18n';
+import { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
+import { formatProxyUrl, parseProxyUrl, withProxyPassword } from '../../lib/api/proxy-url';
+import type { Profile } from '../../lib/api/schemas/profiles';
+import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProxies } from '../../lib/storage';
+import {
+  FINGERPRINT_PRESETS,
+  fingerprintDraft,
+  fingerprintOf,
+  type PresetName,
+  presetFields,
+} from './fingerprint-presets';
 
 /** The proxy choice that means "type a URL" rather than a saved proxy's id. */
 const TYPED = 'url';
 
-/** A new profile: its name, a proxy (saved, typed as a URL, or none) and tags. */
-export function ProfileForm({ onDone }: { onDone: () => void }) {
+function initialFields(profile: Profile | undefined) {
+  return {
+    name: profile?.name ?? '',
+    proxyChoice: profile?.proxy_id ?? (profile?.proxy ? TYPED : ''),
+    proxyUrl: profile?.proxy_id ? '' : (profile?.proxy ?? ''),
+    proxyPassword: '',
+    tags: profile?.tags.join(', ') ?? '',
+    notes: profile?.notes ?? '',
+    ...fingerprintDraft(profile?.fingerprint),
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A new profile, or a saved one to change: its name, a proxy (saved, typed as a URL, or none), tags, notes and
+ * fingerprint (with presets). Editing sends only what changed, so an untouched proxy keeps its password.
+ */
+export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined; onDone: () => void }) {
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
-  const { draft, bind, forget } = useDraft('profile', { name: '', proxyChoice: '', proxyUrl: '', tags: '' });
+  const initial = initialFields(profile);
+  const { draft, bind, update, forget, lost } = useDraft(`profile:${profile?.id ?? 'new'}`, initial, [
+    'proxyPassword',
+  ]);
   const [tried, setTried] = useState(false);
+  const [notice, setNotice] = useState('');
   const task = useTask();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   const tags = draft.tags
     .split(',')
     .map((tag) => tag.trim())
     .filter(Boolean);
-  const body: ProfileCreate = {
-    name: draft.name,
-    ...(draft.proxyChoice === TYPED
-      ? { proxy: draft.proxyUrl }
+  const proxyPart =
+    draft.proxyChoice === TYPED
+      ? { proxy: withProxyPassword(draft.proxyUrl, draft.proxyPassword) }
       : draft.proxyChoice
         ? { proxy_id: draft.proxyChoice }
-        : {}),
-    ...(tags.length ? { tags } : {}),
-  };
-  const local = check(ProfileCreate, body);
+        : { proxy: null };
+  const fingerprint = fingerprintOf(draft);
+  const proxyChanged =
+    draft.proxyChoice !== initial.proxyChoice || draft.proxyUrl !== initial.proxyUrl || !!draft.proxyPassword;
+  const body = profile
+    ? {
+        ...(draft.name !== initial.name ? { name: draft.name } : {}),
+        ...(proxyChanged ? proxyPart : {}),
+        ...(!same(tags, profile.tags) ? { tags } : {}),
+        ...(draft.notes !== initial.notes ? { notes: draft.notes } : {}),
+        ...(!same(fingerprint, fingerprintOf(fingerprintDraft(profile.fingerprint))) ? { fingerprint } : {}),
+      }
+    : {
+        name: draft.name,
+        ...(draft.proxyChoice ? proxyPart : {}),
+        ...(tags.length ? { tags } : {}),
+        ...(draft.notes ? { notes: draft.notes } : {}),
+        ...(Object.keys(fingerprint).length ? { fingerprint } : {}),
+      };
+  const typedProxy = draft.proxyChoice === TYPED ? parseProxyUrl(draft.proxyUrl) : null;
+  const passwordError =
+    typedProxy === null
+      ? undefined
+      : lost.includes('proxyPassword')
+        ? t('passwordNotKept')
+        : draft.proxyPassword && !('error' in typedProxy) && !typedProxy.username
+          ? t('passwordNeedsUser')
+          : undefined;
+  const local = check(profile ? ProfileUpdate : ProfileCreate, body);
   // As the person types, a field with something in it says what is wrong; after Save, every field does.
   const shown = (field: string, typed: string) =>
     errorAt(local, field) && (tried || typed)
       ? errorAt(local, field)
       : errorAt(task.error?.fieldErrors, field);
 
+  /** A typed URL's password goes straight to its own field, which is never kept; the URL shows without it. */
+  function typeProxyUrl(url: string) {
+    const parts = parseProxyUrl(url);
+    if ('error' in parts || parts.password === null) return update({ proxyUrl: url });
+    update({ proxyUrl: formatProxyUrl(parts), proxyPassword: parts.password });
+  }
+
   function save(event: Event) {
     event.preventDefault();
     setTried(true);
-    if (local.length) return;
+    if (local.length || passwordError) return;
     task
-      .run(() => connector.send({ type: 'profile.create', profile: body }))
+      .run(() =>
+        profile
+          ? connector.send({ type: 'profile.update', profileId: profile.id, changes: body as ProfileUpdate })
+          : connector.send({ type: 'profile.create', profile: body as ProfileCreate }),
+      )
       .then(async (reply) => {
         if (!reply.ok) return;
         await forget();
+        if ('applies_at_next_start' in reply.value && reply.value.applies_at_next_start)
+          return setNotice(t('appliesAtNextStart', reply.value.name));
         onDone();
       });
   }
 
+  if (notice)
+    return (
+      <section class="stack">
+        <p role="status">{notice}</p>
+        {/* biome-ignore lint/a11y/noAutofocus: the result of Save, which had the focus */}
+        <button type="button" autoFocus onClick={onDone}>
+          {t('continue')}
+        </button>
+      </section>
+    );
   return (
-    <form class="stack" onSubmit={save} noValidate>
-      <h2>{t('newProfile')}</h2>
+    <form
+      class="stack"
+      onSubmit={save}
+      onKeyDown={(e) => e.key === 'Escape' && forget().then(onDone)}
+      noValidate
+    >
+      <h2 tabIndex={-1} ref={heading}>
+        {profile ? t('editProfile', profile.name) : t('newProfile')}
+      </h2>
       <Field label={t('profileName')} error={shown('name', draft.name)} {...bind('name')} />
       <Field as="select" label={t('proxy')} {...bind('proxyChoice')}>
         <option value="">{t('noProxy')}</option>
@@ -64,14 +150,82 @@ export function ProfileForm({ onDone }: { onDone: () => void }) {
         <option value={TYPED}>{t('typeProxyUrl')}</option>
       </Field>
       {draft.proxyChoice === TYPED && (
-        <Field
-          label={t('proxyUrl')}
-          placeholder="socks5://user:pass@host:1080"
-          error={shown('proxy', draft.proxyUrl)}
-          {...bind('proxyUrl')}
-        />
+        <>
+          <Field
+            label={t('proxyUrl')}
+            placeholder="socks5://user:pass@host:1080"
+            error={shown('proxy', draft.proxyUrl)}
+            value={draft.proxyUrl}
+            onInput={(event) => typeProxyUrl(event.currentTarget.value)}
+          />
+          <Field
+            label={t('proxyPassword')}
+            type="password"
+            autocomplete="new-password"
+            hint={profile?.proxy && !profile.proxy_id ? t('proxyPasswordKeptHint') : undefined}
+            error={passwordError}
+            {...bind('proxyPassword')}
+          />
+        </>
       )}
       <Field label={t('tags')} hint={t('tagsHint')} error={shown('tags', draft.tags)} {...bind('tags')} />
+      <Field
+        as="textarea"
+        rows={2}
+        label={t('notes')}
+        error={shown('notes', draft.notes)}
+        {...bind('notes')}
+      />
+      <details open={Object.keys(fingerprint).length > 0}>
+        <summary>{t('fingerprint')}</summary>
+        <div class="stack">
+          <Field
+            as="select"
+            label={t('fingerprintPreset')}
+            value=""
+            onInput={(event) => {
+              const name = event.currentTarget.value as PresetName;
+              if (name in FINGERPRINT_PRESETS) update(presetFields(name, navigator.userAgent));
+            }}
+          >
+            <option value="">{t('choosePreset')}</option>
+            {Object.keys(FINGERPRINT_PRESETS).map((name) => (
+              <option key={name} value={name}>
+                {t(name as MessageName)}
+              </option>
+            ))}
+          </Field>
+          <Field
+            label={t('userAgent')}
+            hint={t('userAgentHint')}
+            error={shown('fingerprint.user_agent', draft.userAgent)}
+            {...bind('userAgent')}
+          />
+          <div class="bar">
+            <Field
+              label={t('language')}
+              placeholder="en-US"
+              error={shown('fingerprint.language', draft.language)}
+              {...bind('language')}
+            />
+            <Field
+              label={t('timezone')}
+              placeholder="Europe/Berlin"
+              error={shown('fingerprint.timezone', draft.timezone)}
+              {...bind('timezone')}
+            />
+          </div>
+          <div class="bar">
+            <Field
+              label={t('screenWidth')}
+              inputMode="numeric"
+              error={shown('fingerprint.screen', draft.width)}
+              {...bind('width')}
+            />
+            <Field label={t('screenHeight')} inputMode="numeric" {...bind('height')} />
+          </div>
+        </div>
+      </details>
       <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(onDone)} />
     </form>
   );

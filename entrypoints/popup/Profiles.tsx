@@ -1,45 +1,120 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { useList, useTask } from '../../components/hooks';
+import { useItem, useList, useSettled, useTask } from '../../components/hooks';
+import { LoadMore } from '../../components/LoadMore';
 import { ListState, Problem } from '../../components/Problem';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { cachedProfiles, cachedProxies } from '../../lib/storage';
+import { cachedProfiles, cachedProxies, type ProfileFilter } from '../../lib/storage';
+import { BulkActions } from './BulkActions';
 import { ProfileForm } from './ProfileForm';
+import { TYPING_PAUSE_MS } from './ProfilePicker';
+import { ProfileRow } from './ProfileRow';
 
-/** The profiles: search, create, start and stop a session, delete. `focus` is a profile a notification named. */
+const sameFilter = (a: ProfileFilter, b: ProfileFilter) =>
+  (a.q?.trim() ?? '') === (b.q?.trim() ?? '') && a.tag === b.tag && a.status === b.status;
+
+/**
+ * Every profile, a page at a time as the person scrolls: search (name and tags), tag and status run on the
+ * service. `focus` is a profile a notification named.
+ */
 export function Profiles({ focus }: { focus?: string | undefined }) {
-  const { list, task, refresh } = useList(cachedProfiles, () => connector.send({ type: 'profiles.refresh' }));
+  const listing = useItem(cachedProfiles);
   // Saved proxies by name, fetched once if they were never listed.
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
-  const [query, setQuery] = useState('');
-  const [creating, setCreating] = useState(false);
-  if (creating) return <ProfileForm onDone={() => setCreating(false)} />;
-  const needle = query.trim().toLowerCase();
-  const shown = list?.filter((profile) => profile.name.toLowerCase().includes(needle));
+  const task = useTask();
+  const more = useTask();
+  /** The profile being edited, or `true` for a new one. */
+  const [editing, setEditing] = useState<Profile | true | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  /** What the last bulk action did, as sentences. */
+  const [bulkOutcome, setBulkOutcome] = useState('');
+  /** What the person asks for; null until the list kept from last time says what it was. */
+  const [filter, setFilter] = useState<ProfileFilter | null>(null);
+  const asked = useSettled(filter, TYPING_PAUSE_MS);
+  const listed = listing?.filter ?? {};
+  const refresh = (wanted?: ProfileFilter) =>
+    task.run(() => connector.send({ type: 'profiles.refresh', ...(wanted ? { filter: wanted } : {}) }));
+
+  // The kept list is drawn at once and refreshed, for the filter it was read with.
+  useEffect(() => void refresh(), []);
+  useEffect(() => {
+    if (listing !== undefined) setFilter((current) => current ?? listing?.filter ?? {});
+  }, [listing]);
+  useEffect(() => {
+    if (asked && !sameFilter(asked, listed)) refresh(asked);
+  }, [asked]);
+
+  if (editing)
+    return <ProfileForm profile={editing === true ? undefined : editing} onDone={() => setEditing(null)} />;
+  const shown = listing?.data;
+  const picked = shown?.filter(({ id }) => selected.includes(id)) ?? [];
+  const total = listing?.total;
+  const narrowed = Boolean(listed.q?.trim() || listed.tag || listed.status);
+  const change = (part: ProfileFilter) => setFilter((current) => ({ ...current, ...part }));
   const proxyOf = ({ proxy, proxy_id }: Profile) =>
     proxies?.find(({ id }) => id === proxy_id)?.name ?? proxy ?? t(proxy_id ? 'savedProxy' : 'noProxy');
   return (
     <section class="stack">
-      <div class="bar">
+      <div class="bar toolbar">
         <input
           type="search"
           aria-label={t('searchProfiles')}
           placeholder={t('searchProfiles')}
-          value={query}
-          onInput={(event) => setQuery(event.currentTarget.value)}
+          value={filter?.q ?? ''}
+          onInput={(event) => change({ q: event.currentTarget.value })}
         />
-        <button type="button" onClick={() => setCreating(true)}>
+        <select
+          aria-label={t('profileStatusFilter')}
+          class="narrow"
+          value={filter?.status ?? ''}
+          onInput={(event) => {
+            const status = event.currentTarget.value;
+            change({ status: status === 'running' || status === 'idle' ? status : undefined });
+          }}
+        >
+          <option value="">{t('anyStatus')}</option>
+          <option value="running">{t('running')}</option>
+          <option value="idle">{t('idle')}</option>
+        </select>
+        <button type="button" onClick={() => setEditing(true)}>
           {t('newProfile')}
         </button>
       </div>
-      <Problem error={task.error} retry={refresh} />
+      {filter?.tag && (
+        <p class="bar">
+          <span class="grow">{t('taggedFilter', filter.tag)}</span>
+          <button type="button" onClick={() => change({ tag: undefined })}>
+            {t('removeTagFilter')}
+          </button>
+        </p>
+      )}
+      {picked.length > 0 && (
+        <BulkActions
+          selected={picked}
+          onDone={(outcome) => {
+            setSelected([]);
+            setBulkOutcome(outcome);
+          }}
+        />
+      )}
+      {bulkOutcome && <Outcome text={bulkOutcome} />}
+      <Problem error={task.error} retry={() => refresh(filter ?? undefined)} />
       <ListState
         list={shown}
         busy={task.busy}
         loading={t('loadingProfiles')}
-        empty={needle ? t('noProfileMatches') : t('noProfiles')}
+        empty={narrowed ? t('noProfileMatches') : t('noProfiles')}
       />
+      {shown?.length && typeof total === 'number' ? (
+        <p class="muted" role="status" aria-busy={task.busy}>
+          {shown.length < total
+            ? t('profilesShown', shown.length, total)
+            : total === 1
+              ? t('profilesOne')
+              : t('profilesTotal', total)}
+        </p>
+      ) : null}
       <ul class="rows">
         {shown?.map((profile) => (
           <ProfileRow
@@ -47,90 +122,30 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             profile={profile}
             proxy={proxyOf(profile)}
             focused={profile.id === focus}
+            onTag={(tag) => change({ tag })}
+            onEdit={() => setEditing(profile)}
+            selected={selected.includes(profile.id)}
+            onSelect={(on) =>
+              setSelected((ids) => (on ? [...ids, profile.id] : ids.filter((id) => id !== profile.id)))
+            }
           />
         ))}
       </ul>
+      {listing?.next_cursor && (
+        <LoadMore busy={more.busy} onLoad={() => more.run(() => connector.send({ type: 'profiles.more' }))} />
+      )}
+      <Problem error={more.error} />
     </section>
   );
 }
 
-function ProfileRow({ profile, proxy, focused }: { profile: Profile; proxy: string; focused: boolean }) {
-  const { id, name } = profile;
-  const task = useTask();
-  /** Whether a confirmation is open, and whether it is the one for a running profile. */
-  const [confirm, setConfirm] = useState<'idle' | 'running' | null>(null);
-  const running = profile.status === 'running';
-
-  function remove() {
-    task
-      .run(() => connector.send({ type: 'profile.delete', profileId: id, force: confirm === 'running' }))
-      .then((reply) => !reply.ok && reply.error.code === 'profile_running' && setConfirm('running'));
-  }
-
+/** The result of an action, which takes the focus from the button that is gone with the action's bar. */
+function Outcome({ text }: { text: string }) {
+  const shown = useRef<HTMLParagraphElement>(null);
+  useEffect(() => shown.current?.focus(), [text]);
   return (
-    <li class={focused ? 'row focused' : 'row'} aria-current={focused || undefined}>
-      <div class="grow">
-        <strong>{name}</strong>
-        <span class={running ? 'status on' : 'status'}>{running ? t('running') : t('idle')}</span>
-        <small class="muted">{proxy}</small>
-      </div>
-      <button
-        type="button"
-        disabled={task.busy}
-        aria-label={t(running ? 'stopNamed' : 'startNamed', name)}
-        onClick={() =>
-          task.run(() =>
-            running
-              ? connector.send({ type: 'session.stop', profileId: id })
-              : connector.send({ type: 'session.start', profileId: id }),
-          )
-        }
-      >
-        {t(running ? 'stop' : 'start')}
-      </button>
-      <button
-        type="button"
-        disabled={task.busy}
-        aria-label={t('deleteNamed', name)}
-        onClick={() => setConfirm(running ? 'running' : 'idle')}
-      >
-        {t('delete')}
-      </button>
-      {confirm && (
-        <Confirm
-          question={t(confirm === 'running' ? 'deleteRunningQuestion' : 'deleteQuestion', name)}
-          action={t(confirm === 'running' ? 'stopAndDelete' : 'delete')}
-          busy={task.busy}
-          onConfirm={remove}
-          onCancel={() => setConfirm(null)}
-        />
-      )}
-      <Problem error={task.error} />
-    </li>
-  );
-}
-
-interface ConfirmProps {
-  question: string;
-  action: string;
-  busy: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}
-
-/** A question in place, with the action and Cancel; the action has the focus so Enter or Escape decide. */
-function Confirm({ question, action, busy, onConfirm, onCancel }: ConfirmProps) {
-  const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => button.current?.focus(), []);
-  return (
-    <fieldset class="confirm" onKeyDown={(event) => event.key === 'Escape' && onCancel()}>
-      <legend>{question}</legend>
-      <button type="button" class="danger" ref={button} disabled={busy} onClick={onConfirm}>
-        {action}
-      </button>
-      <button type="button" onClick={onCancel}>
-        {t('cancel')}
-      </button>
-    </fieldset>
+    <p role="status" class="pre" tabIndex={-1} ref={shown}>
+      {text}
+    </p>
   );
 }

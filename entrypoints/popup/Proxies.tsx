@@ -6,8 +6,9 @@ import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProxies } from '../../lib/storage';
 import { ProxyForm } from './ProxyForm';
+import { ProxyRow } from './ProxyRow';
 
-/** The saved proxies: list, create, edit. */
+/** The saved proxies: list, create, edit, delete. */
 export function Proxies() {
   const { list, task, refresh } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }));
   /** The proxy being edited, or `true` for a new one. */
@@ -25,18 +26,7 @@ export function Proxies() {
       <ListState list={list} busy={task.busy} loading={t('loadingProxies')} empty={t('noProxies')} />
       <ul class="rows">
         {list?.map((proxy) => (
-          <li key={proxy.id} class="row">
-            <div class="grow">
-              <strong>{proxy.name}</strong>
-              <small class="muted">
-                {proxy.scheme}://{proxy.host}:{proxy.port} ·{' '}
-                {t(proxy.has_password ? 'passwordSet' : 'noPassword')}
-              </small>
-            </div>
-            <button type="button" aria-label={t('editNamed', proxy.name)} onClick={() => setEditing(proxy)}>
-              {t('edit')}
-            </button>
-          </li>
+          <ProxyRow key={proxy.id} proxy={proxy} onEdit={() => setEditing(proxy)} />
         ))}
       </ul>
     </section>

@@ -4,14 +4,14 @@ import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useTask } from '../../components/hooks';
 import { ProxyInput } from '../../lib/api/inputs/proxies';
-import { PROXY_SCHEMES, parseProxyUrl } from '../../lib/api/proxy-url';
+import { formatProxyUrl, PROXY_SCHEMES, parseProxyUrl } from '../../lib/api/proxy-url';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 
 /** A new proxy, or a saved one to change. Pasting a whole proxy URL fills the fields. */
 export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; onDone: () => void }) {
-  const { draft, update, bind, forget } = useDraft(`proxy:${proxy?.id ?? 'new'}`, {
+  const { draft, update, bind, forget, lost } = useDraft(`proxy:${proxy?.id ?? 'new'}`, {
     url: '',
     name: proxy?.name ?? '',
     scheme: proxy?.scheme ?? 'http',
@@ -33,9 +33,13 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
     username: draft.username || null,
     ...(passwordTouched && (proxy || draft.password) ? { password: draft.password || null } : {}),
   };
-  const local = check(ProxyInput, body);
+  const local = [
+    ...check(ProxyInput, body),
+    // Typed before the popup closed, and never kept: saving now would save the proxy without it.
+    ...(lost.includes('password') ? [{ path: 'password', message: t('passwordNotKept') }] : []),
+  ];
   const shown = (field: keyof typeof draft) =>
-    errorAt(local, field) && (tried || draft[field])
+    errorAt(local, field) && (tried || draft[field] || lost.includes(field))
       ? errorAt(local, field)
       : errorAt(task.error?.fieldErrors, field);
 
@@ -43,12 +47,15 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
     const url = (event.currentTarget as HTMLInputElement).value;
     const parts = parseProxyUrl(url);
     if ('error' in parts) return update({ url });
+    // The password goes to its own field, which is never kept; the URL shows without it (and, typed on after
+    // that, keeps the password taken from it while the user is the same).
+    const username = parts.username ?? '';
     update({
-      url,
+      url: formatProxyUrl(parts),
       ...parts,
       port: String(parts.port),
-      username: parts.username ?? '',
-      password: parts.password ?? '',
+      username,
+      password: parts.password ?? (username === draft.username ? draft.password : ''),
     });
     setPasswordTouched(true);
   }

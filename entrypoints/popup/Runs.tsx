@@ -64,11 +64,10 @@ function RunItem({
               {run.steps.map((step) => (
                 <li key={step.index} class={step.status}>
                   {step.action} <small class="muted">{statusText(step.status)}</small>
-                  {step.error && <div class="error">{step.error}</div>}
                 </li>
               ))}
             </ol>
-            {error && <p class="problem">{error}</p>}
+            {error && <RunError text={error} />}
             {outputs.length > 0 && (
               <dl>
                 {outputs.map(([key, value]) => [
@@ -99,6 +98,22 @@ function RunItem({
         )}
       </details>
     </li>
+  );
+}
+
+/** A failure's sentence once; its technical detail, the bracket at its end, behind a toggle. */
+function RunError({ text }: { text: string }) {
+  const [, sentence = text, detail] = /^(.*) \(([^()]+)\)(\.?)$/s.exec(text) ?? [];
+  return (
+    <div class="problem stack">
+      <p>{detail ? `${sentence}.` : text}</p>
+      {detail && (
+        <details>
+          <summary>{t('technicalDetail')}</summary>
+          <code>{detail}</code>
+        </details>
+      )}
+    </div>
   );
 }
 

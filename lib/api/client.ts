@@ -79,6 +79,10 @@ export function createClient(options: ClientOptions) {
     listProfiles: (query?: QueryOf<'listProfiles'>, o?: CallOptions) => request('listProfiles', { query }, o),
     createProfile: (body: BodyOf<'createProfile'>, o?: PostOptions) => request('createProfile', { body }, o),
     getProfile: (id: string, o?: CallOptions) => request('getProfile', { params: [id] }, o),
+    updateProfile: (id: string, body: BodyOf<'updateProfile'>, o?: CallOptions) =>
+      request('updateProfile', { params: [id], body }, o),
+    cloneProfile: (id: string, body: BodyOf<'cloneProfile'> = {}, o?: PostOptions) =>
+      request('cloneProfile', { params: [id], body }, o),
     deleteProfile: (id: string, { force }: { force?: boolean } = {}, o?: CallOptions) =>
       request('deleteProfile', { params: [id], query: { force: force ? 'true' : undefined } }, o),
 

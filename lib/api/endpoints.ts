@@ -1,12 +1,12 @@
 import { Account } from './schemas/account';
 import { AutomationRun, RunList } from './schemas/automation';
-import { Profile, ProfileList } from './schemas/profiles';
+import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyConfig, ProxyList } from './schemas/proxies';
 import { Session, SessionList } from './schemas/sessions';
 import type { z } from './zod';
 
 type Schema = z.core.$ZodType;
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Endpoint {
   method: Method;
@@ -52,6 +52,18 @@ export const endpoints = {
     method: 'GET',
     path: '/v1/profiles/:id',
     status: 200,
+    response: Profile,
+  }),
+  updateProfile: endpoint({
+    method: 'PATCH',
+    path: '/v1/profiles/:id',
+    status: 200,
+    response: ProfileUpdated,
+  }),
+  cloneProfile: endpoint({
+    method: 'POST',
+    path: '/v1/profiles/:id/clone',
+    status: 201,
     response: Profile,
   }),
   deleteProfile: endpoint({

@@ -44,3 +44,11 @@ export function formatProxyUrl(parts: Omit<ProxyParts, 'password'>): string {
   const user = parts.username ? `${encodeURIComponent(parts.username)}@` : '';
   return `${parts.scheme}://${user}${parts.host}:${parts.port}`;
 }
+
+/** A proxy URL with `password` written in for its user; text that is not a proxy URL with a user stays as it is. */
+export function withProxyPassword(url: string, password: string): string {
+  const parts = parseProxyUrl(url);
+  if ('error' in parts || !parts.username || !password) return url;
+  const user = `${encodeURIComponent(parts.username)}:${encodeURIComponent(password)}@`;
+  return `${parts.scheme}://${user}${parts.host}:${parts.port}`;
+}

@@ -1,6 +1,6 @@
 import type { EndpointName } from './endpoints';
 import { RunCreate } from './inputs/automation';
-import { ProfileCreate } from './inputs/profiles';
+import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
 import { ProxyInput } from './inputs/proxies';
 import {
   ProfileDeleteQuery,
@@ -18,6 +18,8 @@ type Schema = z.core.$ZodType;
 export const requests = {
   listProfiles: { query: ProfileListQuery },
   createProfile: { body: ProfileCreate },
+  updateProfile: { body: ProfileUpdate },
+  cloneProfile: { body: ProfileClone },
   deleteProfile: { query: ProfileDeleteQuery },
   listProxies: { query: ProxyListQuery },
   createProxy: { body: ProxyInput },

@@ -1,5 +1,5 @@
 import type { RunCreate, Script } from '../api/inputs/automation';
-import type { ProfileCreate } from '../api/inputs/profiles';
+import type { ProfileCreate, ProfileUpdate } from '../api/inputs/profiles';
 import type { ProxyInput } from '../api/inputs/proxies';
 import { Id } from '../api/schemas/common';
 import { z } from '../api/zod';
@@ -38,13 +38,28 @@ const intent = <S extends z.core.$ZodLooseShape>(shape: S) => z.strictObject({ t
  * lookup instead of a discriminated union of literals keeps that machinery out of the worker's bundle.
  */
 export const Intents = {
-  /** Lists read from the service into their caches. */
-  'profiles.refresh': intent({}),
+  /** Lists read from the service into their caches; profiles by their first page, for `filter` if given. */
+  'profiles.refresh': intent({
+    filter: z.optional(
+      z.strictObject({
+        q: z.optional(z.string()),
+        tag: z.optional(z.string()),
+        status: z.optional(z.enum(['idle', 'running'])),
+      }),
+    ),
+  }),
+  /** The next page of the profiles listed, added to the cached list. */
+  'profiles.more': intent({}),
   'proxies.refresh': intent({}),
   /** Reconciles the cached sessions (and the profiles' running marks) with the service. */
   'sessions.refresh': intent({}),
   'profile.create': intent({ profile: Body }),
   'profile.delete': intent({ profileId: Id, force: z.boolean() }),
+  /** Changes the fields given of a profile. */
+  'profile.update': intent({ profileId: Id, changes: Body }),
+  /** A new profile with the settings of another. */
+  'profile.clone': intent({ profileId: Id }),
+  'proxy.delete': intent({ proxyId: Id }),
   /** Creates a proxy, or changes the one `proxyId` names. */
   'proxy.save': intent({ proxyId: z.optional(Id), proxy: Body }),
   'session.start': intent({ profileId: Id, headless: z.optional(z.boolean()) }),
@@ -75,6 +90,7 @@ export type ParsedIntent = { [K in IntentType]: z.output<Schemas[K]> & { type: K
 /** What the envelopes above check only loosely, as pages send it. */
 interface SentBodies {
   'profile.create': { profile: ProfileCreate };
+  'profile.update': { profileId: string; changes: ProfileUpdate };
   'proxy.save': { proxyId?: string; proxy: ProxyInput };
   'run.start': { run: RunCreate };
   'savedScript.set': { name: string; script: Script | null };

@@ -2,7 +2,7 @@ import type { QuotaSnapshot } from '../api/rate-limit';
 import type { Account } from '../api/schemas/account';
 import type { AutomationRun } from '../api/schemas/automation';
 import type { FieldError } from '../api/schemas/problem';
-import type { Profile } from '../api/schemas/profiles';
+import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyConfig } from '../api/schemas/proxies';
 import type { Session } from '../api/schemas/sessions';
 import type { WatchedRun } from '../storage';
@@ -19,10 +19,14 @@ export interface StopAllResult {
 /** What the worker answers to each intent; the pages read everything else from storage. */
 export interface IntentReplies {
   'profiles.refresh': undefined;
+  'profiles.more': undefined;
   'proxies.refresh': undefined;
   'sessions.refresh': Session[];
   'profile.create': Profile;
   'profile.delete': undefined;
+  'profile.update': ProfileUpdated;
+  'profile.clone': Profile;
+  'proxy.delete': undefined;
   'proxy.save': ProxyConfig;
   'session.start': Session;
   'session.stop': Session;

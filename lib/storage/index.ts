@@ -40,6 +40,23 @@ export interface Cached<T> {
   savedAt: number;
 }
 
+/** What the profiles list is narrowed to, on the service: `q` in a name or tag, one exact `tag`, a status. */
+export interface ProfileFilter {
+  q?: string;
+  tag?: string;
+  status?: 'idle' | 'running';
+}
+
+/**
+ * The profiles as far as the person has scrolled: the pages read so far for `filter`, the cursor of the next one
+ * (null at the end) and how many match in all. (Lists kept before paging lack the last three: read as unfiltered.)
+ */
+export interface ProfileListing extends Cached<Profile> {
+  filter?: ProfileFilter;
+  next_cursor?: string | null;
+  total?: number | null;
+}
+
 export interface WatchedRun {
   /** The run as last seen; `run.version` grows with every change. */
   run: AutomationRun;
@@ -80,7 +97,7 @@ export const preferences = item<Preferences>('local:preferences', {
   notifySessionExits: true,
   headless: false,
 });
-export const cachedProfiles = item<Cached<Profile> | null>('local:cachedProfiles', null);
+export const cachedProfiles = item<ProfileListing | null>('local:cachedProfiles', null);
 export const cachedProxies = item<Cached<ProxyConfig> | null>('local:cachedProxies', null);
 /** Sessions that are starting or running, as the service last said. */
 export const cachedSessions = item<Cached<Session> | null>('local:cachedSessions', null);

@@ -85,3 +85,28 @@ export function stepOutputTooLarge(size: number, limit: number): string {
 export function runOutputTooLarge(size: number, limit: number): string {
   return `the run's output would reach ${bytes(size)}, over the limit of ${bytes(limit)} per run`;
 }
+
+/** What Chromium's network errors mean to a person; the code stays in brackets, as the technical detail. */
+const NAVIGATION_REFUSALS: Record<string, string> = {
+  ERR_UNSAFE_PORT: 'the browser refuses to open that port, which is kept for other services than the web',
+  ERR_NAME_NOT_RESOLVED: 'the address names a host that does not exist',
+  ERR_CONNECTION_REFUSED: 'nothing answers at that address (the connection was refused)',
+  ERR_CONNECTION_RESET: 'the site closed the connection',
+  ERR_CONNECTION_TIMED_OUT: 'the site did not answer in time',
+  ERR_ADDRESS_UNREACHABLE: 'that address cannot be reached from here',
+  ERR_TUNNEL_CONNECTION_FAILED: "the profile's proxy or this service's egress policy refused the connection",
+  ERR_PROXY_CONNECTION_FAILED: "the profile's proxy cannot be reached",
+  ERR_EMPTY_RESPONSE: 'the site answered nothing',
+  ERR_TOO_MANY_REDIRECTS: 'the site redirects in a loop',
+  ERR_ABORTED: 'the navigation was abandoned (the page went elsewhere or was closed)',
+};
+
+/** A navigation's failure as a sentence: "the page did not load: <why> (net::ERR_…)". */
+export function navigationFailure(error: unknown): string {
+  const code = /net::(ERR_[A-Z_]+)/.exec(reasonOf(error))?.[1];
+  if (!code) return `the page did not load (${reasonOf(error)})`;
+  const why =
+    NAVIGATION_REFUSALS[code] ??
+    (code.startsWith('ERR_CERT_') ? "the site's certificate is not valid" : null);
+  return `the page did not load${why ? `: ${why}` : ''} (net::${code})`;
+}

@@ -1,12 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, type JSHandle, type Locator, type Page } from 'playwright-core';
 import type { Step } from '../../lib/api/inputs/automation';
-import { RunInterrupted } from './runner-interrupt';
-import { quoted, reasonOf, seconds, stepOutputTooLarge } from './runner-messages';
+import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './runner-messages';
 
 export const ELEMENT_TIMEOUT_MS = 10_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const SCREENSHOT_TIMEOUT_MS = 10_000;
+/**
+ * A wait the run's time limit cuts short gives up this much before it, so that the step fails with what it was
+ * waiting for ("no element matches '#go'") rather than with the limit alone.
+ */
+const BEFORE_RUN_LIMIT_MS = 250;
 
 export interface StepContext {
   page: Page;
@@ -40,16 +44,20 @@ class Budget {
 
   /** For Playwright's `timeout` option, where 0 would mean "no limit". */
   left(): number {
-    return Math.max(1, this.end - Date.now());
+    return Math.max(1, this.end - Date.now() - (this.endsWithRun ? BEFORE_RUN_LIMIT_MS : 0));
   }
 
-  /** Awaits a Playwright call made with `left()`; its timeout fails the step with `lateReason()`, or the run. */
+  /** How long the step waited, for its error: "within 10 s", or "before the run's time limit". */
+  span(): string {
+    return this.endsWithRun ? "before the run's time limit" : `within ${seconds(this.limitMs)}`;
+  }
+
+  /** Awaits a Playwright call made with `left()`; its timeout fails the step with `lateReason()`. */
   async within<T>(call: Promise<T>, lateReason: () => string | Promise<string>): Promise<T> {
     try {
       return await call;
     } catch (error) {
       if (!(error instanceof errors.TimeoutError)) throw error;
-      if (this.endsWithRun) throw new RunInterrupted('time_limit');
       throw new Error(await lateReason());
     }
   }
@@ -64,7 +72,7 @@ async function firstVisible(page: Page, selector: string, budget: Budget): Promi
   const target = matches.filter({ visible: true }).first();
   await budget.within(target.waitFor({ state: 'visible', timeout: budget.left() }), async () => {
     const hiddenOnes = await matches.count();
-    return `no ${hiddenOnes > 0 ? 'visible ' : ''}element matches ${quoted(selector)} within ${seconds(budget.limitMs)}`;
+    return `no ${hiddenOnes > 0 ? 'visible ' : ''}element matches ${quoted(selector)} ${budget.span()}`;
   });
   return target;
 }
@@ -74,7 +82,7 @@ async function firstAttached(page: Page, selector: string, budget: Budget): Prom
   const target = page.locator(selector).first();
   await budget.within(
     target.waitFor({ state: 'attached', timeout: budget.left() }),
-    () => `no element matches ${quoted(selector)} within ${seconds(budget.limitMs)}`,
+    () => `no element matches ${quoted(selector)} ${budget.span()}`,
   );
   return target;
 }
@@ -118,7 +126,7 @@ async function screenshot(ctx: StepContext, name: string): Promise<StepOutput> {
   const budget = new Budget(SCREENSHOT_TIMEOUT_MS, ctx.runDeadline);
   const png = await budget.within(
     ctx.page.screenshot({ type: 'png', timeout: budget.left() }),
-    () => `the screenshot was not taken within ${seconds(budget.limitMs)}`,
+    () => `the screenshot was not taken ${budget.span()}`,
   );
   try {
     return { name, value: await ctx.saveArtifact(name, png) };
@@ -135,8 +143,11 @@ export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput>
     case 'goto': {
       const budget = new Budget(NAVIGATION_TIMEOUT_MS, ctx.runDeadline);
       await budget.within(
-        page.goto(step.url, { waitUntil: 'load', timeout: budget.left() }),
-        () => `the page did not finish loading within ${seconds(budget.limitMs)}`,
+        page.goto(step.url, { waitUntil: 'load', timeout: budget.left() }).catch((error: unknown) => {
+          if (error instanceof errors.TimeoutError) throw error;
+          throw new Error(navigationFailure(error));
+        }),
+        () => `the page did not finish loading ${budget.span()}`,
       );
       return undefined;
     }
@@ -145,8 +156,7 @@ export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput>
       const target = await firstVisible(page, step.selector, budget);
       await budget.within(
         target.click({ timeout: budget.left() }),
-        () =>
-          `${quoted(step.selector)} is visible but did not take the click within ${seconds(budget.limitMs)}`,
+        () => `${quoted(step.selector)} is visible but did not take the click ${budget.span()}`,
       );
       return undefined;
     }
@@ -158,7 +168,7 @@ export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput>
       const target = await firstVisible(page, step.selector, budget);
       await budget.within(
         target.fill(step.text, { timeout: budget.left() }),
-        () => `${quoted(step.selector)} is visible but could not be filled within ${seconds(budget.limitMs)}`,
+        () => `${quoted(step.selector)} is visible but could not be filled ${budget.span()}`,
       );
       return undefined;
     }

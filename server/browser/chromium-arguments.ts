@@ -21,6 +21,8 @@ export interface ChromiumArgumentOptions {
   /** The session's relay: every request of the browser goes through it. */
   proxyServer: string;
   fingerprint: FingerprintSettings;
+  /** The user agent to present when the fingerprint names none: a headless browser's own gives it away. */
+  defaultUserAgent?: string | null;
   runningAsRoot: boolean;
 }
 
@@ -47,7 +49,8 @@ export function chromiumArguments(options: ChromiumArgumentOptions): string[] {
   ];
   if (options.runningAsRoot) args.push('--no-sandbox');
   if (options.headless) args.push('--headless=new', '--disable-gpu');
-  if (fingerprint.user_agent) args.push(`--user-agent=${fingerprint.user_agent}`);
+  const userAgent = fingerprint.user_agent ?? options.defaultUserAgent;
+  if (userAgent) args.push(`--user-agent=${userAgent}`);
   if (fingerprint.language)
     args.push(`--lang=${fingerprint.language}`, `--accept-lang=${fingerprint.language}`);
   if (fingerprint.screen) {

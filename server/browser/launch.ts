@@ -14,6 +14,7 @@ import { canonicalPath } from './processes';
 import { openSessionRelay, type SessionRelay } from './proxy-relay';
 import { shutDownBrowser } from './shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from './startup-failure';
+import { headlessUserAgent } from './user-agent';
 
 /** The profile's proxy, password included, as the contract parses a proxy URL. */
 export type ProxySettings = ProxyParts;
@@ -130,6 +131,10 @@ async function spawnChromium(
     headless: options.headless,
     proxyServer: relay.proxyServer,
     fingerprint: options.fingerprint,
+    defaultUserAgent:
+      options.headless && !options.fingerprint.user_agent
+        ? await headlessUserAgent(options.chromePath)
+        : null,
     runningAsRoot: process.getuid?.() === 0,
   });
   const { timezone } = options.fingerprint;

@@ -8,7 +8,7 @@ const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension|safari-web-extension)
 export function extensionCors() {
   return cors({
     origin: (origin) => (EXTENSION_ORIGIN.test(origin) ? origin : null),
-    allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
     exposeHeaders: [...RATE_LIMIT_HEADERS, 'Location', 'Idempotent-Replayed'],
     maxAge: 600,

@@ -1,33 +1,29 @@
 import { rm } from 'node:fs/promises';
 import { profileDataDir } from '../data-dir';
+import type { Queryable } from '../db/driver';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import { deleteIdleProfile, getProfile, insertProfile, listProfiles } from '../store/profiles';
+import { cloneProfile, updateProfile } from '../store/profile-changes';
+import { countProfiles, deleteIdleProfile, getProfile, insertProfile, listProfiles } from '../store/profiles';
 import { findProxyRow } from '../store/proxies';
 
 export const profileRoutes: Route[] = [
   route('listProfiles', async (c, { query, status }, { db }) => {
-    const page = await listProfiles(db, c.get('account').id, {
-      limit: query.limit,
-      after: readCursor(query.cursor),
-      q: query.q,
-      status: query.status,
-    });
-    return c.json(page, status);
+    const accountId = c.get('account').id;
+    const filter = { q: query.q, tag: query.tag, status: query.status };
+    const [page, total] = await Promise.all([
+      listProfiles(db, accountId, { limit: query.limit, after: readCursor(query.cursor), ...filter }),
+      query.total === 'true' ? countProfiles(db, accountId, filter) : undefined,
+    ]);
+    return c.json(total === undefined ? page : { ...page, total }, status);
   }),
 
   route('createProfile', async (c, { body, status }, { db, clock }) => {
     const accountId = c.get('account').id;
     const answer = await db.transaction(async (tx) => {
-      // Locked for share: the proxy cannot be deleted before this profile that points at it is committed.
-      if (body.proxy_id && !(await findProxyRow(tx, accountId, body.proxy_id, { lock: true }))) {
-        throw validationProblem(
-          [{ path: 'proxy_id', message: 'is not one of your saved proxies' }],
-          'Invalid body: proxy_id: there is no saved proxy with this id.',
-        );
-      }
+      await requireOwnProxy(tx, accountId, body.proxy_id);
       const profile = await insertProfile(tx, clock, accountId, body);
       return recordAnswer(c, tx, {
         status,
@@ -42,6 +38,27 @@ export const profileRoutes: Route[] = [
     const profile = await getProfile(db, c.get('account').id, params.id);
     if (!profile) throw notFound('profile');
     return c.json(profile, status);
+  }),
+
+  route('updateProfile', async (c, { params, body, status }, { db, clock }) => {
+    const accountId = c.get('account').id;
+    const profile = await db.transaction(async (tx) => {
+      await requireOwnProxy(tx, accountId, body.proxy_id);
+      return updateProfile(tx, clock, accountId, params.id, body);
+    });
+    if (!profile) throw notFound('profile');
+    // A running browser keeps the settings it started with.
+    return c.json({ ...profile, applies_at_next_start: profile.status === 'running' }, status);
+  }),
+
+  route('cloneProfile', async (c, { params, body, status }, { db, clock }) => {
+    const accountId = c.get('account').id;
+    const answer = await db.transaction(async (tx) => {
+      const copy = await cloneProfile(tx, clock, accountId, params.id, body.name);
+      if (!copy) throw notFound('profile');
+      return recordAnswer(c, tx, { status, body: copy, headers: { Location: `/v1/profiles/${copy.id}` } });
+    });
+    return sendAnswer(c, answer);
   }),
 
   route('deleteProfile', async (c, { params, query, status }, { db, config, log, sessions }) => {
@@ -66,6 +83,16 @@ export const profileRoutes: Route[] = [
     return c.body(null, status);
   }),
 ];
+
+/** Locked for share: the proxy cannot be deleted before the profile that points at it is committed. */
+async function requireOwnProxy(tx: Queryable, accountId: string, proxyId: string | null | undefined) {
+  if (proxyId && !(await findProxyRow(tx, accountId, proxyId, { lock: true }))) {
+    throw validationProblem(
+      [{ path: 'proxy_id', message: 'is not one of your saved proxies' }],
+      'Invalid body: proxy_id: there is no saved proxy with this id.',
+    );
+  }
+}
 
 function profileRunning(sessionId: string | null): ProblemError {
   return new ProblemError({

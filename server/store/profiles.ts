@@ -32,6 +32,13 @@ export type ProfileFields = z.output<typeof ProfileCreate>;
 
 export type ProfileStatusFilter = 'idle' | 'running';
 
+/** What a list of profiles is narrowed to: `q` in the name or a tag, one exact `tag`, a status. */
+export interface ProfileFilter {
+  q?: string | undefined;
+  tag?: string | undefined;
+  status?: ProfileStatusFilter | undefined;
+}
+
 /**
  * A profile with its effective proxy (its own, or the saved one it points at) and its live session:
  * the partial unique index on sessions allows at most one live session per profile. Without the proxy's
@@ -67,28 +74,36 @@ export function toProfile(row: ProfileRow): Profile {
 export async function listProfiles(
   db: Queryable,
   accountId: string,
-  options: { limit: number; after: number | null; q?: string; status?: ProfileStatusFilter },
+  options: { limit: number; after: number | null } & ProfileFilter,
 ): Promise<Page<Profile>> {
-  // Only the filters given, and no `$n is null or …`: a prepared statement's generic plan could then use no
-  // index for them. At most eight distinct statements.
   const params: unknown[] = [LIVE_SESSION_STATUSES, accountId];
-  const where = ['p.account_id = $2'];
-  const filter = (condition: (placeholder: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(condition(`$${params.length}`));
-  };
-  if (options.after !== null) filter((at) => `p.seq < ${at}`, options.after);
-  // search_text is the name and tags lowercased by the database (migration 003): lowered here the same way.
-  if (options.q) filter((at) => `p.search_text like lower(${at}) escape '\\'`, `%${escapeLike(options.q)}%`);
-  if (options.status) where.push(options.status === 'running' ? 's.id is not null' : 's.id is null');
-  params.push(options.limit + 1);
+  const where = ['p.account_id = $2', ...filterConditions(options, params)];
+  if (options.after !== null) where.push(`p.seq < ${bind(params, options.after)}`);
   const rows = await queryAsJson<ProfileRow>(
     db,
-    `${SELECT_PROFILES} where ${where.join(' and ')} order by p.seq desc limit $${params.length}`,
+    `${SELECT_PROFILES} where ${where.join(' and ')}
+      order by p.seq desc limit ${bind(params, options.limit + 1)}`,
     params,
     'seq desc',
   );
   return toPage(rows, options.limit, toProfile);
+}
+
+/** How many of the account's profiles the filters of a list match, on every page together. */
+export async function countProfiles(
+  db: Queryable,
+  accountId: string,
+  filter: ProfileFilter,
+): Promise<number> {
+  const params: unknown[] = [LIVE_SESSION_STATUSES, accountId];
+  const where = ['p.account_id = $2', ...filterConditions(filter, params)];
+  const [row] = await db.query<{ total: number }>(
+    `select count(*)::int as total from profiles p
+       left join sessions s on s.profile_id = p.id and s.status = any($1::text[])
+      where ${where.join(' and ')}`,
+    params,
+  );
+  return row?.total ?? 0;
 }
 
 export async function getProfile(db: Queryable, accountId: string, id: string): Promise<Profile | null> {
@@ -186,6 +201,27 @@ function proxyPartsOf(row: ProfileRow): Omit<ProxyParts, 'password'> | null {
     port: row.proxy_port,
     username: row.proxy_username,
   };
+}
+
+/**
+ * The filter as conditions over `p` (the profile) and `s` (its live session), their values added to `params`.
+ * Only the filters given, and no `$n is null or …`, so that a prepared statement's generic plan can use an
+ * index for them.
+ */
+function filterConditions(filter: ProfileFilter, params: unknown[]): string[] {
+  const where: string[] = [];
+  // search_text is the name and tags lowercased by the database (migration 003): lowered here the same way.
+  if (filter.q)
+    where.push(`p.search_text like lower(${bind(params, `%${escapeLike(filter.q)}%`)}) escape '\\'`);
+  if (filter.tag) where.push(`p.tags @> jsonb_build_array(${bind(params, filter.tag)}::text)`);
+  if (filter.status) where.push(filter.status === 'running' ? 's.id is not null' : 's.id is null');
+  return where;
+}
+
+/** Adds a statement parameter and returns its placeholder. */
+function bind(params: unknown[], value: unknown): string {
+  params.push(value);
+  return `$${params.length}`;
 }
 
 function escapeLike(text: string): string {

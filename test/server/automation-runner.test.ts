@@ -244,25 +244,42 @@ describe('runScript', () => {
   });
 
   // Each slow step outlasts the test's own time limit (30 s), so only the run's limit can end it in time.
+  // A step waiting for an element says so: the element is the cause, not the limit.
   it.each([
-    { action: 'wait_for', ms: 60_000 },
-    { action: 'wait_for', selector: '#never' },
-    { action: 'evaluate', expression: 'new Promise(() => {})' },
-  ] as const)('fails the step running when the time limit passes: %o', async (slowStep) => {
-    const { result, outcomes } = await run({
-      timeout_ms: 1000,
-      steps: [
-        { action: 'goto', url: `${origin}/next` },
-        slowStep,
-        { action: 'extract', selector: 'h1', name: 'h' },
-      ],
-    });
+    { slowStep: { action: 'wait_for', ms: 60_000 }, reason: 'the run exceeded its time limit of 1 s' },
+    {
+      slowStep: { action: 'wait_for', selector: '#never' },
+      reason: "no element matches '#never' before the run's time limit",
+    },
+    {
+      slowStep: { action: 'evaluate', expression: 'new Promise(() => {})' },
+      reason: 'the run exceeded its time limit of 1 s',
+    },
+  ] as const)(
+    'fails the step running when the time limit passes: $slowStep',
+    async ({ slowStep, reason }) => {
+      const { result, outcomes } = await run({
+        timeout_ms: 1000,
+        steps: [
+          { action: 'goto', url: `${origin}/next` },
+          slowStep,
+          { action: 'extract', selector: 'h1', name: 'h' },
+        ],
+      });
 
-    expect(result.status).toBe('failed');
-    expect(result.error).toMatch(
-      /^Step 2 \((wait_for|evaluate) .+\) failed: the run exceeded its time limit of 1 s\.$/,
+      expect(result.status).toBe('failed');
+      expect(result.error).toMatch(/^Step 2 \((wait_for|evaluate) .+\) failed: /);
+      expect(result.error?.endsWith(`failed: ${reason}.`)).toBe(true);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['succeeded', 'failed', 'skipped']);
+    },
+  );
+
+  it("words a refused navigation from its cause, with Chromium's code as the detail", async () => {
+    const { result } = await run({ steps: [{ action: 'goto', url: 'http://127.0.0.1:1/' }] });
+    expect(result.error).toBe(
+      "Step 1 (goto 'http://127.0.0.1:1/') failed: the page did not load: the browser refuses to open that port, " +
+        'which is kept for other services than the web (net::ERR_UNSAFE_PORT).',
     );
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['succeeded', 'failed', 'skipped']);
   });
 
   it('stops at once when cancelled mid-run (the step waits longer than the test may run)', async () => {

@@ -161,12 +161,119 @@ describe('reading and listing', () => {
     expect((await fresh.listProfiles({ status: 'running' })).data).toHaveLength(0);
   });
 
+  it('matches q in tags too, filters by one exact tag, and counts every match only when asked', async () => {
+    const fresh = createClient({
+      baseUrl: service.baseUrl,
+      apiKey: await service.createKey('enterprise'),
+      fetch,
+    });
+    await fresh.createProfile({ name: 'Alpha', tags: ['retail', 'eu'] });
+    await fresh.createProfile({ name: 'Beta', tags: ['Retail-US'] });
+    await fresh.createProfile({ name: 'retailer', tags: [] });
+    await fresh.createProfile({ name: 'Gamma', tags: ['eu'] });
+    // Another account's matching profiles are neither listed nor counted.
+    await other.createProfile({ name: 'retail elsewhere', tags: ['retail'] });
+    const names = (page: { data: { name: string }[] }) => page.data.map((profile) => profile.name);
+
+    const byQ = await fresh.listProfiles({ q: 'RETAIL' });
+    expect(names(byQ)).toEqual(['retailer', 'Beta', 'Alpha']);
+    expect(byQ.total).toBeUndefined();
+    expect(names(await fresh.listProfiles({ tag: 'retail' }))).toEqual(['Alpha']);
+    expect(names(await fresh.listProfiles({ tag: 'eu', q: 'gam' }))).toEqual(['Gamma']);
+
+    const first = await fresh.listProfiles({ q: 'retail', limit: 2, total: 'true' });
+    expect(first).toMatchObject({ total: 3 });
+    expect(first.data).toHaveLength(2);
+    expect(await fresh.listProfiles({ tag: 'eu', status: 'idle', total: 'true' })).toMatchObject({
+      total: 2,
+    });
+    expect(await fresh.listProfiles({ status: 'running', total: 'true' })).toMatchObject({
+      total: 0,
+      data: [],
+    });
+    expect(await fresh.listProfiles({ total: 'true' })).toMatchObject({ total: 4 });
+  });
+
   it('refuses a cursor it did not make', async () => {
     const error = await apiError(client.listProfiles({ cursor: 'bm90LWEtY3Vyc29y' }));
     expect(error).toMatchObject({ status: 422, code: 'validation_failed' });
     expect(error.fieldErrors[0]?.path).toBe('cursor');
     const status = await apiError(client.listProfiles({ status: 'sleeping' as 'idle' }));
     expect(status.fieldErrors[0]?.path).toBe('status');
+  });
+});
+
+describe('changing and cloning', () => {
+  it('changes only the fields given, re-proxies without echoing the password, and says it applies now', async () => {
+    const saved = await client.createProxy({ name: 'Saved', scheme: 'http', host: '10.0.0.9', port: 3128 });
+    const profile = await client.createProfile({
+      name: 'Before',
+      proxy_id: saved.id,
+      tags: ['a'],
+      notes: 'keep',
+    });
+    const renamed = await client.updateProfile(profile.id, { name: ' After ', tags: ['b', 'c'] });
+    expect(renamed).toMatchObject({
+      name: 'After',
+      tags: ['b', 'c'],
+      notes: 'keep',
+      proxy_id: saved.id,
+      applies_at_next_start: false,
+    });
+    const response = await requester(service.baseUrl, key)('PATCH', `/v1/profiles/${profile.id}`, {
+      headers: JSON_HEADERS,
+      body: JSON.stringify({
+        proxy: 'socks5://bob:hunter2@proxy.example:1080',
+        fingerprint: { language: 'fr-FR' },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toContain('hunter2');
+    expect(JSON.parse(text)).toMatchObject({
+      proxy: 'socks5://bob@proxy.example:1080',
+      proxy_id: null,
+      fingerprint: { language: 'fr-FR' },
+    });
+    expect(await client.updateProfile(profile.id, { proxy: null })).toMatchObject({
+      proxy: null,
+      proxy_id: null,
+    });
+  });
+
+  it('refuses another account’s profile or proxy, and bad bodies, with the field at fault', async () => {
+    const mine = await client.createProfile({ name: 'Mine' });
+    expect((await apiError(other.updateProfile(mine.id, { name: 'Taken' }))).status).toBe(404);
+    expect((await apiError(other.cloneProfile(mine.id))).status).toBe(404);
+    const theirs = await other.createProxy({ name: 'Theirs', scheme: 'http', host: '10.0.0.8', port: 80 });
+    const foreign = await apiError(client.updateProfile(mine.id, { proxy_id: theirs.id }));
+    expect(foreign).toMatchObject({ status: 422, fieldErrors: [{ path: 'proxy_id' }] });
+    const both = await apiError(client.updateProfile(mine.id, { proxy: 'http://h:1', proxy_id: theirs.id }));
+    expect(both.fieldErrors[0]?.path).toBe('proxy_id');
+    const unknown = await apiError(client.updateProfile(mine.id, { nmae: 'x' } as never));
+    expect(unknown.status).toBe(422);
+    expect((await client.getProfile(mine.id)).name).toBe('Mine');
+  });
+
+  it('clones the settings, proxy password included, into a new profile without browser data', async () => {
+    const original = await client.createProfile({
+      name: 'Original',
+      proxy: 'http://carol:pw@proxy.example:8080',
+      tags: ['t'],
+      notes: 'n',
+      fingerprint: { timezone: 'Europe/Paris' },
+    });
+    const copy = await client.cloneProfile(original.id);
+    expect(copy).toMatchObject({
+      name: 'Original (copy)',
+      proxy: 'http://carol@proxy.example:8080',
+      tags: ['t'],
+      notes: 'n',
+      fingerprint: { timezone: 'Europe/Paris' },
+      status: 'idle',
+    });
+    expect(copy.id).not.toBe(original.id);
+    expect((await client.cloneProfile(original.id, { name: 'Second' })).name).toBe('Second');
   });
 });
 

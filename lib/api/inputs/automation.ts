@@ -63,16 +63,16 @@ const EvaluateStep = z.strictObject({
 
 const ScreenshotStep = z.strictObject({ action: z.literal('screenshot'), name: OutputName });
 
+/** The actions a step may name, in the order of the steps below. */
+const ACTIONS = ['goto', 'click', 'type', 'wait_for', 'extract', 'evaluate', 'screenshot'];
+
 /** One declarative step. `extract`, `evaluate` (with name) and `screenshot` write `output[name]`. */
-export const Step = z.discriminatedUnion('action', [
-  GotoStep,
-  ClickStep,
-  TypeStep,
-  WaitForStep,
-  ExtractStep,
-  EvaluateStep,
-  ScreenshotStep,
-]);
+export const Step = z.discriminatedUnion(
+  'action',
+  [GotoStep, ClickStep, TypeStep, WaitForStep, ExtractStep, EvaluateStep, ScreenshotStep],
+  // A typo such as "clik" is answered with the actions there are.
+  { error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${ACTIONS.join(', ')}` : undefined) },
+);
 
 /** An automation script: 1–100 steps run in order, the whole run within timeout_ms (default 60000). */
 export const Script = z.strictObject({

@@ -43,6 +43,8 @@ export const ProxyUrl = z.string().check(
   }),
 );
 
+const Notes = z.string().check(z.maxLength(2000, 'must be at most 2000 characters'));
+
 /** Body of POST /v1/profiles. `proxy` is scheme://[user:pass@]host:port; `proxy_id` names a saved proxy instead. */
 export const ProfileCreate = z
   .strictObject({
@@ -50,7 +52,7 @@ export const ProfileCreate = z
     proxy: z.optional(z.nullable(ProxyUrl)),
     proxy_id: z.optional(z.nullable(Id)),
     tags: z.optional(Tags),
-    notes: z.optional(z.string().check(z.maxLength(2000, 'must be at most 2000 characters'))),
+    notes: z.optional(Notes),
     fingerprint: z.optional(Fingerprint),
   })
   .check(
@@ -60,6 +62,30 @@ export const ProfileCreate = z
     }),
   );
 
+/**
+ * Body of PATCH /v1/profiles/:id: the fields to change, the others stay. A new `proxy` (or `null`) replaces the
+ * profile's own proxy and drops `proxy_id`, and the other way round; `fingerprint` replaces the whole fingerprint.
+ */
+export const ProfileUpdate = z
+  .strictObject({
+    name: z.optional(DisplayName),
+    proxy: z.optional(z.nullable(ProxyUrl)),
+    proxy_id: z.optional(z.nullable(Id)),
+    tags: z.optional(Tags),
+    notes: z.optional(Notes),
+    fingerprint: z.optional(Fingerprint),
+  })
+  .check(
+    z.refine((body) => !(body.proxy && body.proxy_id), {
+      message: 'give either proxy or proxy_id, not both',
+      path: ['proxy_id'],
+    }),
+  );
+
+/** Body of POST /v1/profiles/:id/clone: the copy's name (else the original's with " (copy)"). */
+export const ProfileClone = z.strictObject({ name: z.optional(DisplayName) });
+
 export type Fingerprint = z.infer<typeof Fingerprint>;
+export type ProfileUpdate = z.input<typeof ProfileUpdate>;
 
 export type ProfileCreate = z.input<typeof ProfileCreate>;

@@ -24,8 +24,13 @@ export const PageQuery = {
 
 export const ProfileListQuery = z.object({
   ...PageQuery,
+  /** Matches the name or any tag, case insensitive. */
   q: z.optional(z.string().check(z.maxLength(100))),
+  /** Only profiles with this tag (exactly). */
+  tag: z.optional(z.string().check(z.maxLength(50))),
   status: z.optional(ProfileStatus),
+  /** `true` adds `total`, the count of every profile the filters match (a count costs what the list does not). */
+  total: z.optional(z.enum(['true', 'false'])),
 });
 
 export const ProfileDeleteQuery = z.object({

@@ -23,6 +23,11 @@ export const Profile = z.object({
   updated_at: Timestamp,
 });
 
-export const ProfileList = listOf(Profile);
+/** A page of profiles; `total` (every profile the filters match) only when asked with `?total=true`. */
+export const ProfileList = z.extend(listOf(Profile), { total: z.optional(z.number()) });
+
+/** A changed profile; a running one's changes apply at its next start, which `applies_at_next_start` says. */
+export const ProfileUpdated = z.extend(Profile, { applies_at_next_start: z.boolean() });
 
 export type Profile = z.infer<typeof Profile>;
+export type ProfileUpdated = z.infer<typeof ProfileUpdated>;

@@ -59,4 +59,12 @@ describe('chromiumArguments', () => {
     expect(headed).toContain('--window-size=1366,768');
     expect(headed.some((arg) => arg.startsWith('--screen-info'))).toBe(false);
   });
+
+  it('presents the default user agent unless the fingerprint names one', () => {
+    const defaultUserAgent = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0';
+    expect(chromiumArguments({ ...BASE, defaultUserAgent })).toContain(`--user-agent=${defaultUserAgent}`);
+    const named = chromiumArguments({ ...BASE, defaultUserAgent, fingerprint: { user_agent: 'Agent/1.0' } });
+    expect(named.filter((arg) => arg.startsWith('--user-agent='))).toEqual(['--user-agent=Agent/1.0']);
+    expect(chromiumArguments(BASE).some((arg) => arg.startsWith('--user-agent='))).toBe(false);
+  });
 });

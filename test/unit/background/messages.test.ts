@@ -50,6 +50,20 @@ function answer(method: string, path: string, respond: (body: unknown) => Respon
   return bodies;
 }
 
+/** Answers GET /v1/profiles with what `page` makes of its query string; gives the query strings asked. */
+function answerProfiles(page: (query: string) => object | undefined | Promise<object | undefined>): string[] {
+  const asked: string[] = [];
+  const next = globalThis.fetch;
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input));
+    if (url.pathname !== '/v1/profiles' || (init?.method ?? 'GET') !== 'GET') return next(input, init);
+    asked.push(url.search.slice(1));
+    const body = await page(url.search.slice(1));
+    return body ? Response.json(body) : new Response(null, { status: 500 });
+  });
+  return asked;
+}
+
 /** Whether a fakeBrowser event has listeners (its typings leave `hasListeners` out). */
 const listened = (event: object) => (event as { hasListeners(): boolean }).hasListeners();
 
@@ -307,24 +321,75 @@ describe('intents that change the lists and settings', () => {
     await startWorker();
   });
 
-  it('profiles.refresh and proxies.refresh read whole lists into their caches, dated now', async () => {
-    answer('GET', '/v1/profiles', () =>
-      Response.json({ data: [profile('prf_9', 'New')], next_cursor: null }),
-    );
+  it('profiles.refresh reads the first page and its total; proxies.refresh the whole list; dated now', async () => {
+    const asked = answerProfiles(() => ({ data: [profile('prf_9', 'New')], next_cursor: 'c2', total: 51 }));
     answer('GET', '/v1/proxies', () =>
       Response.json({ data: [proxy('prx_1', 'Office')], next_cursor: null }),
     );
     vi.setSystemTime(START + 5_000);
     expect(await send({ type: 'profiles.refresh' })).toEqual({ ok: true, value: undefined });
     expect(await send({ type: 'proxies.refresh' })).toEqual({ ok: true, value: undefined });
+    expect(asked).toEqual(['limit=50&total=true']);
     expect(await cachedProfiles.getValue()).toEqual({
       data: [profile('prf_9', 'New')],
+      filter: {},
+      next_cursor: 'c2',
+      total: 51,
       savedAt: START + 5_000,
     });
     expect(await cachedProxies.getValue()).toEqual({
       data: [proxy('prx_1', 'Office')],
       savedAt: START + 5_000,
     });
+  });
+
+  it('profiles.refresh searches on the service, keeps the filter, and profiles.more adds the next page', async () => {
+    const pages: Record<string, object> = {
+      'limit=50&q=shop&tag=eu&status=idle&total=true': {
+        data: [profile('prf_1', 'Shop 1')],
+        next_cursor: 'c2',
+        total: 2,
+      },
+      'limit=50&q=shop&tag=eu&status=idle&cursor=c2': {
+        data: [profile('prf_2', 'Shop 2')],
+        next_cursor: null,
+      },
+    };
+    const asked = answerProfiles((query) => pages[query]);
+    await send({ type: 'profiles.refresh', filter: { q: ' shop ', tag: 'eu', status: 'idle' } });
+    await send({ type: 'profiles.more' });
+    // Nothing more to read: no request.
+    await send({ type: 'profiles.more' });
+    expect(asked).toEqual(Object.keys(pages));
+    expect(await cachedProfiles.getValue()).toMatchObject({
+      data: [profile('prf_1', 'Shop 1'), profile('prf_2', 'Shop 2')],
+      filter: { q: ' shop ', tag: 'eu', status: 'idle' },
+      next_cursor: null,
+      total: 2,
+    });
+    // Refreshed without a filter (as when the popup opens), the list is read with the kept one.
+    await send({ type: 'profiles.refresh' });
+    expect(asked.at(-1)).toBe('limit=50&q=shop&tag=eu&status=idle&total=true');
+  });
+
+  it('an older search answered after a newer one does not overwrite it', async () => {
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    answerProfiles(async (query) => {
+      if (query.includes('q=old')) await slow;
+      return {
+        data: [profile('prf_1', query.includes('q=old') ? 'Old' : 'New')],
+        next_cursor: null,
+        total: 1,
+      };
+    });
+    const older = send({ type: 'profiles.refresh', filter: { q: 'old' } });
+    await send({ type: 'profiles.refresh', filter: { q: 'new' } });
+    release();
+    await older;
+    expect(await cachedProfiles.getValue()).toMatchObject({ filter: { q: 'new' }, data: [{ name: 'New' }] });
   });
 
   it('profile.create puts the new profile first; the list keeps the time it was read whole', async () => {

@@ -55,7 +55,7 @@ describe('ProfileForm', () => {
     // The worker puts the new profile in the cached list (messages.test.ts); the page only reads it.
     expect(await cachedProfiles.getValue()).toBeNull();
     expect(mock.sentOf('proxies.refresh')).toEqual([]);
-    expect((await drafts.getValue()).profile).toBeUndefined();
+    expect((await drafts.getValue())['profile:new']).toBeUndefined();
   });
 
   it('sends a typed proxy URL as `proxy`', async () => {
@@ -92,12 +92,69 @@ describe('ProfileForm', () => {
   it('picks up what was typed before the popup closed', async () => {
     installPopupBrowser();
     mockConnector({ 'proxies.refresh': noProxies });
-    await drafts.setValue({ profile: { name: 'Half typed', proxyChoice: '', proxyUrl: '', tags: 'a' } });
+    await drafts.setValue({
+      'profile:new': { name: 'Half typed', proxyChoice: '', proxyUrl: '', tags: 'a' },
+    });
     render(<ProfileForm onDone={() => {}} />);
     await waitFor(() =>
       expect(screen.getByLabelText<HTMLInputElement>('Profile name').value).toBe('Half typed'),
     );
     typeInto(screen.getByLabelText('Tags'), 'a, b');
-    await waitFor(async () => expect((await drafts.getValue()).profile?.tags).toBe('a, b'));
+    await waitFor(async () => expect((await drafts.getValue())['profile:new']?.tags).toBe('a, b'));
+  });
+
+  it('puts a typed proxy URL’s password in its own field, never in the draft, and sends it whole', async () => {
+    installPopupBrowser();
+    const mock = mockConnector({ 'proxies.refresh': noProxies, 'profile.create': created });
+    const first = render(<ProfileForm onDone={() => {}} />);
+    typeInto(screen.getByLabelText('Profile name'), 'Shop');
+    typeInto(screen.getByLabelText('Proxy'), 'url');
+    typeInto(screen.getByLabelText('Proxy URL'), 'socks5://bob:S3cret@10.1.2.3:1080');
+    expect(screen.getByLabelText<HTMLInputElement>('Proxy URL').value).toBe('socks5://bob@10.1.2.3:1080');
+    expect(screen.getByLabelText<HTMLInputElement>('Proxy password').value).toBe('S3cret');
+    await waitFor(async () => expect((await drafts.getValue())['profile:new']?.proxyUrl).toBeTruthy());
+    expect(JSON.stringify(await drafts.getValue())).not.toContain('S3cret');
+    first.unmount();
+
+    render(<ProfileForm onDone={() => {}} />);
+    await waitFor(() =>
+      expect(screen.getByLabelText<HTMLInputElement>('Proxy URL').value).toBe('socks5://bob@10.1.2.3:1080'),
+    );
+    save();
+    expect(
+      await screen.findByText('The password is never kept when the popup closes: type it again.'),
+    ).toBeTruthy();
+    expect(mock.sentOf('profile.create')).toEqual([]);
+    typeInto(screen.getByLabelText('Proxy password'), 'S3cret');
+    save();
+    await waitFor(() =>
+      expect(sentBody(mock)).toEqual({ name: 'Shop', proxy: 'socks5://bob:S3cret@10.1.2.3:1080' }),
+    );
+  });
+
+  it('edits a profile: sends only what changed, so its own proxy keeps its password; a preset fills the fingerprint', async () => {
+    installPopupBrowser();
+    const shop = profile('prf_1', 'Shop', { proxy: 'http://bob@10.0.0.1:3128', tags: ['a'] });
+    const mock = mockConnector({
+      'proxies.refresh': noProxies,
+      'profile.update': ({ changes }) => ok({ ...shop, ...changes, applies_at_next_start: false } as never),
+    });
+    const onDone = vi.fn();
+    render(<ProfileForm profile={shop} onDone={onDone} />);
+    expect(screen.getByLabelText<HTMLInputElement>('Proxy URL').value).toBe('http://bob@10.0.0.1:3128');
+    typeInto(screen.getByLabelText('Tags'), 'a, b');
+    typeInto(screen.getByLabelText('Start from'), 'presetDeWindows');
+    expect(screen.getByLabelText<HTMLInputElement>('Time zone').value).toBe('Europe/Berlin');
+    save();
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(mock.sentOf('profile.update')[0]).toMatchObject({
+      profileId: 'prf_1',
+      changes: {
+        tags: ['a', 'b'],
+        fingerprint: { language: 'de-DE', timezone: 'Europe/Berlin', screen: { width: 1366, height: 768 } },
+      },
+    });
+    expect(mock.sentOf('profile.update')[0]?.changes).not.toHaveProperty('proxy');
+    expect(mock.sentOf('profile.update')[0]?.changes).not.toHaveProperty('name');
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Profiles } from '../../../entrypoints/popup/Profiles';
 import type { Profile } from '../../../lib/api/schemas/profiles';
 import { cachedProfiles, cachedProxies, cachedSessions } from '../../../lib/storage';
-import { mockConnector } from './connector-mock';
+import { type IntentOf, mockConnector } from './connector-mock';
 import {
   fail,
   installPopupBrowser,
@@ -26,6 +26,20 @@ async function deleted({ profileId }: { profileId: string }) {
   const cached = await cachedProfiles.getValue();
   await cachedProfiles.setValue(cached && { ...cached, data: cached.data.filter((p) => p.id !== profileId) });
   return ok(undefined);
+}
+/** As the worker answers a search: the profiles whose name or tags hold `q`, with the tag and status asked. */
+function searched(...profiles: Profile[]) {
+  return async ({ filter = {} }: IntentOf<'profiles.refresh'>) => {
+    const q = filter.q?.trim().toLowerCase() ?? '';
+    const data = profiles.filter(
+      (p) =>
+        [p.name, ...p.tags].some((text) => text.toLowerCase().includes(q)) &&
+        (!filter.tag || p.tags.includes(filter.tag)) &&
+        (!filter.status || p.status === filter.status),
+    );
+    await cachedProfiles.setValue({ data, filter, next_cursor: null, total: data.length, savedAt: 1 });
+    return ok(undefined);
+  };
 }
 const row = (name: string) => screen.getByText(name).closest('li') as HTMLElement;
 
@@ -108,16 +122,67 @@ describe('Profiles', () => {
     expect(within(alert).getByRole<HTMLButtonElement>('button', { name: 'Retry' }).disabled).toBe(true);
   });
 
-  it('finds profiles by name as one types', async () => {
+  it('searches names and tags on the service as one types, and says how many match', async () => {
     installPopupBrowser();
-    mockConnector({ 'profiles.refresh': listed(shop, research, mail) });
+    const mock = mockConnector({ 'profiles.refresh': searched(shop, research, mail) });
     render(<Profiles />);
     await screen.findByText('Mail');
+    expect(screen.getByRole('status').textContent).toBe('3 profiles');
     typeInto(screen.getByLabelText('Search profiles'), 'SEA');
-    expect(screen.queryByText('Shop')).toBeNull();
+    await waitFor(() => expect(screen.queryByText('Shop')).toBeNull());
     expect(screen.getByText('Research')).toBeTruthy();
+    expect(mock.sentOf('profiles.refresh')).toEqual([
+      { type: 'profiles.refresh' },
+      { type: 'profiles.refresh', filter: { q: 'SEA' } },
+    ]);
     typeInto(screen.getByLabelText('Search profiles'), 'nothing like it');
-    expect(await screen.findByText('No profile has that in its name.')).toBeTruthy();
+    expect(await screen.findByText('No profile has that in its name or tags.')).toBeTruthy();
+  });
+
+  it('narrows to a tag from a row and to a status, and widens again', async () => {
+    installPopupBrowser();
+    const eu = profile('prf_5', 'Berlin', { tags: ['eu', 'retail'] });
+    const mock = mockConnector({ 'profiles.refresh': searched(shop, eu) });
+    render(<Profiles />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Show profiles tagged eu' }));
+    await waitFor(() => expect(screen.queryByText('Shop')).toBeNull());
+    expect(screen.getByText('Tagged eu')).toBeTruthy();
+    typeInto(screen.getByLabelText('Status'), 'idle');
+    await waitFor(() =>
+      expect(mock.sentOf('profiles.refresh').at(-1)).toEqual({
+        type: 'profiles.refresh',
+        filter: { tag: 'eu', status: 'idle' },
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Show every tag' }));
+    expect(await screen.findByText('Shop')).toBeTruthy();
+  });
+
+  it('reads the next page when asked, and says how many of how many are shown', async () => {
+    installPopupBrowser();
+    const mock = mockConnector({
+      'profiles.refresh': async () => {
+        await cachedProfiles.setValue({ data: [shop], filter: {}, next_cursor: 'c2', total: 3, savedAt: 1 });
+        return ok(undefined);
+      },
+      'profiles.more': async () => {
+        const listed = await cachedProfiles.getValue();
+        await cachedProfiles.setValue({
+          ...listed,
+          data: [shop, research, mail],
+          next_cursor: null,
+          savedAt: 1,
+        });
+        return ok(undefined);
+      },
+    });
+    render(<Profiles />);
+    expect(await screen.findByText('1 of 3 profiles')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('3 profiles')).toBeTruthy();
+    expect(screen.getByText('Mail')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(mock.sentOf('profiles.more')).toHaveLength(1);
   });
 
   it('starts and stops a session from the row through the worker', async () => {
@@ -163,7 +228,7 @@ describe('Profiles', () => {
       screen.getByText('Running is running. Stop its session and delete it, with its browser data?'),
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Stop and delete' }));
-    await waitFor(() => expect(screen.queryByText('Running')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('Running', { selector: 'strong' })).toBeNull());
     expect(mock.sentOf('profile.delete')).toEqual([
       { type: 'profile.delete', profileId: 'prf_4', force: true },
     ]);

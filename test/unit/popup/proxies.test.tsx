@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest';
 import { Proxies } from '../../../entrypoints/popup/Proxies';
 import type { ProxyConfig } from '../../../lib/api/schemas/proxies';
-import { cachedProxies } from '../../../lib/storage';
+import { cachedProxies, drafts } from '../../../lib/storage';
 import { type IntentOf, mockConnector } from './connector-mock';
 import { fail, installPopupBrowser, later, ok, proxy, refreshed, typeInto } from './harness';
 
@@ -144,5 +144,35 @@ describe('Proxies', () => {
     expect(field('Password').placeholder).toBe('');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(mock.sentOf('proxy.save')[0]?.proxy.password).toBeNull());
+  });
+
+  it('keeps no password in its draft when the popup closes mid-form, and asks for it again', async () => {
+    installPopupBrowser();
+    const mock = mockConnector({
+      'proxies.refresh': listed(),
+      'proxy.save': savedAs(({ proxy: body }) => proxy('prx_9', body.name)),
+    });
+    const first = render(<Proxies />);
+    fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));
+    typeInto(field('Paste a proxy URL'), 'http://alice:S3cret-pass@proxy.example:8080');
+    // The password goes straight to its field; the URL shows without it.
+    expect(field('Paste a proxy URL').value).toBe('http://alice@proxy.example:8080');
+    expect(field('Password').value).toBe('S3cret-pass');
+    await waitFor(async () => expect((await drafts.getValue())['proxy:new']?.host).toBe('proxy.example'));
+    expect(JSON.stringify(await drafts.getValue())).not.toContain('S3cret');
+    first.unmount();
+
+    render(<Proxies />);
+    fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));
+    await waitFor(() => expect(field('User name').value).toBe('alice'));
+    typeInto(field('Name'), 'Office');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText('The password is never kept when the popup closes: type it again.'),
+    ).toBeTruthy();
+    expect(mock.sentOf('proxy.save')).toEqual([]);
+    typeInto(field('Password'), 'S3cret-pass');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(mock.sentOf('proxy.save')[0]?.proxy.password).toBe('S3cret-pass'));
   });
 });

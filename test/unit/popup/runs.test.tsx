@@ -52,7 +52,7 @@ describe('Runs', () => {
     expect(screen.getByText('3')).toBeTruthy();
   });
 
-  it('gives the error sentence of a failed run, at the step that failed', async () => {
+  it('gives the error sentence of a failed run once, its technical detail behind a toggle', async () => {
     installPopupBrowser();
     await watchedRuns.setValue([
       watched({
@@ -68,7 +68,25 @@ describe('Runs', () => {
     ]);
     render(<Runs />);
     expect(await screen.findByText('Step 2 (click) failed: No element matches #buy.')).toBeTruthy();
-    expect(screen.getByText('No element matches #buy.')).toBeTruthy();
+    expect(screen.queryByText('No element matches #buy.')).toBeNull();
+    cleanup();
+    await watchedRuns.setValue([
+      watched({
+        id: 'run_2',
+        status: 'failed',
+        error:
+          "Step 1 (goto 'http://x:1/') failed: the page did not load: the browser refuses (net::ERR_UNSAFE_PORT).",
+      }),
+    ]);
+    render(<Runs />);
+    expect(
+      await screen.findByText(
+        "Step 1 (goto 'http://x:1/') failed: the page did not load: the browser refuses.",
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText('Technical detail').closest('details')?.textContent).toContain(
+      'net::ERR_UNSAFE_PORT',
+    );
   });
 
   it('shows screenshots as thumbnails fetched from the service with the key', async () => {

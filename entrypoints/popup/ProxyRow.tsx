@@ -1,0 +1,53 @@
+import { useRef, useState } from 'preact/hooks';
+import { Confirm } from '../../components/Confirm';
+import { useTask } from '../../components/hooks';
+import { Problem } from '../../components/Problem';
+import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import { t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
+
+/** One saved proxy: its address and whether it has a password, Edit, and Delete after a question. */
+export function ProxyRow({ proxy, onEdit }: { proxy: ProxyConfig; onEdit: () => void }) {
+  const task = useTask();
+  const [confirm, setConfirm] = useState(false);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  return (
+    <li class="row">
+      <div class="grow">
+        <strong>{proxy.name}</strong>
+        <small class="muted">
+          {proxy.scheme}://{proxy.host}:{proxy.port} · {t(proxy.has_password ? 'passwordSet' : 'noPassword')}
+        </small>
+      </div>
+      <button type="button" aria-label={t('editNamed', proxy.name)} onClick={onEdit}>
+        {t('edit')}
+      </button>
+      <button
+        type="button"
+        ref={deleteButton}
+        disabled={task.busy}
+        aria-label={t('deleteNamed', proxy.name)}
+        onClick={() => setConfirm(true)}
+      >
+        {t('delete')}
+      </button>
+      {confirm && (
+        <Confirm
+          question={t('deleteProxyQuestion', proxy.name)}
+          action={t('delete')}
+          busy={task.busy}
+          onConfirm={() =>
+            task
+              .run(() => connector.send({ type: 'proxy.delete', proxyId: proxy.id }))
+              .then(() => setConfirm(false))
+          }
+          onCancel={() => {
+            setConfirm(false);
+            deleteButton.current?.focus();
+          }}
+        />
+      )}
+      <Problem error={task.error} />
+    </li>
+  );
+}

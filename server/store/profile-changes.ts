@@ -1,0 +1,76 @@
+import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
+import { parseProxyUrl } from '../../lib/api/proxy-url';
+import type { Profile } from '../../lib/api/schemas/profiles';
+import type { z } from '../../lib/api/zod';
+import type { Clock } from '../clock';
+import type { Queryable } from '../db/driver';
+import { newId } from '../ids';
+import { getProfile } from './profiles';
+
+/** A validated ProfileUpdate body (a proxy_id already checked to be the account's). */
+export type ProfileChanges = z.output<typeof ProfileUpdate>;
+
+const MAX_NAME = 100;
+
+/**
+ * Changes the fields given and leaves the others; a new proxy (its own, a saved one's id, or null) replaces
+ * whichever the profile had. Null when the account has no such profile.
+ */
+export async function updateProfile(
+  db: Queryable,
+  clock: Clock,
+  accountId: string,
+  id: string,
+  changes: ProfileChanges,
+): Promise<Profile | null> {
+  const values: unknown[] = [accountId, id];
+  const sets: string[] = [];
+  const set = (column: string, value: unknown, cast = '') => {
+    values.push(value);
+    sets.push(`${column} = $${values.length}${cast}`);
+  };
+  if (changes.name !== undefined) set('name', changes.name);
+  if (changes.proxy !== undefined || changes.proxy_id !== undefined) {
+    const own = changes.proxy ? parseProxyUrl(changes.proxy) : null;
+    if (own && 'error' in own) throw new Error(`proxy was validated but does not parse: ${own.error}`);
+    set('proxy_id', changes.proxy_id ?? null);
+    set('proxy_scheme', own?.scheme ?? null);
+    set('proxy_host', own?.host ?? null);
+    set('proxy_port', own?.port ?? null);
+    set('proxy_username', own?.username ?? null);
+    set('proxy_password', own?.password ?? null);
+  }
+  if (changes.tags !== undefined) set('tags', JSON.stringify(changes.tags), '::jsonb');
+  if (changes.notes !== undefined) set('notes', changes.notes);
+  if (changes.fingerprint !== undefined) set('fingerprint', JSON.stringify(changes.fingerprint), '::jsonb');
+  set('updated_at', clock.now());
+  const rows = await db.query<{ id: string }>(
+    `update profiles set ${sets.join(', ')} where account_id = $1 and id = $2 returning id`,
+    values,
+  );
+  return rows.length ? getProfile(db, accountId, id) : null;
+}
+
+/**
+ * A new profile with the settings of `id` (proxy with its password, tags, notes, fingerprint) and none of its
+ * browser data, named `name` or "<name> (copy)". Null when the account has no such profile.
+ */
+export async function cloneProfile(
+  db: Queryable,
+  clock: Clock,
+  accountId: string,
+  id: string,
+  name: string | undefined,
+): Promise<Profile | null> {
+  const copyId = newId('prf');
+  const rows = await db.query<{ id: string }>(
+    `insert into profiles (id, account_id, name, proxy_id, proxy_scheme, proxy_host, proxy_port, proxy_username,
+                           proxy_password, tags, notes, fingerprint, created_at, updated_at)
+     select $3, account_id, coalesce($4, left(name || ' (copy)', ${MAX_NAME})), proxy_id, proxy_scheme,
+            proxy_host, proxy_port, proxy_username, proxy_password, tags, notes, fingerprint, $5, $5
+       from profiles where account_id = $1 and id = $2
+     returning id`,
+    [accountId, id, copyId, name ?? null, clock.now()],
+  );
+  return rows.length ? getProfile(db, accountId, copyId) : null;
+}

@@ -1,0 +1,334 @@
+/**
+ * The popup as a controller for every profile, against the real service in real Chromium: no secret in a draft
+ * when the popup closes mid-form, a thousand profiles searched (by name and tag) and paged by the service.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { browser } from 'wxt/browser';
+import type { Profile } from '../../lib/api/schemas/profiles';
+import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import type { Session } from '../../lib/api/schemas/sessions';
+import { type ServiceHandle, startService } from '../server/harness';
+import { cleanupStack } from './support/cleanup';
+import { type Extension, openExtension } from './support/extension';
+import { goTo, rowOf, shownUnlessRefused } from './support/popup';
+import { serviceReader } from './support/service-api';
+import { eventually } from './support/wait';
+
+const cleanup = cleanupStack();
+let service: ServiceHandle;
+let extension: Extension;
+let api: ReturnType<typeof serviceReader>;
+let popup: Page;
+
+beforeAll(async () => {
+  [service, extension] = await Promise.all([
+    startService({ env: { EGRESS_ALLOW: 'loopback' } }).then((started) =>
+      cleanup.add(started, (it) => it.close()),
+    ),
+    openExtension().then((opened) => cleanup.add(opened, (it) => it.close())),
+  ]);
+  const key = await service.createKey('enterprise', 'E2E controller');
+  api = serviceReader(service.baseUrl, key);
+  popup = await extension.openPopup();
+  await popup.getByLabel('Service URL').fill(service.baseUrl);
+  await popup.getByLabel('API key').fill(key);
+  await popup.getByRole('button', { name: 'Connect' }).click();
+  await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Continue' }));
+  await popup.getByRole('button', { name: 'Continue' }).click();
+});
+
+afterAll(() => cleanup.run());
+
+/** Everything the extension keeps, in every storage area, as one text. */
+function allStorage(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const { storage } = (globalThis as unknown as { chrome: typeof browser }).chrome;
+    const areas = [storage.local, storage.session];
+    return JSON.stringify(await Promise.all(areas.map((area) => area.get(null))));
+  });
+}
+
+describe('secrets never in drafts', () => {
+  it('keeps no proxy password when the popup closes mid-form, and asks for it again', async () => {
+    const secret = 'S3cret-pass';
+    await goTo(popup, 'Proxies');
+    await popup.getByRole('button', { name: 'New proxy' }).click();
+    await popup.getByLabel('Paste a proxy URL').fill(`http://alice:${secret}@proxy.example:8080`);
+    expect(await popup.getByLabel('Paste a proxy URL').inputValue()).toBe('http://alice@proxy.example:8080');
+    expect(await popup.getByLabel('Password').inputValue()).toBe(secret);
+    await expect.poll(() => allStorage(popup)).toContain('proxy.example');
+    expect(await allStorage(popup)).not.toContain(secret);
+    await popup.close();
+
+    popup = await extension.openPopup('#/proxies');
+    await popup.getByRole('button', { name: 'New proxy' }).click();
+    await expect.poll(() => popup.getByLabel('User name').inputValue()).toBe('alice');
+    await popup.getByLabel('Name', { exact: true }).fill('Office');
+    await popup.getByRole('button', { name: 'Save' }).click();
+    await popup.getByText('The password is never kept when the popup closes: type it again.').waitFor();
+    await popup.getByLabel('Password').fill(secret);
+    await popup.getByRole('button', { name: 'Save' }).click();
+    await shownUnlessRefused(popup, rowOf(popup, 'Office'));
+    await rowOf(popup, 'Office').getByText('password set', { exact: false }).waitFor();
+    const { data } = await api.get<{ data: ProxyConfig[] }>('/v1/proxies');
+    expect(data).toMatchObject([{ name: 'Office', username: 'alice', has_password: true }]);
+    expect(await allStorage(popup)).not.toContain(secret);
+  });
+});
+
+describe('every profile', () => {
+  const COUNT = 1000;
+  const nameOf = (index: number) => `Scale ${String(index).padStart(4, '0')}`;
+
+  beforeAll(async () => {
+    // Every tenth is tagged "vip": a search for "vip" finds them by their tag.
+    const indexes = Array.from({ length: COUNT }, (_, index) => index + 1);
+    for (let start = 0; start < COUNT; start += 20) {
+      await Promise.all(
+        indexes.slice(start, start + 20).map(async (index) => {
+          const body = { name: nameOf(index), tags: index % 10 === 0 ? ['vip'] : [] };
+          const answer = await api.send('POST', '/v1/profiles', {
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          expect(answer.status).toBe(201);
+        }),
+      );
+    }
+  }, 300_000);
+
+  it('searches a thousand profiles on the service by name and by tag, and pages as the person scrolls', async () => {
+    popup = await extension.openPopup('#/profiles');
+    const count = popup.getByRole('status').filter({ hasText: /profiles?$/ });
+    await expect.poll(() => count.textContent()).toBe(`50 of ${COUNT} profiles`);
+
+    const search = popup.getByLabel('Search profiles');
+    await search.fill('Scale 0500');
+    await shownUnlessRefused(popup, rowOf(popup, 'Scale 0500'));
+    await expect.poll(() => count.textContent()).toBe('1 profile');
+
+    await search.fill('VIP');
+    await expect.poll(() => count.textContent()).toBe('50 of 100 profiles');
+    expect(await popup.getByRole('listitem').count()).toBe(50);
+    // Scrolling to the end reads the next page; the tabs and the search stay in view.
+    await popup.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => count.textContent()).toBe('100 profiles');
+    expect(await popup.getByRole('listitem').count()).toBe(100);
+    await rowOf(popup, nameOf(10)).scrollIntoViewIfNeeded();
+    for (const control of [search, popup.getByRole('link', { name: 'Automation' })]) {
+      const box = await control.boundingBox();
+      expect(box && box.y >= 0 && box.y < 100, 'stays at the top of the popup').toBe(true);
+      await control.click({ trial: true });
+    }
+
+    await search.fill('');
+    await rowOf(popup, nameOf(COUNT)).getByRole('button', { name: 'Show profiles tagged vip' }).click();
+    await popup.getByText('Tagged vip').waitFor();
+    await expect.poll(() => count.textContent()).toBe('50 of 100 profiles');
+    await popup.getByRole('button', { name: 'Show every tag' }).click();
+    await expect.poll(() => count.textContent()).toBe(`50 of ${COUNT} profiles`);
+  });
+
+  it('finds a profile to run a script on the same way', async () => {
+    await goTo(popup, 'Automation');
+    await popup.getByLabel('Find a profile').fill('Scale 0777');
+    await expect
+      .poll(() => popup.getByLabel('Profile', { exact: true }).locator('option').allTextContents())
+      .toEqual(['Scale 0777']);
+  });
+});
+
+describe('no headless tell', () => {
+  it('a session started from the popup presents a normal Chrome user agent to pages and on the wire', async () => {
+    const agents: string[] = [];
+    const site = createServer((request, response) => {
+      agents.push(request.headers['user-agent'] ?? '');
+      response.setHeader('Content-Type', 'text/html');
+      response.end('<!doctype html><title>user agent</title>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    cleanup.add(site, (it) => new Promise((resolve) => it.close(resolve)));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Plain agent' }),
+    });
+    popup = await extension.openPopup('#/profiles');
+    await popup.getByLabel('Search profiles').fill('Plain agent');
+    await popup.getByRole('button', { name: 'Start Plain agent' }).click();
+    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Stop Plain agent' }));
+
+    const session = await eventually('the session to run', async () => {
+      const { data } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
+      return data[0];
+    });
+    expect(session.headless).toBe(true);
+    const remote = await chromium.connectOverCDP(session.cdp_url ?? '');
+    try {
+      const page = await (remote.contexts()[0] ?? (await remote.newContext())).newPage();
+      await page.goto(origin);
+      const userAgent = await page.evaluate(() => navigator.userAgent);
+      expect(userAgent).toMatch(
+        /^Mozilla\/5\.0 \(X11; Linux x86_64\) .* Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/,
+      );
+      // The page and whatever else the browser asked the site for (its icon) carried the same.
+      expect([...new Set(agents)]).toEqual([userAgent]);
+    } finally {
+      await remote.close();
+    }
+    await popup.getByRole('button', { name: 'Stop Plain agent' }).click();
+    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Start Plain agent' }));
+  });
+});
+
+describe('editing', () => {
+  /** The account's profiles named `prefix`…, by the service. */
+  async function profilesNamed(prefix: string): Promise<Profile[]> {
+    const { data } = await api.get<{ data: Profile[] }>(
+      `/v1/profiles?q=${encodeURIComponent(prefix)}&limit=100`,
+    );
+    return data;
+  }
+
+  it('renames, re-tags and sets the fingerprint of a profile, then clones it', async () => {
+    const created = await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Edit me',
+        proxy: 'http://dora:pw-kept@proxy.example:8080',
+        tags: ['old'],
+      }),
+    });
+    expect(created.status).toBe(201);
+    popup = await extension.openPopup('#/profiles');
+    await popup.getByLabel('Search profiles').fill('Edit me');
+    await popup.getByRole('button', { name: 'Edit Edit me' }).click();
+    await expect.poll(() => popup.evaluate(() => document.activeElement?.textContent)).toBe('Edit Edit me');
+    await popup.getByLabel('Profile name').fill('Edited');
+    await popup.getByLabel('Tags').fill('new, eu');
+    await popup.getByText('Fingerprint').click();
+    await popup.getByLabel('Start from').selectOption({ label: 'Windows · German · Berlin' });
+    await popup.getByRole('button', { name: 'Save' }).click();
+    await popup.getByLabel('Search profiles').fill('Edited');
+    await popup.getByRole('status').filter({ hasText: '1 profile' }).waitFor();
+    await rowOf(popup, 'Edited').waitFor();
+
+    const [edited] = await profilesNamed('Edited');
+    expect(edited).toMatchObject({
+      tags: ['new', 'eu'],
+      proxy: 'http://dora@proxy.example:8080',
+      fingerprint: { language: 'de-DE', timezone: 'Europe/Berlin', screen: { width: 1366, height: 768 } },
+    });
+    expect(edited?.fingerprint.user_agent).toMatch(
+      /^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .*Chrome\/\d+/,
+    );
+
+    await popup.getByRole('button', { name: 'Clone Edited' }).click();
+    await shownUnlessRefused(popup, rowOf(popup, 'Edited (copy)'));
+    const [copy] = await profilesNamed('Edited (copy)');
+    expect(copy).toMatchObject({
+      proxy: edited?.proxy,
+      tags: edited?.tags,
+      fingerprint: edited?.fingerprint,
+    });
+  });
+
+  it('starts a selection, then deletes it running, saying beforehand what it costs', async () => {
+    for (const name of ['Bulk 1', 'Bulk 2', 'Bulk 3'])
+      await api.send('POST', '/v1/profiles', {
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
+    await popup.getByLabel('Search profiles').fill('Bulk');
+    for (const name of ['Bulk 1', 'Bulk 2', 'Bulk 3']) await popup.getByLabel(`Select ${name}`).check();
+    await popup.getByText('3 selected').waitFor();
+    await popup.getByRole('button', { name: 'Start 3' }).click();
+    const question = popup.getByRole('group', { name: /^Start 3 profiles\?/ });
+    expect(await question.locator('legend').textContent()).toBe(
+      'Start 3 profiles? This takes 3 requests; your plan has no hourly limit.',
+    );
+    await question.getByRole('button', { name: 'Start 3' }).click();
+    await popup.getByRole('status').filter({ hasText: 'Started 3 of 3.' }).waitFor();
+    expect((await profilesNamed('Bulk')).map(({ status }) => status)).toEqual([
+      'running',
+      'running',
+      'running',
+    ]);
+
+    for (const name of ['Bulk 1', 'Bulk 2', 'Bulk 3']) await popup.getByLabel(`Select ${name}`).check();
+    await popup.getByRole('button', { name: 'Delete 3' }).click();
+    await popup
+      .getByRole('group', { name: /^Delete 3 profiles/ })
+      .getByRole('button', { name: 'Delete 3' })
+      .click();
+    await popup.getByText('No profile has that in its name or tags.').waitFor();
+    expect(await profilesNamed('Bulk')).toEqual([]);
+    const { data: running } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
+    expect(running).toEqual([]);
+  });
+
+  it('deletes a proxy from the popup, and says so in a sentence while a profile uses it', async () => {
+    const saved = await api.send('POST', '/v1/proxies', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'In use', scheme: 'http', host: '10.9.9.9', port: 3128 }),
+    });
+    const proxy = (await saved.json()) as ProxyConfig;
+    const user = await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Proxy user', proxy_id: proxy.id }),
+    });
+    const { id: userId } = (await user.json()) as Profile;
+    popup = await extension.openPopup('#/proxies');
+    await popup.getByRole('button', { name: 'Delete In use' }).click();
+    await popup
+      .getByRole('group', { name: 'Delete the proxy In use?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await popup.getByRole('alert').filter({ hasText: '1 profile uses this proxy' }).waitFor();
+
+    await api.send('DELETE', `/v1/profiles/${userId}`);
+    await popup.getByRole('button', { name: 'Delete In use' }).click();
+    await popup
+      .getByRole('group', { name: 'Delete the proxy In use?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await rowOf(popup, 'In use').waitFor({ state: 'detached' });
+    expect((await api.send('GET', `/v1/proxies/${proxy.id}`)).status).toBe(404);
+  });
+});
+
+describe('runs a person can read', () => {
+  it('answers a typo with the valid actions, and a refused page with a sentence and its detail behind a toggle', async () => {
+    await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Runner' }),
+    });
+    popup = await extension.openPopup('#/automation');
+    await popup.getByLabel('Find a profile').fill('Runner');
+    await expect
+      .poll(() => popup.getByLabel('Profile', { exact: true }).locator('option').allTextContents())
+      .toEqual(['Runner']);
+    const script = popup.getByLabel('Script (JSON steps)');
+    await script.fill(JSON.stringify({ steps: [{ action: 'clik', selector: '#buy' }] }));
+    await popup
+      .getByText('action: must be one of goto, click, type, wait_for, extract, evaluate, screenshot')
+      .waitFor();
+
+    await script.fill(JSON.stringify({ steps: [{ action: 'goto', url: 'http://127.0.0.1:1/' }] }));
+    await popup.getByLabel('Script name').fill('Unsafe port');
+    await popup.getByRole('button', { name: 'Run', exact: true }).click();
+    const sentence =
+      "Step 1 (goto 'http://127.0.0.1:1/') failed: the page did not load: the browser refuses to open that port, " +
+      'which is kept for other services than the web.';
+    await popup.getByText(sentence, { exact: true }).waitFor();
+    expect(await popup.getByText(sentence, { exact: true }).count()).toBe(1);
+    await popup.getByText('Technical detail').click();
+    await popup.getByText('net::ERR_UNSAFE_PORT', { exact: true }).waitFor();
+    // The result is above the script, in view without scrolling.
+    const box = await popup.getByText(sentence, { exact: true }).boundingBox();
+    expect(box && box.y + box.height <= (popup.viewportSize()?.height ?? 0)).toBe(true);
+  });
+});
