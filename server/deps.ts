@@ -1,8 +1,10 @@
+import { createKeyUses, type KeyUses } from './accounts/key-uses';
 import { createRunQueue, type RunQueue } from './automation/queue';
 import { createRunEvents, type RunEvents } from './automation/run-events';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db/driver';
+import { createHourlyRequests, type HourlyRequests } from './http/rate-limit';
 import type { Lifecycle } from './lifecycle';
 import type { Logger } from './log';
 import { CdpTokens } from './sessions/cdp-tokens';
@@ -27,6 +29,10 @@ export interface AppDeps extends BaseDeps {
   automation: RunQueue;
   /** Wakes long polls when a run changes. */
   runEvents: RunEvents;
+  /** Each account's requests in the last hour: its plan's limit, and the dashboard's usage. */
+  hourlyRequests: HourlyRequests;
+  /** When each key was last used, written at most once a minute. */
+  keyUses: KeyUses;
 }
 
 /** The one place the service's parts are put together and hooked into its start-up and shutdown. */
@@ -40,5 +46,7 @@ export function wireService(base: BaseDeps): AppDeps {
   // Shutdown hooks run last registered first: runs end before their browsers are stopped.
   base.lifecycle.onShutdown('sessions', () => sessions.stopAll('service_shutdown'));
   base.lifecycle.onShutdown('automation runs', () => automation.drain());
-  return { ...base, sessions, cdpTokens, automation, runEvents };
+  const hourlyRequests = createHourlyRequests();
+  const keyUses = createKeyUses(base.db, base.log);
+  return { ...base, sessions, cdpTokens, automation, runEvents, hourlyRequests, keyUses };
 }
