@@ -1,6 +1,6 @@
 import type { Database } from '../db/driver';
 import type { Logger } from '../log';
-import { recordKeysUsed } from '../store/account-keys';
+import { recordKeyUsed } from '../store/account-keys';
 
 /** Records when each key was last used, for the dashboard's list. */
 export interface KeyUses {
@@ -18,7 +18,7 @@ export function createKeyUses(db: Database, log: Logger): KeyUses {
       const previous = lastWritten.get(keyId);
       if (previous !== undefined && at.getTime() - previous < KEY_USE_RESOLUTION_MS) return;
       lastWritten.set(keyId, at.getTime());
-      recordKeysUsed(db, new Map([[keyId, at]])).catch((error: unknown) =>
+      recordKeyUsed(db, keyId, at).catch((error: unknown) =>
         log.warn('could not record when a key was used', { key_id: keyId, error }),
       );
     },

@@ -77,14 +77,9 @@ export async function revokeKeysOfAccount(db: Queryable, clock: Clock, accountId
   ]);
 }
 
-/** Records when keys were last used (one statement for all the keys seen since the last write). */
-export async function recordKeysUsed(db: Queryable, uses: Map<string, Date>): Promise<void> {
-  if (uses.size === 0) return;
-  await db.query(
-    `update api_keys k set last_used_at = greatest(k.last_used_at, u.at)
-       from unnest($1::text[], $2::timestamptz[]) as u (id, at) where k.id = u.id`,
-    [[...uses.keys()], [...uses.values()]],
-  );
+/** Records that a key was used at `at` (an earlier time never overwrites a later one). */
+export async function recordKeyUsed(db: Queryable, keyId: string, at: Date): Promise<void> {
+  await db.query('update api_keys set last_used_at = greatest(last_used_at, $2) where id = $1', [keyId, at]);
 }
 
 function toDashboardKey(row: KeyRow): DashboardKey {
