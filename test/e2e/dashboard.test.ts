@@ -53,7 +53,10 @@ async function createKey(name: string, days?: number): Promise<string> {
 async function seeUsage(used: number): Promise<void> {
   await page.getByRole('link', { name: 'Usage' }).click();
   await button('Refresh').click();
-  await page.getByTestId('used').filter({ hasText: `Used in the last hour: ${used} of 100.` }).waitFor();
+  await page
+    .getByTestId('used')
+    .filter({ hasText: `Used in the last hour: ${used} of 100.` })
+    .waitFor();
 }
 
 describe('the dashboard', () => {
