@@ -1,7 +1,11 @@
 // The dashboard's security rules, each tried as the attack it stops: CSRF, cookie theft and fixation, keys and
 // cookies used where they do not belong, password guessing, and account enumeration.
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../lib/api/client';
 import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from '../../server/dashboard/attempts';
+import { profileDataDir } from '../../server/data-dir';
+import { liveProcessesInGroup, processesWithUserDataDir } from './browser/fixtures';
 import { dashboardClient } from './dashboard-client';
 import { requester, type ServiceHandle, startService } from './harness';
 
@@ -244,6 +248,32 @@ describe('password guessing and account enumeration', () => {
     expect(statuses.every((status) => status === 401)).toBe(true);
     expect((await attempt('/sign-in', 'one-more@example.com', 'wrong password')).status).toBe(429);
     expect((await attempt('/sign-up', 'fresh@example.com', PASSWORD)).status).toBe(429);
+  });
+});
+
+describe('deleting an account', () => {
+  it('stops its sessions’ browsers, removes its profiles’ data and ends its keys', async () => {
+    const { client } = await signedUp();
+    const { body: created } = await client.json<{ key: string }>('POST', '/keys', { name: 'robot' });
+    const api = createClient({ baseUrl: service.baseUrl, apiKey: created.key, fetch });
+    const profile = await api.createProfile({ name: 'Shop' });
+    await api.startSession({ profile_id: profile.id, headless: true });
+    const folder = profileDataDir(service.dataDir, profile.id);
+    // The browser leads a process group of its own, with its helpers.
+    const [browser] = processesWithUserDataDir(folder).filter(
+      (pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type='),
+    );
+    if (browser === undefined) throw new Error('the session has no browser');
+    expect(liveProcessesInGroup(browser)).not.toEqual([]);
+
+    const deleted = await client.call('DELETE', '/account', { password: PASSWORD });
+    expect(deleted.status).toBe(204);
+    expect(liveProcessesInGroup(browser)).toEqual([]);
+    expect(existsSync(folder)).toBe(false);
+    expect((await requester(service.baseUrl, created.key)('GET', '/v1/profiles')).status).toBe(401);
+    expect((await client.json('GET', '/keys')).status).toBe(401);
+    const listed = JSON.parse((await service.cli(['keys', 'list', '--json'])).stdout) as { prefix: string }[];
+    expect(listed.map((key) => key.prefix)).not.toContain(created.key.slice(0, 12));
   });
 });
 
