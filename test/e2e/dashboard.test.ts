@@ -5,8 +5,9 @@
  * the form, and no page breaks its Content-Security-Policy. Saves the README's screenshot of the dashboard.
  */
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import { chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CHROMIUM } from '../server/browser/fixtures';
 import { type ServiceHandle, startService } from '../server/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
@@ -37,6 +38,30 @@ const profilesWith = (key: string) =>
 const field = (label: string) => page.getByLabel(label, { exact: true });
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 const keyRow = (name: string): Locator => page.getByRole('row').filter({ hasText: name });
+
+/**
+ * Saves the keys page as <name>.png at a desktop window's size: the extension's window is small, so another
+ * Chromium shows the page, signed in with the same cookie.
+ */
+async function saveDesktopScreenshot(name: string): Promise<void> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 560 } });
+    await context.addCookies(await extension.context.cookies(`${service.baseUrl}/dashboard`));
+    const desktop = await context.newPage();
+    await desktop.goto(`${service.baseUrl}/dashboard#/keys`);
+    await desktop.getByRole('row').filter({ hasText: 'CI server' }).waitFor();
+    await desktop.screenshot({
+      path: path.join(inject('screenshotsDir'), `${name}.png`),
+      animations: 'disabled',
+    });
+  } finally {
+    await browser.close();
+  }
+}
 
 async function createKey(name: string, days?: number): Promise<string> {
   await field('Name').fill(name);
@@ -124,10 +149,7 @@ describe('the dashboard', () => {
     await page.getByText('At the limit, the service refuses requests with 429').waitFor();
     await page.getByRole('link', { name: 'Keys' }).click();
     await keyRow('CI server').waitFor();
-    await page.screenshot({
-      path: path.join(inject('screenshotsDir'), 'dashboard.png'),
-      animations: 'disabled',
-    });
+    await saveDesktopScreenshot('dashboard');
   });
 
   it('draws in the dark theme too', async () => {
