@@ -63,10 +63,15 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
     });
   };
 
-  const signedIn: MiddlewareHandler<AppEnv> = async (c, next) => {
+  /** The account signed in with the request's cookie, or null. */
+  const signedInAccount = async (c: Context<AppEnv>) => {
     const token = readSignInCookie(c);
     const accountId = token ? await findSignIn(db, clock, token) : null;
-    const account = accountId ? await findDashboardAccount(db, accountId) : null;
+    return accountId ? findDashboardAccount(db, accountId) : null;
+  };
+
+  const signedIn: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const account = await signedInAccount(c);
     if (!account) throw new ProblemError({ status: 401, code: 'unauthorized', detail: 'Sign in first.' });
     c.set('dashboardAccount', account);
     return next();
@@ -78,9 +83,7 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
   };
 
   api.get('/status', async (c) => {
-    const token = readSignInCookie(c);
-    const accountId = token ? await findSignIn(db, clock, token) : null;
-    const account = accountId ? await findDashboardAccount(db, accountId) : null;
+    const account = await signedInAccount(c);
     const status: DashboardStatus = {
       signup: config.signup,
       account: account ? { email: account.email, plan: account.plan } : null,
@@ -124,8 +127,7 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
       });
     }
     await signIn(c, account.id);
-    const signedInAs = await findDashboardAccount(db, account.id);
-    return c.json({ email: signedInAs?.email, plan: signedInAs?.plan });
+    return c.json({ email: account.email, plan: account.plan });
   });
 
   api.post('/sign-out', async (c) => {

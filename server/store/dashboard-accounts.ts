@@ -34,9 +34,10 @@ export async function createEmailAccount(
 export async function findPasswordOfEmail(
   db: Queryable,
   email: string,
-): Promise<{ id: string; password_hash: string } | null> {
-  const [row] = await db.query<{ id: string; password_hash: string }>(
-    'select id, password_hash from accounts where lower(email) = lower($1) and password_hash is not null',
+): Promise<(DashboardAccount & { password_hash: string }) | null> {
+  const [row] = await db.query<DashboardAccount & { password_hash: string }>(
+    `select id, email, plan, password_hash from accounts
+      where lower(email) = lower($1) and password_hash is not null`,
     [email],
   );
   return row ?? null;
