@@ -84,6 +84,13 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormPro
         error={tried ? keyError : undefined}
         {...bind('apiKey')}
       />
+      {!urlError && (
+        <p>
+          <a href={`${url}/dashboard`} target="_blank" rel="noreferrer">
+            {t('getApiKey')}
+          </a>
+        </p>
+      )}
       <Problem error={task.error} />
       <button type="submit" disabled={task.busy}>
         {task.busy ? t('connecting') : t('connect')}

@@ -1,6 +1,7 @@
 /**
- * `npm start`: the service with its data in .data/, a local account and key made on first run (kept in
- * .data/local-key and reused), the extension built, and Chromium opened with it loaded and already connected.
+ * `npm start`: the dashboard's pages built, the service with its data in .data/, a local account and key made on
+ * first run (kept in .data/local-key and reused), the extension built, and Chromium opened with it loaded and
+ * already connected.
  * Ctrl+C stops everything it started, session browsers included.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConfigError, loadConfig, PROJECT_ROOT } from '../server/config';
 import { DataDirAccessError, PRIVATE_UMASK, prepareDataDir } from '../server/data-dir';
+import { buildDashboard } from './dashboard';
 import { connectExtension, launchWithExtension } from './extension-browser';
 import { runWxt } from './wxt';
 
@@ -101,6 +103,12 @@ function buildExtension(): string {
   return path.join(PROJECT_ROOT, '.output/chrome-mv3');
 }
 
+say('Building the dashboard…');
+try {
+  buildDashboard();
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
 const service = await startService().catch((error: Error) => fail(error.message));
 let stopping = false;
 const stopService = () =>
@@ -131,6 +139,7 @@ try {
   await popup.goto(browser.popupUrl);
 
   say(`The service runs at ${service.url} (logs: ${shown(path.join(config.dataDir, 'service.log'))}).`);
+  say(`Its dashboard, where people sign up and get API keys: ${service.url}/dashboard`);
   say(`The extension is loaded from ${shown(extensionDir)} and connected with key ${key.slice(0, 12)}…`);
   if (headless) {
     say('There is no display here, so Chromium runs headless. Set DISPLAY (or run on a desktop) to see it.');

@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { dashboardApi } from './dashboard/api';
+import { dashboardPages } from './dashboard/pages';
 import type { AppDeps } from './deps';
 import { authenticate } from './http/auth';
 import { extensionCors } from './http/cors';
@@ -16,7 +18,8 @@ import { metaRoutes } from './routes/meta';
 /**
  * The HTTP app: the v1 routes declared from the contract (routes/index.ts) behind request logs, CORS,
  * authentication, the plan's rate limit and Idempotency-Key, with problem-details errors and 404/405 answers (a
- * fixed path such as /v1/sessions/start is never taken for an `:id`; U+0000 in a path is 422). `extra` mounts
+ * fixed path such as /v1/sessions/start is never taken for an `:id`; U+0000 in a path is 422), and the
+ * dashboard (its pages and its cookie-only endpoints, outside /v1). `extra` mounts
  * routes outside the contract, for tests of these seams.
  */
 export function createApp(
@@ -28,8 +31,10 @@ export function createApp(
   app.use('*', requestLog(deps.log));
   app.use('*', extensionCors());
   app.route('/', metaRoutes(deps, routes));
-  app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache));
-  app.use('/v1/*', accountRateLimit(deps.clock));
+  app.route('/', dashboardPages());
+  app.route('/dashboard/api', dashboardApi(deps));
+  app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
+  app.use('/v1/*', accountRateLimit(deps.clock, deps.hourlyRequests));
   app.use('/v1/*', idempotency(deps.db, deps.clock));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));
   app.use('/v1/*', refuseNulInPath());

@@ -23,6 +23,8 @@ const USAGE = `Usage: npm run service -- keys <command>
       Lists the keys: prefix, name, plan, created, revoked.
   keys revoke PREFIX
       Revokes the key with that prefix (as shown by list, e.g. pp_live_AbCd).
+  keys set-plan ACCOUNT --plan free|premium|enterprise
+      Moves an account to that plan; ACCOUNT is its id (acc_…), its email, or one of its keys' prefixes.
 
 Works whether or not the service is running on the data dir (DATA_DIR, or --data-dir DIR).
 `;
@@ -66,10 +68,15 @@ function parseKeysArgs(args: string[]): { command: KeysCommand; json: boolean; f
   const [subcommand, ...rest] = positionals;
   if (values.help || subcommand === undefined || subcommand === 'help') return 'help';
   const options = { json: values.json ?? false, flags: values };
+  const plan = Plan.options.find((option) => option === values.plan);
   if (subcommand === 'create') {
-    const plan = Plan.options.find((option) => option === values.plan);
     if (!plan) throw new Error(`keys create needs --plan ${Plan.options.join('|')}`);
     return { command: { command: 'create', plan, name: values.name }, ...options };
+  }
+  if (subcommand === 'set-plan') {
+    if (!plan || rest.length !== 1 || !rest[0])
+      throw new Error(`keys set-plan needs an account and --plan ${Plan.options.join('|')}`);
+    return { command: { command: 'set-plan', account: rest[0], plan }, ...options };
   }
   if (subcommand === 'list' && rest.length === 0) return { command: { command: 'list' }, ...options };
   if (subcommand === 'revoke' && rest.length === 1 && rest[0]) {
@@ -130,6 +137,15 @@ function report(command: KeysCommand, result: unknown, json: boolean, out: CliOu
     const keys = result as KeyListing[];
     out.stdout(json ? `${JSON.stringify(keys, null, 2)}\n` : formatTable(keys));
     return 0;
+  }
+  if (command.command === 'set-plan') {
+    const { account_id } = result as { account_id: string | null };
+    if (account_id) {
+      out.stderr(`The account ${account_id} is now on the ${command.plan} plan.\n`);
+      return 0;
+    }
+    out.stderr(`No account has the id, email or key prefix ${command.account}; see keys list.\n`);
+    return 1;
   }
   if ((result as { revoked: boolean }).revoked) {
     out.stderr(`Revoked the key ${command.prefix}.\n`);

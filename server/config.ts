@@ -18,6 +18,8 @@ export interface Config {
   /** Where session browsers may connect (EGRESS_ALLOW). */
   egress: EgressPolicy;
   limits: Limits;
+  /** Whether people may sign up on the dashboard (SIGNUP); when closed, accounts come from the operator. */
+  signup: 'open' | 'closed';
   logLevel: LogLevel;
   version: string;
 }
@@ -74,9 +76,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       maxRunOutputBytes: parseCount('MAX_RUN_OUTPUT_BYTES', env.MAX_RUN_OUTPUT_BYTES, 4 * 2 ** 20),
       maxArtifactBytes: parseCount('MAX_ARTIFACT_BYTES', env.MAX_ARTIFACT_BYTES, 10 * 2 ** 20),
     },
+    signup: parseSignup(env.SIGNUP ?? 'open'),
     logLevel,
     version: readVersion(),
   };
+}
+
+function parseSignup(text: string): Config['signup'] {
+  const value = text.trim().toLowerCase();
+  if (value === 'open' || value === 'closed') return value;
+  throw new ConfigError(`SIGNUP must be open or closed, not "${text}"`);
 }
 
 function parsePort(text: string): number {

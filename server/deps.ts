@@ -1,10 +1,12 @@
 import { KeyCache } from './accounts/key-cache';
+import { createKeyUses, type KeyUses } from './accounts/key-uses';
 import { createRunQueue, type RunQueue } from './automation/queue';
 import { createRunEvents, type RunEvents } from './automation/run-events';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db/driver';
 import { keepStatisticsCurrent } from './db/statistics';
+import { createHourlyRequests, type HourlyRequests } from './http/rate-limit';
 import type { Lifecycle } from './lifecycle';
 import type { Logger } from './log';
 import { CdpTokens } from './sessions/cdp-tokens';
@@ -31,6 +33,10 @@ export interface AppDeps extends BaseDeps {
   runEvents: RunEvents;
   /** The accounts of keys seen recently. */
   keyCache: KeyCache;
+  /** Each account's requests in the last hour: its plan's limit, and the dashboard's usage. */
+  hourlyRequests: HourlyRequests;
+  /** When each key was last used, written at most once a minute. */
+  keyUses: KeyUses;
 }
 
 /** The one place the service's parts are put together and hooked into its start-up and shutdown. */
@@ -51,5 +57,7 @@ export function wireService(base: BaseDeps): AppDeps {
   base.lifecycle.onShutdown('sessions', () => sessions.stopAll('service_shutdown'));
   base.lifecycle.onShutdown('automation runs', () => automation.drain());
   base.lifecycle.onShutdown('key cache', () => stopHearingKeys());
-  return { ...base, sessions, cdpTokens, automation, runEvents, keyCache };
+  const hourlyRequests = createHourlyRequests();
+  const keyUses = createKeyUses(base.db, base.log);
+  return { ...base, sessions, cdpTokens, automation, runEvents, keyCache, hourlyRequests, keyUses };
 }

@@ -7,7 +7,8 @@ import { createLogger } from './log';
 const USAGE = `Usage: npm run service [-- --port N --host H --data-dir DIR --database-url URL]
        npm run service -- keys create|list|revoke …   (npm run service -- keys help)
 
-Environment: PORT (8787), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, CHROME_PATH, HEADLESS, LOG_LEVEL.
+Environment: PORT (8787), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, CHROME_PATH, HEADLESS, LOG_LEVEL,
+SIGNUP (open; closed turns off sign-up on the dashboard at /dashboard).
 `;
 
 class UsageError extends Error {}

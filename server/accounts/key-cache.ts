@@ -12,7 +12,7 @@ const MAX_ENTRIES = 10_000;
  * listening connection is lost, or not yet open) nothing is cached.
  */
 export class KeyCache {
-  private readonly accounts = new Map<string, AccountOfKey>();
+  private readonly accounts = new Map<string, { account: AccountOfKey; expiresAt: Date | null }>();
   private generation = 0;
   private hearing = false;
 
@@ -38,17 +38,22 @@ export class KeyCache {
   }
 
   /**
-   * The cached account of the key with this hash, or else what `find` finds, cached when it is an account and
-   * no change was heard meanwhile (an answer read before a change may already be stale).
+   * The cached account of the key with this hash while the key has not expired at `now`, or else what `find`
+   * finds, cached when it is an account and no change was heard meanwhile (an answer read before a change may
+   * already be stale).
    */
-  async lookUp(keyHash: string, find: () => Promise<KeyLookup>): Promise<KeyLookup> {
+  async lookUp(keyHash: string, now: Date, find: () => Promise<KeyLookup>): Promise<KeyLookup> {
     const cached = this.accounts.get(keyHash);
-    if (cached) return { account: cached };
+    if (cached) {
+      if (cached.expiresAt === null || cached.expiresAt > now) return cached;
+      this.accounts.delete(keyHash);
+      return { failure: 'expired' };
+    }
     const generation = this.generation;
     const found = await find();
     if ('account' in found && this.hearing && generation === this.generation) {
       if (this.accounts.size >= MAX_ENTRIES) this.forgetOldest();
-      this.accounts.set(keyHash, found.account);
+      this.accounts.set(keyHash, found);
     }
     return found;
   }

@@ -2,13 +2,14 @@ import { Plan } from '../../lib/api/schemas/account';
 import { z } from '../../lib/api/zod';
 import type { Clock } from '../clock';
 import type { Database } from '../db/driver';
-import { createAccountWithKey, listKeys, revokeKey } from '../store/accounts';
+import { createAccountWithKey, listKeys, revokeKey, setPlan } from '../store/accounts';
 
 /** A keys command, as the CLI runs it directly or sends it to the running service. */
 export const KeysCommand = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('create'), plan: Plan, name: z.optional(z.string()) }),
   z.strictObject({ command: z.literal('list') }),
   z.strictObject({ command: z.literal('revoke'), prefix: z.string() }),
+  z.strictObject({ command: z.literal('set-plan'), account: z.string(), plan: Plan }),
 ]);
 export type KeysCommand = z.infer<typeof KeysCommand>;
 
@@ -20,5 +21,7 @@ export async function runKeysCommand(db: Database, clock: Clock, command: KeysCo
       return listKeys(db);
     case 'revoke':
       return { revoked: await revokeKey(db, clock, command.prefix) };
+    case 'set-plan':
+      return { account_id: await setPlan(db, command.account, command.plan) };
   }
 }

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { hashApiKey } from '../accounts/api-keys';
 import type { KeyCache } from '../accounts/key-cache';
+import type { KeyUses } from '../accounts/key-uses';
 import type { Clock } from '../clock';
 import type { Queryable } from '../db/driver';
 import { type AccountOfKey, findAccountByKey } from '../store/accounts';
@@ -14,14 +15,21 @@ export const AUTH_FAILURES_PER_MINUTE = 60;
 
 /**
  * Requires `Authorization: Bearer <key>` of a live key and puts its account on the context. A missing,
- * malformed, unknown or revoked key is 401; past AUTH_FAILURES_PER_MINUTE failures from one address, 429.
+ * malformed, unknown, revoked or expired key is 401 (the dashboard's sign-in cookie is no key); past
+ * AUTH_FAILURES_PER_MINUTE failures from one address, 429.
  */
-export function authenticate(db: Queryable, clock: Clock, keyCache: KeyCache): MiddlewareHandler<AppEnv> {
+export function authenticate(
+  db: Queryable,
+  clock: Clock,
+  keyCache: KeyCache,
+  keyUses: KeyUses,
+): MiddlewareHandler<AppEnv> {
   const failures = new SlidingWindowLimiter(60_000);
   return async (c, next) => {
-    const outcome = await identify(db, keyCache, c.req.header('authorization'));
+    const outcome = await identify(db, keyCache, c.req.header('authorization'), clock.now());
     if ('account' in outcome) {
       c.set('account', outcome.account);
+      keyUses.seen(outcome.account.key_id, clock.now());
       return next();
     }
     const verdict = failures.hit(clientAddress(c), AUTH_FAILURES_PER_MINUTE, clock.now().getTime());
@@ -44,7 +52,12 @@ export function authenticate(db: Queryable, clock: Clock, keyCache: KeyCache): M
 
 type Identity = { account: AccountOfKey } | { detail: string; challenge: string };
 
-async function identify(db: Queryable, keyCache: KeyCache, header: string | undefined): Promise<Identity> {
+async function identify(
+  db: Queryable,
+  keyCache: KeyCache,
+  header: string | undefined,
+  now: Date,
+): Promise<Identity> {
   const realm = 'Bearer realm="profile-pilot"';
   if (!header) {
     return { detail: 'Send your API key in the header Authorization: Bearer <key>.', challenge: realm };
@@ -55,12 +68,16 @@ async function identify(db: Queryable, keyCache: KeyCache, header: string | unde
     return { detail: 'The Authorization header must be "Bearer <key>".', challenge: invalid };
   }
   const key = match[1];
-  const lookup = await keyCache.lookUp(hashApiKey(key), () => findAccountByKey(db, key));
+  const lookup = await keyCache.lookUp(hashApiKey(key), now, () => findAccountByKey(db, key, now));
   if ('account' in lookup) return lookup;
-  return lookup.failure === 'revoked'
-    ? { detail: 'This API key has been revoked; create a new one.', challenge: invalid }
-    : { detail: 'This API key is not valid.', challenge: invalid };
+  return { detail: KEY_FAILURES[lookup.failure], challenge: invalid };
 }
+
+const KEY_FAILURES = {
+  unknown: 'This API key is not valid.',
+  revoked: 'This API key has been revoked; create a new one in the dashboard.',
+  expired: 'This API key has expired; create a new one in the dashboard.',
+};
 
 export function clientAddress(c: Context<AppEnv>): string {
   return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';

@@ -1,5 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { AccountOfKey } from '../store/accounts';
+import type { DashboardAccount } from '../store/dashboard-accounts';
 import type { IdempotencyScope } from './idempotency';
 
 /** Hono's environment for this app: what middleware puts on the context for the routes. */
@@ -10,6 +11,8 @@ export type AppEnv = {
     requestId: string;
     /** Set by the auth middleware on every /v1 route that needs a key. */
     account: AccountOfKey;
+    /** Set on the dashboard's endpoints for the person signed in with its cookie. */
+    dashboardAccount: DashboardAccount;
     /** The request body, read once (size-limited) and shared by idempotency and validation. */
     rawBody: Uint8Array;
     idempotency: IdempotencyScope | undefined;

@@ -12,6 +12,7 @@ export interface ProblemInit {
 
 const TITLES: Record<ProblemCode, string> = {
   unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   malformed_request: 'Malformed request',

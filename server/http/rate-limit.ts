@@ -16,12 +16,28 @@ export const RATE_LIMIT_HEADERS = [
   'Retry-After',
 ] as const;
 
+/** Each account's requests over the last hour: what its plan's limit is checked against and the dashboard shows. */
+export interface HourlyRequests {
+  /** Counts a request unless the account already made `limit` in the hour. */
+  hit(accountId: string, limit: number, nowMs: number): WindowVerdict;
+  /** The requests counted per minute over the last hour, the oldest minute first (60 numbers). */
+  perMinute(accountId: string, nowMs: number): number[];
+}
+
 /**
- * The plan's hourly limit per account over a sliding 3600 s window. Counts live in memory: only the operator
- * can restart the service, and writing every request to the database would halve what it can serve.
+ * Counts live in memory: only the operator can restart the service, and writing every request to the database
+ * would halve what it can serve.
  */
-export function accountRateLimit(clock: Clock): MiddlewareHandler<AppEnv> {
-  const limiter = new SlidingWindowLimiter(HOUR_MS);
+export function createHourlyRequests(): HourlyRequests {
+  const window = new SlidingWindowLimiter(HOUR_MS);
+  return {
+    hit: (accountId, limit, nowMs) => window.hit(accountId, limit, nowMs),
+    perMinute: (accountId, nowMs) => window.histogram(accountId, nowMs, 60),
+  };
+}
+
+/** The plan's hourly limit per account over a sliding 3600 s window. */
+export function accountRateLimit(clock: Clock, limiter: HourlyRequests): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const account = c.get('account');
     const limit = HOURLY_LIMITS[account.plan];

@@ -16,10 +16,14 @@ export interface AccountOfKey {
   name: string;
   plan: Plan;
   created_at: Date;
+  key_id: string;
   key_prefix: string;
 }
 
-export type KeyLookup = { account: AccountOfKey } | { failure: 'unknown' | 'revoked' };
+/** A live key's account, and when the key expires (null: never). */
+export type KeyLookup =
+  | { account: AccountOfKey; expiresAt: Date | null }
+  | { failure: 'unknown' | 'revoked' | 'expired' };
 
 export interface KeyListing {
   prefix: string;
@@ -38,11 +42,17 @@ export interface CreatedKey {
   name: string;
 }
 
-/** Finds the account of a presented key: looked up by its display prefix, then its hash compared in constant time. */
-export async function findAccountByKey(db: Queryable, key: string): Promise<KeyLookup> {
+/**
+ * Finds the account of a presented key: looked up by its display prefix, then its hash compared in constant
+ * time; a revoked key, or one past its expiry at `now`, finds none.
+ */
+export async function findAccountByKey(db: Queryable, key: string, now: Date): Promise<KeyLookup> {
   if (!isWellFormedKey(key)) return { failure: 'unknown' };
-  const rows = await db.query<AccountOfKey & { hash: string; revoked_at: Date | null }>(
-    `select a.id, a.name, a.plan, a.created_at, k.prefix as key_prefix, k.hash, k.revoked_at
+  const rows = await db.query<
+    AccountOfKey & { hash: string; revoked_at: Date | null; expires_at: Date | null }
+  >(
+    `select a.id, a.name, a.plan, a.created_at, k.id as key_id, k.prefix as key_prefix, k.hash, k.revoked_at,
+            k.expires_at
        from api_keys k join accounts a on a.id = k.account_id
       where k.prefix = $1`,
     [keyPrefix(key)],
@@ -50,8 +60,9 @@ export async function findAccountByKey(db: Queryable, key: string): Promise<KeyL
   const row = rows[0];
   if (!row || !sameHash(row.hash, hashApiKey(key))) return { failure: 'unknown' };
   if (row.revoked_at) return { failure: 'revoked' };
-  const { hash: _hash, revoked_at: _revoked, ...account } = row;
-  return { account };
+  if (row.expires_at && row.expires_at <= now) return { failure: 'expired' };
+  const { hash: _hash, revoked_at: _revoked, expires_at: expiresAt, ...account } = row;
+  return { account, expiresAt };
 }
 
 /** Creates an account with the plan and its first key; the key itself is returned once and stored only hashed. */
@@ -70,18 +81,35 @@ export async function createAccountWithKey(
       options.plan,
       now,
     ]);
-    // The display prefix is unique; on the rare clash (4 random characters) draw another key.
-    for (;;) {
-      const key = generateApiKey();
-      const inserted = await tx.query(
-        `insert into api_keys (id, account_id, name, prefix, hash, created_at)
-         values ($1, $2, $3, $4, $5, $6) on conflict (prefix) do nothing returning id`,
-        [newId('key'), accountId, name, keyPrefix(key), hashApiKey(key), now],
-      );
-      if (inserted.length > 0)
-        return { key, prefix: keyPrefix(key), account_id: accountId, plan: options.plan, name };
-    }
+    const { key, prefix } = await insertKey(tx, { accountId, name, createdAt: now, expiresAt: null });
+    return { key, prefix, account_id: accountId, plan: options.plan, name };
   });
+}
+
+/** Adds a key to an account; the key itself is returned once and stored only hashed. */
+export async function insertKey(
+  db: Queryable,
+  options: { accountId: string; name: string; createdAt: Date; expiresAt: Date | null },
+): Promise<{ id: string; key: string; prefix: string }> {
+  // The display prefix is unique; on the rare clash (4 random characters) draw another key.
+  for (;;) {
+    const key = generateApiKey();
+    const id = newId('key');
+    const inserted = await db.query(
+      `insert into api_keys (id, account_id, name, prefix, hash, created_at, expires_at)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict (prefix) do nothing returning id`,
+      [
+        id,
+        options.accountId,
+        options.name,
+        keyPrefix(key),
+        hashApiKey(key),
+        options.createdAt,
+        options.expiresAt,
+      ],
+    );
+    if (inserted.length > 0) return { id, key, prefix: keyPrefix(key) };
+  }
 }
 
 export async function listKeys(db: Queryable): Promise<KeyListing[]> {
@@ -112,6 +140,23 @@ export async function revokeKey(db: Queryable, clock: Clock, prefixOrKey: string
     [prefix, clock.now()],
   );
   return rows.length > 0;
+}
+
+/**
+ * Sets the plan of the account named by its id, its email or one of its keys' prefixes (a whole key is
+ * accepted too). Answers the account's id, or null when nothing matches.
+ */
+export async function setPlan(db: Queryable, account: string, plan: Plan): Promise<string | null> {
+  const name = account.trim();
+  const [row] = await db.query<{ id: string }>(
+    `update accounts set plan = $2
+      where id = (select id from accounts where id = $1 or lower(email) = lower($1)
+                  union select account_id from api_keys where prefix = $3
+                  limit 1)
+      returning id`,
+    [name, plan, name.slice(0, KEY_PREFIX_LENGTH)],
+  );
+  return row?.id ?? null;
 }
 
 /** The plan of an account, or null when it no longer exists. */

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { buildDashboard } from '../../scripts/dashboard';
 import { runWxt } from '../../scripts/wxt';
 
 declare module 'vitest' {
@@ -13,12 +14,13 @@ declare module 'vitest' {
 
 /**
  * Builds the extension once for every e2e file, into folders of their own (.output/chrome-mv3-e2e and
- * .output/firefox-mv3-e2e), and gives the screenshots a folder: a test run leaves the tracked ones in
+ * .output/firefox-mv3-e2e), and the dashboard's pages (.output/dashboard, which services serve), and gives the screenshots a folder: a test run leaves the tracked ones in
  * docs/screenshots alone.
  */
 export default function setup(project: TestProject): () => void {
   runWxt(['build', '--mode', 'e2e']);
   runWxt(['build', '-b', 'firefox', '--mv3', '--mode', 'e2e']);
+  buildDashboard();
   const chosen = process.env.SCREENSHOTS_DIR;
   const folder = chosen ? path.resolve(chosen) : mkdtempSync(path.join(tmpdir(), 'pp-screenshots-'));
   project.provide('screenshotsDir', folder);

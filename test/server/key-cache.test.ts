@@ -10,8 +10,11 @@ const account: AccountOfKey = {
   name: 'one',
   plan: 'free',
   created_at: new Date(0),
+  key_id: 'key_1',
   key_prefix: 'pp_live_abcd',
 };
+const live = { account, expiresAt: null };
+const now = new Date(1_000_000);
 
 function listeningDatabase() {
   let handlers: ListenHandlers | null = null;
@@ -38,12 +41,23 @@ describe('KeyCache', () => {
     const { db, heard } = listeningDatabase();
     const cache = new KeyCache();
     await cache.listen(db);
-    const find = counting({ account });
-    for (let i = 0; i < 3; i++) expect(await cache.lookUp('h1', find)).toEqual({ account });
+    const find = counting(live);
+    for (let i = 0; i < 3; i++) expect(await cache.lookUp('h1', now, find)).toEqual(live);
     expect(find.calls).toBe(1);
     heard().onNotify('');
-    await cache.lookUp('h1', find);
+    await cache.lookUp('h1', now, find);
     expect(find.calls).toBe(2);
+  });
+
+  it('answers a cached key as expired once its expiry has passed, though nothing changed', async () => {
+    const { db } = listeningDatabase();
+    const cache = new KeyCache();
+    await cache.listen(db);
+    const find = counting({ account, expiresAt: new Date(now.getTime() + 1000) });
+    expect(await cache.lookUp('h1', now, find)).toMatchObject({ account });
+    expect(await cache.lookUp('h1', new Date(now.getTime() + 999), find)).toMatchObject({ account });
+    expect(await cache.lookUp('h1', new Date(now.getTime() + 1000), find)).toEqual({ failure: 'expired' });
+    expect(find.calls).toBe(1);
   });
 
   it('never caches an unknown or revoked key', async () => {
@@ -51,27 +65,27 @@ describe('KeyCache', () => {
     const cache = new KeyCache();
     await cache.listen(db);
     const find = counting({ failure: 'revoked' });
-    await cache.lookUp('h1', find);
-    await cache.lookUp('h1', find);
+    await cache.lookUp('h1', now, find);
+    await cache.lookUp('h1', now, find);
     expect(find.calls).toBe(2);
   });
 
   it('caches nothing until it listens, nor while the listening connection is lost', async () => {
     const { db, heard } = listeningDatabase();
     const cache = new KeyCache();
-    const find = counting({ account });
-    await cache.lookUp('h1', find);
-    await cache.lookUp('h1', find);
+    const find = counting(live);
+    await cache.lookUp('h1', now, find);
+    await cache.lookUp('h1', now, find);
     expect(find.calls).toBe(2);
     await cache.listen(db);
-    await cache.lookUp('h1', find);
+    await cache.lookUp('h1', now, find);
     heard().onLost?.();
-    await cache.lookUp('h1', find);
-    await cache.lookUp('h1', find);
+    await cache.lookUp('h1', now, find);
+    await cache.lookUp('h1', now, find);
     expect(find.calls).toBe(5);
     heard().onRestored?.();
-    await cache.lookUp('h1', find);
-    await cache.lookUp('h1', find);
+    await cache.lookUp('h1', now, find);
+    await cache.lookUp('h1', now, find);
     expect(find.calls).toBe(6);
   });
 
@@ -79,12 +93,12 @@ describe('KeyCache', () => {
     const { db, heard } = listeningDatabase();
     const cache = new KeyCache();
     await cache.listen(db);
-    const find = counting({ account });
-    await cache.lookUp('h1', async () => {
+    const find = counting(live);
+    await cache.lookUp('h1', now, async () => {
       heard().onNotify('');
-      return { account };
+      return live;
     });
-    await cache.lookUp('h1', find);
+    await cache.lookUp('h1', now, find);
     expect(find.calls).toBe(1);
   });
 });

@@ -22,7 +22,7 @@ describe('npm run service', () => {
       'Usage: npm run service [-- --port N --host H --data-dir DIR --database-url URL]',
     );
     expect(result.stdout).toContain(
-      'Environment: PORT (8787), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, CHROME_PATH, HEADLESS, LOG_LEVEL.',
+      'Environment: PORT (8787), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, CHROME_PATH, HEADLESS, LOG_LEVEL,\nSIGNUP (open; closed turns off sign-up on the dashboard at /dashboard).',
     );
   });
 

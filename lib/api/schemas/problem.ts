@@ -2,6 +2,7 @@ import { z } from '../zod';
 
 export const PROBLEM_CODES = [
   'unauthorized',
+  'forbidden',
   'not_found',
   'method_not_allowed',
   'malformed_request',

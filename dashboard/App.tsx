@@ -1,0 +1,102 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { DashboardStatus } from '../lib/dashboard/schemas';
+import { AccountPage } from './AccountPage';
+import { call } from './api';
+import { KeysPage } from './KeysPage';
+import { SignIn } from './SignIn';
+import { UsagePage } from './UsagePage';
+
+const PAGES = { keys: 'Keys', usage: 'Usage', account: 'Account' } as const;
+type PageName = keyof typeof PAGES;
+
+/** Signed out: sign up or sign in. Signed in: the account's keys, usage and settings, one page at a time. */
+export function App() {
+  const [status, setStatus] = useState<DashboardStatus>();
+  const [problem, setProblem] = useState<string>();
+  const [farewell, setFarewell] = useState<string>();
+  const page = useHashPage();
+
+  const refresh = () =>
+    call<DashboardStatus>('GET', '/status').then(
+      (next) => {
+        setStatus(next);
+        setProblem(undefined);
+      },
+      (error: Error) => setProblem(error.message),
+    );
+  useEffect(() => void refresh(), []);
+
+  if (!status)
+    return (
+      <main class="dashboard">
+        {problem ? (
+          <p class="problem" role="alert">
+            {problem}
+          </p>
+        ) : (
+          <p>Loading…</p>
+        )}
+      </main>
+    );
+  if (!status.account)
+    return (
+      <main class="dashboard narrow">
+        <h1>Profile Pilot</h1>
+        {farewell && <p role="status">{farewell}</p>}
+        <SignIn signup={status.signup} onSignedIn={refresh} />
+      </main>
+    );
+
+  const signOut = () => call('POST', '/sign-out').then(refresh, (error: Error) => setProblem(error.message));
+  return (
+    <>
+      <header class="dashboard-header">
+        <strong>Profile Pilot</strong>
+        <nav>
+          {(Object.keys(PAGES) as PageName[]).map((name) => (
+            <a key={name} href={`#/${name}`} aria-current={page === name ? 'page' : undefined}>
+              {PAGES[name]}
+            </a>
+          ))}
+        </nav>
+        <span class="muted grow">
+          {status.account.email} · {status.account.plan} plan
+        </span>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main class="dashboard">
+        {problem && (
+          <p class="problem" role="alert">
+            {problem}
+          </p>
+        )}
+        {page === 'keys' && <KeysPage />}
+        {page === 'usage' && <UsagePage />}
+        {page === 'account' && (
+          <AccountPage
+            onDeleted={() => {
+              setFarewell('Your account and everything in it were deleted.');
+              void refresh();
+            }}
+          />
+        )}
+      </main>
+    </>
+  );
+}
+
+function useHashPage(): PageName {
+  const read = (): PageName => {
+    const name = location.hash.replace(/^#\/?/, '');
+    return name in PAGES ? (name as PageName) : 'keys';
+  };
+  const [page, setPage] = useState(read);
+  useEffect(() => {
+    const follow = () => setPage(read());
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return page;
+}

@@ -1,0 +1,139 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Field } from '../components/Field';
+import {
+  type CreatedDashboardKey,
+  CreateKeyInput,
+  type DashboardKey,
+  MAX_KEY_LIFETIME_DAYS,
+} from '../lib/dashboard/schemas';
+import { call } from './api';
+import { when } from './dates';
+import { NewKey } from './NewKey';
+import { Problem } from './Problem';
+import { useForm } from './use-form';
+
+/** The account's keys, a form to create one (shown once), and Revoke, which asks first. */
+export function KeysPage() {
+  const [keys, setKeys] = useState<DashboardKey[]>();
+  const [problem, setProblem] = useState<string>();
+  const [created, setCreated] = useState<CreatedDashboardKey>();
+  const [confirming, setConfirming] = useState<string>();
+  const form = useForm({ name: '', expires_in_days: '' }, CreateKeyInput);
+
+  const load = () =>
+    call<{ data: DashboardKey[] }>('GET', '/keys').then(
+      ({ data }) => setKeys(data),
+      (error: Error) => setProblem(error.message),
+    );
+  useEffect(() => void load(), []);
+
+  async function create(event: Event) {
+    event.preventDefault();
+    const done = await form.submit(
+      ({ name, expires_in_days: days }) => ({
+        name,
+        expires_in_days: days.trim() === '' ? null : Number(days),
+      }),
+      async (body) => setCreated(await call<CreatedDashboardKey>('POST', '/keys', body)),
+    );
+    if (done) {
+      form.reset();
+      void load();
+    }
+  }
+
+  async function revoke(key: DashboardKey) {
+    setConfirming(undefined);
+    await call('DELETE', `/keys/${encodeURIComponent(key.id)}`).then(load, (error: Error) =>
+      setProblem(error.message),
+    );
+  }
+
+  return (
+    <section class="stack">
+      <h1>API keys</h1>
+      <p>
+        Programs and the Profile Pilot extension use a key to act for your account: send it as{' '}
+        <code>Authorization: Bearer &lt;key&gt;</code>.
+      </p>
+      {created && <NewKey created={created} onDone={() => setCreated(undefined)} />}
+      <form class="stack panel" onSubmit={create} noValidate>
+        <h2>Create key</h2>
+        <div class="bar">
+          <Field label="Name" hint="Say where it will be used." {...form.bind('name')} />
+          <Field
+            label="Expires after (days)"
+            type="number"
+            min={1}
+            max={MAX_KEY_LIFETIME_DAYS}
+            hint="Leave empty for a key that does not expire."
+            {...form.bind('expires_in_days')}
+          />
+        </div>
+        <Problem text={form.problem} />
+        <button type="submit" disabled={form.busy}>
+          Create key
+        </button>
+      </form>
+      <Problem text={problem} />
+      {keys?.length === 0 && <p>No keys yet: create one above.</p>}
+      {keys && keys.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Prefix</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>Expires</th>
+              <th>State</th>
+              <th>
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((key) => (
+              <tr key={key.id}>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{when(key.created_at)}</td>
+                <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
+                <td>{key.expires_at ? when(key.expires_at) : 'Never'}</td>
+                <td>{stateOf(key)}</td>
+                <td>
+                  {!key.revoked_at && confirming !== key.id && (
+                    <button type="button" class="danger" onClick={() => setConfirming(key.id)}>
+                      Revoke
+                    </button>
+                  )}
+                  {confirming === key.id && (
+                    <fieldset class="confirm">
+                      <legend>Revoke “{key.name}”? Programs using it are refused at once.</legend>
+                      <div class="bar">
+                        <button type="button" class="danger" onClick={() => revoke(key)}>
+                          Revoke key
+                        </button>
+                        <button type="button" onClick={() => setConfirming(undefined)}>
+                          Cancel
+                        </button>
+                      </div>
+                    </fieldset>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function stateOf(key: DashboardKey): string {
+  if (key.revoked_at) return `Revoked ${when(key.revoked_at)}`;
+  if (key.expires_at && Date.parse(key.expires_at) <= Date.now()) return 'Expired';
+  return 'Active';
+}

@@ -1,0 +1,106 @@
+import { Plan } from '../api/schemas/account';
+import { Timestamp } from '../api/schemas/common';
+import { z } from '../api/zod';
+
+/**
+ * What the dashboard's pages send and receive, shared by the pages (which check a form before sending it) and
+ * the service (which checks it again). Messages are whole sentences: the pages show them under the field.
+ */
+
+export const MIN_PASSWORD_LENGTH = 10;
+/** scrypt reads it all: a cap keeps one request from costing the service more than a long password should. */
+const MAX_PASSWORD_LENGTH = 200;
+
+export const Email = z
+  .string()
+  .check(
+    z.trim(),
+    z.maxLength(254, 'An email address has at most 254 characters.'),
+    z.email('Enter an email address such as name@example.com.'),
+  );
+
+export const Password = z
+  .string()
+  .check(
+    z.minLength(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters for the password.`),
+    z.maxLength(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters for the password.`),
+  );
+
+/** Sign-up sets a password, so it must be long enough. */
+export const SignUpInput = z.strictObject({ email: Email, password: Password });
+
+/** Sign-in takes any password that was typed: the length rule may have changed since the account was made. */
+export const SignInInput = z.strictObject({
+  email: Email,
+  password: z.string().check(z.minLength(1, 'Enter your password.'), z.maxLength(MAX_PASSWORD_LENGTH)),
+});
+
+export const ChangePasswordInput = z.strictObject({
+  current_password: z.string().check(z.minLength(1, 'Enter your current password.')),
+  new_password: Password,
+});
+
+export const DeleteAccountInput = z.strictObject({
+  password: z.string().check(z.minLength(1, 'Enter your password to confirm.')),
+});
+
+export const KEY_NAME_MAX = 100;
+export const MAX_KEY_LIFETIME_DAYS = 365;
+
+export const CreateKeyInput = z.strictObject({
+  name: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Give the key a name, such as the machine or app that will use it.'),
+      z.maxLength(KEY_NAME_MAX, `A key's name has at most ${KEY_NAME_MAX} characters.`),
+    ),
+  /** Days until the key stops working; absent or null: it does not expire. */
+  expires_in_days: z.optional(
+    z.nullable(
+      z
+        .int('Enter the days as a whole number.')
+        .check(
+          z.minimum(1, 'A key must last at least 1 day.'),
+          z.maximum(MAX_KEY_LIFETIME_DAYS, `A key can last at most ${MAX_KEY_LIFETIME_DAYS} days.`),
+        ),
+    ),
+  ),
+});
+
+/** Who is signed in, and whether new people may sign up. */
+export const DashboardStatus = z.object({
+  signup: z.enum(['open', 'closed']),
+  account: z.nullable(z.object({ email: z.string(), plan: Plan })),
+});
+
+export const DashboardKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  created_at: Timestamp,
+  last_used_at: z.nullable(Timestamp),
+  expires_at: z.nullable(Timestamp),
+  revoked_at: z.nullable(Timestamp),
+});
+
+export const DashboardKeyList = z.object({ data: z.array(DashboardKey) });
+
+/** A new key: the only answer that holds the key itself. */
+export const CreatedDashboardKey = z.object({ ...DashboardKey.shape, key: z.string() });
+
+export const Usage = z.object({
+  plan: Plan,
+  /** Null: the plan is unlimited and its requests are not counted. */
+  hourly_limit: z.nullable(z.number()),
+  used_last_hour: z.number(),
+  /** Requests per minute, the oldest of the last 60 minutes first. */
+  per_minute: z.array(z.number()),
+});
+
+export type SignUpInput = z.infer<typeof SignUpInput>;
+export type CreateKeyInput = z.infer<typeof CreateKeyInput>;
+export type DashboardStatus = z.infer<typeof DashboardStatus>;
+export type DashboardKey = z.infer<typeof DashboardKey>;
+export type CreatedDashboardKey = z.infer<typeof CreatedDashboardKey>;
+export type Usage = z.infer<typeof Usage>;

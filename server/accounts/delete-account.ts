@@ -1,0 +1,43 @@
+import { rm } from 'node:fs/promises';
+import { profileDataDir } from '../data-dir';
+import type { AppDeps } from '../deps';
+import { revokeKeysOfAccount } from '../store/account-keys';
+import { deleteAccountRow, profileIdsOfAccount } from '../store/dashboard-accounts';
+import { decodeCursor } from '../store/pagination';
+import { listRuns } from '../store/runs';
+
+/**
+ * Deletes an account and everything it holds: its keys stop working first (so nothing new starts meanwhile),
+ * then its queued and running runs are cancelled, its sessions' browsers stopped, its rows deleted (profiles,
+ * proxies, sessions, runs and artifacts go with the account by cascade) and its profiles' browser data removed.
+ */
+export async function deleteAccount(
+  {
+    db,
+    clock,
+    config,
+    log,
+    sessions,
+    automation,
+  }: Pick<AppDeps, 'db' | 'clock' | 'config' | 'log' | 'sessions' | 'automation'>,
+  accountId: string,
+): Promise<void> {
+  await revokeKeysOfAccount(db, clock, accountId);
+  let after: number | null = null;
+  do {
+    const active = await listRuns(db, accountId, { limit: 100, after, status: 'active' });
+    for (const run of active.data) await automation.cancel(accountId, run.id);
+    after = active.next_cursor === null ? null : decodeCursor(active.next_cursor);
+  } while (after !== null);
+  const profileIds = await profileIdsOfAccount(db, accountId);
+  for (const profileId of profileIds) await sessions.stopForProfile(accountId, profileId, 'profile_deleted');
+  await deleteAccountRow(db, accountId);
+  await Promise.all(
+    profileIds.map((profileId) => {
+      const folder = profileDataDir(config.dataDir, profileId);
+      return rm(folder, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) =>
+        log.warn('could not remove the browser data of a deleted account', { path: folder, error }),
+      );
+    }),
+  );
+}
