@@ -18,9 +18,9 @@ export const profileRoutes: Route[] = [
     return c.json(page, status);
   }),
 
-  route('createProfile', async (c, { body, status }, { db, clock }) => {
+  route('createProfile', async (c, { body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await db.transaction(async (tx) => {
+    const answer = await events.transaction(async (tx, emit) => {
       // Locked for share: the proxy cannot be deleted before this profile that points at it is committed.
       if (body.proxy_id && !(await findProxyRow(tx, accountId, body.proxy_id, { lock: true }))) {
         throw validationProblem(
@@ -29,6 +29,7 @@ export const profileRoutes: Route[] = [
         );
       }
       const profile = await insertProfile(tx, clock, accountId, body);
+      await emit(accountId, 'profile.created', profile);
       return recordAnswer(c, tx, {
         status,
         body: profile,
@@ -44,7 +45,7 @@ export const profileRoutes: Route[] = [
     return c.json(profile, status);
   }),
 
-  route('deleteProfile', async (c, { params, query, status }, { db, config, log, sessions }) => {
+  route('deleteProfile', async (c, { params, query, status }, { db, config, log, sessions, events }) => {
     const { force } = query;
     const accountId = c.get('account').id;
     const { id } = params;
@@ -54,7 +55,11 @@ export const profileRoutes: Route[] = [
       if (force !== 'true') throw profileRunning(profile.session_id);
       await sessions.stopForProfile(accountId, id, 'profile_deleted');
     }
-    const outcome = await deleteIdleProfile(db, accountId, id);
+    const outcome = await events.transaction(async (tx, emit) => {
+      const deleted = await deleteIdleProfile(tx, accountId, id);
+      if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id });
+      return deleted;
+    });
     if (outcome === 'missing') throw notFound('profile');
     if (outcome === 'running') {
       throw profileRunning((await getProfile(db, accountId, id))?.session_id ?? null);

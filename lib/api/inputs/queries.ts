@@ -34,6 +34,8 @@ export const ProfileDeleteQuery = z.object({
 
 export const ProxyListQuery = z.object({ ...PageQuery });
 
+export const WebhookListQuery = z.object({ ...PageQuery });
+
 export const SessionListQuery = z.object({ ...PageQuery, status: z.optional(SessionStatus) });
 
 /** GET /v1/automation/status: with run_id one run (long-poll with wait/after_version), without it a list. */
