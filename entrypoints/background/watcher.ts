@@ -40,6 +40,8 @@ export interface WatcherDeps {
   alarm: { set(at: number): Promise<void>; clear(): Promise<void> };
   /** Announces a run that ended or was dropped. Called once per run (again only if the worker was ended first). */
   announce(entry: WatchedRun): Promise<void>;
+  /** Whether the event stream is live: it reports every change of the runs, and the watcher need not poll. */
+  streaming(): boolean;
 }
 
 export type Watcher = ReturnType<typeof createWatcher>;
@@ -99,6 +101,8 @@ export function createWatcher(deps: WatcherDeps) {
       ]);
       const now = deps.now();
       const followed = runs.filter((entry) => entry.phase === 'watching');
+      // The alarm stays as the backstop: a worker ended with its stream wakes to poll.
+      if (deps.streaming()) return followed.length ? deps.alarm.set(now + ALARM_MIN_MS) : deps.alarm.clear();
       const plan = planPoll({
         now,
         runs: followed.map(({ run }) => ({ id: run.id, version: run.version })),
@@ -215,6 +219,23 @@ export function createWatcher(deps: WatcherDeps) {
 
   return {
     wake,
+
+    /** A run's change the event stream reported (a run's full output is read when the event left it out). */
+    async apply(run: AutomationRun & { output_omitted?: boolean }): Promise<void> {
+      const followed = (await deps.runs.getValue()).some((entry) => entry.run.id === run.id);
+      if (!followed) return;
+      const api = run.output_omitted ? await deps.api() : null;
+      await record([api ? await api.getRun(run.id) : run], false);
+      await wake();
+    },
+
+    /** The stream opened without a point to resume from: one list of recent runs brings the followed up to date. */
+    async catchUp(): Promise<void> {
+      const api = await deps.api();
+      if (!api) return;
+      await record((await api.listRuns({ limit: RECENT_RUNS })).data, false);
+      await wake();
+    },
 
     /** Starts following a run (just started by the person), replacing an older entry for it. */
     async watch(run: AutomationRun): Promise<WatchedRun> {

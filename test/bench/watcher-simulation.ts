@@ -209,6 +209,7 @@ export async function simulate({ plan, runs: slots, seed = 1, clicksPerHour }: S
         if (noticed.has(entry.run.id)) announcedTwice++;
         else noticed.set(entry.run.id, clock.now);
       },
+      streaming: () => false,
     });
     worker = self;
     void self.watcher.wake();

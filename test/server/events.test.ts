@@ -246,7 +246,7 @@ describe('the WebSocket form of /v1/events', () => {
   const nextEvent = async (messages: AsyncIterator<string>): Promise<ServiceEvent> => {
     for (;;) {
       const event = JSON.parse((await messages.next()).value) as ServiceEvent;
-      if (event.type !== 'heartbeat') return event;
+      if (event.type !== 'heartbeat' && event.type !== 'open') return event;
     }
   };
 
@@ -254,6 +254,7 @@ describe('the WebSocket form of /v1/events', () => {
     const { key, api } = await newAccount('premium');
     const { socket, messages } = await connect();
     socket.send(JSON.stringify({ key }));
+    expect(JSON.parse((await messages.next()).value)).toEqual({ type: 'open' });
     expect(JSON.parse((await messages.next()).value)).toEqual({ type: 'heartbeat' });
     await api.createProfile({ name: 'Over WS' });
     const created = await nextEvent(messages);

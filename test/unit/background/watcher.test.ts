@@ -37,6 +37,7 @@ function startWorker() {
       },
     },
     announce,
+    streaming: () => false,
   });
   const worker = {
     watcher,
