@@ -18,8 +18,8 @@ const closeCodeOf = (status: number) => 4000 + status;
  * The event stream over a WebSocket at `/v1/events`. The client's first message is `{ "key": "<API key>",
  * "last_event_id"?: "<id>" }`, never the URL, where logs keep it. It is then exactly the SSE stream: the socket
  * asks the app for `GET /v1/events` with that key (so authentication, the hourly limit, the stream cap and
- * Last-Event-ID behave the same) and sends each event as one text message (the event's JSON), and
- * `{"type":"heartbeat"}` for each heartbeat. A refusal is sent as its problem details, then the socket closes with
+ * Last-Event-ID behave the same), sends `{"type":"open"}` once accepted, then each event as one text message
+ * (the event's JSON), and `{"type":"heartbeat"}` for each heartbeat. A refusal is sent as its problem details, then the socket closes with
  * 4000 + the status (4401, 4429, 4422).
  */
 export function eventSocket(app: Hono<AppEnv>): UpgradeHandler {
@@ -81,6 +81,7 @@ async function relay(
     }
     return;
   }
+  webSocket.send('{"type":"open"}');
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   closed.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
   let buffered = '';
