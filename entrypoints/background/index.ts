@@ -43,7 +43,7 @@ export default defineBackground(() => {
       await Promise.all([sessions.reconcile(), watcher.catchUp()]);
     },
     // Live, the watcher stops polling; dropped, it plans its polls again.
-    onLiveChange: () => quietly(watcher.wake()),
+    onLiveChange: () => watcher.streamChanged(),
     setTimer,
     open: (url) => new WebSocket(url),
   });

@@ -105,6 +105,8 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
 
     /** A change the event stream reported: the cache follows; a browser that exited on its own is announced. */
     async apply(session: Session): Promise<void> {
+      // A start shows once it runs (the start's own answer says so too), not while the browser launches.
+      if (session.status === 'starting') return;
       const known = (await cachedSessions.getValue())?.data.find((cached) => cached.id === session.id);
       // Events carry no DevTools address: keep the one the start answered.
       await remember({ ...session, cdp_url: session.cdp_url ?? known?.cdp_url ?? null });

@@ -24,6 +24,8 @@ const KEEP_ENDED = 20;
 const ENDED: readonly string[] = ['succeeded', 'failed', 'cancelled'];
 /** How many of the account's latest runs one list request reads. */
 const RECENT_RUNS = 50;
+/** Runs the stream reported before anyone followed them (a run reports before its start is answered). */
+const KEEP_REPORTED = 20;
 
 export type { Stored };
 
@@ -60,6 +62,7 @@ export function createWatcher(deps: WatcherDeps) {
   let inFlight: AbortController | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  const reported = new Map<string, AutomationRun>();
 
   /** Read-modify-write of the runs list, in turn with the worker's other writes. */
   const update = (next: (runs: WatchedRun[]) => WatchedRun[]) => change(deps.runs, next);
@@ -217,17 +220,28 @@ export function createWatcher(deps: WatcherDeps) {
     }
   }
 
+  /** A run's change the event stream reported (a run's full output is read when the event left it out). */
+  async function apply(run: AutomationRun & { output_omitted?: boolean }): Promise<void> {
+    const followed = (await deps.runs.getValue()).some((entry) => entry.run.id === run.id);
+    if (!followed) {
+      reported.delete(run.id);
+      reported.set(run.id, run);
+      for (const id of reported.keys()) if (reported.size > KEEP_REPORTED) reported.delete(id);
+      return;
+    }
+    const api = run.output_omitted ? await deps.api() : null;
+    await record([api ? await api.getRun(run.id) : run], false);
+    // Not awaited: a request planned before the stream went live must not hold the next event.
+    wake().catch(() => undefined);
+  }
+
   return {
     wake,
 
-    /** A run's change the event stream reported (a run's full output is read when the event left it out). */
-    async apply(run: AutomationRun & { output_omitted?: boolean }): Promise<void> {
-      const followed = (await deps.runs.getValue()).some((entry) => entry.run.id === run.id);
-      if (!followed) return;
-      const api = run.output_omitted ? await deps.api() : null;
-      await record([api ? await api.getRun(run.id) : run], false);
-      await wake();
-    },
+    apply,
+
+    /** The stream went live (a request in flight is no longer needed) or dropped (polling takes over). */
+    streamChanged: replan,
 
     /** The stream opened without a point to resume from: one list of recent runs brings the followed up to date. */
     async catchUp(): Promise<void> {
@@ -251,6 +265,8 @@ export function createWatcher(deps: WatcherDeps) {
         message: null,
       };
       await update((runs) => prune([entry, ...runs.filter((other) => other.run.id !== run.id)]));
+      const newer = reported.get(run.id);
+      if (newer && newer.version > run.version) apply(newer).catch(() => undefined);
       replan();
       return entry;
     },

@@ -6,7 +6,6 @@ import { Options } from '../../components/Options';
 import { quotaText } from '../../components/quota';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { EVENTS_PORT } from '../../lib/messaging/protocol';
 import { connection, pendingView, quota } from '../../lib/storage';
 import { Automation } from './Automation';
 import { Profiles } from './Profiles';
@@ -48,11 +47,7 @@ export function App() {
     if (apiKey) connector.send({ type: 'sessions.refresh' });
   }, [apiKey]);
   // While the popup is open the worker follows the service's event stream: what changes shows at once.
-  useEffect(() => {
-    if (!apiKey) return;
-    const port = browser.runtime.connect({ name: EVENTS_PORT });
-    return () => port.disconnect();
-  }, [apiKey]);
+  useEffect(() => (apiKey ? connector.followEvents() : undefined), [apiKey]);
   if (!saved) return null;
 
   // Routes: #/<view>, #/runs/<id> (a run in Automation), #/profiles/<id> (a profile), #/settings.
