@@ -1,7 +1,8 @@
 /**
- * The extension on the service's event stream, in real Chromium with the built extension: the popup open on
- * Sessions shows a session whose browser was killed from outside as stopped, and the badge and a notification
- * follow, with no request to the sessions list after the kill (the change came as an event, not a poll).
+ * The extension on the service's event stream, in real Chromium with the built extension, on the Free plan:
+ * the popup open on Sessions shows a session whose browser was killed from outside as stopped, and the badge
+ * and a notification follow, with no request to the sessions list after the kill (the change came as an event,
+ * not a poll); a run's steps show in the popup as they happen, with no status request for that run.
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -13,7 +14,7 @@ import { processesWithUserDataDir } from '../server/browser/fixtures';
 import { JSON_HEADERS, type ServiceHandle, startService } from '../server/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
-import { goTo, rowOf } from './support/popup';
+import { goTo, rowOf, shownUnlessRefused } from './support/popup';
 import { serviceReader } from './support/service-api';
 import { eventually } from './support/wait';
 import { badge, recordNotifications, takeNotifications } from './support/worker';
@@ -106,5 +107,31 @@ describe('the extension on the event stream', () => {
       return shown.length > 0 ? shown : undefined;
     });
     expect(notification?.title).toContain(PROFILE);
+  });
+
+  it('shows a run’s steps in the popup as they happen, without asking the service about the run', async () => {
+    const automation = await extension.openPopup('#/automation');
+    const script = {
+      steps: [
+        { action: 'evaluate', expression: '1 + 1', name: 'two' },
+        { action: 'wait_for', ms: 2000 },
+        { action: 'evaluate', expression: '"done"', name: 'said' },
+      ],
+    };
+    await automation.getByLabel('Script (JSON steps)').fill(JSON.stringify(script));
+    await automation.getByLabel('Script name').fill('Step by step');
+    await automation.getByRole('button', { name: 'Run', exact: true }).click();
+    const row = rowOf(automation, 'Step by step').first();
+    await shownUnlessRefused(automation, row);
+    // The wait, seen running while it runs, then each step as it ended.
+    await row.locator('li.running', { hasText: 'wait_for' }).waitFor();
+    await row.locator('li.succeeded', { hasText: 'evaluate' }).first().waitFor();
+    await eventually('the run to succeed in the popup', async () =>
+      (await row.locator('summary').textContent()) === 'Step by step succeeded' ? true : undefined,
+    );
+    expect(await row.locator('ol.steps > li.succeeded').count()).toBe(3);
+    const { data } = await api.get<{ data: { id: string }[] }>('/v1/automation/status?limit=1');
+    const runId = data[0]?.id as string;
+    expect(requests().filter((request) => request.path.includes(runId))).toEqual([]);
   });
 });
