@@ -32,7 +32,7 @@ interface DeliveryRow {
 /** A delivery as the sender needs it: where, signed with what, and what. */
 export interface DueDelivery {
   id: string;
-  webhook_id: string;
+  account_id: string;
   url: string;
   secret: string;
   payload: string;
@@ -126,8 +126,9 @@ export async function listDeliveries(
 }
 
 /**
- * Takes up to `limit` deliveries that are due, at most one per enabled webhook and none of `busy` webhooks, and
- * leases them until `leaseUntil` (so that no other sender takes them meanwhile).
+ * Takes up to `limit` deliveries that are due, at most one per account and none of `busy` accounts (so that one
+ * account's slow receivers hold up only its own deliveries), and leases them until `leaseUntil` (so that no
+ * other sender takes them meanwhile).
  */
 export async function claimDueDeliveries(
   db: Queryable,
@@ -135,16 +136,16 @@ export async function claimDueDeliveries(
 ): Promise<DueDelivery[]> {
   return db.query<DueDelivery>(
     `with due as (
-       select distinct on (d.webhook_id) d.id from webhook_deliveries d
+       select distinct on (d.account_id) d.id from webhook_deliveries d
          join webhooks w on w.id = d.webhook_id
         where d.status = 'pending' and d.next_attempt_at <= $1 and w.status = 'enabled'
-          and d.webhook_id <> all($3::text[])
-        order by d.webhook_id, d.next_attempt_at
+          and d.account_id <> all($3::text[])
+        order by d.account_id, d.next_attempt_at
         limit $4)
      update webhook_deliveries d set next_attempt_at = $2
        from webhooks w, due
-      where d.id = due.id and w.id = d.webhook_id
-      returning d.id, d.webhook_id, w.url, w.secret, d.payload, d.attempts`,
+      where d.id = due.id and w.id = d.webhook_id and d.next_attempt_at <= $1
+      returning d.id, d.account_id, w.url, w.secret, d.payload, d.attempts`,
     [fields.now, fields.leaseUntil, fields.busy, fields.limit],
   );
 }

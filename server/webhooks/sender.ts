@@ -15,8 +15,8 @@ import {
 import { postWebhook } from './post';
 import { signedHeaders } from './signing';
 
-/** Deliveries in flight at once, all webhooks together (one per webhook at a time). */
-const MAX_IN_FLIGHT = 16;
+/** Deliveries in flight at once, all accounts together (one per account at a time). */
+const MAX_IN_FLIGHT = 32;
 /** Ended deliveries are listed for a week. */
 const KEEP_DELIVERIES_MS = 7 * 24 * 3600 * 1000;
 
@@ -32,7 +32,7 @@ export interface WebhookSenderDeps {
 /**
  * Sends queued deliveries (queued with their events, see store/events.ts) and retries failed ones on the
  * schedule; a delivery whose every try failed disables its webhook with the reason. A receiver that hangs or
- * fails holds one socket for at most the timeout, and only its own webhook waits.
+ * fails holds one socket for at most the timeout, and only its own account's deliveries wait meanwhile.
  */
 export function startWebhookSender(deps: WebhookSenderDeps): void {
   const { db, clock, log, publisher, lifecycle, settings } = deps;
@@ -67,9 +67,9 @@ export function startWebhookSender(deps: WebhookSenderDeps): void {
       const leaseUntil = new Date(now.getTime() + settings.timeoutMs + 60_000);
       const due = await claimDueDeliveries(db, { now, leaseUntil, busy: [...busy], limit: room });
       for (const delivery of due) {
-        busy.add(delivery.webhook_id);
+        busy.add(delivery.account_id);
         void attempt(delivery).finally(() => {
-          busy.delete(delivery.webhook_id);
+          busy.delete(delivery.account_id);
           pump();
         });
       }
