@@ -91,7 +91,7 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
   it('keeps data and migrations across a restart, and takes keys while running', async () => {
     const migrated = (logs: string[]) =>
       logs.map((line) => JSON.parse(line)).filter((record) => record.msg === 'database migrated');
-    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2], kind: 'postgres' }]);
+    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2, 6], kind: 'postgres' }]);
     await service.stop();
     service = await startService({ env: { DATABASE_URL: postgres.url }, dataDir });
     expect(migrated(service.logs)).toEqual([]);
