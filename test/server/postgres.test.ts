@@ -98,7 +98,7 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
     const server = new pg.Client({ connectionString: postgres.url });
     await server.connect();
     const { rows } = await server.query('select version from schema_migrations').finally(() => server.end());
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 6 }]);
     const again = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     expect((await again.getAccount()).name).toBe('pg');
     const fresh = await service.createKey('free');
