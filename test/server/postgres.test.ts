@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
+import { openEventStream } from './event-stream';
 import { createDataDir, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
 
@@ -86,6 +87,28 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
       responses.filter((response) => response.status === 201 && !response.headers.get('idempotent-replayed')),
     ).toHaveLength(1);
     expect((await client.listProxies()).data.filter((proxy) => proxy.name === 'race')).toHaveLength(1);
+  });
+
+  it('streams the account’s events in order, resumes with Last-Event-ID, and queues webhook deliveries', async () => {
+    const call = requester(service.baseUrl, key);
+    const hook = await call('POST', '/v1/webhooks', {
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/unheard', event_types: ['profile.deleted'] }),
+      headers: JSON_HEADERS,
+    });
+    const webhook = (await hook.json()) as { id: string };
+    const events = await openEventStream(service.baseUrl, key);
+    const created = await client.createProfile({ name: 'streamed on pg' });
+    await client.deleteProfile(created.id);
+    const first = await events.nextEvent();
+    expect(first).toMatchObject({ type: 'profile.created', data: { id: created.id } });
+    events.close();
+    const resumed = await openEventStream(service.baseUrl, key, { 'Last-Event-ID': first.id });
+    expect(await resumed.nextEvent()).toMatchObject({ type: 'profile.deleted', data: { id: created.id } });
+    resumed.close();
+    const deliveries = (await (await call('GET', `/v1/webhooks/${webhook.id}/deliveries`)).json()) as {
+      data: { event_type: string }[];
+    };
+    expect(deliveries.data.map((delivery) => delivery.event_type)).toEqual(['profile.deleted']);
   });
 
   it('keeps data and migrations across a restart, and takes keys while running', async () => {
