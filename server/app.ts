@@ -9,6 +9,7 @@ import { idempotency, maintainIdempotencyRecords } from './http/idempotency';
 import { accountRateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
 import type { Route } from './http/route';
+import { takeStreamSlot } from './http/stream-slot';
 import { refuseNulInPath } from './http/validate';
 import { routes as contractRoutes } from './routes/index';
 import { metaRoutes } from './routes/meta';
@@ -29,6 +30,7 @@ export function createApp(
   app.use('*', extensionCors());
   app.route('/', metaRoutes(deps, routes));
   app.use('/v1/*', authenticate(deps.db, deps.clock));
+  app.use('/v1/events', takeStreamSlot(deps.streams));
   app.use('/v1/*', accountRateLimit(deps.clock));
   app.use('/v1/*', idempotency(deps.db, deps.clock));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));

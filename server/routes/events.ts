@@ -10,7 +10,7 @@ export const EVENT_ID = /^\d{1,18}$/;
 const RETRY_MS = 3000;
 
 export const eventRoutes: Route[] = [
-  route('streamEvents', (c, _input, { db, publisher, streams, config, lifecycle }) => {
+  route('streamEvents', (c, _input, { db, publisher, config, lifecycle }) => {
     const account = c.get('account');
     const lastEventId = c.req.header('last-event-id')?.trim() || null;
     if (lastEventId !== null && !EVENT_ID.test(lastEventId)) {
@@ -19,7 +19,7 @@ export const eventRoutes: Route[] = [
         'The Last-Event-ID header must be the id of an event this stream sent (digits).',
       );
     }
-    const release = streams.take(account);
+    const release = c.get('releaseStream');
     return streamSSE(c, async (stream) => {
       const closed = new AbortController();
       stream.onAbort(() => closed.abort());
