@@ -113,13 +113,18 @@ describe('GET /v1/events', () => {
     expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(remaining - 3);
   });
 
-  it('holds as many streams as the plan allows (Free 2) and refuses the next with 429 and a sentence', async () => {
+  it('holds as many streams as the plan allows (Free 2), refusing the next with 429, a sentence and no charge', async () => {
     const { key } = await newAccount('free');
     const held = [await stream(key), await stream(key)];
+    const left = Number(held[1]?.response.headers.get('x-ratelimit-remaining'));
     const refused = await fetch(`${service.baseUrl}/v1/events`, {
       headers: { Authorization: `Bearer ${key}` },
     });
     expect(refused.status).toBe(429);
+    const account = await fetch(`${service.baseUrl}/v1/account`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    expect(Number(account.headers.get('x-ratelimit-remaining'))).toBe(left - 1);
     expect(await refused.json()).toMatchObject({
       code: 'stream_limit',
       detail: 'Your free plan allows 2 event streams open at once; close one to open another.',
