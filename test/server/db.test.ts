@@ -54,8 +54,8 @@ describe.each(databases)('on $name', ({ name, open }) => {
 
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
-    expect(files.map((migration) => migration.version)).toEqual([1, 2]);
-    expect(await migrate(db)).toEqual([1, 2]);
+    expect(files.map((migration) => migration.version)).toEqual([1, 2, 6]);
+    expect(await migrate(db)).toEqual([1, 2, 6]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
       'select version, name from schema_migrations',
@@ -63,6 +63,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
     expect(recorded).toEqual([
       { version: 1, name: 'initial' },
       { version: 2, name: 'isolation' },
+      { version: 6, name: 'events' },
     ]);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
@@ -72,11 +73,14 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'api_keys',
       'automation_artifacts',
       'automation_runs',
+      'events',
       'idempotency_records',
       'profiles',
       'proxies',
       'schema_migrations',
       'sessions',
+      'webhook_deliveries',
+      'webhooks',
     ]);
   });
 
