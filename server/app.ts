@@ -11,6 +11,7 @@ import { idempotency, maintainIdempotencyRecords } from './http/idempotency';
 import { accountRateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
 import type { Route } from './http/route';
+import { takeStreamSlot } from './http/stream-slot';
 import { refuseNulInPath } from './http/validate';
 import { routes as contractRoutes } from './routes/index';
 import { metaRoutes } from './routes/meta';
@@ -34,6 +35,7 @@ export function createApp(
   app.route('/', dashboardPages());
   app.route('/dashboard/api', dashboardApi(deps));
   app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
+  app.use('/v1/events', takeStreamSlot(deps.streams));
   app.use('/v1/*', accountRateLimit(deps.clock, deps.hourlyRequests));
   app.use('/v1/*', idempotency(deps.db, deps.clock));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));

@@ -20,6 +20,8 @@ export interface Config {
   limits: Limits;
   /** Whether people may sign up on the dashboard (SIGNUP); when closed, accounts come from the operator. */
   signup: 'open' | 'closed';
+  events: { heartbeatMs: number };
+  webhooks: WebhookSettings;
   logLevel: LogLevel;
   version: string;
 }
@@ -36,6 +38,20 @@ export interface Limits {
   maxRunOutputBytes: number;
   maxArtifactBytes: number;
 }
+
+export interface WebhookSettings {
+  /** Addresses webhook URLs may lead to besides the public internet (WEBHOOK_ALLOW, as EGRESS_ALLOW). */
+  allowed: EgressPolicy;
+  /** Whether plain http:// webhook URLs are taken (WEBHOOK_ALLOW_HTTP); https:// always is. */
+  allowHttp: boolean;
+  /** Seconds between a failed attempt and the next (WEBHOOK_RETRY_SCHEDULE); after the last, the webhook is disabled. */
+  retryDelaysS: number[];
+  /** How long one attempt may take before it counts as failed (WEBHOOK_TIMEOUT, seconds). */
+  timeoutMs: number;
+}
+
+/** Retries after 5 s, 1 min, 5 min, 30 min, 1 h, 3 h, 6 h and 12 h: the last about a day after the event. */
+const WEBHOOK_RETRY_SCHEDULE = '5,60,300,1800,3600,10800,21600,43200';
 
 /** Command-line flags win over the environment. */
 export interface ConfigFlags {
@@ -59,9 +75,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!isLogLevel(logLevel))
     throw new ConfigError(`LOG_LEVEL must be debug, info, warn or error, not "${logLevel}"`);
+  const host = flags.host ?? env.HOST ?? '127.0.0.1';
+  // A service bound to loopback serves one machine's own person, who may point webhooks at that machine.
+  const local = isLoopbackHost(host);
   return {
     port: parsePort(flags.port ?? env.PORT ?? '8787'),
-    host: flags.host ?? env.HOST ?? '127.0.0.1',
+    host,
     dataDir: path.resolve(flags['data-dir'] ?? env.DATA_DIR ?? path.join(PROJECT_ROOT, '.data')),
     databaseUrl: flags['database-url'] ?? (env.DATABASE_URL || null),
     chromePath: env.CHROME_PATH || null,
@@ -77,6 +96,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       maxArtifactBytes: parseCount('MAX_ARTIFACT_BYTES', env.MAX_ARTIFACT_BYTES, 10 * 2 ** 20),
     },
     signup: parseSignup(env.SIGNUP ?? 'open'),
+    events: { heartbeatMs: parseCount('EVENT_HEARTBEAT', env.EVENT_HEARTBEAT, 15) * 1000 },
+    webhooks: {
+      allowed: parseEgress(env.WEBHOOK_ALLOW ?? (local ? 'loopback,private' : ''), 'WEBHOOK_ALLOW'),
+      allowHttp: env.WEBHOOK_ALLOW_HTTP ? parseBoolean('WEBHOOK_ALLOW_HTTP', env.WEBHOOK_ALLOW_HTTP) : local,
+      retryDelaysS: parseSchedule(env.WEBHOOK_RETRY_SCHEDULE || WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: parseCount('WEBHOOK_TIMEOUT', env.WEBHOOK_TIMEOUT, 10) * 1000,
+    },
     logLevel,
     version: readVersion(),
   };
@@ -88,17 +114,29 @@ function parseSignup(text: string): Config['signup'] {
   throw new ConfigError(`SIGNUP must be open or closed, not "${text}"`);
 }
 
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || /^127\./.test(host) || host === '::1';
+}
+
+function parseSchedule(text: string): number[] {
+  const delays = text.split(',').map((part) => part.trim());
+  if (delays.some((delay) => !/^\d+$/.test(delay)))
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be seconds separated by commas, not "${text}"`);
+  return delays.map(Number);
+}
+
 function parsePort(text: string): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new ConfigError(`PORT must be 0 to 65535, not "${text}"`);
   return port;
 }
 
-function parseEgress(setting: string): EgressPolicy {
+function parseEgress(setting: string, name = 'EGRESS_ALLOW'): EgressPolicy {
   try {
     return EgressPolicy.parse(setting);
   } catch (error) {
-    if (error instanceof EgressSettingError) throw new ConfigError(error.message);
+    if (error instanceof EgressSettingError)
+      throw new ConfigError(error.message.replace('EGRESS_ALLOW', name));
     throw error;
   }
 }

@@ -6,11 +6,15 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db/driver';
 import { keepStatisticsCurrent } from './db/statistics';
+import { createEventLog, type EventLog } from './events/event-log';
+import { createPublisher, type Publisher } from './events/publisher';
+import { StreamSlots } from './events/stream-slots';
 import { createHourlyRequests, type HourlyRequests } from './http/rate-limit';
 import type { Lifecycle } from './lifecycle';
 import type { Logger } from './log';
 import { CdpTokens } from './sessions/cdp-tokens';
 import { createSessionManager, type SessionManager } from './sessions/manager';
+import { startWebhookSender } from './webhooks/sender';
 
 /** What the process provides: the database, settings, logs, time, and start-up and shutdown hooks. */
 export interface BaseDeps {
@@ -37,20 +41,28 @@ export interface AppDeps extends BaseDeps {
   hourlyRequests: HourlyRequests;
   /** When each key was last used, written at most once a minute. */
   keyUses: KeyUses;
+  /** Wakes event streams, long polls and the webhook sender once a change is committed. */
+  publisher: Publisher;
+  /** Records each change of a session, run, profile or proxy as an event of its account. */
+  events: EventLog;
+  /** Event streams open per account (SSE and WebSocket), within the plan's cap. */
+  streams: StreamSlots;
 }
 
 /** The one place the service's parts are put together and hooked into its start-up and shutdown. */
 export function wireService(base: BaseDeps): AppDeps {
   const cdpTokens = new CdpTokens();
-  const sessions = createSessionManager({ ...base, tokens: cdpTokens });
-  const runEvents = createRunEvents();
-  const automation = createRunQueue({ ...base, limits: base.config.limits, sessions, events: runEvents });
   const keyCache = new KeyCache();
   let stopHearingKeys: () => Promise<void> = async () => {};
   base.lifecycle.onStart('key cache', async () => {
     stopHearingKeys = await keyCache.listen(base.db);
   });
   keepStatisticsCurrent(base.db, base.lifecycle, base.log);
+  const publisher = createPublisher();
+  const events = createEventLog({ ...base, publisher });
+  const sessions = createSessionManager({ ...base, events, tokens: cdpTokens });
+  const runEvents = createRunEvents(publisher);
+  const automation = createRunQueue({ ...base, limits: base.config.limits, sessions, runEvents, events });
   base.lifecycle.onStart('sessions', () => sessions.reconcile());
   base.lifecycle.onStart('automation runs', () => automation.reconcile());
   // Shutdown hooks run last registered first: runs end before their browsers are stopped.
@@ -59,5 +71,19 @@ export function wireService(base: BaseDeps): AppDeps {
   base.lifecycle.onShutdown('key cache', () => stopHearingKeys());
   const hourlyRequests = createHourlyRequests();
   const keyUses = createKeyUses(base.db, base.log);
-  return { ...base, sessions, cdpTokens, automation, runEvents, keyCache, hourlyRequests, keyUses };
+  const streams = new StreamSlots();
+  startWebhookSender({ ...base, publisher, settings: base.config.webhooks });
+  return {
+    ...base,
+    sessions,
+    cdpTokens,
+    automation,
+    runEvents,
+    keyCache,
+    hourlyRequests,
+    keyUses,
+    publisher,
+    events,
+    streams,
+  };
 }

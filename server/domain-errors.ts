@@ -25,7 +25,7 @@ export class Conflict extends Error {
 export class PlanLimit extends Error {
   override name = 'PlanLimit';
   constructor(
-    readonly code: 'session_limit',
+    readonly code: 'session_limit' | 'stream_limit',
     message: string,
   ) {
     super(message);

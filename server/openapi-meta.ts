@@ -3,8 +3,17 @@ import { RunCreate, Script, Step } from '../lib/api/inputs/automation';
 import { Fingerprint, ProfileClone, ProfileCreate, ProfileUpdate } from '../lib/api/inputs/profiles';
 import { ProxyInput } from '../lib/api/inputs/proxies';
 import { SessionStart, SessionStop } from '../lib/api/inputs/sessions';
+import { WebhookCreate } from '../lib/api/inputs/webhooks';
 import { Account } from '../lib/api/schemas/account';
 import { AutomationRun, RunList } from '../lib/api/schemas/automation';
+import {
+  CreatedWebhook,
+  ServiceEvent,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookList,
+} from '../lib/api/schemas/events';
 import { Problem } from '../lib/api/schemas/problem';
 import { Profile, ProfileList, ProfileUpdated } from '../lib/api/schemas/profiles';
 import { ProxyConfig, ProxyList } from '../lib/api/schemas/proxies';
@@ -103,6 +112,24 @@ componentSchemas.add(Session, {
 componentSchemas.add(SessionStart, { id: 'SessionStart' });
 componentSchemas.add(SessionStop, { id: 'SessionStop', oneOf: exactlyOneOf('session_id', 'profile_id') });
 componentSchemas.add(SessionList, { id: 'SessionList' });
+componentSchemas.add(ServiceEvent, {
+  id: 'Event',
+  description:
+    'One event of the account: each SSE message has `id:` (the event id), `event:` (its type) and `data:` (this object). `data.data` is the resource as the API answers it (`{ id }` once deleted); run events leave out an output over 16 KiB (`output_omitted: true`). A comment line `: heartbeat` comes every 15 s.',
+});
+componentSchemas.add(Webhook, {
+  id: 'Webhook',
+  description:
+    'Where the service sends the events named in `event_types`, signed as Standard Webhooks describes (headers webhook-id, webhook-timestamp, webhook-signature). A delivery is retried with backoff for a day; then the webhook is disabled with a reason.',
+});
+componentSchemas.add(CreatedWebhook, {
+  id: 'CreatedWebhook',
+  description: 'The webhook just created, with its signing secret (`whsec_…`), shown this once.',
+});
+componentSchemas.add(WebhookCreate, { id: 'WebhookCreate' });
+componentSchemas.add(WebhookList, { id: 'WebhookList' });
+componentSchemas.add(WebhookDelivery, { id: 'WebhookDelivery' });
+componentSchemas.add(WebhookDeliveryList, { id: 'WebhookDeliveryList' });
 
 export const endpointSummaries: Record<EndpointName, string> = {
   getAccount: 'The account of the key',
@@ -126,4 +153,10 @@ export const endpointSummaries: Record<EndpointName, string> = {
   listRuns: 'List runs (without run_id)',
   cancelRun: 'Cancel a queued or running run',
   getArtifact: 'A stored screenshot (image/png)',
+  streamEvents:
+    "The account's events as Server-Sent Events (Last-Event-ID resumes; also a WebSocket, the key as its first message)",
+  createWebhook: 'Send events to an address (the signing secret is shown once)',
+  listWebhooks: 'List webhooks',
+  deleteWebhook: 'Delete a webhook',
+  listWebhookDeliveries: 'A webhook’s deliveries: attempts and answers',
 };

@@ -1,6 +1,7 @@
 import { maxHeaderSize } from 'node:http';
 import { type Endpoint, type EndpointName, endpoints } from '../lib/api/endpoints';
 import { requests } from '../lib/api/requests';
+import { ServiceEvent } from '../lib/api/schemas/events';
 import { Problem } from '../lib/api/schemas/problem';
 import { z } from '../lib/api/zod';
 import { AUTH_FAILURES_PER_MINUTE } from './http/auth';
@@ -162,6 +163,9 @@ function successResponse(variants: [EndpointName, Endpoint][], endpoint: Endpoin
   if (endpoint.method === 'POST')
     headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
   const description = variants.map(([name]) => endpointSummaries[name]).join('; ');
+  if (endpoint.stream) {
+    return { description, headers, content: { 'text/event-stream': { schema: schemaRef(ServiceEvent) } } };
+  }
   if (endpoint.binary) {
     return {
       description,

@@ -11,13 +11,15 @@ import { adminSocketPath } from './data-dir';
 import { openDatabase } from './db/driver';
 import { migrate } from './db/migrate';
 import { wireService } from './deps';
+import { eventSocket } from './events/socket';
 import { answerClientErrors, requireHost } from './http/client-errors';
 import type { AppEnv } from './http/env';
+import { serveUpgrades } from './http/upgrades';
 import { validate } from './http/validate';
 import { createLifecycle } from './lifecycle';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './lock';
 import type { Logger } from './log';
-import { serveCdpEndpoint } from './sessions/cdp-endpoint';
+import { cdpEndpoint } from './sessions/cdp-endpoint';
 
 export interface RunningService {
   url: string;
@@ -58,11 +60,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const listening = await listen(app, config, log);
     server = listening.server;
     const url = `http://${formatHost(config.host)}:${listening.port}`;
-    serveCdpEndpoint(listening.server as Server, {
+    const devtools = cdpEndpoint({
       tokens: deps.cdpTokens,
       devtoolsOf: (sessionId) => deps.sessions.devtoolsOf(sessionId),
       log,
     });
+    serveUpgrades(listening.server as Server, { '/v1/events': eventSocket(app) }, devtools);
     deps.sessions.listeningAt(`http://${formatHost(reachableHost(config.host))}:${listening.port}`);
     log.info('listening', { url, port: listening.port, data_dir: config.dataDir, database: db.kind });
     return {

@@ -3,14 +3,16 @@ import { defineBackground } from 'wxt/utils/define-background';
 import { storage } from 'wxt/utils/storage';
 import { createReceiver } from '../../lib/messaging/receive';
 import { EMPTY_HISTORY, type PollHistory } from '../../lib/scheduling/watch-plan';
-import { watchedRuns } from '../../lib/storage';
+import { connection, watchedRuns } from '../../lib/storage';
 import { keepBadgeCurrent } from './badge';
 import { createCommandHandler } from './commands';
 import { connect, latestQuota, requireApi } from './connection';
 import { createIntentHandlers } from './intents';
+import { applyEvent, holdStreamWhileNeeded } from './live';
 import { announceRun, announceSessionExit, openFromNotification, showFeedback } from './notifications';
 import { createRuns } from './runs';
 import { createSessions } from './sessions';
+import { createEventStream } from './stream';
 import { createWatcher, WATCH_ALARM } from './watcher';
 
 /** How old the cached sessions may be when the worker starts. */
@@ -28,17 +30,30 @@ function quietly(task: Promise<unknown>): void {
   );
 }
 
+function setTimer(callback: () => void, ms: number): () => void {
+  const timer = setTimeout(callback, ms);
+  return () => clearTimeout(timer);
+}
+
 export default defineBackground(() => {
+  const stream = createEventStream({
+    connection: () => connection.getValue(),
+    onEvent: (event) => applyEvent(event, sessions, watcher),
+    onCatchUp: async () => {
+      await Promise.all([sessions.reconcile(), watcher.catchUp()]);
+    },
+    // Live, the watcher stops polling; dropped, it plans its polls again.
+    onLiveChange: () => watcher.streamChanged(),
+    setTimer,
+    open: (url) => new WebSocket(url),
+  });
   const watcher = createWatcher({
     api: connect,
     runs: watchedRuns,
     history: watchHistory,
     quota: { getValue: latestQuota },
     now: Date.now,
-    setTimer(callback, ms) {
-      const timer = setTimeout(callback, ms);
-      return () => clearTimeout(timer);
-    },
+    setTimer,
     alarm: {
       set: (when) => browser.alarms.create(WATCH_ALARM, { when }),
       clear: async () => {
@@ -46,6 +61,7 @@ export default defineBackground(() => {
       },
     },
     announce: announceRun,
+    streaming: stream.isLive,
   });
   const sessions = createSessions({ api: requireApi, now: Date.now, onExited: announceSessionExit });
   const runs = createRuns({ api: requireApi, watcher });
@@ -60,6 +76,7 @@ export default defineBackground(() => {
   browser.notifications.onClicked.addListener((id) => quietly(openFromNotification(id, watcher.markSeen)));
   browser.runtime.onStartup.addListener(() => quietly(sessions.reconcile()));
 
+  holdStreamWhileNeeded(stream);
   keepBadgeCurrent();
   quietly(watcher.wake());
   quietly(sessions.reconcile(STALE_ON_START_MS));

@@ -103,6 +103,16 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
   return {
     reconcile,
 
+    /** A change the event stream reported: the cache follows; a browser that exited on its own is announced. */
+    async apply(session: Session): Promise<void> {
+      // A start shows once it runs (the start's own answer says so too), not while the browser launches.
+      if (session.status === 'starting') return;
+      const known = (await cachedSessions.getValue())?.data.find((cached) => cached.id === session.id);
+      // Events carry no DevTools address: keep the one the start answered.
+      await remember({ ...session, cdp_url: session.cdp_url ?? known?.cdp_url ?? null });
+      if (known && session.stop_reason === 'browser_exited') await onExited(session);
+    },
+
     async start(profileId: string, headless?: boolean): Promise<Session> {
       const client = await api();
       // Unticked, the preference leaves it to the service, which opens a window only where there is a display.

@@ -24,6 +24,8 @@ const KEEP_ENDED = 20;
 const ENDED: readonly string[] = ['succeeded', 'failed', 'cancelled'];
 /** How many of the account's latest runs one list request reads. */
 const RECENT_RUNS = 50;
+/** Runs the stream reported before anyone followed them (a run reports before its start is answered). */
+const KEEP_REPORTED = 20;
 
 export type { Stored };
 
@@ -40,6 +42,8 @@ export interface WatcherDeps {
   alarm: { set(at: number): Promise<void>; clear(): Promise<void> };
   /** Announces a run that ended or was dropped. Called once per run (again only if the worker was ended first). */
   announce(entry: WatchedRun): Promise<void>;
+  /** Whether the event stream is live: it reports every change of the runs, and the watcher need not poll. */
+  streaming(): boolean;
 }
 
 export type Watcher = ReturnType<typeof createWatcher>;
@@ -58,6 +62,7 @@ export function createWatcher(deps: WatcherDeps) {
   let inFlight: AbortController | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  const reported = new Map<string, AutomationRun>();
 
   /** Read-modify-write of the runs list, in turn with the worker's other writes. */
   const update = (next: (runs: WatchedRun[]) => WatchedRun[]) => change(deps.runs, next);
@@ -99,6 +104,8 @@ export function createWatcher(deps: WatcherDeps) {
       ]);
       const now = deps.now();
       const followed = runs.filter((entry) => entry.phase === 'watching');
+      // The alarm stays as the backstop: a worker ended with its stream wakes to poll.
+      if (deps.streaming()) return followed.length ? deps.alarm.set(now + ALARM_MIN_MS) : deps.alarm.clear();
       const plan = planPoll({
         now,
         runs: followed.map(({ run }) => ({ id: run.id, version: run.version })),
@@ -213,8 +220,36 @@ export function createWatcher(deps: WatcherDeps) {
     }
   }
 
+  /** A run's change the event stream reported (a run's full output is read when the event left it out). */
+  async function apply(run: AutomationRun & { output_omitted?: boolean }): Promise<void> {
+    const followed = (await deps.runs.getValue()).some((entry) => entry.run.id === run.id);
+    if (!followed) {
+      reported.delete(run.id);
+      reported.set(run.id, run);
+      for (const id of reported.keys()) if (reported.size > KEEP_REPORTED) reported.delete(id);
+      return;
+    }
+    const api = run.output_omitted ? await deps.api() : null;
+    await record([api ? await api.getRun(run.id) : run], false);
+    // Not awaited: a request planned before the stream went live must not hold the next event.
+    wake().catch(() => undefined);
+  }
+
   return {
     wake,
+
+    apply,
+
+    /** The stream went live (a request in flight is no longer needed) or dropped (polling takes over). */
+    streamChanged: replan,
+
+    /** The stream opened without a point to resume from: one list of recent runs brings the followed up to date. */
+    async catchUp(): Promise<void> {
+      const api = await deps.api();
+      if (!api) return;
+      await record((await api.listRuns({ limit: RECENT_RUNS })).data, false);
+      await wake();
+    },
 
     /** Starts following a run (just started by the person), replacing an older entry for it. */
     async watch(run: AutomationRun): Promise<WatchedRun> {
@@ -230,6 +265,8 @@ export function createWatcher(deps: WatcherDeps) {
         message: null,
       };
       await update((runs) => prune([entry, ...runs.filter((other) => other.run.id !== run.id)]));
+      const newer = reported.get(run.id);
+      if (newer && newer.version > run.version) apply(newer).catch(() => undefined);
       replan();
       return entry;
     },

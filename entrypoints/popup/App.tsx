@@ -46,6 +46,8 @@ export function App() {
   useEffect(() => {
     if (apiKey) connector.send({ type: 'sessions.refresh' });
   }, [apiKey]);
+  // While the popup is open the worker follows the service's event stream: what changes shows at once.
+  useEffect(() => (apiKey ? connector.followEvents() : undefined), [apiKey]);
   if (!saved) return null;
 
   // Routes: #/<view>, #/runs/<id> (a run in Automation), #/profiles/<id> (a profile), #/settings.

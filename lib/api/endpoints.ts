@@ -1,5 +1,6 @@
 import { Account } from './schemas/account';
 import { AutomationRun, RunList } from './schemas/automation';
+import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyConfig, ProxyList } from './schemas/proxies';
 import { Session, SessionList } from './schemas/sessions';
@@ -17,6 +18,8 @@ export interface Endpoint {
   response?: Schema;
   /** Binary answer (an artifact), not JSON. */
   binary?: true;
+  /** A stream of Server-Sent Events (`text/event-stream`), not one JSON answer. */
+  stream?: true;
 }
 
 function endpoint<const E extends Endpoint>(e: E): E {
@@ -156,6 +159,36 @@ export const endpoints = {
     path: '/v1/automation/runs/:id/artifacts/:name',
     status: 200,
     binary: true,
+  }),
+
+  streamEvents: endpoint({
+    method: 'GET',
+    path: '/v1/events',
+    status: 200,
+    stream: true,
+  }),
+  createWebhook: endpoint({
+    method: 'POST',
+    path: '/v1/webhooks',
+    status: 201,
+    response: CreatedWebhook,
+  }),
+  listWebhooks: endpoint({
+    method: 'GET',
+    path: '/v1/webhooks',
+    status: 200,
+    response: WebhookList,
+  }),
+  deleteWebhook: endpoint({
+    method: 'DELETE',
+    path: '/v1/webhooks/:id',
+    status: 204,
+  }),
+  listWebhookDeliveries: endpoint({
+    method: 'GET',
+    path: '/v1/webhooks/:id/deliveries',
+    status: 200,
+    response: WebhookDeliveryList,
   }),
 } as const;
 

@@ -8,8 +8,10 @@ import {
   ProxyListQuery,
   RunStatusQuery,
   SessionListQuery,
+  WebhookListQuery,
 } from './inputs/queries';
 import { SessionStart, SessionStop } from './inputs/sessions';
+import { WebhookCreate } from './inputs/webhooks';
 import type { z } from './zod';
 
 type Schema = z.core.$ZodType;
@@ -30,4 +32,7 @@ export const requests = {
   runAutomation: { body: RunCreate },
   getRun: { query: RunStatusQuery },
   listRuns: { query: RunStatusQuery },
+  createWebhook: { body: WebhookCreate },
+  listWebhooks: { query: WebhookListQuery },
+  listWebhookDeliveries: { query: WebhookListQuery },
 } satisfies Partial<Record<EndpointName, { query?: Schema; body?: Schema }>>;

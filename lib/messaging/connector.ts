@@ -1,8 +1,11 @@
-import type { Intent, IntentReplies, Reply } from './protocol';
+import { browser } from 'wxt/browser';
+import { EVENTS_PORT, type Intent, type IntentReplies, type Reply } from './protocol';
 import { sendToWorker } from './send';
 
 export interface Connector {
   send<I extends Intent>(intent: I): Promise<Reply<IntentReplies[I['type']]>>;
+  /** Asks the worker to follow the service's events while the page is open; the function returned lets go. */
+  followEvents(): () => void;
 }
 
 /**
@@ -10,4 +13,10 @@ export interface Connector {
  * intents, and read the outcome from extension storage. `send` resolves with the worker's reply and never
  * throws. Component tests stand a mock connector's `send` in for it.
  */
-export const connector: Connector = { send: sendToWorker };
+export const connector: Connector = {
+  send: sendToWorker,
+  followEvents() {
+    const port = browser.runtime.connect({ name: EVENTS_PORT });
+    return () => port.disconnect();
+  },
+};

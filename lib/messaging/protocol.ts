@@ -54,6 +54,9 @@ export interface WorkerError {
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: WorkerError };
 
+/** The port an open popup holds to the worker: while it is connected, the worker follows the event stream. */
+export const EVENTS_PORT = 'events';
+
 /** The popup's views that the worker opens (from a notification), as location hashes. */
 export const routes = {
   home: '#/',

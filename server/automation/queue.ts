@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import type { Limits } from '../config';
 import type { Database, Queryable } from '../db/driver';
 import { Conflict, isDomainError, NotFound } from '../domain-errors';
+import { type EventLog, runEventData } from '../events/event-log';
 import type { Logger } from '../log';
 import type { SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
@@ -29,7 +30,10 @@ export interface RunQueueDeps {
   clock: Clock;
   log: Logger;
   sessions: SessionManager;
-  events: RunEvents;
+  /** Wakes the run's long polls. */
+  runEvents: RunEvents;
+  /** Where every change of a run is reported (`run.*` events), with the change. */
+  events: EventLog;
   run?: (options: RunScriptOptions) => Promise<RunScriptResult>;
 }
 
@@ -56,17 +60,25 @@ const CANCEL_SETTLE_MS = 10_000;
 
 /** Runs scripts one at a time per profile (a profile has at most one session), in the order they came. */
 export function createRunQueue(deps: RunQueueDeps): RunQueue {
-  const { db, clock, log, sessions, events, limits } = deps;
+  const { db, clock, log, sessions, runEvents, events, limits } = deps;
   const execute = deps.run ?? runScript;
   const chains = new Map<string, Promise<void>>();
   const running = new Map<string, { controller: AbortController; settled: Promise<void> }>();
   let shuttingDown = false;
 
-  /** Every change of a run wakes those waiting on it. */
-  async function changed(row: Promise<RunRow>): Promise<RunRow> {
-    const changedRow = await row;
-    events.changed(changedRow.id);
-    return changedRow;
+  /** Every change of a run is reported as an event with it, and wakes those waiting on it. */
+  async function changed(
+    type: 'run.started' | 'run.step' | 'run.finished',
+    change: (tx: Queryable) => Promise<RunRow>,
+    stepIndex?: number,
+  ): Promise<RunRow> {
+    const row = await events.transaction(async (tx, emit) => {
+      const changedRow = await change(tx);
+      await emit(changedRow.account_id, type, runEventData(toRun(changedRow), stepIndex));
+      return changedRow;
+    });
+    runEvents.changed(row.id);
+    return row;
   }
 
   function schedule(run: RunRow): void {
@@ -99,8 +111,8 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
   async function performRun(run: RunRow, signal: AbortSignal): Promise<void> {
     const target = await sessionFor(run);
     if ('error' in target) return void (await finish(run.id, 'failed', {}, target.error));
-    await changed(
-      markRunStarted(db, clock, run.id, { sessionId: target.session.id, ownsSession: target.owned }),
+    await changed('run.started', (tx) =>
+      markRunStarted(tx, clock, run.id, { sessionId: target.session.id, ownsSession: target.owned }),
     );
     let result: RunScriptResult;
     try {
@@ -118,12 +130,13 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
               },
               onStepStart: async (index) => {
                 const started = { status: 'running' as const, started_at: clock.now().toISOString() };
-                await changed(updateStep(db, run.id, index, started));
+                await changed('run.step', (tx) => updateStep(tx, run.id, index, started), index);
               },
               onStepEnd: async (index, outcome) => {
                 const finished =
                   outcome.status === 'skipped' ? {} : { finished_at: clock.now().toISOString() };
-                await changed(updateStep(db, run.id, index, { ...outcome, ...finished }));
+                const patch = { ...outcome, ...finished };
+                await changed('run.step', (tx) => updateStep(tx, run.id, index, patch), index);
               },
               saveArtifact: async (name, png) => {
                 if (png.length > limits.maxArtifactBytes)
@@ -176,13 +189,13 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     output: Record<string, unknown>,
     error: string | null,
   ): Promise<RunRow> {
-    return changed(finishRun(db, clock, runId, { status, output, error }));
+    return changed('run.finished', (tx) => finishRun(tx, clock, runId, { status, output, error }));
   }
 
   return {
     async enqueue(accountId, body, record) {
       const profileId = await targetProfile(accountId, body);
-      const row = await db.transaction(async (tx) => {
+      const row = await events.transaction(async (tx, emit) => {
         const inserted = await insertRun(tx, clock, {
           accountId,
           profileId,
@@ -190,6 +203,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
           name: body.name ?? null,
           script: body.script,
         });
+        await emit(accountId, 'run.queued', runEventData(toRun(inserted)));
         await record(toRun(inserted), tx);
         return inserted;
       });

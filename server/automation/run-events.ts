@@ -1,36 +1,15 @@
-/**
- * Tells long polls that a run changed. In-process: with several service processes on one PostgreSQL a waiter
- * only hears about runs executed by its own process (it still answers the current state when its wait ends).
- */
+import { type Publisher, runTopic } from '../events/publisher';
+
+/** Tells long polls that a run changed, through the service's one publisher. */
 export interface RunEvents {
   changed(runId: string): void;
   /** Resolves on the next change of `runId`, after `ms`, or when `signal` aborts, whichever is first. */
   nextChange(runId: string, ms: number, signal: AbortSignal): Promise<void>;
 }
 
-export function createRunEvents(): RunEvents {
-  const waiters = new Map<string, Set<() => void>>();
+export function createRunEvents(publisher: Publisher): RunEvents {
   return {
-    changed(runId) {
-      const waiting = waiters.get(runId);
-      waiters.delete(runId);
-      for (const wake of waiting ?? []) wake();
-    },
-    nextChange(runId, ms, signal) {
-      return new Promise((resolve) => {
-        const waiting = waiters.get(runId) ?? new Set();
-        waiters.set(runId, waiting);
-        const done = () => {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          waiting.delete(done);
-          if (waiting.size === 0 && waiters.get(runId) === waiting) waiters.delete(runId);
-          resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal.addEventListener('abort', done, { once: true });
-        waiting.add(done);
-      });
-    },
+    changed: (runId) => publisher.publish(runTopic(runId)),
+    nextChange: (runId, ms, signal) => publisher.next(runTopic(runId), ms, signal),
   };
 }

@@ -16,5 +16,7 @@ export type AppEnv = {
     /** The request body, read once (size-limited) and shared by idempotency and validation. */
     rawBody: Uint8Array;
     idempotency: IdempotencyScope | undefined;
+    /** Gives back the event-stream slot `GET /v1/events` holds (see stream-slot.ts). */
+    releaseStream: () => void;
   };
 };

@@ -32,6 +32,7 @@ const TITLES: Record<ProblemCode, string> = {
   idempotency_in_flight: 'Idempotent request in flight',
   browser_unavailable: 'Browser unavailable',
   session_limit: 'Session limit reached',
+  stream_limit: 'Event stream limit reached',
   at_capacity: 'Service at capacity',
   internal: 'Internal error',
 };

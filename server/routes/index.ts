@@ -1,9 +1,11 @@
 import type { Route } from '../http/route';
 import { accountRoutes } from './account';
 import { automationRoutes } from './automation';
+import { eventRoutes } from './events';
 import { profileRoutes } from './profiles';
 import { proxyRoutes } from './proxies';
 import { sessionRoutes } from './sessions';
+import { webhookRoutes } from './webhooks';
 
 /** Every authenticated route, declared from the contract's endpoint table; a new resource is one line here. */
 export const routes: Route[] = [
@@ -12,4 +14,6 @@ export const routes: Route[] = [
   ...proxyRoutes,
   ...sessionRoutes,
   ...automationRoutes,
+  ...eventRoutes,
+  ...webhookRoutes,
 ];

@@ -20,11 +20,12 @@ export const profileRoutes: Route[] = [
     return c.json(total === undefined ? page : { ...page, total }, status);
   }),
 
-  route('createProfile', async (c, { body, status }, { db, clock }) => {
+  route('createProfile', async (c, { body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await db.transaction(async (tx) => {
+    const answer = await events.transaction(async (tx, emit) => {
       await requireOwnProxy(tx, accountId, body.proxy_id);
       const profile = await insertProfile(tx, clock, accountId, body);
+      await emit(accountId, 'profile.created', profile);
       return recordAnswer(c, tx, {
         status,
         body: profile,
@@ -40,28 +41,31 @@ export const profileRoutes: Route[] = [
     return c.json(profile, status);
   }),
 
-  route('updateProfile', async (c, { params, body, status }, { db, clock }) => {
+  route('updateProfile', async (c, { params, body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const profile = await db.transaction(async (tx) => {
+    const profile = await events.transaction(async (tx, emit) => {
       await requireOwnProxy(tx, accountId, body.proxy_id);
-      return updateProfile(tx, clock, accountId, params.id, body);
+      const updated = await updateProfile(tx, clock, accountId, params.id, body);
+      if (updated) await emit(accountId, 'profile.updated', updated);
+      return updated;
     });
     if (!profile) throw notFound('profile');
     // A running browser keeps the settings it started with.
     return c.json({ ...profile, applies_at_next_start: profile.status === 'running' }, status);
   }),
 
-  route('cloneProfile', async (c, { params, body, status }, { db, clock }) => {
+  route('cloneProfile', async (c, { params, body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await db.transaction(async (tx) => {
+    const answer = await events.transaction(async (tx, emit) => {
       const copy = await cloneProfile(tx, clock, accountId, params.id, body.name);
       if (!copy) throw notFound('profile');
+      await emit(accountId, 'profile.created', copy);
       return recordAnswer(c, tx, { status, body: copy, headers: { Location: `/v1/profiles/${copy.id}` } });
     });
     return sendAnswer(c, answer);
   }),
 
-  route('deleteProfile', async (c, { params, query, status }, { db, config, log, sessions }) => {
+  route('deleteProfile', async (c, { params, query, status }, { db, config, log, sessions, events }) => {
     const { force } = query;
     const accountId = c.get('account').id;
     const { id } = params;
@@ -71,7 +75,11 @@ export const profileRoutes: Route[] = [
       if (force !== 'true') throw profileRunning(profile.session_id);
       await sessions.stopForProfile(accountId, id, 'profile_deleted');
     }
-    const outcome = await deleteIdleProfile(db, accountId, id);
+    const outcome = await events.transaction(async (tx, emit) => {
+      const deleted = await deleteIdleProfile(tx, accountId, id);
+      if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id });
+      return deleted;
+    });
     if (outcome === 'missing') throw notFound('profile');
     if (outcome === 'running') {
       throw profileRunning((await getProfile(db, accountId, id))?.session_id ?? null);

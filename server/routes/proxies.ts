@@ -21,9 +21,11 @@ export const proxyRoutes: Route[] = [
     return c.json(page, status);
   }),
 
-  route('createProxy', async (c, { body, status }, { db, clock }) => {
-    const answer = await db.transaction(async (tx) => {
-      const proxy = await insertProxy(tx, clock, c.get('account').id, body);
+  route('createProxy', async (c, { body, status }, { clock, events }) => {
+    const accountId = c.get('account').id;
+    const answer = await events.transaction(async (tx, emit) => {
+      const proxy = await insertProxy(tx, clock, accountId, body);
+      await emit(accountId, 'proxy.created', proxy);
       return recordAnswer(c, tx, { status, body: proxy, headers: { Location: `/v1/proxies/${proxy.id}` } });
     });
     return sendAnswer(c, answer);
@@ -35,20 +37,27 @@ export const proxyRoutes: Route[] = [
     return c.json(proxy, status);
   }),
 
-  route('updateProxy', async (c, { params, body, status }, { db, clock }) => {
-    const proxy = await replaceProxy(db, clock, c.get('account').id, params.id, body);
+  route('updateProxy', async (c, { params, body, status }, { clock, events }) => {
+    const accountId = c.get('account').id;
+    const proxy = await events.transaction(async (tx, emit) => {
+      const replaced = await replaceProxy(tx, clock, accountId, params.id, body);
+      if (replaced) await emit(accountId, 'proxy.updated', replaced);
+      return replaced;
+    });
     if (!proxy) throw notFound('proxy');
     return c.json(proxy, status);
   }),
 
-  route('deleteProxy', async (c, { params, status }, { db }) => {
+  route('deleteProxy', async (c, { params, status }, { db, events }) => {
     const accountId = c.get('account').id;
     const { id } = params;
-    const deleted = await db
-      .transaction(async (tx) => {
+    const deleted = await events
+      .transaction(async (tx, emit) => {
         const users = await profilesUsingProxy(tx, accountId, id);
         if (users.length > 0) throw proxyInUse(users);
-        return deleteProxy(tx, accountId, id);
+        const gone = await deleteProxy(tx, accountId, id);
+        if (gone) await emit(accountId, 'proxy.deleted', { id });
+        return gone;
       })
       .catch(async (error: unknown) => {
         // A profile pointing at it was committed meanwhile (possible on PostgreSQL, not on PGlite).

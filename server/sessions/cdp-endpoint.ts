@@ -1,7 +1,8 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
+import { refuseUpgrade, type UpgradeHandler } from '../http/upgrades';
 import type { Logger } from '../log';
 import type { CdpTokens } from './cdp-tokens';
 
@@ -21,18 +22,17 @@ export interface CdpEndpointDeps {
  * `cdp_url`. The path's signed token is the only credential, so a WebSocket client (Playwright's
  * connectOverCDP, Puppeteer's connect) needs nothing else; requests without a valid one get a 404.
  */
-export function serveCdpEndpoint(server: Server, deps: CdpEndpointDeps): void {
+export function cdpEndpoint(deps: CdpEndpointDeps): UpgradeHandler {
   const sockets = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_MESSAGE_BYTES,
     perMessageDeflate: false,
   });
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = new URL(request.url ?? '/', 'http://service').pathname;
+  return (request: IncomingMessage, socket: Duplex, head: Buffer, path: string) => {
     const sessionId = deps.tokens.sessionOf(path);
     const devtools = sessionId === null ? null : deps.devtoolsOf(sessionId);
     if (devtools === null) {
-      refuse(
+      refuseUpgrade(
         socket,
         'There is no running session at this DevTools address, or its token has expired; ask the session again for its cdp_url.',
       );
@@ -66,18 +66,5 @@ export function serveCdpEndpoint(server: Server, deps: CdpEndpointDeps): void {
           webSocket.close(1011, 'the browser did not accept a new DevTools client');
         });
     });
-  });
-}
-
-function refuse(socket: Duplex, detail: string): void {
-  const body = JSON.stringify({
-    type: 'urn:profile-pilot:problem:not_found',
-    title: 'Not found',
-    status: 404,
-    detail,
-    code: 'not_found',
-  });
-  socket.end(
-    `HTTP/1.1 404 Not Found\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  };
 }

@@ -14,8 +14,9 @@ import { withoutPaths } from '../browser/startup-failure';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { profileDataDir } from '../data-dir';
-import type { Database } from '../db/driver';
+import type { Database, Queryable } from '../db/driver';
 import { Conflict, NotFound, PlanLimit, Unavailable } from '../domain-errors';
+import type { EventLog } from '../events/event-log';
 import type { Logger } from '../log';
 import { findPlan } from '../store/accounts';
 import { getProfileLaunchSettings } from '../store/profiles';
@@ -40,6 +41,8 @@ export interface SessionManagerDeps {
   clock: Clock;
   config: Pick<Config, 'dataDir' | 'chromePath' | 'headless' | 'egress' | 'limits'>;
   log: Logger;
+  /** Where every change of a session is reported (`session.*` events), with the change. */
+  events: EventLog;
   launch?: (options: LaunchOptions) => Promise<RunningBrowser>;
   tokens?: CdpTokens;
 }
@@ -70,7 +73,7 @@ const CAPACITY_RETRY_AFTER_S = 60;
 
 /** Sessions: one real Chromium per profile, its state in the sessions table, the process handles in memory. */
 export function createSessionManager(deps: SessionManagerDeps): SessionManager {
-  const { db, clock, config, log } = deps;
+  const { db, clock, config, log, events } = deps;
   const { limits } = config;
   const launch = deps.launch ?? launchBrowser;
   const tokens = deps.tokens ?? new CdpTokens();
@@ -81,6 +84,15 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   /** Browsers this process runs or is starting: taken before the first await, so the cap holds under a burst. */
   let slotsTaken = 0;
   let localOrigin: string | null = null;
+
+  /** Applies a change of a session and reports it as `session.<its new status>` in the same transaction. */
+  function changeSession(change: (tx: Queryable) => Promise<SessionRow>): Promise<SessionRow> {
+    return events.transaction(async (tx, emit) => {
+      const row = await change(tx);
+      if (row.status !== 'stopping') await emit(row.account_id, `session.${row.status}`, toSession(row));
+      return row;
+    });
+  }
 
   async function start(
     accountId: string,
@@ -102,7 +114,11 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     let row: SessionRow;
     try {
       const cap = sessionCap(plan);
-      const inserted = await insertStartingSession(db, clock, { accountId, profileId, headless, cap });
+      const inserted = await events.transaction(async (tx, emit) => {
+        const outcome = await insertStartingSession(tx, clock, { accountId, profileId, headless, cap });
+        if ('row' in outcome) await emit(accountId, 'session.starting', toSession(outcome.row));
+        return outcome;
+      });
       if ('refused' in inserted) {
         if (inserted.refused === 'account_at_cap') throw sessionLimit(plan, cap);
         throw sessionExists(await findSessionOfProfile(db, accountId, profileId));
@@ -133,7 +149,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       });
       watchIdle(row, browser.devtools);
       log.info('session started', { session_id: row.id, profile_id: profileId, pid: browser.pid });
-      return await markRunning(db, clock, row.id, browser);
+      return await changeSession((tx) => markRunning(tx, clock, row.id, browser));
     } catch (error) {
       releaseSlot();
       // The answer (and the session's `error`) shows no file path of the service's machine; the log has them.
@@ -148,7 +164,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
           reason: error.message,
         });
       else log.error('browser launch failed', { session_id: row.id, error });
-      await markFailed(db, clock, row.id, detail);
+      await changeSession((tx) => markFailed(tx, clock, row.id, detail));
       throw new Unavailable('browser_unavailable', detail, { sessionId: row.id });
     } finally {
       launching.delete(row.id);
@@ -201,7 +217,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     idleTimers.delete(sessionId);
     if (!browsers.delete(sessionId)) return; // stopped by us
     log.info('browser exited on its own', { session_id: sessionId });
-    await markStopped(db, clock, sessionId, 'browser_exited').catch((error) =>
+    await changeSession((tx) => markStopped(tx, clock, sessionId, 'browser_exited')).catch((error) =>
       log.error('could not record a browser exit', { session_id: sessionId, error }),
     );
   }
@@ -224,7 +240,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     if (browser) await browser.stop();
     else await stopLeftover(row);
     log.info('session stopped', { session_id: row.id, reason });
-    return toSession(await markStopped(db, clock, row.id, reason));
+    return toSession(await changeSession((tx) => markStopped(tx, clock, row.id, reason)));
   }
 
   /** A live session without a handle in this process: its browser, if still there, was started by an earlier run. */
@@ -263,7 +279,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       const leftovers = await findLiveSessions(db);
       for (const row of leftovers) {
         await stopLeftover(row);
-        await markStopped(db, clock, row.id, 'service_shutdown');
+        await changeSession((tx) => markStopped(tx, clock, row.id, 'service_shutdown'));
       }
       if (leftovers.length > 0)
         log.info('reconciled sessions left by an earlier run', { count: leftovers.length });

@@ -1,6 +1,6 @@
 import type { Session, SessionStatus } from '../../lib/api/schemas/sessions';
 import type { Clock } from '../clock';
-import type { Database, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { newId } from '../ids';
 import { type Page, toPage } from './pagination';
 
@@ -89,32 +89,30 @@ export type StartingInsert = { row: SessionRow } | { refused: 'profile_busy' | '
 /**
  * Inserts a `starting` session, unless the profile already has a live one (the partial unique index) or the
  * account holds `cap` live sessions. Starts of one account are serialised by a transaction lock, so the cap
- * holds however many arrive at once, on one service process or several.
+ * holds however many arrive at once, on one service process or several: call it in a transaction.
  */
 export async function insertStartingSession(
-  db: Database,
+  tx: Queryable,
   clock: Clock,
   fields: { accountId: string; profileId: string; headless: boolean; cap: number },
 ): Promise<StartingInsert> {
-  return db.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [fields.accountId]);
-    const [live] = await tx.query<{ profile_busy: boolean; count: number }>(
-      `select coalesce(bool_or(profile_id = $2), false) as profile_busy, count(*)::int as count
-         from sessions where account_id = $1 and status = any($3::text[])`,
-      [fields.accountId, fields.profileId, LIVE_SESSION_STATUSES],
-    );
-    if (live?.profile_busy) return { refused: 'profile_busy' };
-    if ((live?.count ?? 0) >= fields.cap) return { refused: 'account_at_cap' };
-    const now = clock.now();
-    const [row] = await tx.query<SessionRow>(
-      `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at)
-       values ($1, $2, $3, 'starting', $4, $5, $5)
-       on conflict (profile_id) where status in ('starting', 'running', 'stopping') do nothing
-       returning ${COLUMNS}`,
-      [newId('ses'), fields.accountId, fields.profileId, fields.headless, now],
-    );
-    return row ? { row } : { refused: 'profile_busy' };
-  });
+  await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [fields.accountId]);
+  const [live] = await tx.query<{ profile_busy: boolean; count: number }>(
+    `select coalesce(bool_or(profile_id = $2), false) as profile_busy, count(*)::int as count
+       from sessions where account_id = $1 and status = any($3::text[])`,
+    [fields.accountId, fields.profileId, LIVE_SESSION_STATUSES],
+  );
+  if (live?.profile_busy) return { refused: 'profile_busy' };
+  if ((live?.count ?? 0) >= fields.cap) return { refused: 'account_at_cap' };
+  const now = clock.now();
+  const [row] = await tx.query<SessionRow>(
+    `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at)
+     values ($1, $2, $3, 'starting', $4, $5, $5)
+     on conflict (profile_id) where status in ('starting', 'running', 'stopping') do nothing
+     returning ${COLUMNS}`,
+    [newId('ses'), fields.accountId, fields.profileId, fields.headless, now],
+  );
+  return row ? { row } : { refused: 'profile_busy' };
 }
 
 export async function markRunning(

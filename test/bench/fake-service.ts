@@ -48,6 +48,14 @@ interface Waiter {
   answer: () => void;
 }
 
+/** A run's change as the event stream sends it (`GET /v1/events`). */
+export interface RunEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: AutomationRun;
+}
+
 const HOUR_MS = 3_600_000;
 const ENDED = ['succeeded', 'failed', 'cancelled'];
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -65,6 +73,9 @@ export class FakeService {
   private readonly seqs = new Map<string, number>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private nextId = 1;
+  /** Every run change, in order, as the event stream reports it; and the streams open now. */
+  private readonly events: RunEvent[] = [];
+  private readonly streams = new Set<(event: RunEvent) => void>();
 
   constructor(
     private readonly clock: ServiceClock,
@@ -147,6 +158,7 @@ export class FakeService {
       finished_at: null,
     };
     this.runs.set(id, run);
+    this.report(run);
     return run;
   }
 
@@ -165,7 +177,40 @@ export class FakeService {
     for (const waiter of [...(this.waiters.get(id) ?? [])]) {
       if (run.version > waiter.afterVersion) waiter.answer();
     }
+    this.report(run);
     return run;
+  }
+
+  /**
+   * Opens the event stream for `key`, as `GET /v1/events` does: one request of the hourly quota (a refusal's
+   * problem otherwise), then every run change after `lastEventId` and each new one, given to `send` as it
+   * happens, until the returned function closes it.
+   */
+  openEvents(
+    key: string,
+    lastEventId: string | null,
+    send: (event: RunEvent) => void,
+  ): { close(): void } | { refused: object } {
+    const quota = this.admit();
+    this.requests.push({
+      at: this.clock.now(),
+      method: 'GET',
+      path: '/v1/events',
+      key,
+      status: quota.refusal ? 429 : 200,
+    });
+    if (quota.refusal) return { refused: JSON.parse(quota.refusal.body) as object };
+    if (lastEventId !== null) for (const event of this.events) if (event.id > lastEventId) send(event);
+    this.streams.add(send);
+    return { close: () => this.streams.delete(send) };
+  }
+
+  private report(run: AutomationRun): void {
+    const type = ENDED.includes(run.status) ? 'run.finished' : run.version === 1 ? 'run.queued' : 'run.step';
+    const id = String(this.events.length + 1).padStart(8, '0');
+    const event = { id, type, created_at: iso(this.clock.now()), data: run };
+    this.events.push(event);
+    for (const send of [...this.streams]) send(event);
   }
 
   /** Plays a run out: running at `startAt`, one step change at each of `stepsAt`, then `outcome` at `endAt`. */

@@ -6,9 +6,12 @@
  *   node --import tsx test/bench/watcher-simulation.ts
  *
  * Prints, per plan and number of runs: the requests spent in the hour (the watcher's and the person's), the
- * 429s, and how long after a run ended the worker noticed it (longest and mean).
+ * 429s, and how long after a run ended the worker noticed it (longest and mean); then the same for a worker that
+ * follows the service's event stream (the worker's own stream client over a model of the WebSocket), polling
+ * only while the stream is down.
  */
 import { pathToFileURL } from 'node:url';
+import { createEventStream } from '../../entrypoints/background/stream';
 import { createWatcher, type Stored, type Watcher } from '../../entrypoints/background/watcher';
 import { createClient } from '../../lib/api/client';
 import type { QuotaSnapshot } from '../../lib/api/rate-limit';
@@ -26,11 +29,14 @@ export interface Scenario {
   seed?: number;
   /** The person's own requests per hour (popup lists, clicks), besides starting runs. */
   clicksPerHour?: number;
+  /** The worker follows the event stream while runs are followed (and polls only while it is down). */
+  stream?: boolean;
 }
 
 export interface Figures {
   plan: Plan;
   runs: number;
+  stream: boolean;
   /** Requests in the hour, by the watcher and by the person (clicks and run starts). */
   watcherRequests: number;
   personRequests: number;
@@ -59,6 +65,8 @@ const DEFAULT_CLICKS: Record<Plan, number> = { free: 20, premium: 200, enterpris
 const RUN_MS = [5 * 60_000, 30 * 60_000] as const;
 const NEXT_RUN_MS = [60_000, 5 * 60_000] as const;
 const STEP_MS = [5_000, 40_000] as const;
+/** The service's heartbeat on an idle stream: a message that keeps a Chrome worker alive. */
+const HEARTBEAT_MS = 15_000;
 
 /** A clock whose time moves only from one scheduled event to the next. */
 class VirtualClock {
@@ -119,7 +127,13 @@ function memory<T>(initial: T): Stored<T> {
   };
 }
 
-export async function simulate({ plan, runs: slots, seed = 1, clicksPerHour }: Scenario): Promise<Figures> {
+export async function simulate({
+  plan,
+  runs: slots,
+  seed = 1,
+  clicksPerHour,
+  stream: streamed = false,
+}: Scenario): Promise<Figures> {
   const clock = new VirtualClock();
   const rng = random(seed);
   const limit = HOURLY_LIMITS[plan];
@@ -145,11 +159,14 @@ export async function simulate({ plan, runs: slots, seed = 1, clicksPerHour }: S
     workerStarts++;
     let alive = true;
     let inFlight = 0;
+    const sockets = new Set<{ close(): void }>();
     const self = {
       lastActive: clock.now,
       end: () => {
         alive = false;
         worker = null;
+        // Chrome ends the worker's sockets with it.
+        for (const socket of sockets) socket.close();
       },
       busy: () => inFlight > 0,
       watcher: undefined as unknown as Watcher,
@@ -176,6 +193,77 @@ export async function simulate({ plan, runs: slots, seed = 1, clicksPerHour }: S
           },
         );
       });
+    /** The service's event stream over a socket that lives and dies with this worker. */
+    const openSocket = () => {
+      let closed = false;
+      let subscription: { close(): void } | null = null;
+      let cancelBeat = () => {};
+      const socket = {
+        onopen: null as (() => void) | null,
+        onmessage: null as ((message: { data: string }) => void) | null,
+        onclose: null as ((close: { code: number }) => void) | null,
+        deliver(data: string) {
+          if (!alive || closed) return;
+          touch();
+          socket.onmessage?.({ data });
+        },
+        beat() {
+          cancelBeat = clock.setTimer(() => {
+            socket.deliver('{"type":"heartbeat"}');
+            if (alive && !closed) socket.beat();
+          }, HEARTBEAT_MS);
+        },
+        send(text: string) {
+          const { last_event_id } = JSON.parse(text) as { last_event_id?: string };
+          clock.setTimer(() => {
+            if (!alive || closed) return;
+            const opened = service.openEvents('watcher', last_event_id ?? null, (event) =>
+              clock.setTimer(() => socket.deliver(JSON.stringify(event)), LATENCY_MS),
+            );
+            if ('refused' in opened) {
+              socket.deliver(JSON.stringify(opened.refused));
+              socket.onclose?.({ code: 4429 });
+              return;
+            }
+            subscription = opened;
+            socket.deliver('{"type":"open"}');
+            socket.beat();
+          }, LATENCY_MS);
+        },
+        close() {
+          closed = true;
+          subscription?.close();
+          cancelBeat();
+          sockets.delete(socket);
+        },
+      };
+      sockets.add(socket);
+      clock.setTimer(() => alive && !closed && socket.onopen?.(), LATENCY_MS);
+      return socket as unknown as WebSocket;
+    };
+    const events = streamed
+      ? createEventStream({
+          connection: async () => ({ serviceUrl: BASE_URL, apiKey: 'watcher' }),
+          onEvent: (event) => self.watcher.apply(event.data as unknown as AutomationRun),
+          onCatchUp: () => self.watcher.catchUp(),
+          onLiveChange: () => self.watcher.streamChanged(),
+          setTimer: (callback, ms) => clock.setTimer(() => alive && callback(), ms),
+          open: openSocket,
+        })
+      : null;
+    // As the worker does: the stream is held while runs are followed.
+    const holdWhileFollowing = (entries: WatchedRun[]) => {
+      if (!events || !alive) return;
+      if (entries.some((entry) => entry.phase === 'watching')) void events.hold('runs');
+      else events.release('runs');
+    };
+    const followed: Stored<WatchedRun[]> = {
+      getValue: () => runs.getValue(),
+      setValue: async (value) => {
+        await runs.setValue(value);
+        holdWhileFollowing(value);
+      },
+    };
     self.watcher = createWatcher({
       api: async () =>
         createClient({
@@ -188,7 +276,7 @@ export async function simulate({ plan, runs: slots, seed = 1, clicksPerHour }: S
           sleep: (ms) => new Promise((resolve) => clock.setTimer(() => resolve(), ms)),
           now: () => clock.now,
         }),
-      runs,
+      runs: followed,
       history,
       quota: { getValue: async () => quota },
       now: () => clock.now,
@@ -209,8 +297,10 @@ export async function simulate({ plan, runs: slots, seed = 1, clicksPerHour }: S
         if (noticed.has(entry.run.id)) announcedTwice++;
         else noticed.set(entry.run.id, clock.now);
       },
+      streaming: () => events?.isLive() ?? false,
     });
     worker = self;
+    void runs.getValue().then(holdWhileFollowing);
     void self.watcher.wake();
     return self;
   }
@@ -273,7 +363,7 @@ export async function simulate({ plan, runs: slots, seed = 1, clicksPerHour }: S
   for (let t = end; t < end + DRAIN_MS && pending(); t += 60_000) await clock.runUntil(t + 60_000);
   alarm.cancel();
 
-  return figures({ plan, slots, limit, service, noticed, announcedTwice, workerStarts, end });
+  return figures({ plan, slots, streamed, limit, service, noticed, announcedTwice, workerStarts, end });
 }
 
 function activeRuns(service: FakeService): number {
@@ -284,6 +374,7 @@ function activeRuns(service: FakeService): number {
 function figures(input: {
   plan: Plan;
   slots: number;
+  streamed: boolean;
   limit: number | null;
   service: FakeService;
   noticed: Map<string, number>;
@@ -317,6 +408,7 @@ function figures(input: {
   return {
     plan,
     runs: slots,
+    stream: input.streamed,
     watcherRequests: inHour.filter((request) => request.key === 'watcher').length,
     personRequests: inHour.filter((request) => request.key !== 'watcher').length,
     rateLimited: service.requests.filter((request) => request.status === 429).length,
@@ -335,21 +427,25 @@ export const SCENARIOS: Scenario[] = (['free', 'premium', 'enterprise'] as const
   [1, 5].map((runs) => ({ plan, runs })),
 );
 
+/** The same hours with a worker that follows the event stream. */
+export const STREAM_SCENARIOS: Scenario[] = SCENARIOS.map((scenario) => ({ ...scenario, stream: true }));
+
 async function main(): Promise<void> {
   const rows = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of [...SCENARIOS, ...STREAM_SCENARIOS]) {
     const f = await simulate(scenario);
     rows.push({
       plan: f.plan,
       runs: f.runs,
+      watching: f.stream ? 'stream' : 'polls',
       'watcher req/h': f.watcherRequests,
       'person req/h': f.personRequests,
       '429s': f.rateLimited,
       'watcher peak/h': f.watcherPeakHour,
       'person least left': f.personLeastLeft ?? '∞',
       'runs ended/noticed': `${f.runsEnded}/${f.runsNoticed}`,
-      'longest notice': `${(f.longestNoticeMs / 1000).toFixed(1)} s`,
-      'mean notice': `${(f.meanNoticeMs / 1000).toFixed(1)} s`,
+      'longest notice': `${(f.longestNoticeMs / 1000).toFixed(2)} s`,
+      'mean notice': `${(f.meanNoticeMs / 1000).toFixed(2)} s`,
       'announced twice': f.announcedTwice,
       'worker starts': f.workerStarts,
     });

@@ -25,6 +25,35 @@ describe('configuration', () => {
     expect(loadConfig({ HEADLESS: 'off' }).headless).toBe(false);
   });
 
+  it('sends webhooks to loopback and private addresses, over http too, only when bound to loopback or told so', () => {
+    const local = loadConfig({}).webhooks;
+    expect([local.allowed.allows('127.0.0.1'), local.allowed.allows('10.0.0.5'), local.allowHttp]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    const exposed = loadConfig({ HOST: '0.0.0.0' }).webhooks;
+    expect([
+      exposed.allowed.allows('127.0.0.1'),
+      exposed.allowed.allows('10.0.0.5'),
+      exposed.allowHttp,
+    ]).toEqual([false, false, false]);
+    expect(exposed.allowed.allows('93.184.215.14')).toBe(true);
+    const told = loadConfig({
+      HOST: '0.0.0.0',
+      WEBHOOK_ALLOW: 'private',
+      WEBHOOK_ALLOW_HTTP: 'true',
+    }).webhooks;
+    expect([told.allowed.allows('10.0.0.5'), told.allowed.allows('127.0.0.1'), told.allowHttp]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    expect(loadConfig({}).webhooks.retryDelaysS).toEqual([5, 60, 300, 1800, 3600, 10800, 21600, 43200]);
+    expect(() => loadConfig({ WEBHOOK_ALLOW: 'intranet' })).toThrow(/WEBHOOK_ALLOW has "intranet"/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5,soon' })).toThrow(ConfigError);
+  });
+
   it('takes every variable, and flags over them', () => {
     const env = {
       PORT: '9000',

@@ -58,8 +58,8 @@ describe.each(databases)('on $name', ({ name, open }) => {
 
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
-    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4]);
-    expect(await migrate(db)).toEqual([1, 2, 3, 4]);
+    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6]);
+    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
       'select version, name from schema_migrations',
@@ -69,6 +69,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 2, name: 'isolation' },
       { version: 3, name: 'hot_path' },
       { version: 4, name: 'dashboard' },
+      { version: 6, name: 'events' },
     ]);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
@@ -79,11 +80,14 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'automation_artifacts',
       'automation_runs',
       'dashboard_sessions',
+      'events',
       'idempotency_records',
       'profiles',
       'proxies',
       'schema_migrations',
       'sessions',
+      'webhook_deliveries',
+      'webhooks',
     ]);
   });
 

@@ -49,6 +49,7 @@ const BODIES: Record<string, Record<string, unknown>> = {
   },
   'PUT /v1/proxies/:id': { name: 'Proxy', scheme: 'socks5', host: 'proxy.example', port: 1080 },
   'POST /v1/sessions/start': { profile_id: 'prf_unknown' },
+  'POST /v1/webhooks': { url: 'https://hooks.example/in', event_types: ['run.finished'] },
   'DELETE /v1/sessions/stop': { session_id: 'ses_unknown' },
   'POST /v1/automation/run': {
     profile_id: 'prf_unknown',

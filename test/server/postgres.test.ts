@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
+import { openEventStream } from './event-stream';
 import { createDataDir, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
 
@@ -113,17 +114,39 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
     }
   });
 
+  it('streams the account’s events in order, resumes with Last-Event-ID, and queues webhook deliveries', async () => {
+    const call = requester(service.baseUrl, key);
+    const hook = await call('POST', '/v1/webhooks', {
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/unheard', event_types: ['profile.deleted'] }),
+      headers: JSON_HEADERS,
+    });
+    const webhook = (await hook.json()) as { id: string };
+    const events = await openEventStream(service.baseUrl, key);
+    const created = await client.createProfile({ name: 'streamed on pg' });
+    await client.deleteProfile(created.id);
+    const first = await events.nextEvent();
+    expect(first).toMatchObject({ type: 'profile.created', data: { id: created.id } });
+    events.close();
+    const resumed = await openEventStream(service.baseUrl, key, { 'Last-Event-ID': first.id });
+    expect(await resumed.nextEvent()).toMatchObject({ type: 'profile.deleted', data: { id: created.id } });
+    resumed.close();
+    const deliveries = (await (await call('GET', `/v1/webhooks/${webhook.id}/deliveries`)).json()) as {
+      data: { event_type: string }[];
+    };
+    expect(deliveries.data.map((delivery) => delivery.event_type)).toEqual(['profile.deleted']);
+  });
+
   it('keeps data and migrations across a restart, and takes keys while running', async () => {
     const migrated = (logs: string[]) =>
       logs.map((line) => JSON.parse(line)).filter((record) => record.msg === 'database migrated');
-    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2, 3, 4], kind: 'postgres' }]);
+    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2, 3, 4, 6], kind: 'postgres' }]);
     await service.stop();
     service = await startService({ env: { DATABASE_URL: postgres.url }, dataDir });
     expect(migrated(service.logs)).toEqual([]);
     const server = new pg.Client({ connectionString: postgres.url });
     await server.connect();
     const { rows } = await server.query('select version from schema_migrations').finally(() => server.end());
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 6 }]);
     const again = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     expect((await again.getAccount()).name).toBe('pg');
     const fresh = await service.createKey('free');

@@ -10,6 +10,9 @@ import { systemClock } from '../../server/clock';
 import { loadConfig } from '../../server/config';
 import { type Database, openDatabase } from '../../server/db/driver';
 import { migrate } from '../../server/db/migrate';
+import { createEventLog } from '../../server/events/event-log';
+import { createPublisher } from '../../server/events/publisher';
+import { createLifecycle } from '../../server/lifecycle';
 import { createLogger } from '../../server/log';
 import type { SessionManager } from '../../server/sessions/manager';
 import { createAccountWithKey } from '../../server/store/accounts';
@@ -61,13 +64,16 @@ async function enqueue(profileId: string, name: string) {
 function newQueue(): RunQueue {
   const log = createLogger({ write: () => {} });
   const limits = loadConfig({}).limits;
+  const publisher = createPublisher();
+  const lifecycle = createLifecycle(log);
   return createRunQueue({
     db,
     clock: systemClock,
     log,
     limits,
     sessions,
-    events: createRunEvents(),
+    runEvents: createRunEvents(publisher),
+    events: createEventLog({ db, clock: systemClock, publisher, lifecycle }),
     run: execute,
   });
 }

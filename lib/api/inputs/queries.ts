@@ -39,6 +39,8 @@ export const ProfileDeleteQuery = z.object({
 
 export const ProxyListQuery = z.object({ ...PageQuery });
 
+export const WebhookListQuery = z.object({ ...PageQuery });
+
 export const SessionListQuery = z.object({ ...PageQuery, status: z.optional(SessionStatus) });
 
 /**

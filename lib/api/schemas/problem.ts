@@ -22,6 +22,7 @@ export const PROBLEM_CODES = [
   'idempotency_in_flight',
   'browser_unavailable',
   'session_limit',
+  'stream_limit',
   'at_capacity',
   'internal',
 ] as const;

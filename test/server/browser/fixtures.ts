@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROME_INSTALL_HINT, findChrome } from '../../../server/browser/find-chrome';
 import type { RunningBrowser } from '../../../server/browser/launch';
+import { serveUpgrades } from '../../../server/http/upgrades';
 import { createLogger } from '../../../server/log';
 import { EgressPolicy } from '../../../server/network/egress-policy';
-import { serveCdpEndpoint } from '../../../server/sessions/cdp-endpoint';
+import { cdpEndpoint } from '../../../server/sessions/cdp-endpoint';
 import { CdpTokens } from '../../../server/sessions/cdp-tokens';
 
 /** The Chromium the tests launch: CHROME_PATH when set (only it, as the service does), else the one found here. */
@@ -142,11 +143,12 @@ export async function relayDevtools(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const tokens = new CdpTokens();
   const server = createServer((_request, response) => response.writeHead(404).end());
-  serveCdpEndpoint(server, {
+  const devtools = cdpEndpoint({
     tokens,
     devtoolsOf: (sessionId) => (sessionId === 'ses_test' ? browser.devtools : null),
     log: createLogger({ level: 'error' }),
   });
+  serveUpgrades(server, {}, devtools);
   const port = await listen(server);
   return { url: `ws://127.0.0.1:${port}${tokens.path('ses_test')}`, close: () => close(server) };
 }

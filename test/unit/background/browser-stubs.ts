@@ -43,10 +43,12 @@ export function installBrowser() {
     containsPermission: vi.fn(async (_: { origins: string[] }) => true),
     removePermission: vi.fn(async (_: { origins: string[] }) => true),
     onCommand: event<[command: string]>(),
+    onConnect: event<[port: { name: string; onDisconnect: ReturnType<typeof event> }]>(),
   };
   Object.assign(fakeBrowser.i18n, { getMessage });
   Object.assign(fakeBrowser.action, { openPopup: stubs.openPopup });
   Object.assign(fakeBrowser.runtime, {
+    onConnect: stubs.onConnect,
     openOptionsPage: stubs.openOptionsPage,
     getManifest: () => ({
       icons: { 16: 'icon/16.png', 128: 'icon/128.png' },
@@ -71,6 +73,14 @@ export function installService(options: ServiceOptions = { plan: 'free' }): Fake
     options,
   );
   vi.stubGlobal('fetch', service.fetch);
+  // The model has no event stream: a socket to it never opens, and the worker watches by polling.
+  vi.stubGlobal(
+    'WebSocket',
+    class {
+      close() {}
+      send() {}
+    },
+  );
   return service;
 }
 

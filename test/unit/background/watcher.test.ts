@@ -15,6 +15,8 @@ let service: FakeService;
 /** Each worker instance is a generation; answers to an ended generation's requests reach no one. */
 let generation = 0;
 let current: ReturnType<typeof startWorker> | null = null;
+/** Whether the worker's event stream is live (it then reports every change and the watcher need not poll). */
+let streaming = false;
 
 function startWorker() {
   const mine = ++generation;
@@ -37,6 +39,7 @@ function startWorker() {
       },
     },
     announce,
+    streaming: () => streaming,
   });
   const worker = {
     watcher,
@@ -71,6 +74,7 @@ const watcherRequests = () => sent(service).filter((line) => line.includes('/aut
 beforeEach(async () => {
   vi.useFakeTimers({ now: START });
   current = null;
+  streaming = false;
   installBrowser();
   service = installService({ plan: 'free' });
   const serviceFetch = service.fetch;
@@ -125,6 +129,36 @@ describe('the watcher', () => {
     await until(30 * 60_000);
     expect(watcherRequests()).toHaveLength(2);
     expect(await fakeBrowser.alarms.getAll()).toEqual([]);
+  });
+
+  it('polls not at all while the stream is live: events bring each change, and it announces the end once', async () => {
+    streaming = true;
+    const { watcher, announce } = startWorker();
+    const run = service.createRun('prf_1', 'Streamed');
+    await watcher.watch(run);
+    await until(0);
+    await watcher.apply({ ...run, status: 'running', version: 2 });
+    expect((await entry(run.id))?.run).toMatchObject({ status: 'running', version: 2 });
+    // The alarm stays as the backstop of a worker that Chrome ends with its stream.
+    expect((await fakeBrowser.alarms.get(WATCH_ALARM))?.scheduledTime).toBe(START + 30_000);
+    await watcher.apply({ ...run, status: 'succeeded', version: 3, output: { title: 'Example' } });
+    await until(10 * 60_000);
+    expect(await entry(run.id)).toMatchObject({ phase: 'ended', notified: true, run: { version: 3 } });
+    expect(announce).toHaveBeenCalledOnce();
+    expect(watcherRequests()).toEqual([]);
+  });
+
+  it('with the stream dropped, polls again from the plan', async () => {
+    streaming = true;
+    const { watcher } = startWorker();
+    const run = service.createRun('prf_1');
+    await watcher.watch(run);
+    await until(0);
+    expect(watcherRequests()).toEqual([]);
+    streaming = false;
+    void watcher.wake();
+    await until(0);
+    expect(watcherRequests()).toEqual([`GET /v1/automation/status?run_id=${run.id}&wait=25&after_version=1`]);
   });
 
   it('keeps an alarm while it waits, so an ended worker is woken to go on', async () => {

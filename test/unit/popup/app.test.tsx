@@ -83,6 +83,16 @@ describe('App', () => {
     expect(screen.getByText('72 of 100 requests left this hour')).toBeTruthy();
   });
 
+  it('has the worker follow the service’s events while it is open with a key, and not without one', async () => {
+    const { unmount } = render(<App />);
+    await screen.findByLabelText('Service URL');
+    expect(mock.followed()).toBe(0);
+    unmount();
+    await connected();
+    render(<App />);
+    await waitFor(() => expect(mock.followed()).toBe(1));
+  });
+
   it('has the worker reconcile the sessions as it opens', async () => {
     await connected();
     render(<App />);

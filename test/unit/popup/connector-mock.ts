@@ -24,8 +24,11 @@ export function mockConnector(answers: Answers = {}) {
     const reply = answer(intent);
     return reply === undefined ? new Promise<never>(() => {}) : Promise.resolve(reply);
   }) as Connector['send']);
+  const follow = vi.spyOn(connector, 'followEvents').mockImplementation(() => () => {});
   const sent = (): Intent[] => send.mock.calls.map(([intent]) => intent);
   return {
+    /** How many times the page asked the worker to follow the service's events. */
+    followed: () => follow.mock.calls.length,
     /** Every intent sent, in order. */
     sent,
     /** The intents of one type sent, in order. */

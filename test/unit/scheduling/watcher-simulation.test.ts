@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../../lib/scheduling/watch-plan';
 import { HOURLY_LIMITS } from '../../../server/accounts/plans';
-import { type Figures, SCENARIOS, simulate } from '../../bench/watcher-simulation';
+import { type Figures, SCENARIOS, STREAM_SCENARIOS, simulate } from '../../bench/watcher-simulation';
 
 /** The longest a run may end unnoticed, per plan and number of runs followed (seconds). */
 const NOTICE_BOUND_S: Record<string, number> = {
@@ -15,9 +15,9 @@ const NOTICE_BOUND_S: Record<string, number> = {
 
 describe('the watcher over a virtual hour (worker ended when idle and at random, the person clicking)', () => {
   const results = new Map<string, Promise<Figures>>();
-  const figures = (plan: string, runs: number) => {
-    const key = `${plan} ${runs}`;
-    const scenario = SCENARIOS.find((s) => s.plan === plan && s.runs === runs);
+  const figures = (plan: string, runs: number, stream = false) => {
+    const key = `${plan} ${runs}${stream ? ' stream' : ''}`;
+    const scenario = (stream ? STREAM_SCENARIOS : SCENARIOS).find((s) => s.plan === plan && s.runs === runs);
     if (!scenario) throw new Error(`no scenario ${key}`);
     if (!results.has(key)) results.set(key, simulate(scenario));
     return results.get(key) as Promise<Figures>;
@@ -53,4 +53,19 @@ describe('the watcher over a virtual hour (worker ended when idle and at random,
     expect(premium.watcherRequests).toBeLessThan(enterprise.watcherRequests);
     expect(free.meanNoticeMs).toBeGreaterThan(premium.meanNoticeMs);
   });
+
+  it.each(STREAM_SCENARIOS)(
+    '$plan plan, $runs run(s) on the event stream: no 429, every end noticed once, sooner and for fewer requests',
+    async ({ plan, runs }) => {
+      const streamed = await figures(plan, runs, true);
+      const polled = await figures(plan, runs);
+      expect(streamed.rateLimited).toBe(0);
+      expect(streamed.runsNoticed).toBe(streamed.runsEnded);
+      expect(streamed.announcedTwice).toBe(0);
+      // The model's answers take 40 ms: an end is noticed as its event arrives.
+      expect(streamed.longestNoticeMs).toBeLessThanOrEqual(1000);
+      expect(streamed.longestNoticeMs).toBeLessThanOrEqual(polled.longestNoticeMs);
+      expect(streamed.watcherRequests).toBeLessThanOrEqual(polled.watcherRequests);
+    },
+  );
 });

@@ -1,0 +1,78 @@
+import { z } from '../zod';
+import { Id, listOf, Timestamp } from './common';
+
+/**
+ * What the event stream (`GET /v1/events`) and webhooks report. `data` is the resource as the API answers it
+ * (a session, a run, a profile, a proxy; `{ id }` once deleted). A run's events carry the run with its steps;
+ * `run.step` adds `step_index`; a run's `output` is left out (`output_omitted: true`) above 16 KiB: read the run.
+ * Sessions come without `cdp_url` (ask the session for one). `stream.reset` says events were missed (the
+ * Last-Event-ID given is older than the service keeps): read the lists again.
+ */
+export const EVENT_TYPES = [
+  'session.starting',
+  'session.running',
+  'session.stopped',
+  'session.failed',
+  'run.queued',
+  'run.started',
+  'run.step',
+  'run.finished',
+  'profile.created',
+  'profile.updated',
+  'profile.deleted',
+  'proxy.created',
+  'proxy.updated',
+  'proxy.deleted',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const ServiceEvent = z.object({
+  /** Increases with every event of the account; the stream's `id:` and what Last-Event-ID resumes after. */
+  id: z.string(),
+  type: z.string(),
+  created_at: Timestamp,
+  data: z.looseObject({}),
+});
+
+export type ServiceEvent = z.infer<typeof ServiceEvent>;
+
+/** An endpoint that receives the account's events, signed as Standard Webhooks describes. */
+export const Webhook = z.object({
+  id: Id,
+  url: z.string(),
+  event_types: z.array(z.string()),
+  status: z.enum(['enabled', 'disabled']),
+  /** Why deliveries stopped (every retry of a delivery failed for a day), or null. */
+  disabled_reason: z.nullable(z.string()),
+  created_at: Timestamp,
+});
+
+/** As created: the signing secret (`whsec_…`), shown this once. */
+export const CreatedWebhook = z.object({ ...Webhook.shape, secret: z.string() });
+
+export const WebhookList = listOf(Webhook);
+
+/** One event sent to a webhook: its attempts so far and the last answer. */
+export const WebhookDelivery = z.object({
+  id: Id,
+  event_id: z.string(),
+  event_type: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  attempts: z.number(),
+  next_attempt_at: z.nullable(Timestamp),
+  last_attempt_at: z.nullable(Timestamp),
+  /** The receiver's HTTP status, null when it did not answer. */
+  response_status: z.nullable(z.number()),
+  /** The start of the receiver's answer (at most 1 KiB). */
+  response_body: z.nullable(z.string()),
+  /** Why the last attempt failed, as a sentence. */
+  error: z.nullable(z.string()),
+  created_at: Timestamp,
+});
+
+export const WebhookDeliveryList = listOf(WebhookDelivery);
+
+export type Webhook = z.infer<typeof Webhook>;
+export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;

@@ -1,0 +1,71 @@
+import type { AutomationRun } from '../../lib/api/schemas/automation';
+import type { EventType } from '../../lib/api/schemas/events';
+import type { Clock } from '../clock';
+import type { Database, Queryable } from '../db/driver';
+import type { Lifecycle } from '../lifecycle';
+import { appendEvent, pruneEvents } from '../store/events';
+import { accountTopic, type Publisher } from './publisher';
+
+/** Appends one event of the account to the transaction it is given. */
+export type Emit = (accountId: string, type: EventType, data: object) => Promise<void>;
+
+export interface EventLog {
+  /**
+   * Runs `change` in one transaction in which `emit` records what changed; once it is committed, the accounts'
+   * streams and the webhook sender are woken. A change that is rolled back reports nothing.
+   */
+  transaction<T>(change: (tx: Queryable, emit: Emit) => Promise<T>): Promise<T>;
+}
+
+/** Topic of the webhook sender: published when deliveries were queued. */
+export const WEBHOOKS_TOPIC = 'webhooks';
+
+/** How long events are kept: a stream may resume after any event of the last hour, with a margin. */
+export const EVENT_RETENTION_MS = 75 * 60_000;
+const PRUNE_EVERY_MS = 5 * 60_000;
+
+/** A run's output above this many bytes of JSON is left out of its events (read the run for it). */
+const MAX_EVENT_OUTPUT_BYTES = 16 * 1024;
+
+export function createEventLog(deps: {
+  db: Database;
+  clock: Clock;
+  publisher: Publisher;
+  lifecycle: Lifecycle;
+}): EventLog {
+  const { db, clock, publisher, lifecycle } = deps;
+  let timer: NodeJS.Timeout | undefined;
+  const prune = () => pruneEvents(db, new Date(clock.now().getTime() - EVENT_RETENTION_MS));
+  lifecycle.onStart('event log', async () => {
+    await prune();
+    timer = setInterval(() => void prune().catch(() => {}), PRUNE_EVERY_MS).unref();
+  });
+  lifecycle.onShutdown('event log', () => clearInterval(timer));
+
+  return {
+    async transaction(change) {
+      const accounts = new Set<string>();
+      let deliveries = 0;
+      const result = await db.transaction((tx) =>
+        change(tx, async (accountId, type, data) => {
+          const stored = await appendEvent(tx, { accountId, type, data, createdAt: clock.now() });
+          accounts.add(accountId);
+          deliveries += stored.deliveries;
+        }),
+      );
+      for (const accountId of accounts) publisher.publish(accountTopic(accountId));
+      if (deliveries > 0) publisher.publish(WEBHOOKS_TOPIC);
+      return result;
+    },
+  };
+}
+
+/** A run as its events carry it: the output only while it is small. */
+export function runEventData(run: AutomationRun, stepIndex?: number): object {
+  const small = Buffer.byteLength(JSON.stringify(run.output)) <= MAX_EVENT_OUTPUT_BYTES;
+  return {
+    ...run,
+    ...(small ? {} : { output: {}, output_omitted: true }),
+    ...(stepIndex === undefined ? {} : { step_index: stepIndex }),
+  };
+}

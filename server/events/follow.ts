@@ -1,0 +1,69 @@
+import type { ServiceEvent } from '../../lib/api/schemas/events';
+import type { Queryable } from '../db/driver';
+import { eventsAfter, isEventKept, latestEventId } from '../store/events';
+import { accountTopic, type Publisher } from './publisher';
+
+const BATCH = 100;
+
+export interface FollowOptions {
+  db: Queryable;
+  publisher: Publisher;
+  accountId: string;
+  /** The last event the client has (Last-Event-ID); absent, it gets the events from now on. */
+  lastEventId: string | null;
+  heartbeatMs: number;
+  signal: AbortSignal;
+  send(event: ServiceEvent | typeof RESET): Promise<void>;
+  heartbeat(): Promise<void>;
+}
+
+/** Told to a client that resumed after an event the service no longer keeps: it may have missed some. */
+export const RESET = { type: 'stream.reset', created_at: '', data: {} } as const;
+
+/**
+ * Sends the account's events in order until `signal` aborts: those after `lastEventId` first, then each as it
+ * is committed (woken by the publisher, read from the database), with a heartbeat when nothing came for a while.
+ */
+export async function followEvents(options: FollowOptions): Promise<void> {
+  const { db, publisher, accountId, signal } = options;
+  let woken = true;
+  let wake = () => {};
+  // Subscribed before the first read, so that no commit between the read and the wait goes unnoticed.
+  const unsubscribe = publisher.subscribe(accountTopic(accountId), () => {
+    woken = true;
+    wake();
+  });
+  const stop = () => wake();
+  signal.addEventListener('abort', stop);
+  try {
+    let last = options.lastEventId;
+    if (last === null) last = await latestEventId(db, accountId);
+    else if (last !== '0' && !(await isEventKept(db, accountId, last))) await options.send(RESET);
+    while (!signal.aborted) {
+      if (woken) {
+        woken = false;
+        const batch = await eventsAfter(db, accountId, last, BATCH);
+        for (const event of batch) {
+          if (signal.aborted) return;
+          await options.send(event);
+          last = event.id;
+        }
+        if (batch.length === BATCH) woken = true;
+        continue;
+      }
+      const idle = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(true), options.heartbeatMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(false);
+        };
+        if (woken || signal.aborted) wake();
+      });
+      wake = () => {};
+      if (idle && !signal.aborted) await options.heartbeat();
+    }
+  } finally {
+    unsubscribe();
+    signal.removeEventListener('abort', stop);
+  }
+}

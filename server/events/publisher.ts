@@ -1,0 +1,49 @@
+/**
+ * Wakes whoever waits on a topic (an account's event streams, a run's long polls) once a change is committed.
+ * The one seam between writers and listeners: it carries no data, listeners read what changed from the
+ * database. In-process for now; several service processes would relay `publish` through PostgreSQL here.
+ */
+export interface Publisher {
+  publish(topic: string): void;
+  /** Calls `listener` on every publish of `topic` until the returned function is called. */
+  subscribe(topic: string, listener: () => void): () => void;
+  /** Resolves on the next publish of `topic`, after `ms`, or when `signal` aborts, whichever is first. */
+  next(topic: string, ms: number, signal: AbortSignal): Promise<void>;
+}
+
+export const accountTopic = (accountId: string) => `account:${accountId}`;
+export const runTopic = (runId: string) => `run:${runId}`;
+
+export function createPublisher(): Publisher {
+  const listeners = new Map<string, Set<() => void>>();
+
+  function subscribe(topic: string, listener: () => void): () => void {
+    const set = listeners.get(topic) ?? new Set();
+    listeners.set(topic, set);
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && listeners.get(topic) === set) listeners.delete(topic);
+    };
+  }
+
+  return {
+    publish(topic) {
+      for (const listener of [...(listeners.get(topic) ?? [])]) listener();
+    },
+    subscribe,
+    next(topic, ms, signal) {
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          unsubscribe();
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal.addEventListener('abort', done, { once: true });
+        const unsubscribe = subscribe(topic, done);
+      });
+    },
+  };
+}

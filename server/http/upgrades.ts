@@ -1,0 +1,34 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/** Takes a WebSocket upgrade request for one path (the request's, without its query). */
+export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, path: string) => void;
+
+/**
+ * The one `upgrade` listener of the HTTP server: each WebSocket request goes to the handler of its path, exact
+ * paths first, else to `fallback` (which answers what it does not know).
+ */
+export function serveUpgrades(
+  server: Server,
+  exact: Record<string, UpgradeHandler>,
+  fallback: UpgradeHandler,
+): void {
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(request.url ?? '/', 'http://service').pathname;
+    (exact[path] ?? fallback)(request, socket, head, path);
+  });
+}
+
+/** Answers an upgrade it cannot serve with a 404 in problem details, and closes. */
+export function refuseUpgrade(socket: Duplex, detail: string): void {
+  const body = JSON.stringify({
+    type: 'urn:profile-pilot:problem:not_found',
+    title: 'Not found',
+    status: 404,
+    detail,
+    code: 'not_found',
+  });
+  socket.end(
+    `HTTP/1.1 404 Not Found\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

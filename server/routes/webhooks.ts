@@ -1,0 +1,68 @@
+import type { WebhookSettings } from '../config';
+import { recordAnswer, sendAnswer } from '../http/idempotency';
+import { notFound, validationProblem } from '../http/problem';
+import { type Route, route } from '../http/route';
+import { readCursor } from '../http/validate';
+import { resolveAllowed } from '../network/egress-lookup';
+import { deleteWebhook, insertWebhook, listDeliveries, listWebhooks } from '../store/webhooks';
+import { refusal } from '../webhooks/post';
+import { newWebhookSecret } from '../webhooks/signing';
+
+export const webhookRoutes: Route[] = [
+  route('createWebhook', async (c, { body, status }, { db, clock, config }) => {
+    await checkAddress(body.url, config.webhooks);
+    const secret = newWebhookSecret();
+    const answer = await db.transaction(async (tx) => {
+      const webhook = await insertWebhook(tx, clock, {
+        accountId: c.get('account').id,
+        url: body.url,
+        eventTypes: [...new Set(body.event_types)],
+        secret,
+      });
+      // The secret is in this answer only: a replay (Idempotency-Key) of it shows it again, no other does.
+      return recordAnswer(c, tx, {
+        status,
+        body: { ...webhook, secret },
+        headers: { Location: `/v1/webhooks/${webhook.id}` },
+      });
+    });
+    return sendAnswer(c, answer);
+  }),
+
+  route('listWebhooks', async (c, { query, status }, { db }) => {
+    const page = await listWebhooks(db, c.get('account').id, {
+      limit: query.limit,
+      after: readCursor(query.cursor),
+    });
+    return c.json(page, status);
+  }),
+
+  route('deleteWebhook', async (c, { params, status }, { db }) => {
+    if (!(await deleteWebhook(db, c.get('account').id, params.id))) throw notFound('webhook');
+    return c.body(null, status);
+  }),
+
+  route('listWebhookDeliveries', async (c, { params, query, status }, { db }) => {
+    const page = await listDeliveries(db, c.get('account').id, params.id, {
+      limit: query.limit,
+      after: readCursor(query.cursor),
+    });
+    if (!page) throw notFound('webhook');
+    return c.json(page, status);
+  }),
+];
+
+/** The operator's rules for webhook addresses: https (http where allowed), and no refused address range. */
+async function checkAddress(url: string, settings: WebhookSettings): Promise<void> {
+  const target = new URL(url);
+  const refuse = (message: string) =>
+    validationProblem([{ path: 'url', message }], `Invalid body: url: ${message}.`);
+  if (target.protocol === 'http:' && !settings.allowHttp)
+    throw refuse('must be an https address on this service');
+  if (target.username || target.password) throw refuse('must not carry a user name or password');
+  try {
+    await resolveAllowed(settings.allowed, target.hostname);
+  } catch (error) {
+    throw refuse(refusal(target.hostname, error).replace(/\.$/, ''));
+  }
+}

@@ -1,0 +1,83 @@
+import type { EventType, ServiceEvent } from '../../lib/api/schemas/events';
+import type { Queryable } from '../db/driver';
+import { storableJson } from './runs';
+
+interface EventRow {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+// Any constant: the first half of the two-part advisory lock that orders an account's events.
+const EVENT_ORDER_LOCK = 7_208_432;
+
+/**
+ * Appends an event to the account's log and queues it for each of the account's enabled webhooks that asked for
+ * its type, in the caller's transaction. An account's appends are serialised until commit (an advisory lock),
+ * so its event ids are committed in increasing order and a reader that saw id N never later finds one below N.
+ */
+export async function appendEvent(
+  tx: Queryable,
+  event: { accountId: string; type: EventType; data: object; createdAt: Date },
+): Promise<{ id: string; deliveries: number }> {
+  const payload = storableJson({
+    type: event.type,
+    timestamp: event.createdAt.toISOString(),
+    data: event.data,
+  });
+  const [row] = await tx.query<{ id: string; deliveries: number }>(
+    `with ordered as (select pg_advisory_xact_lock($1, hashtext($2))),
+     event as (
+       insert into events (account_id, type, data, created_at)
+       select $2, $3, ($4::jsonb) -> 'data', $5 from ordered returning id),
+     queued as (
+       insert into webhook_deliveries
+         (id, webhook_id, account_id, event_id, event_type, payload, status, next_attempt_at, created_at)
+       select 'whd_' || replace(gen_random_uuid()::text, '-', ''), w.id, $2, event.id, $3, $4, 'pending', $5, $5
+         from webhooks w, event
+        where w.account_id = $2 and w.status = 'enabled' and $3 = any(w.event_types)
+       returning 1)
+     select event.id::text as id, (select count(*) from queued)::int as deliveries from event`,
+    [EVENT_ORDER_LOCK, event.accountId, event.type, payload, event.createdAt],
+  );
+  if (!row) throw new Error('the event was not stored');
+  return row;
+}
+
+/** The account's events after `afterId`, oldest first. */
+export async function eventsAfter(
+  db: Queryable,
+  accountId: string,
+  afterId: string,
+  limit: number,
+): Promise<ServiceEvent[]> {
+  const rows = await db.query<EventRow>(
+    `select id::text as id, type, data, created_at from events
+      where account_id = $1 and id > $2::bigint order by id limit $3`,
+    [accountId, afterId, limit],
+  );
+  return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+}
+
+/** The id of the account's latest event ('0' when it has none kept): a new stream starts after it. */
+export async function latestEventId(db: Queryable, accountId: string): Promise<string> {
+  const [row] = await db.query<{ id: string | null }>(
+    'select max(id)::text as id from events where account_id = $1',
+    [accountId],
+  );
+  return row?.id ?? '0';
+}
+
+/** Whether the account's event `id` is still kept: resuming after one that is not may have missed some. */
+export async function isEventKept(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const rows = await db.query('select 1 from events where account_id = $1 and id = $2::bigint', [
+    accountId,
+    id,
+  ]);
+  return rows.length > 0;
+}
+
+export async function pruneEvents(db: Queryable, before: Date): Promise<void> {
+  await db.query('delete from events where created_at < $1', [before]);
+}
