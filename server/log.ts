@@ -32,7 +32,7 @@ export function createLogger(options: {
   fields?: LogFields;
 }): Logger {
   const threshold = LEVELS[options.level ?? 'info'];
-  const write = options.write ?? writeToStderr;
+  const write = options.write ?? ((line: string) => process.stderr.write(line));
   const base = options.fields ?? {};
   const emit = (level: LogLevel, msg: string, fields: LogFields = {}) => {
     if (LEVELS[level] < threshold) return;
@@ -47,26 +47,6 @@ export function createLogger(options: {
     child: (fields) => createLogger({ ...options, fields: { ...base, ...fields } }),
   };
 }
-
-let pending = '';
-
-/**
- * Lines written within one turn of the event loop reach stderr in one write (a write for each request line
- * was a twentieth of a request's CPU under load); whatever is pending is written when the process exits.
- */
-function writeToStderr(line: string): void {
-  if (pending === '') setImmediate(flushToStderr);
-  pending += line;
-}
-
-function flushToStderr(): void {
-  if (pending === '') return;
-  const lines = pending;
-  pending = '';
-  process.stderr.write(lines);
-}
-
-process.on('exit', flushToStderr);
 
 function serializeErrors(_key: string, value: unknown): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
