@@ -39,6 +39,13 @@ const BODIES: Record<string, Record<string, unknown>> = {
     notes: 'a note',
     fingerprint: { user_agent: 'Mozilla/5.0', language: 'en-US', timezone: 'Europe/Berlin' },
   },
+  'PATCH /v1/profiles/:id': {
+    name: 'Shop',
+    tags: ['eu'],
+    notes: 'a note',
+    proxy: 'http://user:pass@127.0.0.1:3128',
+  },
+  'POST /v1/profiles/:id/clone': { name: 'Copy' },
   'POST /v1/proxies': {
     name: 'Proxy',
     scheme: 'http',

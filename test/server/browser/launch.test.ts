@@ -189,7 +189,8 @@ describe('a browser with a proxy that needs credentials and a fingerprint', () =
       outer: [1024, 700],
       screen: [1024, 700],
     });
-    const headers = pages.requests.find((request) => request.path === '/')?.headers;
+    // The latest: the headless browser above fetched this page too, with its own user agent.
+    const headers = pages.requests.findLast((request) => request.path === '/')?.headers;
     expect(headers?.['user-agent']).toBe(FINGERPRINT.user_agent);
     // Chromium adds the base language on its own: "de-DE,de;q=0.9".
     expect(headers?.['accept-language']).toMatch(/^de-DE(,|$)/);
