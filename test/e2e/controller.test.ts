@@ -390,7 +390,7 @@ describe('accessibility', () => {
     await check('new proxy form');
     await popup.getByRole('button', { name: 'Cancel' }).click();
     await goTo(popup, 'Sessions');
-    await popup.getByRole('button', { name: 'Copy CDP URL of Looked at' }).waitFor();
+    await popup.getByRole('button', { name: /^Copy CDP URL of / }).first().waitFor();
     await check('sessions');
     await goTo(popup, 'Automation');
     await popup.getByLabel('Find a profile').waitFor();
