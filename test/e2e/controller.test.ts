@@ -361,14 +361,12 @@ describe('accessibility', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'Looked at', tags: ['axe'] }),
     });
-    const { id: profileId } = (await created.json()) as Profile;
-    // Running, so that the Sessions view has a row with its Copy CDP URL.
-    const started = await api.send('POST', '/v1/sessions/start', {
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ profile_id: profileId }),
-    });
-    expect(started.status).toBe(201);
+    expect(created.status).toBe(201);
     popup = await extension.openPopup('#/profiles');
+    // Running, so that the Sessions view has a row with its Copy CDP URL.
+    await popup.getByLabel('Search profiles').fill('Looked at');
+    await popup.getByRole('button', { name: 'Start Looked at' }).click();
+    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Stop Looked at' }));
     await popup
       .getByLabel(/^Select /)
       .first()
@@ -390,7 +388,7 @@ describe('accessibility', () => {
     await check('new proxy form');
     await popup.getByRole('button', { name: 'Cancel' }).click();
     await goTo(popup, 'Sessions');
-    await popup.getByRole('button', { name: /^Copy CDP URL of / }).first().waitFor();
+    await popup.getByRole('button', { name: 'Copy CDP URL of Looked at' }).waitFor();
     await check('sessions');
     await goTo(popup, 'Automation');
     await popup.getByLabel('Find a profile').waitFor();
