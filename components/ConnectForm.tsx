@@ -36,7 +36,7 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormPro
   function connect(event: Event) {
     event.preventDefault();
     setTried(true);
-    if (urlError || keyError) return;
+    if (urlError || keyError || task.busy) return;
     // Asked before any await: browsers only show the permission prompt during the click.
     const access = requestServiceAccess(url).catch(() => false);
     // Read before the worker saves the new address: the old one's access is given back once it is replaced.
@@ -63,7 +63,8 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormPro
     return (
       <section class="stack">
         <p role="status">{connected}</p>
-        <button type="button" onClick={onDone}>
+        {/* biome-ignore lint/a11y/noAutofocus: the result of Connect takes the focus from the button gone with the form */}
+        <button type="button" autoFocus onClick={onDone}>
           {t('continue')}
         </button>
       </section>
@@ -92,7 +93,8 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormPro
         </p>
       )}
       <Problem error={task.error} />
-      <button type="submit" disabled={task.busy}>
+      {/* Busy, it keeps the focus: a disabled button would drop it to the page. */}
+      <button type="submit" aria-disabled={task.busy}>
         {task.busy ? t('connecting') : t('connect')}
       </button>
     </form>

@@ -16,7 +16,8 @@ export function FormActions({
     <>
       <Problem error={error} />
       <div class="bar">
-        <button type="submit" disabled={busy}>
+        {/* Busy, it keeps the focus (a disabled button would drop it to the page); a second submit is ignored. */}
+        <button type="submit" aria-disabled={busy}>
           {t('save')}
         </button>
         <button type="button" onClick={onCancel}>

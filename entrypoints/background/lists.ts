@@ -1,4 +1,4 @@
-import { type Cached, cachedProfiles, cachedSessions } from '../../lib/storage';
+import { type Cached, cachedProfiles, cachedSessions, type ProfileListing } from '../../lib/storage';
 import { change, inTurn, type Stored } from './in-turn';
 
 type CachedList<T> = Stored<Cached<T> | null>;
@@ -9,13 +9,24 @@ export async function refreshList<T>(item: CachedList<T>, list: Promise<{ data: 
   await inTurn(() => item.setValue({ data, savedAt: Date.now() }));
 }
 
-/** Puts a created or changed entry first in its cached list, which keeps its `savedAt`. */
+/**
+ * Puts a created or changed entry first in its cached list, which keeps its `savedAt` (and, for the profiles,
+ * its filter and cursor, and a total one greater when the entry is new).
+ */
 export async function putFirst<T extends { id: string }>(item: CachedList<T>, entry: Promise<T>): Promise<T> {
   const saved = await entry;
-  await change(item, (cached) => ({
-    data: [saved, ...(cached?.data.filter(({ id }) => id !== saved.id) ?? [])],
-    savedAt: cached?.savedAt ?? 0,
-  }));
+  await change(item, (cached) => {
+    const others = cached?.data.filter(({ id }) => id !== saved.id) ?? [];
+    const total = (cached as { total?: number | null } | null)?.total;
+    return {
+      ...cached,
+      data: [saved, ...others],
+      savedAt: cached?.savedAt ?? 0,
+      ...(typeof total === 'number'
+        ? { total: total + (others.length === cached?.data.length ? 1 : 0) }
+        : {}),
+    };
+  });
   return saved;
 }
 
@@ -31,5 +42,11 @@ export async function forgetProfile(profileId: string): Promise<void> {
       ...cached,
       data: cached.data.filter((e) => e.id !== profileId && e.profile_id !== profileId),
     };
-  await Promise.all([change(cachedProfiles, others), change(cachedSessions, others)]);
+  const fewer = (cached: ProfileListing | null): ProfileListing | null => {
+    const kept = others(cached);
+    const gone = (cached?.data.length ?? 0) - (kept?.data.length ?? 0);
+    const total = cached?.total;
+    return kept && typeof total === 'number' ? { ...kept, total: Math.max(0, total - gone) } : kept;
+  };
+  await Promise.all([change(cachedProfiles, fewer), change(cachedSessions, others)]);
 }

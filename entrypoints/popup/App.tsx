@@ -88,6 +88,7 @@ export function App() {
         </button>
       </header>
       <main>
+        <h1 class="visually-hidden">{t('viewHeading', t(view))}</h1>
         {view === 'proxies' ? (
           <Proxies />
         ) : view === 'sessions' ? (
@@ -99,8 +100,8 @@ export function App() {
         )}
       </main>
       {quotaSeen && (
-        <footer class="muted" role="status">
-          {quotaText(quotaSeen)}
+        <footer class="muted">
+          <span role="status">{quotaText(quotaSeen)}</span>
         </footer>
       )}
     </>

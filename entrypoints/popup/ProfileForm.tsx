@@ -103,7 +103,7 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined
   function save(event: Event) {
     event.preventDefault();
     setTried(true);
-    if (local.length || passwordError) return;
+    if (local.length || passwordError || task.busy) return;
     task
       .run(() =>
         profile

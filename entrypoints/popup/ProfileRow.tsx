@@ -58,11 +58,17 @@ export function ProfileRow({ profile, proxy, focused, onTag, onEdit, selected, o
           </button>
         ))}
       </div>
+      {/* Busy, it keeps the focus and says what is under way. */}
       <button
         type="button"
-        disabled={task.busy}
-        aria-label={t(running ? 'stopNamed' : 'startNamed', name)}
+        aria-disabled={task.busy}
+        aria-label={
+          task.busy
+            ? `${t(running ? 'stopping' : 'starting')} ${name}`
+            : t(running ? 'stopNamed' : 'startNamed', name)
+        }
         onClick={() =>
+          task.busy ||
           task.run(() =>
             running
               ? connector.send({ type: 'session.stop', profileId: id })
@@ -70,7 +76,7 @@ export function ProfileRow({ profile, proxy, focused, onTag, onEdit, selected, o
           )
         }
       >
-        {t(running ? 'stop' : 'start')}
+        {task.busy ? t(running ? 'stopping' : 'starting') : t(running ? 'stop' : 'start')}
       </button>
       <button type="button" aria-label={t('editNamed', name)} onClick={onEdit}>
         {t('edit')}

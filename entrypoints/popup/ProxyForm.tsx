@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Field } from '../../components/Field';
 import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
@@ -24,6 +24,9 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
   const [passwordTouched, setPasswordTouched] = useState(!proxy);
   const [tried, setTried] = useState(false);
   const task = useTask();
+  // Opening the form moves the focus into it.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   const pasted = draft.url ? parseProxyUrl(draft.url) : null;
   const body = {
     name: draft.name,
@@ -63,7 +66,7 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
   function save(event: Event) {
     event.preventDefault();
     setTried(true);
-    if (local.length) return;
+    if (local.length || task.busy) return;
     task
       // The schema passed it, so it is a ProxyInput.
       .run(() =>
@@ -81,8 +84,15 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
   }
 
   return (
-    <form class="stack" onSubmit={save} noValidate>
-      <h2>{proxy ? t('editProxy', proxy.name) : t('newProxy')}</h2>
+    <form
+      class="stack"
+      onSubmit={save}
+      onKeyDown={(e) => e.key === 'Escape' && forget().then(onDone)}
+      noValidate
+    >
+      <h2 tabIndex={-1} ref={heading}>
+        {proxy ? t('editProxy', proxy.name) : t('newProxy')}
+      </h2>
       <Field
         label={t('pasteProxyUrl')}
         placeholder="http://user:pass@host:8080"

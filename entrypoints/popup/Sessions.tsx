@@ -61,6 +61,9 @@ function age(since: string): string {
   );
 }
 
+/** How long "Copied" shows before the button reads "Copy CDP URL" again. */
+const COPIED_SHOWN_MS = 2000;
+
 function SessionRow({ session, name }: { session: Session; name: string }) {
   const task = useTask();
   const [copied, setCopied] = useState(false);
@@ -77,9 +80,14 @@ function SessionRow({ session, name }: { session: Session; name: string }) {
       {url && (
         <button
           type="button"
-          aria-label={t('copyCdpNamed', name)}
+          aria-label={t(copied ? 'copiedNamed' : 'copyCdpNamed', name)}
           title={url}
-          onClick={() => navigator.clipboard.writeText(url).then(() => setCopied(true))}
+          onClick={() =>
+            navigator.clipboard.writeText(url).then(() => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), COPIED_SHOWN_MS);
+            })
+          }
         >
           {t(copied ? 'copied' : 'copyCdp')}
         </button>

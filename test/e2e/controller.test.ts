@@ -11,6 +11,7 @@ import type { Profile } from '../../lib/api/schemas/profiles';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { type ServiceHandle, startService } from '../server/harness';
+import { axeViolations } from './support/axe';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
 import { goTo, rowOf, shownUnlessRefused } from './support/popup';
@@ -22,6 +23,11 @@ let service: ServiceHandle;
 let extension: Extension;
 let api: ReturnType<typeof serviceReader>;
 let popup: Page;
+/** What axe-core found on the set-up view, and on its result once connected (checked with the other views). */
+let setupViolations: string[];
+let connectedViolations: string[];
+/** Where the focus went once Connect had its answer. */
+let focusAfterConnect: string | null | undefined;
 
 beforeAll(async () => {
   [service, extension] = await Promise.all([
@@ -34,9 +40,20 @@ beforeAll(async () => {
   api = serviceReader(service.baseUrl, key);
   popup = await extension.openPopup();
   await popup.getByLabel('Service URL').fill(service.baseUrl);
+  setupViolations = await axeViolations(popup);
   await popup.getByLabel('API key').fill(key);
   await popup.getByRole('button', { name: 'Connect' }).click();
   await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Continue' }));
+  // Focus moves to the result of Connect, and axe is checked there too.
+  focusAfterConnect = await eventually(
+    'the focus to move',
+    async () => {
+      const focused = await popup.evaluate(() => document.activeElement?.tagName);
+      return focused === 'BODY' ? undefined : popup.evaluate(() => document.activeElement?.textContent);
+    },
+    5_000,
+  ).catch(() => 'the page body');
+  connectedViolations = await axeViolations(popup);
   await popup.getByRole('button', { name: 'Continue' }).click();
 });
 
@@ -330,5 +347,57 @@ describe('runs a person can read', () => {
     // The result is above the script, in view without scrolling.
     const box = await popup.getByText(sentence, { exact: true }).boundingBox();
     expect(box && box.y + box.height <= (popup.viewportSize()?.height ?? 0)).toBe(true);
+  });
+});
+
+describe('accessibility', () => {
+  it('axe-core finds nothing wrong in any popup view, form or the options page', async () => {
+    expect(focusAfterConnect).toBe('Continue');
+    const found: Record<string, string[]> = { 'set-up': setupViolations, connected: connectedViolations };
+    const check = async (view: string) => {
+      found[view] = await axeViolations(popup);
+    };
+    const created = await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Looked at', tags: ['axe'] }),
+    });
+    expect(created.status).toBe(201);
+    popup = await extension.openPopup('#/profiles');
+    // Running, so that the Sessions view has a row with its Copy CDP URL.
+    await popup.getByLabel('Search profiles').fill('Looked at');
+    await popup.getByRole('button', { name: 'Start Looked at' }).click();
+    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Stop Looked at' }));
+    await popup
+      .getByLabel(/^Select /)
+      .first()
+      .waitFor();
+    await check('profiles');
+    await popup
+      .getByLabel(/^Select /)
+      .first()
+      .check();
+    await check('profiles with a selection');
+    await popup.getByRole('button', { name: 'New profile' }).click();
+    await popup.getByText('Fingerprint').click();
+    await check('new profile form');
+    await popup.keyboard.press('Escape');
+    await goTo(popup, 'Proxies');
+    await popup.getByRole('button', { name: 'New proxy' }).first().waitFor();
+    await check('proxies');
+    await popup.getByRole('button', { name: 'New proxy' }).click();
+    await check('new proxy form');
+    await popup.getByRole('button', { name: 'Cancel' }).click();
+    await goTo(popup, 'Sessions');
+    await popup.getByRole('button', { name: 'Copy CDP URL of Looked at' }).waitFor();
+    await check('sessions');
+    await goTo(popup, 'Automation');
+    await popup.getByLabel('Find a profile').waitFor();
+    await check('automation');
+    const options = await extension.context.newPage();
+    await options.goto(extension.popupUrl.replace('popup.html', 'options.html'));
+    await options.getByRole('heading').first().waitFor();
+    found.options = await axeViolations(options);
+    await options.close();
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((view) => [view, []])));
   });
 });

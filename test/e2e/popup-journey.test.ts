@@ -120,7 +120,7 @@ describe('a new user in the popup', () => {
     const { data: running } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
     expect(running).toHaveLength(1);
     await goTo(popup, 'Sessions');
-    const copy = popup.getByRole('button', { name: `Copy the CDP URL of ${PROFILE}` });
+    const copy = popup.getByRole('button', { name: `Copy CDP URL of ${PROFILE}` });
     // Each answer carries a freshly signed token: the popup shows one for this session, and it works.
     const sessionEndpoint = `${service.baseUrl.replace('http', 'ws')}/v1/sessions/${running[0]?.id}/cdp/`;
     const cdpUrl = (await copy.getAttribute('title')) ?? '';
@@ -170,7 +170,8 @@ describe('a new user in the popup', () => {
     await eventually('the thumbnail to load', () =>
       thumbnail.evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0) || undefined),
     );
-    await popup.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    // The run sits above the script: the screenshot shows it from the top.
+    await popup.evaluate(() => window.scrollTo(0, 0));
     await saveScreenshot(popup, 'automation');
 
     const announced = await eventually('the run’s notification', async () =>

@@ -9,7 +9,9 @@ import { gzipSync } from 'node:zlib';
 import { buildDashboard } from '../../scripts/dashboard';
 import { runWxt } from '../../scripts/wxt';
 
-const BUDGETS_KB = { popup: 25, background: 20, dashboard: 30 };
+// The popup's was 25 KB until it became a controller of every profile (paged search, the edit form with its
+// fingerprint presets, bulk actions, proxy delete, run error details): 24.6 KB before, 27.8 KB with them.
+const BUDGETS_KB = { popup: 28, background: 20, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 

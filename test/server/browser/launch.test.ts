@@ -103,39 +103,6 @@ afterAll(async () => {
   );
 });
 
-describe('a headless browser whose fingerprint names no user agent', () => {
-  const plain = makeTempDir('browser-launch-plain');
-  let browser: RunningBrowser;
-  let cdp: Browser;
-
-  afterAll(async () => {
-    await cdp?.close().catch(() => undefined);
-    await browser?.stop();
-    plain.remove();
-  });
-
-  it('presents a normal Chrome user agent to pages and in request headers, not HeadlessChrome', async () => {
-    browser = await timedLaunch({ userDataDir: plain.path, headless: true, proxy: null, fingerprint: {} });
-    let page: Page;
-    ({ cdp, page } = await openPage(browser));
-    const before = pages.requests.length;
-    await page.goto(`${pages.origin}/`);
-    const userAgent = await page.evaluate(() => navigator.userAgent);
-    const major = /Chrome\/(\d+)\./.exec(cdp.version())?.[1] ?? cdp.version().split('.')[0];
-    expect(userAgent).toBe(
-      `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
-    );
-    const headers = pages.requests.slice(before).find((request) => request.path === '/')?.headers;
-    expect(headers?.['user-agent']).toBe(userAgent);
-    expect(`${userAgent} ${headers?.['user-agent']}`).not.toMatch(/headless/i);
-    // Nor do the client hints give it away.
-    const brands = await page.evaluate(() =>
-      JSON.stringify((navigator as { userAgentData?: { brands: unknown } }).userAgentData?.brands),
-    );
-    expect(`${brands} ${headers?.['sec-ch-ua']}`).not.toMatch(/headless/i);
-  });
-});
-
 describe('a browser with a proxy that needs credentials and a fingerprint', () => {
   let browser: RunningBrowser;
   let cdp: Browser;
@@ -455,5 +422,38 @@ fs.createReadStream(null, { fd: 3 }).on('data', (chunk) => {
       process.kill(-(holder.pid ?? 0), 'SIGKILL');
       await holderExited;
     }
+  });
+});
+
+describe('a headless browser whose fingerprint names no user agent', () => {
+  const plain = makeTempDir('browser-launch-plain');
+  let browser: RunningBrowser;
+  let cdp: Browser;
+
+  afterAll(async () => {
+    await cdp?.close().catch(() => undefined);
+    await browser?.stop();
+    plain.remove();
+  });
+
+  it('presents a normal Chrome user agent to pages and in request headers, not HeadlessChrome', async () => {
+    browser = await timedLaunch({ userDataDir: plain.path, headless: true, proxy: null, fingerprint: {} });
+    let page: Page;
+    ({ cdp, page } = await openPage(browser));
+    const before = pages.requests.length;
+    await page.goto(`${pages.origin}/`);
+    const userAgent = await page.evaluate(() => navigator.userAgent);
+    const major = /Chrome\/(\d+)\./.exec(cdp.version())?.[1] ?? cdp.version().split('.')[0];
+    expect(userAgent).toBe(
+      `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
+    );
+    const headers = pages.requests.slice(before).find((request) => request.path === '/')?.headers;
+    expect(headers?.['user-agent']).toBe(userAgent);
+    expect(`${userAgent} ${headers?.['user-agent']}`).not.toMatch(/headless/i);
+    // Nor do the client hints give it away.
+    const brands = await page.evaluate(() =>
+      JSON.stringify((navigator as { userAgentData?: { brands: unknown } }).userAgentData?.brands),
+    );
+    expect(`${brands} ${headers?.['sec-ch-ua']}`).not.toMatch(/headless/i);
   });
 });

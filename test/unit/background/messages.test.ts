@@ -405,6 +405,30 @@ describe('intents that change the lists and settings', () => {
     });
   });
 
+  it('profile.create, profile.clone and profile.delete keep the list’s filter and cursor and count with the total', async () => {
+    await cachedProfiles.setValue({
+      data: [profile('prf_1', 'Shop'), profile('prf_2', 'Mail')],
+      filter: { tag: 'eu' },
+      next_cursor: 'c2',
+      total: 60,
+      savedAt: START,
+    });
+    answer('POST', '/v1/profiles', () => Response.json(profile('prf_9', 'New'), { status: 201 }));
+    answer('POST', '/v1/profiles/prf_1/clone', () =>
+      Response.json(profile('prf_8', 'Shop (copy)'), { status: 201 }),
+    );
+    answer('DELETE', '/v1/profiles/prf_2', () => new Response(null, { status: 204 }));
+    await send({ type: 'profile.create', profile: { name: 'New' } });
+    await send({ type: 'profile.clone', profileId: 'prf_1' });
+    await send({ type: 'profile.delete', profileId: 'prf_2', force: false });
+    expect(await cachedProfiles.getValue()).toMatchObject({
+      data: [{ id: 'prf_8' }, { id: 'prf_9' }, { id: 'prf_1' }],
+      filter: { tag: 'eu' },
+      next_cursor: 'c2',
+      total: 61,
+    });
+  });
+
   it('profile.create and session.start at once both land in the cached profiles', async () => {
     answer('POST', '/v1/profiles', () => Response.json(profile('prf_9', 'New'), { status: 201 }));
     await Promise.all([
