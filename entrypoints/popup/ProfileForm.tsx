@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { EditorForm } from '../../components/EditorForm';
 import { Field } from '../../components/Field';
 import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
@@ -47,8 +48,6 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined
   const [tried, setTried] = useState(false);
   const [notice, setNotice] = useState('');
   const task = useTask();
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   const tags = draft.tags
     .split(',')
     .map((tag) => tag.trim())
@@ -130,15 +129,11 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined
       </section>
     );
   return (
-    <form
-      class="stack"
+    <EditorForm
+      title={profile ? t('editProfile', profile.name) : t('newProfile')}
       onSubmit={save}
-      onKeyDown={(e) => e.key === 'Escape' && forget().then(onDone)}
-      noValidate
+      onEscape={() => forget().then(onDone)}
     >
-      <h2 tabIndex={-1} ref={heading}>
-        {profile ? t('editProfile', profile.name) : t('newProfile')}
-      </h2>
       <Field label={t('profileName')} error={shown('name', draft.name)} {...bind('name')} />
       <Field as="select" label={t('proxy')} {...bind('proxyChoice')}>
         <option value="">{t('noProxy')}</option>
@@ -227,6 +222,6 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined
         </div>
       </details>
       <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(onDone)} />
-    </form>
+    </EditorForm>
   );
 }

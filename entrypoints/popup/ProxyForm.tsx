@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { EditorForm } from '../../components/EditorForm';
 import { Field } from '../../components/Field';
 import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
@@ -25,8 +26,6 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
   const [tried, setTried] = useState(false);
   const task = useTask();
   // Opening the form moves the focus into it.
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   const pasted = draft.url ? parseProxyUrl(draft.url) : null;
   const body = {
     name: draft.name,
@@ -84,15 +83,11 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
   }
 
   return (
-    <form
-      class="stack"
+    <EditorForm
+      title={proxy ? t('editProxy', proxy.name) : t('newProxy')}
       onSubmit={save}
-      onKeyDown={(e) => e.key === 'Escape' && forget().then(onDone)}
-      noValidate
+      onEscape={() => forget().then(onDone)}
     >
-      <h2 tabIndex={-1} ref={heading}>
-        {proxy ? t('editProxy', proxy.name) : t('newProxy')}
-      </h2>
       <Field
         label={t('pasteProxyUrl')}
         placeholder="http://user:pass@host:8080"
@@ -126,6 +121,6 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
         }}
       />
       <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(onDone)} />
-    </form>
+    </EditorForm>
   );
 }
