@@ -83,6 +83,11 @@ export function profileDataDir(dataDir: string, profileId: string): string {
   return path.join(dataDir, 'profiles', profileId);
 }
 
+/** The screenshots of one account's runs, a folder per run; deleting the account deletes it. */
+export function accountArtifactsDir(dataDir: string, accountId: string): string {
+  return path.join(dataDir, 'artifacts', accountId);
+}
+
 export function lockFilePath(dataDir: string): string {
   return path.join(dataDir, 'service.lock');
 }

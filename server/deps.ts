@@ -62,7 +62,14 @@ export function wireService(base: BaseDeps): AppDeps {
   const events = createEventLog({ ...base, publisher });
   const sessions = createSessionManager({ ...base, events, tokens: cdpTokens });
   const runEvents = createRunEvents(publisher);
-  const automation = createRunQueue({ ...base, limits: base.config.limits, sessions, runEvents, events });
+  const automation = createRunQueue({
+    ...base,
+    limits: base.config.limits,
+    dataDir: base.config.dataDir,
+    sessions,
+    runEvents,
+    events,
+  });
   base.lifecycle.onStart('sessions', () => sessions.reconcile());
   base.lifecycle.onStart('automation runs', () => automation.reconcile());
   // Shutdown hooks run last registered first: runs end before their browsers are stopped.

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { profileDataDir } from '../data-dir';
+import { accountArtifactsDir, profileDataDir } from '../data-dir';
 import type { AppDeps } from '../deps';
 import { revokeKeysOfAccount } from '../store/account-keys';
 import { deleteAccountRow, profileIdsOfAccount } from '../store/dashboard-accounts';
@@ -32,12 +32,15 @@ export async function deleteAccount(
   const profileIds = await profileIdsOfAccount(db, accountId);
   for (const profileId of profileIds) await sessions.stopForProfile(accountId, profileId, 'profile_deleted');
   await deleteAccountRow(db, accountId);
+  const folders = [
+    ...profileIds.map((profileId) => profileDataDir(config.dataDir, profileId)),
+    accountArtifactsDir(config.dataDir, accountId),
+  ];
   await Promise.all(
-    profileIds.map((profileId) => {
-      const folder = profileDataDir(config.dataDir, profileId);
-      return rm(folder, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) =>
-        log.warn('could not remove the browser data of a deleted account', { path: folder, error }),
-      );
-    }),
+    folders.map((folder) =>
+      rm(folder, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) =>
+        log.warn('could not remove the files of a deleted account', { path: folder, error }),
+      ),
+    ),
   );
 }

@@ -20,12 +20,15 @@ import {
   updateStep,
 } from '../store/runs';
 import { findSession, findSessionOfProfile } from '../store/sessions';
+import { writeArtifactFile } from './artifact-files';
 import type { RunEvents } from './run-events';
 import { type RunScriptOptions, type RunScriptResult, runScript } from './runner';
 import { bytes } from './runner-messages';
 
 export interface RunQueueDeps {
   limits: Pick<Limits, 'maxStepOutputBytes' | 'maxRunOutputBytes' | 'maxArtifactBytes'>;
+  /** The data dir, whose `artifacts` folder holds the runs' screenshots. */
+  dataDir: string;
   db: Database;
   clock: Clock;
   log: Logger;
@@ -60,7 +63,7 @@ const CANCEL_SETTLE_MS = 10_000;
 
 /** Runs scripts one at a time per profile (a profile has at most one session), in the order they came. */
 export function createRunQueue(deps: RunQueueDeps): RunQueue {
-  const { db, clock, log, sessions, runEvents, events, limits } = deps;
+  const { db, clock, log, sessions, runEvents, events, limits, dataDir } = deps;
   const execute = deps.run ?? runScript;
   const chains = new Map<string, Promise<void>>();
   const running = new Map<string, { controller: AbortController; settled: Promise<void> }>();
@@ -143,13 +146,9 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
                   throw new Error(
                     `it is ${bytes(png.length)}, over the limit of ${bytes(limits.maxArtifactBytes)} per artifact`,
                   );
-                await insertArtifact(db, clock, {
-                  runId: run.id,
-                  accountId: run.account_id,
-                  name,
-                  contentType: 'image/png',
-                  bytes: png,
-                });
+                const address = { accountId: run.account_id, runId: run.id, name };
+                await writeArtifactFile(dataDir, address, png);
+                await insertArtifact(db, clock, { ...address, contentType: 'image/png', size: png.length });
                 return artifactPath(run.id, name);
               },
             });

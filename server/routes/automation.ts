@@ -1,3 +1,4 @@
+import { readArtifactFile } from '../automation/artifact-files';
 import { recordAnswer } from '../http/idempotency';
 import { notFound } from '../http/problem';
 import { type Route, route } from '../http/route';
@@ -49,10 +50,14 @@ export const automationRoutes: Route[] = [
     return c.json(await automation.cancel(c.get('account').id, params.id), status);
   }),
 
-  route('getArtifact', async (c, { params, status }, { db }) => {
-    const artifact = await findArtifact(db, c.get('account').id, params.id, params.name);
+  route('getArtifact', async (c, { params, status }, { db, config }) => {
+    const accountId = c.get('account').id;
+    const artifact = await findArtifact(db, accountId, params.id, params.name);
     if (!artifact) throw notFound('artifact');
-    return c.body(new Uint8Array(artifact.bytes), status, {
+    const bytes =
+      artifact.bytes ??
+      (await readArtifactFile(config.dataDir, { accountId, runId: params.id, name: params.name }));
+    return c.body(new Uint8Array(bytes), status, {
       'Content-Type': artifact.content_type,
       'Cache-Control': 'private, max-age=86400, immutable',
     });

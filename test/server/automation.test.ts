@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +8,7 @@ import { type ApiClient, createClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { Step } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
+import { artifactFile } from '../../server/automation/artifact-files';
 import { processesWithUserDataDir } from './browser/fixtures';
 import { type ServiceHandle, startService } from './harness';
 
@@ -111,6 +113,11 @@ describe('automation', () => {
 
     const png = new Uint8Array(await (await api.getArtifact(final.id, 'page')).arrayBuffer());
     expect([...png.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    // Kept as a file of the account in the data dir, not in a table row.
+    const { id: accountId } = await api.getAccount();
+    const file = artifactFile(service.dataDir, { accountId, runId: final.id, name: 'page' });
+    expect(new Uint8Array(readFileSync(file))).toEqual(png);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
 
     const session = await api.getSession(final.session_id as string);
     expect(session).toMatchObject({ status: 'stopped', stop_reason: 'user' });

@@ -139,14 +139,21 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
   it('keeps data and migrations across a restart, and takes keys while running', async () => {
     const migrated = (logs: string[]) =>
       logs.map((line) => JSON.parse(line)).filter((record) => record.msg === 'database migrated');
-    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2, 3, 4, 6], kind: 'postgres' }]);
+    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2, 3, 4, 6, 7], kind: 'postgres' }]);
     await service.stop();
     service = await startService({ env: { DATABASE_URL: postgres.url }, dataDir });
     expect(migrated(service.logs)).toEqual([]);
     const server = new pg.Client({ connectionString: postgres.url });
     await server.connect();
     const { rows } = await server.query('select version from schema_migrations').finally(() => server.end());
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 6 }]);
+    expect(rows).toEqual([
+      { version: 1 },
+      { version: 2 },
+      { version: 3 },
+      { version: 4 },
+      { version: 6 },
+      { version: 7 },
+    ]);
     const again = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     expect((await again.getAccount()).name).toBe('pg');
     const fresh = await service.createKey('free');

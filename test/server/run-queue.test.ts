@@ -71,6 +71,7 @@ function newQueue(): RunQueue {
     clock: systemClock,
     log,
     limits,
+    dataDir,
     sessions,
     runEvents: createRunEvents(publisher),
     events: createEventLog({ db, clock: systemClock, publisher, lifecycle }),
