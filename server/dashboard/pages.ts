@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { PROJECT_ROOT } from '../config';
 import type { AppEnv } from '../http/env';
@@ -34,15 +35,20 @@ export function dashboardPages(dir = DASHBOARD_DIR): Hono<AppEnv> {
   pages.use('/dashboard', headers);
   pages.use('/dashboard/*', headers);
   pages.get('/', (c) => c.redirect('/dashboard', 302));
-  pages.get(
-    '/dashboard/assets/*',
-    serveStatic({
+  // Made once the pages are built: serveStatic writes a warning to stderr, not a log line, if its root is missing.
+  let assets: MiddlewareHandler<AppEnv> | null = null;
+  pages.get('/dashboard/assets/*', async (c, next) => {
+    if (!assets && !existsSync(dir)) return c.notFound();
+    assets ??= serveStatic({
       root: dir,
       rewriteRequestPath: (requested) => requested.slice('/dashboard'.length),
-      // File names carry their content's hash: they never change.
-      onFound: (_file, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
-    }),
-  );
+    });
+    const found = await assets(c, next);
+    if (!(found instanceof Response)) return c.res;
+    // File names carry their content's hash: they never change.
+    found.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+    return found;
+  });
   const index = async (c: Context<AppEnv>) => {
     const html = await readFile(path.join(dir, 'index.html'), 'utf8').catch(() => null);
     if (html === null) {
