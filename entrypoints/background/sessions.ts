@@ -51,11 +51,17 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
     });
   }
 
-  /** Puts one session's new state into the cache, without refreshing the rest. */
+  /**
+   * Puts one session's new state into the cache, without refreshing the rest. Events carry no DevTools address:
+   * the one known for the same session is kept, read in the same turn as the write so that a start's answer
+   * saved in between is not overwritten.
+   */
   function remember(session: Session): Promise<void> {
     return save((cached) => {
-      const others = (cached?.data ?? []).filter((known) => known.profile_id !== session.profile_id);
-      return { data: isLive(session) ? [session, ...others] : others, savedAt: cached?.savedAt ?? 0 };
+      const known = cached?.data.find((cachedSession) => cachedSession.id === session.id);
+      const latest = { ...session, cdp_url: session.cdp_url ?? known?.cdp_url ?? null };
+      const others = (cached?.data ?? []).filter((other) => other.profile_id !== session.profile_id);
+      return { data: isLive(latest) ? [latest, ...others] : others, savedAt: cached?.savedAt ?? 0 };
     }, session.profile_id);
   }
 
@@ -108,8 +114,7 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
       // A start shows once it runs (the start's own answer says so too), not while the browser launches.
       if (session.status === 'starting') return;
       const known = (await cachedSessions.getValue())?.data.find((cached) => cached.id === session.id);
-      // Events carry no DevTools address: keep the one the start answered.
-      await remember({ ...session, cdp_url: session.cdp_url ?? known?.cdp_url ?? null });
+      await remember(session);
       if (known && session.stop_reason === 'browser_exited') await onExited(session);
     },
 

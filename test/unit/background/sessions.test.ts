@@ -1,0 +1,38 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { inTurn } from '../../../entrypoints/background/in-turn';
+import { createSessions } from '../../../entrypoints/background/sessions';
+import type { ApiClient } from '../../../lib/api/client';
+import type { Session } from '../../../lib/api/schemas/sessions';
+import { cachedSessions } from '../../../lib/storage';
+import { session } from '../popup/harness';
+
+const started = session('ses_1', 'prf_1');
+
+/** A client whose start answers `started` when the test says so. */
+function clientAnsweringOnCue() {
+  let answer: (value: Session) => void = () => undefined;
+  const answered = new Promise<Session>((resolve) => (answer = resolve));
+  const client = { startSession: () => answered } as unknown as ApiClient;
+  return { client, answer: () => answer(started) };
+}
+
+beforeEach(() => fakeBrowser.reset());
+
+describe('the worker’s sessions', () => {
+  it('keeps the DevTools address a start answered when the running event was read before that answer was saved', async () => {
+    const { client, answer } = clientAnsweringOnCue();
+    const sessions = createSessions({ api: async () => client, now: () => 0, onExited: async () => {} });
+    // Hold the worker's writes, so that the start's answer is saved only after the event has looked at the cache.
+    let release: () => void = () => undefined;
+    const held = inTurn(() => new Promise<void>((resolve) => (release = resolve)));
+    const starting = sessions.start('prf_1');
+    answer();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const applying = sessions.apply({ ...started, cdp_url: null });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    await Promise.all([held, starting, applying]);
+    expect((await cachedSessions.getValue())?.data).toEqual([started]);
+  });
+});
