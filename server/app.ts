@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { internalRoutes } from './cluster/internal-routes';
 import { dashboardApi } from './dashboard/api';
 import { dashboardPages } from './dashboard/pages';
 import type { AppDeps } from './deps';
@@ -34,6 +35,7 @@ export function createApp(
   app.route('/', metaRoutes(deps, routes));
   app.route('/', dashboardPages());
   app.route('/dashboard/api', dashboardApi(deps));
+  app.route('/internal', internalRoutes(deps));
   app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
   app.use('/v1/events', takeStreamSlot(deps.streams));
   app.use('/v1/*', accountRateLimit(deps.clock, deps.hourlyRequests));

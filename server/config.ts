@@ -12,6 +12,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Where the other service processes on the same database reach this one (NODE_URL); its own address if unset. */
+  nodeUrl: string | null;
   /** For the session layer: the browser to launch (found on the machine when null) and whether headless by default. */
   chromePath: string | null;
   headless: boolean;
@@ -83,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     host,
     dataDir: path.resolve(flags['data-dir'] ?? env.DATA_DIR ?? path.join(PROJECT_ROOT, '.data')),
     databaseUrl: flags['database-url'] ?? (env.DATABASE_URL || null),
+    nodeUrl: parseNodeUrl(env.NODE_URL ?? ''),
     chromePath: env.CHROME_PATH || null,
     // Without a display a windowed browser cannot start: headless then, unless told otherwise.
     headless: env.HEADLESS ? parseBoolean('HEADLESS', env.HEADLESS) : !env.DISPLAY && !env.WAYLAND_DISPLAY,
@@ -106,6 +109,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     logLevel,
     version: readVersion(),
   };
+}
+
+function parseNodeUrl(text: string): string | null {
+  if (text.trim() === '') return null;
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/')
+    throw new ConfigError(
+      `NODE_URL must be an http:// address with no path, such as http://10.0.0.5:8787, not "${text}"`,
+    );
+  return url.origin;
 }
 
 function parseSignup(text: string): Config['signup'] {

@@ -1,8 +1,13 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { KeyCache } from './accounts/key-cache';
 import { createKeyUses, type KeyUses } from './accounts/key-uses';
 import { createRunQueue, type RunQueue } from './automation/queue';
 import { createRunEvents, type RunEvents } from './automation/run-events';
 import type { Clock } from './clock';
+import { joinCluster, type Membership } from './cluster/membership';
+import { createPeers, nodeAuthKey } from './cluster/peers';
+import { relayThroughDatabase } from './cluster/relayed-publisher';
+import { pickUpRunsQueuedHere } from './cluster/run-pickup';
 import type { Config } from './config';
 import type { Database } from './db/driver';
 import { keepStatisticsCurrent } from './db/statistics';
@@ -10,6 +15,7 @@ import { createEventLog, type EventLog } from './events/event-log';
 import { createPublisher, type Publisher } from './events/publisher';
 import { StreamSlots } from './events/stream-slots';
 import { createHourlyRequests, type HourlyRequests } from './http/rate-limit';
+import { newId } from './ids';
 import type { Lifecycle } from './lifecycle';
 import type { Logger } from './log';
 import { CdpTokens } from './sessions/cdp-tokens';
@@ -23,6 +29,8 @@ export interface BaseDeps {
   log: Logger;
   clock: Clock;
   lifecycle: Lifecycle;
+  /** This process as a node of the cluster: its id and the secret the nodes share; a lone node when not given. */
+  node?: { id: string; secret: Buffer };
 }
 
 /** Everything the HTTP app and its route groups are built from. */
@@ -47,20 +55,43 @@ export interface AppDeps extends BaseDeps {
   events: EventLog;
   /** Event streams open per account (SSE and WebSocket), within the plan's cap. */
   streams: StreamSlots;
+  nodeId: string;
+  /** What the other nodes' requests to this one carry. */
+  nodeAuthKey: string;
+  membership: Membership;
 }
 
 /** The one place the service's parts are put together and hooked into its start-up and shutdown. */
 export function wireService(base: BaseDeps): AppDeps {
-  const cdpTokens = new CdpTokens();
+  const node = base.node ?? { id: newId('nod'), secret: randomBytes(32) };
+  const nodeId = node.id;
+  const cdpTokens = new CdpTokens(createHmac('sha256', node.secret).update('cdp tokens').digest());
+  const authKey = nodeAuthKey(node.secret);
   const keyCache = new KeyCache();
   let stopHearingKeys: () => Promise<void> = async () => {};
   base.lifecycle.onStart('key cache', async () => {
     stopHearingKeys = await keyCache.listen(base.db);
   });
   keepStatisticsCurrent(base.db, base.lifecycle, base.log);
-  const publisher = createPublisher();
+  const publisher = relayThroughDatabase(createPublisher(), { ...base, nodeId });
   const events = createEventLog({ ...base, publisher });
-  const sessions = createSessionManager({ ...base, events, tokens: cdpTokens });
+  // Joined before the sessions' shutdown hook is registered, so that the node leaves after its sessions stop.
+  const membership = joinCluster({
+    ...base,
+    nodeId,
+    url: base.config.nodeUrl,
+    capacity: base.config.limits.maxBrowsers,
+    sweepOrphans: async () => {
+      await sessions.sweepOrphans();
+      await automation.sweepOrphans();
+    },
+  });
+  const cluster = {
+    nodeId,
+    draining: () => membership.draining(),
+    peers: createPeers({ db: base.db, nodeId, authKey, log: base.log }),
+  };
+  const sessions = createSessionManager({ ...base, events, tokens: cdpTokens, cluster });
   const runEvents = createRunEvents(publisher);
   const automation = createRunQueue({
     ...base,
@@ -69,7 +100,9 @@ export function wireService(base: BaseDeps): AppDeps {
     sessions,
     runEvents,
     events,
+    cluster,
   });
+  pickUpRunsQueuedHere({ ...base, nodeId, automation });
   base.lifecycle.onStart('sessions', () => sessions.reconcile());
   base.lifecycle.onStart('automation runs', () => automation.reconcile());
   // Shutdown hooks run last registered first: runs end before their browsers are stopped.
@@ -92,5 +125,8 @@ export function wireService(base: BaseDeps): AppDeps {
     publisher,
     events,
     streams,
+    nodeId,
+    nodeAuthKey: authKey,
+    membership,
   };
 }

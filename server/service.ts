@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
@@ -6,6 +7,7 @@ import { type AdminChannel, listenAdmin } from './admin/channel';
 import { KeysCommand, runKeysCommand } from './admin/commands';
 import { createApp } from './app';
 import { systemClock } from './clock';
+import { nodeIdOf } from './cluster/node-id';
 import type { Config } from './config';
 import { adminSocketPath } from './data-dir';
 import { openDatabase } from './db/driver';
@@ -20,6 +22,7 @@ import { createLifecycle } from './lifecycle';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './lock';
 import type { Logger } from './log';
 import { cdpEndpoint } from './sessions/cdp-endpoint';
+import { clusterSecret, peerOfSession } from './store/nodes';
 
 export interface RunningService {
   url: string;
@@ -48,7 +51,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   try {
     const applied = await migrate(db);
     if (applied.length > 0) log.info('database migrated', { versions: applied, kind: db.kind });
-    const base = { db, config, log, clock: systemClock, lifecycle };
+    const node = { id: nodeIdOf(config.dataDir), secret: await clusterSecret(db, randomBytes(32)) };
+    const base = { db, config, log, clock: systemClock, lifecycle, node };
     const deps = wireService(base);
     const app = createApp(deps);
     await lifecycle.runStart();
@@ -63,10 +67,13 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const devtools = cdpEndpoint({
       tokens: deps.cdpTokens,
       devtoolsOf: (sessionId) => deps.sessions.devtoolsOf(sessionId),
+      peerOf: async (sessionId) => (await peerOfSession(db, sessionId, node.id))?.url ?? null,
       log,
     });
     serveUpgrades(listening.server as Server, { '/v1/events': eventSocket(app) }, devtools);
-    deps.sessions.listeningAt(`http://${formatHost(reachableHost(config.host))}:${listening.port}`);
+    const ownOrigin = `http://${formatHost(reachableHost(config.host))}:${listening.port}`;
+    deps.sessions.listeningAt(ownOrigin);
+    await deps.membership.listeningAt(ownOrigin);
     log.info('listening', { url, port: listening.port, data_dir: config.dataDir, database: db.kind });
     return {
       url,

@@ -6,10 +6,13 @@ import type { Database, Queryable } from '../db/driver';
 import { Conflict, isDomainError, NotFound } from '../domain-errors';
 import { type EventLog, runEventData } from '../events/event-log';
 import type { Logger } from '../log';
-import type { SessionManager } from '../sessions/manager';
+import type { ClusterSeat, SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
 import {
-  findActiveRuns,
+  executorOfProfile,
+  findActiveRunsOfNode,
+  findOrphanedRuns,
+  findQueuedRunsOfNode,
   findRun,
   finishRun,
   insertArtifact,
@@ -19,7 +22,7 @@ import {
   toRun,
   updateStep,
 } from '../store/runs';
-import { findSession, findSessionOfProfile } from '../store/sessions';
+import { findSession, findSessionOfProfile, type SessionRow } from '../store/sessions';
 import { writeArtifactFile } from './artifact-files';
 import type { RunEvents } from './run-events';
 import { type RunScriptOptions, type RunScriptResult, runScript } from './runner';
@@ -38,6 +41,8 @@ export interface RunQueueDeps {
   /** Where every change of a run is reported (`run.*` events), with the change. */
   events: EventLog;
   run?: (options: RunScriptOptions) => Promise<RunScriptResult>;
+  /** This process among others on one database; alone when not given. */
+  cluster?: Pick<ClusterSeat, 'nodeId' | 'peers'>;
 }
 
 export interface RunQueue {
@@ -48,8 +53,12 @@ export interface RunQueue {
     record: (run: AutomationRun, tx: Queryable) => Promise<unknown>,
   ): Promise<AutomationRun>;
   cancel(accountId: string, runId: string): Promise<AutomationRun>;
-  /** On start-up: runs that were queued or running when the service stopped end failed. */
+  /** On start-up: runs this node had queued or running when it stopped end failed. */
   reconcile(): Promise<void>;
+  /** Takes up the runs other nodes queued for this one (they go to the node that runs the profile's session). */
+  pickUp(): Promise<void>;
+  /** Fails the runs of nodes that left the cluster without finishing them. */
+  sweepOrphans(): Promise<void>;
   /** On shutdown: cancels what runs and waits for it to settle. */
   drain(): Promise<void>;
 }
@@ -58,6 +67,9 @@ export function artifactPath(runId: string, name: string): string {
   return `/v1/automation/runs/${runId}/artifacts/${encodeURIComponent(name)}`;
 }
 
+/** NOTIFY channel on which a node is told (its id as payload) that a run was queued for it. */
+export const RUNS_QUEUED_CHANNEL = 'pp_runs_queued';
+
 /** How long a cancel waits for the run to wind down (its own session stopped too) before answering its state. */
 const CANCEL_SETTLE_MS = 10_000;
 
@@ -65,7 +77,10 @@ const CANCEL_SETTLE_MS = 10_000;
 export function createRunQueue(deps: RunQueueDeps): RunQueue {
   const { db, clock, log, sessions, runEvents, events, limits, dataDir } = deps;
   const execute = deps.run ?? runScript;
+  const nodeId = deps.cluster?.nodeId ?? 'nod_alone';
   const chains = new Map<string, Promise<void>>();
+  /** Runs scheduled on this node, so that a run picked up twice (notified, then polled) runs once. */
+  const scheduled = new Set<string>();
   const running = new Map<string, { controller: AbortController; settled: Promise<void> }>();
   let shuttingDown = false;
 
@@ -85,10 +100,13 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
   }
 
   function schedule(run: RunRow): void {
+    if (scheduled.has(run.id)) return;
+    scheduled.add(run.id);
     const previous = chains.get(run.profile_id) ?? Promise.resolve();
     const next = previous.then(() => perform(run.id, run.account_id));
     chains.set(run.profile_id, next);
     void next.finally(() => {
+      scheduled.delete(run.id);
       if (chains.get(run.profile_id) === next) chains.delete(run.profile_id);
     });
   }
@@ -119,7 +137,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     );
     let result: RunScriptResult;
     try {
-      const cdpUrl = sessions.localCdpUrl(target.session.id);
+      const cdpUrl = sessions.localCdpUrl(target.session);
       result =
         cdpUrl === null
           ? { status: 'failed', output: {}, error: 'The session stopped before this run could start.' }
@@ -168,7 +186,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
   /** The session a run drives: the one it names, the profile's running one, or one it starts for itself. */
   async function sessionFor(
     run: RunRow,
-  ): Promise<{ session: { id: string }; owned: boolean } | { error: string }> {
+  ): Promise<{ session: SessionRow; owned: boolean } | { error: string }> {
     const live = run.session_id
       ? await findSession(db, run.account_id, run.session_id)
       : await findSessionOfProfile(db, run.account_id, run.profile_id);
@@ -195,18 +213,21 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     async enqueue(accountId, body, record) {
       const profileId = await targetProfile(accountId, body);
       const row = await events.transaction(async (tx, emit) => {
+        const executor = (await executorOfProfile(tx, profileId)) ?? nodeId;
         const inserted = await insertRun(tx, clock, {
           accountId,
           profileId,
           sessionId: body.session_id ?? null,
           name: body.name ?? null,
           script: body.script,
+          nodeId: executor,
         });
         await emit(accountId, 'run.queued', runEventData(toRun(inserted)));
         await record(toRun(inserted), tx);
+        if (executor !== nodeId) await tx.query('select pg_notify($1, $2)', [RUNS_QUEUED_CHANNEL, executor]);
         return inserted;
       });
-      schedule(row);
+      if (row.node_id === nodeId) schedule(row);
       return toRun(row);
     },
 
@@ -220,12 +241,30 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
       if (active) {
         active.controller.abort();
         await Promise.race([active.settled, new Promise((resolve) => setTimeout(resolve, CANCEL_SETTLE_MS))]);
+      } else if (run.node_id !== null && run.node_id !== nodeId) {
+        await deps.cluster?.peers.cancelElsewhere({ ...run, node_id: run.node_id });
       }
       return toRun((await findRun(db, accountId, runId)) as RunRow);
     },
 
+    async pickUp() {
+      for (const run of await findQueuedRunsOfNode(db, nodeId)) schedule(run);
+    },
+
+    async sweepOrphans() {
+      for (const run of await findOrphanedRuns(db)) {
+        log.warn('run lost with its node', { run_id: run.id, node_id: run.node_id });
+        await finish(
+          run.id,
+          'failed',
+          run.output,
+          'The machine running this run stopped answering, and its browser with it; run the script again.',
+        );
+      }
+    },
+
     async reconcile() {
-      const interrupted = await findActiveRuns(db);
+      const interrupted = await findActiveRunsOfNode(db, nodeId);
       for (const run of interrupted) {
         await finish(run.id, 'failed', run.output, `The service restarted while this run was ${run.status}.`);
       }

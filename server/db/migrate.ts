@@ -33,11 +33,15 @@ export async function loadMigrations(directory = MIGRATIONS_DIR): Promise<Migrat
 /** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. Returns their versions. */
 export async function migrate(db: Database, migrations?: Migration[]): Promise<number[]> {
   const pending = migrations ?? (await loadMigrations());
-  await db.exec(`create table if not exists schema_migrations (
-    version int primary key,
-    name text not null,
-    applied_at timestamptz not null default now()
-  )`);
+  // Under the lock too: two processes creating it at once may both pass "if not exists" and one then fails.
+  await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.exec(`create table if not exists schema_migrations (
+      version int primary key,
+      name text not null,
+      applied_at timestamptz not null default now()
+    )`);
+  });
   const applied: number[] = [];
   for (const migration of pending) {
     const done = await db.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 /**
  * Wakes whoever waits on a topic (an account's event streams, a run's long polls) once a change is committed.
  * The one seam between writers and listeners: it carries no data, listeners read what changed from the
- * database. In-process for now; several service processes would relay `publish` through PostgreSQL here.
+ * database. In-process; several service processes relay it through PostgreSQL (cluster/relayed-publisher.ts).
  */
 export interface Publisher {
   publish(topic: string): void;
@@ -14,7 +14,12 @@ export interface Publisher {
 export const accountTopic = (accountId: string) => `account:${accountId}`;
 export const runTopic = (runId: string) => `run:${runId}`;
 
-export function createPublisher(): Publisher {
+export interface LocalPublisher extends Publisher {
+  /** Wakes every listener of every topic (they re-read the database): after notifications may have been missed. */
+  wakeAll(): void;
+}
+
+export function createPublisher(): LocalPublisher {
   const listeners = new Map<string, Set<() => void>>();
 
   function subscribe(topic: string, listener: () => void): () => void {
@@ -30,6 +35,9 @@ export function createPublisher(): Publisher {
   return {
     publish(topic) {
       for (const listener of [...(listeners.get(topic) ?? [])]) listener();
+    },
+    wakeAll() {
+      for (const set of [...listeners.values()]) for (const listener of [...set]) listener();
     },
     subscribe,
     next(topic, ms, signal) {

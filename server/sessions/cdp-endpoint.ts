@@ -4,6 +4,7 @@ import { WebSocketServer } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { refuseUpgrade, type UpgradeHandler } from '../http/upgrades';
 import type { Logger } from '../log';
+import { relayDevtools } from './cdp-relay';
 import type { CdpTokens } from './cdp-tokens';
 
 /** A client that stops reading (a stalled network, on purpose or not) is dropped before it costs memory. */
@@ -14,13 +15,16 @@ export interface CdpEndpointDeps {
   tokens: CdpTokens;
   /** The DevTools of a session this process runs, or null. */
   devtoolsOf(sessionId: string): CdpMultiplexer | null;
+  /** The address of the other node that runs the session, or null. */
+  peerOf(sessionId: string): Promise<string | null>;
   log: Logger;
 }
 
 /**
  * Serves each session's DevTools protocol on the service's own port, as a WebSocket at the session's
  * `cdp_url`. The path's signed token is the only credential, so a WebSocket client (Playwright's
- * connectOverCDP, Puppeteer's connect) needs nothing else; requests without a valid one get a 404.
+ * connectOverCDP, Puppeteer's connect) needs nothing else; requests without a valid one get a 404. A session
+ * another node runs is relayed to it, so any node answers any `cdp_url`.
  */
 export function cdpEndpoint(deps: CdpEndpointDeps): UpgradeHandler {
   const sockets = new WebSocketServer({
@@ -28,13 +32,27 @@ export function cdpEndpoint(deps: CdpEndpointDeps): UpgradeHandler {
     maxPayload: MAX_MESSAGE_BYTES,
     perMessageDeflate: false,
   });
+  const refuse = (socket: Duplex) =>
+    refuseUpgrade(
+      socket,
+      'There is no running session at this DevTools address, or its token has expired; ask the session again for its cdp_url.',
+    );
+  const relay = (request: IncomingMessage, socket: Duplex, head: Buffer, target: string) =>
+    sockets.handleUpgrade(request, socket, head, (webSocket) =>
+      relayDevtools(webSocket, target, MAX_BUFFERED_BYTES),
+    );
   return (request: IncomingMessage, socket: Duplex, head: Buffer, path: string) => {
     const sessionId = deps.tokens.sessionOf(path);
-    const devtools = sessionId === null ? null : deps.devtoolsOf(sessionId);
+    if (sessionId === null) return refuse(socket);
+    const devtools = deps.devtoolsOf(sessionId);
     if (devtools === null) {
-      refuseUpgrade(
-        socket,
-        'There is no running session at this DevTools address, or its token has expired; ask the session again for its cdp_url.',
+      deps.peerOf(sessionId).then(
+        (peer) =>
+          peer ? relay(request, socket, head, `${peer.replace(/^http/, 'ws')}${path}`) : refuse(socket),
+        (error: unknown) => {
+          deps.log.warn('could not find the node of a session', { session_id: sessionId, error });
+          refuse(socket);
+        },
       );
       return;
     }

@@ -12,16 +12,18 @@ import {
 import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
 import { withoutPaths } from '../browser/startup-failure';
 import type { Clock } from '../clock';
+import { NO_PEERS, type Peers } from '../cluster/peers';
 import type { Config } from '../config';
 import { profileDataDir } from '../data-dir';
 import type { Database, Queryable } from '../db/driver';
-import { Conflict, NotFound, PlanLimit, Unavailable } from '../domain-errors';
+import { Conflict, isDomainError, NotFound, PlanLimit, Unavailable } from '../domain-errors';
 import type { EventLog } from '../events/event-log';
 import type { Logger } from '../log';
 import { findPlan } from '../store/accounts';
 import { getProfileLaunchSettings } from '../store/profiles';
 import {
-  findLiveSessions,
+  findLiveSessionsOfNode,
+  findOrphanedSessions,
   findSession,
   findSessionOfProfile,
   insertStartingSession,
@@ -45,15 +47,31 @@ export interface SessionManagerDeps {
   events: EventLog;
   launch?: (options: LaunchOptions) => Promise<RunningBrowser>;
   tokens?: CdpTokens;
+  /** This process among others on one database; alone when not given. */
+  cluster?: ClusterSeat;
 }
 
+/** What the sessions need to know of the cluster: who this node is, whether it is leaving, and the others. */
+export interface ClusterSeat {
+  nodeId: string;
+  draining(): boolean;
+  peers: Peers;
+}
+
+const ALONE: ClusterSeat = { nodeId: 'nod_alone', draining: () => false, peers: NO_PEERS };
+
 export interface SessionManager {
-  /** Starts a browser for the profile, within the account's and the machine's caps; answers the running row. */
+  /**
+   * Starts a browser for the profile within the account's caps, here when this node has room, else on a node
+   * that has; answers the running row.
+   */
   start(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
-  /** The API's view of a session: while it runs here, its DevTools address on `origin` with a fresh token. */
+  /** Starts it on this node, or refuses with `at_capacity` (another node asked this one). */
+  startHere(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
+  /** The API's view of a session: while it runs, its DevTools address on `origin` with a fresh token. */
   view(row: SessionRow, origin: string): Session;
-  /** The session's DevTools address on the service's own listening address, for the automation runner. */
-  localCdpUrl(sessionId: string): string | null;
+  /** The running session's DevTools address on this process's own address, for the automation runner. */
+  localCdpUrl(row: SessionRow): string | null;
   /** What the DevTools endpoint relays to, for a session this process runs. */
   devtoolsOf(sessionId: string): CdpMultiplexer | null;
   /** Told once the service listens (the runner connects back through it). */
@@ -62,8 +80,10 @@ export interface SessionManager {
   stop(row: SessionRow, reason: StopReason): Promise<Session>;
   /** Stops the profile's live session, if it has one, and resolves once it is recorded as stopped. */
   stopForProfile(accountId: string, profileId: string, reason: StopReason): Promise<void>;
-  /** On start-up: stops browsers a previous run left behind and marks their sessions stopped. */
+  /** On start-up: stops browsers a previous run of this node left behind and marks their sessions stopped. */
   reconcile(): Promise<void>;
+  /** Marks `node_lost` the live sessions of nodes that left the cluster without stopping them. */
+  sweepOrphans(): Promise<void>;
   /** On shutdown: stops every browser this process started. */
   stopAll(reason: StopReason): Promise<void>;
 }
@@ -77,6 +97,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   const { limits } = config;
   const launch = deps.launch ?? launchBrowser;
   const tokens = deps.tokens ?? new CdpTokens();
+  const cluster = deps.cluster ?? ALONE;
   const browsers = new Map<string, RunningBrowser>();
   const launching = new Map<string, Promise<unknown>>();
   const stopping = new Map<string, Promise<Session>>();
@@ -99,6 +120,19 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     profileId: string,
     headless = config.headless,
   ): Promise<SessionRow> {
+    if (hasRoom()) return startHere(accountId, profileId, headless);
+    const elsewhere = await cluster.peers.startElsewhere(accountId, profileId, headless);
+    if (elsewhere === null) throw atCapacity(limits.maxBrowsers);
+    const row = await findSession(db, accountId, elsewhere);
+    if (!row) throw new Error(`session ${elsewhere} started elsewhere vanished`);
+    return row;
+  }
+
+  async function startHere(
+    accountId: string,
+    profileId: string,
+    headless = config.headless,
+  ): Promise<SessionRow> {
     const [settings, plan] = await Promise.all([
       getProfileLaunchSettings(db, accountId, profileId),
       findPlan(db, accountId),
@@ -115,7 +149,13 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     try {
       const cap = sessionCap(plan);
       const inserted = await events.transaction(async (tx, emit) => {
-        const outcome = await insertStartingSession(tx, clock, { accountId, profileId, headless, cap });
+        const outcome = await insertStartingSession(tx, clock, {
+          accountId,
+          profileId,
+          headless,
+          cap,
+          nodeId: cluster.nodeId,
+        });
         if ('row' in outcome) await emit(accountId, 'session.starting', toSession(outcome.row));
         return outcome;
       });
@@ -171,14 +211,12 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     }
   }
 
+  function hasRoom(): boolean {
+    return slotsTaken < limits.maxBrowsers && !cluster.draining();
+  }
+
   function takeSlot(): void {
-    if (slotsTaken >= limits.maxBrowsers) {
-      throw new Unavailable(
-        'at_capacity',
-        `The service is running as many browsers as this machine can hold (${limits.maxBrowsers}); try again in a minute.`,
-        { retryAfterSeconds: CAPACITY_RETRY_AFTER_S },
-      );
-    }
+    if (!hasRoom()) throw atCapacity(limits.maxBrowsers);
     slotsTaken += 1;
   }
 
@@ -224,6 +262,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
 
   function stop(row: SessionRow, reason: StopReason): Promise<Session> {
     if (!isLive(row)) return Promise.resolve(toSession(row));
+    if (!isHere(row)) return stopElsewhere(row, reason);
     let pending = stopping.get(row.id);
     if (!pending) {
       pending = stopLive(row, reason).finally(() => stopping.delete(row.id));
@@ -243,6 +282,29 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     return toSession(await changeSession((tx) => markStopped(tx, clock, row.id, reason)));
   }
 
+  /** Asks the node that runs it; a node that has left holds no browser any more: the session is lost with it. */
+  async function stopElsewhere(row: SessionRow, reason: StopReason): Promise<Session> {
+    let asked: boolean;
+    try {
+      asked = await cluster.peers.stopElsewhere(row, reason);
+    } catch (error) {
+      if (isDomainError(error)) throw error;
+      log.warn('the node running a session did not answer its stop', { session_id: row.id, error });
+      throw new Unavailable(
+        'browser_unavailable',
+        'The machine running this session does not answer; if it is gone, the session is marked stopped within 30 seconds.',
+        { retryAfterSeconds: 15, sessionId: row.id },
+      );
+    }
+    if (!asked) return toSession(await changeSession((tx) => markStopped(tx, clock, row.id, 'node_lost')));
+    return toSession((await findSession(db, row.account_id, row.id)) ?? row);
+  }
+
+  /** Whether this node runs (or ran, before a restart) the session's browser. */
+  function isHere(row: SessionRow): boolean {
+    return row.node_id === null || row.node_id === cluster.nodeId || browsers.has(row.id);
+  }
+
   /** A live session without a handle in this process: its browser, if still there, was started by an earlier run. */
   async function stopLeftover(row: SessionRow): Promise<void> {
     const userDataDir = profileDataDir(config.dataDir, row.profile_id);
@@ -250,19 +312,22 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     if (pid !== null) await stopOrphanBrowser(pid, userDataDir);
   }
 
-  function cdpPath(sessionId: string): string | null {
-    return browsers.has(sessionId) ? tokens.path(sessionId) : null;
+  /** A running session's DevTools path: served here, or relayed by any node to the one that runs it. */
+  function cdpPath(row: SessionRow): string | null {
+    if (row.status !== 'running') return null;
+    return browsers.has(row.id) || !isHere(row) ? tokens.path(row.id) : null;
   }
 
   return {
     start,
+    startHere,
     stop,
     view(row, origin) {
-      const path = row.status === 'running' ? cdpPath(row.id) : null;
+      const path = cdpPath(row);
       return toSession(row, path === null ? null : `${origin.replace(/^http/, 'ws')}${path}`);
     },
-    localCdpUrl(sessionId) {
-      const path = cdpPath(sessionId);
+    localCdpUrl(row) {
+      const path = cdpPath(row);
       return path === null || localOrigin === null ? null : `${localOrigin.replace(/^http/, 'ws')}${path}`;
     },
     devtoolsOf(sessionId) {
@@ -276,7 +341,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       if (row) await stop(row, reason);
     },
     async reconcile() {
-      const leftovers = await findLiveSessions(db);
+      const leftovers = await findLiveSessionsOfNode(db, cluster.nodeId);
       for (const row of leftovers) {
         await stopLeftover(row);
         await changeSession((tx) => markStopped(tx, clock, row.id, 'service_shutdown'));
@@ -284,8 +349,14 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       if (leftovers.length > 0)
         log.info('reconciled sessions left by an earlier run', { count: leftovers.length });
     },
+    async sweepOrphans() {
+      for (const row of await findOrphanedSessions(db)) {
+        log.warn('session lost with its node', { session_id: row.id, node_id: row.node_id });
+        await changeSession((tx) => markStopped(tx, clock, row.id, 'node_lost'));
+      }
+    },
     async stopAll(reason) {
-      const live = (await findLiveSessions(db)).filter(
+      const live = (await findLiveSessionsOfNode(db, cluster.nodeId)).filter(
         (row) => browsers.has(row.id) || launching.has(row.id),
       );
       await Promise.all(live.map((row) => stop(row, reason)));
@@ -306,6 +377,14 @@ function chromeToLaunch(configured: string | null, log: Logger): string {
     configured
       ? `The service's CHROME_PATH setting does not name an executable file. ${CHROME_INSTALL_HINT}`
       : `No Chrome or Chromium was found on the service's machine. ${CHROME_INSTALL_HINT}`,
+  );
+}
+
+function atCapacity(maxHere: number): Unavailable {
+  return new Unavailable(
+    'at_capacity',
+    `The service is running as many browsers as its machines can hold (${maxHere} on this one, and no other has room); try again in a minute.`,
+    { retryAfterSeconds: CAPACITY_RETRY_AFTER_S },
   );
 }
 

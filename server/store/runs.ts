@@ -22,10 +22,12 @@ export interface RunRow {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  /** The node (service process) that executes it; null for runs from before there were nodes. */
+  node_id: string | null;
 }
 
 const COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name, status, script, steps, output,
-  error, version, created_at, started_at, finished_at`;
+  error, version, created_at, started_at, finished_at, node_id`;
 export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const;
 
 /** Queued or running: not finished yet. */
@@ -75,6 +77,7 @@ export async function insertRun(
     sessionId: string | null;
     name: string | null;
     script: Script;
+    nodeId: string;
   },
 ): Promise<RunRow> {
   const steps: StepResult[] = fields.script.steps.map((step, index) => ({
@@ -83,8 +86,9 @@ export async function insertRun(
     status: 'pending',
   }));
   const [row] = await db.query<RunRow>(
-    `insert into automation_runs (id, account_id, profile_id, session_id, name, status, script, steps, created_at)
-     values ($1, $2, $3, $4, $5, 'queued', $6::jsonb, $7::jsonb, $8) returning ${COLUMNS}`,
+    `insert into automation_runs (id, account_id, profile_id, session_id, name, status, script, steps, created_at,
+       node_id)
+     values ($1, $2, $3, $4, $5, 'queued', $6::jsonb, $7::jsonb, $8, $9) returning ${COLUMNS}`,
     [
       newId('run'),
       fields.accountId,
@@ -94,9 +98,46 @@ export async function insertRun(
       JSON.stringify(fields.script),
       JSON.stringify(steps),
       clock.now(),
+      fields.nodeId,
     ],
   );
   return row as RunRow;
+}
+
+/**
+ * The node a new run of the profile goes to: the one with its earlier runs still queued or running (runs of a
+ * profile execute one after another, in order), else the one running its session; null for no such live node.
+ * Serialises the profile's enqueues: call it in the transaction that inserts the run.
+ */
+export async function executorOfProfile(tx: Queryable, profileId: string): Promise<string | null> {
+  await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [profileId]);
+  const [row] = await tx.query<{ node_id: string | null }>(
+    `select coalesce(
+       (select r.node_id from automation_runs r join nodes n on n.id = r.node_id
+         where r.profile_id = $1 and r.status = any($2::text[]) order by r.seq desc limit 1),
+       (select s.node_id from sessions s join nodes n on n.id = s.node_id
+         where s.profile_id = $1 and s.status in ('starting', 'running', 'stopping') limit 1)
+     ) as node_id`,
+    [profileId, ACTIVE_RUN_STATUSES],
+  );
+  return row?.node_id ?? null;
+}
+
+/** Queued runs this node is to execute, in the order they came. */
+export async function findQueuedRunsOfNode(db: Queryable, nodeId: string): Promise<RunRow[]> {
+  return db.query<RunRow>(
+    `select ${COLUMNS} from automation_runs where node_id = $1 and status = 'queued' order by seq`,
+    [nodeId],
+  );
+}
+
+/** Queued or running runs whose node has left the cluster without finishing them (it was lost). */
+export async function findOrphanedRuns(db: Queryable): Promise<RunRow[]> {
+  return db.query<RunRow>(
+    `select ${COLUMNS} from automation_runs r where status = any($1::text[]) and node_id is not null
+        and not exists (select 1 from nodes n where n.id = r.node_id) order by seq`,
+    [ACTIVE_RUN_STATUSES],
+  );
 }
 
 export async function findRun(db: Queryable, accountId: string, id: string): Promise<RunRow | null> {
@@ -123,10 +164,12 @@ export async function listRuns(
   return toPage(rows, options.limit, toRun);
 }
 
-export async function findActiveRuns(db: Queryable): Promise<RunRow[]> {
+/** This node's queued or running runs (and those from before there were nodes). */
+export async function findActiveRunsOfNode(db: Queryable, nodeId: string): Promise<RunRow[]> {
   return db.query<RunRow>(
-    `select ${COLUMNS} from automation_runs where status = any($1::text[]) order by seq`,
-    [ACTIVE_RUN_STATUSES],
+    `select ${COLUMNS} from automation_runs
+      where status = any($1::text[]) and (node_id = $2 or node_id is null) order by seq`,
+    [ACTIVE_RUN_STATUSES, nodeId],
   );
 }
 

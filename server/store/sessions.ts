@@ -21,10 +21,12 @@ export interface SessionRow {
   stopped_at: Date | null;
   stop_reason: StopReason | null;
   error: string | null;
+  /** The node (service process) that runs its browser; null for sessions from before there were nodes. */
+  node_id: string | null;
 }
 
 const COLUMNS = `seq, id, account_id, profile_id, status, headless, pid, started_at, stopped_at,
-  stop_reason, error`;
+  stop_reason, error, node_id`;
 
 /** The API's view of a session; `cdpUrl` is its relayed DevTools address while it runs. */
 export function toSession(row: SessionRow, cdpUrl: string | null = null): Session {
@@ -78,10 +80,21 @@ export async function findSessionOfProfile(
   return row ?? null;
 }
 
-export async function findLiveSessions(db: Queryable): Promise<SessionRow[]> {
-  return db.query<SessionRow>(`select ${COLUMNS} from sessions where status = any($1::text[])`, [
-    LIVE_SESSION_STATUSES,
-  ]);
+/** The live sessions of this node (and those from before there were nodes, which no other node claims). */
+export async function findLiveSessionsOfNode(db: Queryable, nodeId: string): Promise<SessionRow[]> {
+  return db.query<SessionRow>(
+    `select ${COLUMNS} from sessions where status = any($1::text[]) and (node_id = $2 or node_id is null)`,
+    [LIVE_SESSION_STATUSES, nodeId],
+  );
+}
+
+/** Live sessions whose node has left the cluster without stopping them (it was lost). */
+export async function findOrphanedSessions(db: Queryable): Promise<SessionRow[]> {
+  return db.query<SessionRow>(
+    `select ${COLUMNS} from sessions s where status = any($1::text[]) and node_id is not null
+        and not exists (select 1 from nodes n where n.id = s.node_id)`,
+    [LIVE_SESSION_STATUSES],
+  );
 }
 
 export type StartingInsert = { row: SessionRow } | { refused: 'profile_busy' | 'account_at_cap' };
@@ -94,7 +107,7 @@ export type StartingInsert = { row: SessionRow } | { refused: 'profile_busy' | '
 export async function insertStartingSession(
   tx: Queryable,
   clock: Clock,
-  fields: { accountId: string; profileId: string; headless: boolean; cap: number },
+  fields: { accountId: string; profileId: string; headless: boolean; cap: number; nodeId: string },
 ): Promise<StartingInsert> {
   await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [fields.accountId]);
   const [live] = await tx.query<{ profile_busy: boolean; count: number }>(
@@ -106,11 +119,11 @@ export async function insertStartingSession(
   if ((live?.count ?? 0) >= fields.cap) return { refused: 'account_at_cap' };
   const now = clock.now();
   const [row] = await tx.query<SessionRow>(
-    `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at)
-     values ($1, $2, $3, 'starting', $4, $5, $5)
+    `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at, node_id)
+     values ($1, $2, $3, 'starting', $4, $5, $5, $6)
      on conflict (profile_id) where status in ('starting', 'running', 'stopping') do nothing
      returning ${COLUMNS}`,
-    [newId('ses'), fields.accountId, fields.profileId, fields.headless, now],
+    [newId('ses'), fields.accountId, fields.profileId, fields.headless, now, fields.nodeId],
   );
   return row ? { row } : { refused: 'profile_busy' };
 }

@@ -58,8 +58,8 @@ describe.each(databases)('on $name', ({ name, open }) => {
 
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
-    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6, 7]);
-    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7]);
+    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6, 7, 10]);
+    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 10]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
       'select version, name from schema_migrations',
@@ -71,6 +71,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 4, name: 'dashboard' },
       { version: 6, name: 'events' },
       { version: 7, name: 'artifact_files' },
+      { version: 10, name: 'cluster' },
     ]);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
@@ -80,9 +81,11 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'api_keys',
       'automation_artifacts',
       'automation_runs',
+      'cluster_secrets',
       'dashboard_sessions',
       'events',
       'idempotency_records',
+      'nodes',
       'profiles',
       'proxies',
       'schema_migrations',
@@ -315,6 +318,25 @@ describe('the data dir lock', () => {
       lock.release();
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!postgresBin)('several processes starting at once on a fresh PostgreSQL', () => {
+  it('migrate it once between them, none failing', async () => {
+    const server = await startPostgres(postgresBin as string);
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
+    const connections = await Promise.all(
+      Array.from({ length: 6 }, () => openDatabase({ dataDir, databaseUrl: server.url })),
+    );
+    try {
+      const applied = await Promise.all(connections.map((db) => migrate(db)));
+      const versions = (await loadMigrations()).map((migration) => migration.version);
+      expect(applied.flat().sort((a, b) => a - b)).toEqual(versions);
+    } finally {
+      await Promise.all(connections.map((db) => db.close()));
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -372,7 +372,7 @@ describe('limits', () => {
     const more = await enterprise.createProfile({ name: 'Enterprise 2' });
     const overMachine = await apiError(enterprise.startSession({ profile_id: more.id, headless: true }));
     expect(overMachine).toMatchObject({ status: 503, code: 'at_capacity', retryAfter: 60 });
-    expect(overMachine.detail).toMatch(/as many browsers as this machine can hold \(3\)/);
+    expect(overMachine.detail).toMatch(/as many browsers as its machines can hold \(3 on this one/);
   });
 
   it('stops a session no client uses after the idle timeout, and keeps the ones in use', async () => {

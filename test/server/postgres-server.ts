@@ -41,7 +41,11 @@ export function postgresForTests(): string | null {
  * A throwaway PostgreSQL server in a temp dir on a free loopback port, trust auth. PostgreSQL refuses to run
  * as root, so as root it runs as the `postgres` user.
  */
-export async function startPostgres(bin: string): Promise<PostgresServer> {
+export async function startPostgres(
+  bin: string,
+  /** Server settings, as `-c name=value` (e.g. a preloaded extension for a benchmark). */
+  settings: Record<string, string> = {},
+): Promise<PostgresServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pp-postgres-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -70,6 +74,7 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
     '127.0.0.1',
     '-k',
     dir,
+    ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ]);
   const server: ChildProcess = spawn(command, [...args], { stdio: 'ignore' });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;

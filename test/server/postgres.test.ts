@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
+import { loadMigrations } from '../../server/db/migrate';
 import { openEventStream } from './event-stream';
 import { createDataDir, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
@@ -139,21 +140,18 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
   it('keeps data and migrations across a restart, and takes keys while running', async () => {
     const migrated = (logs: string[]) =>
       logs.map((line) => JSON.parse(line)).filter((record) => record.msg === 'database migrated');
-    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2, 3, 4, 6, 7], kind: 'postgres' }]);
+    // Every migration file (db.test.ts checks the list itself).
+    const versions = (await loadMigrations()).map((migration) => migration.version);
+    expect(migrated(service.logs)).toMatchObject([{ versions, kind: 'postgres' }]);
     await service.stop();
     service = await startService({ env: { DATABASE_URL: postgres.url }, dataDir });
     expect(migrated(service.logs)).toEqual([]);
     const server = new pg.Client({ connectionString: postgres.url });
     await server.connect();
-    const { rows } = await server.query('select version from schema_migrations').finally(() => server.end());
-    expect(rows).toEqual([
-      { version: 1 },
-      { version: 2 },
-      { version: 3 },
-      { version: 4 },
-      { version: 6 },
-      { version: 7 },
-    ]);
+    const { rows } = await server
+      .query('select version from schema_migrations order by version')
+      .finally(() => server.end());
+    expect(rows).toEqual(versions.map((version) => ({ version })));
     const again = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     expect((await again.getAccount()).name).toBe('pg');
     const fresh = await service.createKey('free');

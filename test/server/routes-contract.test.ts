@@ -44,6 +44,13 @@ const DASHBOARD_ROUTES = [
   'DELETE /dashboard/api/account',
 ];
 
+/** What one node of a cluster asks of another, with the key the nodes share: no part of /v1 either. */
+const INTERNAL_ROUTES = [
+  'POST /internal/sessions',
+  'POST /internal/sessions/:id/stop',
+  'POST /internal/runs/:id/cancel',
+];
+
 describe('routes and the contract', () => {
   it('declares a route for every endpoint of the table, and none outside it', () => {
     const declared = routes.flatMap((route) => route.names).sort();
@@ -54,7 +61,9 @@ describe('routes and the contract', () => {
     const live = liveApp()
       .routes.filter((route) => route.method !== 'ALL')
       .map((route) => asKey(route.method, route.path));
-    expect(new Set(live)).toEqual(new Set([...tableKeys, ...SERVICE_ROUTES, ...DASHBOARD_ROUTES]));
+    expect(new Set(live)).toEqual(
+      new Set([...tableKeys, ...SERVICE_ROUTES, ...DASHBOARD_ROUTES, ...INTERNAL_ROUTES]),
+    );
   });
 
   it('documents exactly the declared routes', () => {

@@ -3,7 +3,14 @@ import { Id, listOf, Timestamp } from './common';
 
 export const SessionStatus = z.enum(['starting', 'running', 'stopping', 'stopped', 'failed']);
 
-export const StopReason = z.enum(['user', 'browser_exited', 'service_shutdown', 'profile_deleted', 'idle']);
+export const StopReason = z.enum([
+  'user',
+  'browser_exited',
+  'service_shutdown',
+  'profile_deleted',
+  'idle',
+  'node_lost',
+]);
 
 /**
  * A running (or finished) browser for one profile. `cdp_url` is its DevTools endpoint through the service, for

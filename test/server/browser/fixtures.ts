@@ -146,6 +146,7 @@ export async function relayDevtools(
   const devtools = cdpEndpoint({
     tokens,
     devtoolsOf: (sessionId) => (sessionId === 'ses_test' ? browser.devtools : null),
+    peerOf: async () => null,
     log: createLogger({ level: 'error' }),
   });
   serveUpgrades(server, {}, devtools);

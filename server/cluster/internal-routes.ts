@@ -1,0 +1,72 @@
+import { type Context, Hono } from 'hono';
+import { StopReason } from '../../lib/api/schemas/sessions';
+import { z } from '../../lib/api/zod';
+import type { RunQueue } from '../automation/queue';
+import type { Database } from '../db/driver';
+import type { AppEnv } from '../http/env';
+import { domainProblem } from '../http/errors';
+import type { SessionManager } from '../sessions/manager';
+import { findSession } from '../store/sessions';
+import { isNodeAuth, NODE_AUTH_HEADER } from './peers';
+import { toWire } from './wire-errors';
+
+const StartHere = z.object({ account_id: z.string(), profile_id: z.string(), headless: z.boolean() });
+const StopHere = z.object({ account_id: z.string(), reason: StopReason });
+const CancelHere = z.object({ account_id: z.string() });
+
+/**
+ * What one node asks of another (peers.ts): start a session here, stop or cancel what runs here. Only nodes
+ * know the key (derived from the secret in the shared database); to anyone else these paths do not exist.
+ */
+export function internalRoutes(deps: {
+  db: Database;
+  sessions: SessionManager;
+  automation: RunQueue;
+  nodeAuthKey: string;
+}): Hono<AppEnv> {
+  const { db, sessions, automation, nodeAuthKey } = deps;
+  const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    if (!isNodeAuth(c.req.header(NODE_AUTH_HEADER), nodeAuthKey)) return c.notFound();
+    return next();
+  });
+  app.post(
+    '/sessions',
+    answering(async (c) => {
+      const body = StartHere.parse(await c.req.json());
+      const row = await sessions.startHere(body.account_id, body.profile_id, body.headless);
+      return c.json({ session_id: row.id }, 201);
+    }),
+  );
+  app.post(
+    '/sessions/:id/stop',
+    answering(async (c) => {
+      const body = StopHere.parse(await c.req.json());
+      const row = await findSession(db, body.account_id, c.req.param('id') ?? '');
+      if (row) await sessions.stop(row, body.reason);
+      return c.json({});
+    }),
+  );
+  app.post(
+    '/runs/:id/cancel',
+    answering(async (c) => {
+      const body = CancelHere.parse(await c.req.json());
+      await automation.cancel(body.account_id, c.req.param('id') ?? '');
+      return c.json({});
+    }),
+  );
+  return app;
+}
+
+/** A refusal (a domain error) goes back whole, for the asking node to answer its client with. */
+function answering(handler: (c: Context<AppEnv>) => Promise<Response>) {
+  return async (c: Context<AppEnv>) => {
+    try {
+      return await handler(c);
+    } catch (error) {
+      const wire = toWire(error);
+      if (!wire) throw error;
+      return c.json({ error: wire }, (domainProblem(error)?.status ?? 500) as 404);
+    }
+  };
+}

@@ -1,0 +1,80 @@
+import type { Database } from '../db/driver';
+import type { Lifecycle } from '../lifecycle';
+import type { Logger } from '../log';
+import { heartbeat, leaveCluster, registerNode, removeLostNodes } from '../store/nodes';
+
+/** Often enough that a lost node is noticed well within 30 s (it is lost after NODE_LOST_AFTER_S). */
+const HEARTBEAT_MS = 5000;
+
+export interface Membership {
+  /** Told to stop: this node takes no new sessions while it saves and stops its own. */
+  draining(): boolean;
+  /** Where the other nodes reach this one, once it listens (unless NODE_URL said it). */
+  listeningAt(url: string): Promise<void>;
+}
+
+export interface MembershipDeps {
+  db: Database;
+  nodeId: string;
+  /** NODE_URL, when the operator set where the other nodes reach this one. */
+  url: string | null;
+  capacity: number;
+  log: Logger;
+  lifecycle: Lifecycle;
+  /** Stops, as `node_lost`, what nodes that left without stopping it still hold in the database. */
+  sweepOrphans(): Promise<void>;
+}
+
+/**
+ * This process as a node of the cluster: it joins at start, heartbeats, declares nodes that stopped heartbeating
+ * lost (and stops what they held), and leaves at shutdown once its own sessions are stopped. On the embedded
+ * database there is one node, and the same code keeps its row.
+ */
+export function joinCluster(deps: MembershipDeps): Membership {
+  const { db, nodeId, log, lifecycle } = deps;
+  let url = deps.url ?? '';
+  let draining = false;
+  let timer: NodeJS.Timeout | undefined;
+  let beating: Promise<void> = Promise.resolve();
+
+  async function beat(): Promise<void> {
+    const known = await heartbeat(db, nodeId, draining);
+    if (!known) {
+      // Declared lost while alive (a stall longer than the limit): its sessions were stopped; join again.
+      log.warn('this node was declared lost by another and joins again', { node_id: nodeId });
+      await registerNode(db, { id: nodeId, url, capacity: deps.capacity });
+    }
+    const lost = await removeLostNodes(db);
+    if (lost.length > 0) log.warn('nodes lost', { node_ids: lost });
+    await deps.sweepOrphans();
+  }
+
+  const tick = () => {
+    beating = beat().catch((error: unknown) => log.error('cluster heartbeat failed', { error }));
+  };
+
+  lifecycle.onStart('cluster membership', async () => {
+    await registerNode(db, { id: nodeId, url, capacity: deps.capacity });
+    await deps.sweepOrphans();
+    timer = setInterval(tick, HEARTBEAT_MS).unref();
+  });
+  lifecycle.shutdownSignal.addEventListener('abort', () => {
+    draining = true;
+    void heartbeat(db, nodeId, true).catch(() => {});
+  });
+  // Registered before the sessions' hook, so it runs after it: the node leaves once its sessions are stopped.
+  lifecycle.onShutdown('cluster membership', async () => {
+    clearInterval(timer);
+    await beating;
+    await leaveCluster(db, nodeId);
+  });
+
+  return {
+    draining: () => draining,
+    async listeningAt(listening) {
+      if (deps.url) return;
+      url = listening;
+      await registerNode(db, { id: nodeId, url, capacity: deps.capacity });
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Database } from '../db/driver';
+import { Unavailable } from '../domain-errors';
+import type { Logger } from '../log';
+import { findNode, nodesWithRoom, type PeerNode } from '../store/nodes';
+import type { SessionRow, StopReason } from '../store/sessions';
+import { fromWire, type WireError } from './wire-errors';
+
+/** The header a node's request to another carries: a key derived from the cluster's shared secret. */
+export const NODE_AUTH_HEADER = 'x-node-auth';
+
+/** A start waits for the other node's browser to launch. */
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
+
+/** What a node asks of the other nodes: to start, stop or cancel what runs there. */
+export interface Peers {
+  /** Starts the session on another node with room: its id, or null when no other node has room. */
+  startElsewhere(accountId: string, profileId: string, headless: boolean): Promise<string | null>;
+  /** Stops a session another node runs; false when that node has left (nobody holds its browser). */
+  stopElsewhere(row: SessionRow, reason: StopReason): Promise<boolean>;
+  /** Tells the node that runs a run to cancel it; false when that node has left. */
+  cancelElsewhere(run: { node_id: string; account_id: string; id: string }): Promise<boolean>;
+}
+
+/** A process alone (or a test of one module): there is nobody else to ask. */
+export const NO_PEERS: Peers = {
+  startElsewhere: async () => null,
+  stopElsewhere: async () => false,
+  cancelElsewhere: async () => false,
+};
+
+export function nodeAuthKey(secret: Buffer): string {
+  return createHmac('sha256', secret).update('node requests').digest('base64url');
+}
+
+export function isNodeAuth(given: string | undefined, key: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(key);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function createPeers(deps: { db: Database; nodeId: string; authKey: string; log: Logger }): Peers {
+  const { db, nodeId, authKey, log } = deps;
+
+  async function post(node: PeerNode, path: string, body: object, timeoutMs: number): Promise<Response> {
+    return fetch(new URL(path, node.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [NODE_AUTH_HEADER]: authKey },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  }
+
+  /** The other node's refusal, as the domain error it was there. */
+  async function refusal(response: Response): Promise<Error> {
+    const answer = (await response.json().catch(() => ({}))) as { error?: WireError };
+    return answer.error ? fromWire(answer.error) : new Error(`a node answered ${response.status}`);
+  }
+
+  return {
+    async startElsewhere(accountId, profileId, headless) {
+      for (const node of await nodesWithRoom(db, nodeId)) {
+        let response: Response;
+        try {
+          response = await post(
+            node,
+            '/internal/sessions',
+            { account_id: accountId, profile_id: profileId, headless },
+            START_TIMEOUT_MS,
+          );
+        } catch (error) {
+          log.warn('a node did not answer a session start', { node_id: node.id, error });
+          continue;
+        }
+        if (response.ok) return ((await response.json()) as { session_id: string }).session_id;
+        const error = await refusal(response);
+        // Filled up since it was chosen: the next one may have room.
+        if (error instanceof Unavailable && error.code === 'at_capacity') continue;
+        throw error;
+      }
+      return null;
+    },
+
+    async stopElsewhere(row, reason) {
+      const node = row.node_id ? await findNode(db, row.node_id) : null;
+      if (!node) return false;
+      const response = await post(
+        node,
+        `/internal/sessions/${row.id}/stop`,
+        { account_id: row.account_id, reason },
+        STOP_TIMEOUT_MS,
+      );
+      if (!response.ok) throw await refusal(response);
+      return true;
+    },
+
+    async cancelElsewhere(run) {
+      const node = await findNode(db, run.node_id);
+      if (!node) return false;
+      const response = await post(
+        node,
+        `/internal/runs/${run.id}/cancel`,
+        { account_id: run.account_id },
+        STOP_TIMEOUT_MS,
+      );
+      if (!response.ok) throw await refusal(response);
+      return true;
+    },
+  };
+}
