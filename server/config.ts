@@ -39,6 +39,8 @@ export interface Limits {
   maxStepOutputBytes: number;
   maxRunOutputBytes: number;
   maxArtifactBytes: number;
+  /** The most a profile's saved browser data may hold unpacked (PROFILE_STATE_MAX_BYTES); 0 saves none. */
+  maxProfileStateBytes: number;
 }
 
 export interface WebhookSettings {
@@ -80,11 +82,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
   const host = flags.host ?? env.HOST ?? '127.0.0.1';
   // A service bound to loopback serves one machine's own person, who may point webhooks at that machine.
   const local = isLoopbackHost(host);
+  const databaseUrl = flags['database-url'] ?? (env.DATABASE_URL || null);
   return {
     port: parsePort(flags.port ?? env.PORT ?? '8787'),
     host,
     dataDir: path.resolve(flags['data-dir'] ?? env.DATA_DIR ?? path.join(PROJECT_ROOT, '.data')),
-    databaseUrl: flags['database-url'] ?? (env.DATABASE_URL || null),
+    databaseUrl,
     nodeUrl: parseNodeUrl(env.NODE_URL ?? ''),
     chromePath: env.CHROME_PATH || null,
     // Without a display a windowed browser cannot start: headless then, unless told otherwise.
@@ -97,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       maxStepOutputBytes: parseCount('MAX_STEP_OUTPUT_BYTES', env.MAX_STEP_OUTPUT_BYTES, 2 ** 20),
       maxRunOutputBytes: parseCount('MAX_RUN_OUTPUT_BYTES', env.MAX_RUN_OUTPUT_BYTES, 4 * 2 ** 20),
       maxArtifactBytes: parseCount('MAX_ARTIFACT_BYTES', env.MAX_ARTIFACT_BYTES, 10 * 2 ** 20),
+      maxProfileStateBytes: parseProfileStateLimit(env.PROFILE_STATE_MAX_BYTES, databaseUrl !== null),
     },
     signup: parseSignup(env.SIGNUP ?? 'open'),
     events: { heartbeatMs: parseCount('EVENT_HEARTBEAT', env.EVENT_HEARTBEAT, 15) * 1000 },
@@ -160,6 +164,18 @@ function parseCount(name: string, text: string | undefined, fallback: number, mi
   if (!/^\d+$/.test(text.trim()) || value < minimum)
     throw new ConfigError(`${name} must be a whole number of at least ${minimum}, not "${text}"`);
   return value;
+}
+
+/**
+ * 50 MiB by default on a shared PostgreSQL; at most 1 GiB, PostgreSQL's limit for one value. Off by default on the
+ * embedded database: only this data dir can use it, so its folders are always the latest, and PGlite took 17 s to
+ * store 30 MB, its one connection held meanwhile.
+ */
+function parseProfileStateLimit(text: string | undefined, sharedDatabase: boolean): number {
+  const limit = parseCount('PROFILE_STATE_MAX_BYTES', text, sharedDatabase ? 50 * 2 ** 20 : 0, 0);
+  if (limit > 2 ** 30)
+    throw new ConfigError(`PROFILE_STATE_MAX_BYTES must be at most ${2 ** 30}, not "${text}"`);
+  return limit;
 }
 
 /** A browser takes about 180 MB and a share of a core: what the machine holds, keeping 1 GiB for the rest. */

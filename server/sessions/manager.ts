@@ -37,6 +37,7 @@ import {
   toSession,
 } from '../store/sessions';
 import { CdpTokens } from './cdp-tokens';
+import { createProfileStateSync, type ProfileStateSync } from './profile-state';
 
 export interface SessionManagerDeps {
   db: Database;
@@ -49,6 +50,8 @@ export interface SessionManagerDeps {
   tokens?: CdpTokens;
   /** This process among others on one database; alone when not given. */
   cluster?: ClusterSeat;
+  /** Restores a profile's browser data before its browser starts and saves it once it stopped. */
+  profileState?: ProfileStateSync;
 }
 
 /** What the sessions need to know of the cluster: who this node is, whether it is leaving, and the others. */
@@ -98,6 +101,8 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   const launch = deps.launch ?? launchBrowser;
   const tokens = deps.tokens ?? new CdpTokens();
   const cluster = deps.cluster ?? ALONE;
+  const profileState =
+    deps.profileState ?? createProfileStateSync({ db, clock, log, maxBytes: limits.maxProfileStateBytes });
   const browsers = new Map<string, RunningBrowser>();
   const launching = new Map<string, Promise<unknown>>();
   const stopping = new Map<string, Promise<Session>>();
@@ -170,22 +175,24 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     }
 
     const userDataDir = profileDataDir(config.dataDir, profileId);
-    const launched = launch({
-      chromePath,
-      userDataDir,
-      headless,
-      proxy: settings.proxy,
-      fingerprint: settings.fingerprint,
-      egress: config.egress,
-      onEgressRefused: (detail) => log.info('egress refused', { session_id: row.id, detail }),
-    });
+    const launched = profileState.restore(profileId, userDataDir).then(() =>
+      launch({
+        chromePath,
+        userDataDir,
+        headless,
+        proxy: settings.proxy,
+        fingerprint: settings.fingerprint,
+        egress: config.egress,
+        onEgressRefused: (detail) => log.info('egress refused', { session_id: row.id, detail }),
+      }),
+    );
     launching.set(row.id, launched);
     try {
       const browser = await launched;
       browsers.set(row.id, browser);
       void browser.exited.then(() => {
         releaseSlot();
-        return onBrowserExit(row.id);
+        return onBrowserExit(row, browser);
       });
       watchIdle(row, browser.devtools);
       log.info('session started', { session_id: row.id, profile_id: profileId, pid: browser.pid });
@@ -250,11 +257,17 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   }
 
   /** The browser went away without being asked: the person closed it, or it crashed. */
-  async function onBrowserExit(sessionId: string): Promise<void> {
+  async function onBrowserExit(row: SessionRow, browser: RunningBrowser): Promise<void> {
+    const sessionId = row.id;
     clearTimeout(idleTimers.get(sessionId));
     idleTimers.delete(sessionId);
     if (!browsers.delete(sessionId)) return; // stopped by us
     log.info('browser exited on its own', { session_id: sessionId });
+    // Its helpers may outlive it a moment, still writing the profile: they end before its files are saved.
+    await browser
+      .stop()
+      .catch((error) => log.warn('browser helpers did not end', { session_id: sessionId, error }));
+    await profileState.save(row.profile_id, profileDataDir(config.dataDir, row.profile_id));
     await changeSession((tx) => markStopped(tx, clock, sessionId, 'browser_exited')).catch((error) =>
       log.error('could not record a browser exit', { session_id: sessionId, error }),
     );
@@ -276,8 +289,10 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     await markStopping(db, clock, row.id);
     const browser = browsers.get(row.id);
     browsers.delete(row.id);
-    if (browser) await browser.stop();
-    else await stopLeftover(row);
+    if (browser) {
+      await browser.stop();
+      await profileState.save(row.profile_id, profileDataDir(config.dataDir, row.profile_id));
+    } else await stopLeftover(row);
     log.info('session stopped', { session_id: row.id, reason });
     return toSession(await changeSession((tx) => markStopped(tx, clock, row.id, reason)));
   }

@@ -15,7 +15,11 @@ describe('configuration', () => {
       chromePath: null,
       headless: true,
       logLevel: 'info',
+      limits: expect.objectContaining({ maxProfileStateBytes: 0 }),
     });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/pilot' }).limits.maxProfileStateBytes).toBe(
+      50 * 2 ** 20,
+    );
   });
 
   it('runs sessions with a window by default where there is a display, unless HEADLESS says otherwise', () => {
@@ -85,6 +89,10 @@ describe('configuration', () => {
     [{ PORT: '65536' }, 'PORT must be 0 to 65535, not "65536"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be debug, info, warn or error, not "loud"'],
     [{ HEADLESS: 'maybe' }, 'HEADLESS must be true or false, not "maybe"'],
+    [
+      { PROFILE_STATE_MAX_BYTES: '2147483648' },
+      'PROFILE_STATE_MAX_BYTES must be at most 1073741824, not "2147483648"',
+    ],
   ])('refuses %o with a sentence', (env, sentence) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(sentence));
   });

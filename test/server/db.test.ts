@@ -58,8 +58,8 @@ describe.each(databases)('on $name', ({ name, open }) => {
 
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
-    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6, 7, 10]);
-    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 10]);
+    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6, 7, 9, 10]);
+    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 9, 10]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
       'select version, name from schema_migrations',
@@ -71,6 +71,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 4, name: 'dashboard' },
       { version: 6, name: 'events' },
       { version: 7, name: 'artifact_files' },
+      { version: 9, name: 'profile_state' },
       { version: 10, name: 'cluster' },
     ]);
     const tables = await db.query<{ table_name: string }>(
@@ -86,6 +87,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'events',
       'idempotency_records',
       'nodes',
+      'profile_states',
       'profiles',
       'proxies',
       'schema_migrations',
