@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { eventually } from '../e2e/support/wait';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { createDataDir, JSON_HEADERS, requester, runCli, type ServiceHandle, startService } from './harness';
 import { nginxForTests, startNginx } from './nginx';
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
 
@@ -63,7 +64,6 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     const env = { DATABASE_URL: postgres.url, MAX_BROWSERS: '1', HEADLESS: 'true' };
     // All at once on the fresh database: one migrates it, the others wait for it and find it done.
     nodes.push(...(await Promise.all([0, 1, 2].map(() => startService({ env })))));
-    // The keys command line on the shared database, with no data dir of a running process.
     key = (await nodes[0]?.createKey('enterprise', 'cluster')) as string;
     profiles = await Promise.all(['one', 'two', 'three', 'four'].map(createProfile));
   });
@@ -72,6 +72,22 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     await db?.end();
     await postgres?.stop();
     console.log(`the cluster test took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  });
+
+  it('takes keys from the command line on the shared database, from a machine with no process running', async () => {
+    const elsewhere = await createDataDir();
+    try {
+      const made = await runCli(['keys', 'create', '--plan', 'premium', '--name', 'from afar'], {
+        dataDir: elsewhere,
+        env: { DATABASE_URL: postgres.url },
+      });
+      expect(made.code).toBe(0);
+      const madeKey = made.stdout.trim();
+      for (const node of nodes)
+        expect((await requester(node.baseUrl, madeKey)('GET', '/v1/account')).status).toBe(200);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('keeps the plan’s session cap across the processes', async () => {
