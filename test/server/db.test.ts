@@ -58,8 +58,8 @@ describe.each(databases)('on $name', ({ name, open }) => {
 
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
-    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6, 7]);
-    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7]);
+    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6, 7, 8]);
+    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 8]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
       'select version, name from schema_migrations',
@@ -71,6 +71,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 4, name: 'dashboard' },
       { version: 6, name: 'events' },
       { version: 7, name: 'artifact_files' },
+      { version: 8, name: 'request_counts' },
     ]);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
@@ -85,6 +86,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'idempotency_records',
       'profiles',
       'proxies',
+      'request_counts',
       'schema_migrations',
       'sessions',
       'webhook_deliveries',

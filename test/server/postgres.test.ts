@@ -139,7 +139,7 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
   it('keeps data and migrations across a restart, and takes keys while running', async () => {
     const migrated = (logs: string[]) =>
       logs.map((line) => JSON.parse(line)).filter((record) => record.msg === 'database migrated');
-    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2, 3, 4, 6, 7], kind: 'postgres' }]);
+    expect(migrated(service.logs)).toMatchObject([{ versions: [1, 2, 3, 4, 6, 7, 8], kind: 'postgres' }]);
     await service.stop();
     service = await startService({ env: { DATABASE_URL: postgres.url }, dataDir });
     expect(migrated(service.logs)).toEqual([]);
@@ -153,6 +153,7 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
       { version: 4 },
       { version: 6 },
       { version: 7 },
+      { version: 8 },
     ]);
     const again = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     expect((await again.getAccount()).name).toBe('pg');
