@@ -1,6 +1,7 @@
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_FAILURES_PER_MINUTE } from '../../server/http/auth';
-import { requester, type ServiceHandle, startService } from './harness';
+import { createDataDir, requester, type ServiceHandle, startService } from './harness';
 
 let service: ServiceHandle;
 
@@ -73,7 +74,10 @@ describe('the hourly limit of the plan', () => {
       '/v1/account',
     );
     expect(premium.headers.get('ratelimit-policy')).toBe('"hourly";q=1000;w=3600');
-    expect(premium.headers.get('ratelimit')).toBe('"hourly";r=999;t=3600');
+    // The hour is counted in whole minutes: this minute's requests leave it at the start of the 60th minute after.
+    const [, reset] = /^"hourly";r=999;t=(\d+)$/.exec(premium.headers.get('ratelimit') ?? '') ?? [];
+    expect(Number(reset)).toBeGreaterThan(3540);
+    expect(Number(reset)).toBeLessThanOrEqual(3600);
     const enterprise = await requester(service.baseUrl, await service.createKey('enterprise'))(
       'GET',
       '/v1/account',
@@ -81,6 +85,29 @@ describe('the hourly limit of the plan', () => {
     expect(enterprise.status).toBe(200);
     for (const header of ['ratelimit', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining']) {
       expect(enterprise.headers.get(header)).toBeNull();
+    }
+  });
+});
+
+describe('the hour’s count', { timeout: 120_000 }, () => {
+  it('is kept across a restart: a free key that used its hour is still refused', async () => {
+    const dataDir = await createDataDir();
+    let restarted: ServiceHandle | undefined;
+    try {
+      const first = await startService({ dataDir });
+      const key = await first.createKey('free');
+      const request = requester(first.baseUrl, key);
+      const statuses = await Promise.all(Array.from({ length: 100 }, () => request('GET', '/v1/account')));
+      expect(statuses.every((response) => response.status === 200)).toBe(true);
+      expect(await first.stop()).toBe(0);
+
+      restarted = await startService({ dataDir });
+      const refused = await requester(restarted.baseUrl, key)('GET', '/v1/account');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
+    } finally {
+      await restarted?.stop();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });
