@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/driver';
 import { type CountedRequest, countRequest } from '../store/request-counts';
 import type { AppEnv } from './env';
+import { KnownRefusals } from './known-refusals';
 import { problemResponse } from './problem';
 import type { WindowVerdict } from './sliding-window';
 
@@ -21,12 +22,20 @@ export const RATE_LIMIT_HEADERS = [
  * database: shared by every process on it, kept across restarts. Enterprise accounts are not counted at all.
  */
 export function accountRateLimit(db: Database, clock: Clock): MiddlewareHandler<AppEnv> {
+  const refusals = new KnownRefusals();
+  const count = async (accountId: string, limit: number, nowMs: number): Promise<CountedRequest> => {
+    const refusedUntil = refusals.refusedUntil(accountId, limit, nowMs);
+    if (refusedUntil !== null) return { allowed: false, used: limit, oldestLeavesAtMs: refusedUntil };
+    const counted = await countRequest(db, accountId, nowMs, limit);
+    if (!counted.allowed) refusals.remember(accountId, limit, counted.oldestLeavesAtMs, nowMs);
+    return counted;
+  };
   return async (c, next) => {
     const account = c.get('account');
     const limit = HOURLY_LIMITS[account.plan];
     if (limit === null) return next();
     const nowMs = clock.now().getTime();
-    const verdict = toVerdict(await countRequest(db, account.id, nowMs, limit), limit, nowMs);
+    const verdict = toVerdict(await count(account.id, limit, nowMs), limit, nowMs);
     const headers = rateLimitHeaders(verdict);
     if (!verdict.allowed) {
       return problemResponse({
