@@ -38,7 +38,7 @@ export function createApp(
   app.route('/internal', internalRoutes(deps));
   app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
   app.use('/v1/events', takeStreamSlot(deps.streams));
-  app.use('/v1/*', accountRateLimit(deps.clock, deps.hourlyRequests));
+  app.use('/v1/*', accountRateLimit(deps.db, deps.clock));
   app.use('/v1/*', idempotency(deps.db, deps.clock));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));
   app.use('/v1/*', refuseNulInPath());

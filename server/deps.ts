@@ -14,7 +14,6 @@ import { keepStatisticsCurrent } from './db/statistics';
 import { createEventLog, type EventLog } from './events/event-log';
 import { createPublisher, type Publisher } from './events/publisher';
 import { StreamSlots } from './events/stream-slots';
-import { createHourlyRequests, type HourlyRequests } from './http/rate-limit';
 import { newId } from './ids';
 import type { Lifecycle } from './lifecycle';
 import type { Logger } from './log';
@@ -45,8 +44,6 @@ export interface AppDeps extends BaseDeps {
   runEvents: RunEvents;
   /** The accounts of keys seen recently. */
   keyCache: KeyCache;
-  /** Each account's requests in the last hour: its plan's limit, and the dashboard's usage. */
-  hourlyRequests: HourlyRequests;
   /** When each key was last used, written at most once a minute. */
   keyUses: KeyUses;
   /** Wakes event streams, long polls and the webhook sender once a change is committed. */
@@ -109,7 +106,6 @@ export function wireService(base: BaseDeps): AppDeps {
   base.lifecycle.onShutdown('sessions', () => sessions.stopAll('service_shutdown'));
   base.lifecycle.onShutdown('automation runs', () => automation.drain());
   base.lifecycle.onShutdown('key cache', () => stopHearingKeys());
-  const hourlyRequests = createHourlyRequests();
   const keyUses = createKeyUses(base.db, base.log);
   const streams = new StreamSlots();
   startWebhookSender({ ...base, publisher, settings: base.config.webhooks });
@@ -120,7 +116,6 @@ export function wireService(base: BaseDeps): AppDeps {
     automation,
     runEvents,
     keyCache,
-    hourlyRequests,
     keyUses,
     publisher,
     events,

@@ -25,6 +25,7 @@ import {
   findPasswordOfEmail,
   setPasswordHash,
 } from '../store/dashboard-accounts';
+import { MINUTES_PER_HOUR, requestsPerMinute } from '../store/request-counts';
 import {
   deleteExpiredSignIns,
   endSignIn,
@@ -41,7 +42,7 @@ import { clearSignInCookie, readSignInCookie, setSignInCookie } from './sign-in-
  * usage, its password and its deletion. Not part of the /v1 API: they take the sign-in cookie, never a key.
  */
 export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
-  const { db, clock, config, hourlyRequests } = deps;
+  const { db, clock, config } = deps;
   const attempts = new AttemptLimits();
   expireSignInsHourly(deps);
   const api = new Hono<AppEnv>();
@@ -157,11 +158,13 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
     return c.json(revoked);
   });
 
-  api.get('/usage', signedIn, (c) => {
+  api.get('/usage', signedIn, async (c) => {
     const { id, plan } = c.get('dashboardAccount');
     const limit = HOURLY_LIMITS[plan];
     const perMinute =
-      limit === null ? new Array<number>(60).fill(0) : hourlyRequests.perMinute(id, clock.now().getTime());
+      limit === null
+        ? new Array<number>(MINUTES_PER_HOUR).fill(0)
+        : await requestsPerMinute(db, id, clock.now().getTime());
     const usage: Usage = {
       plan,
       hourly_limit: limit,

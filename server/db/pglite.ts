@@ -17,7 +17,9 @@ interface Prepared {
  *
  * Durability: PostgreSQL runs with fsync on, and PGlite's Node file layer (Emscripten's NODEFS), which has no
  * fsync of its own, is given one that calls the OS's: a commit is on disk before it is answered, as with a
- * PostgreSQL server (see test/server/durability.test.ts).
+ * PostgreSQL server (see test/server/durability.test.ts). A transaction that commits without waiting
+ * (synchronous_commit off, as the hourly request counts do) is on disk within WAL_FLUSH_DELAY_MS: PGlite has no
+ * WAL writer, so without the flush below such commits would wait for the next one that does wait.
  */
 export async function openPglite(
   directory: string,
@@ -53,6 +55,8 @@ export async function openPglite(
     ],
   });
   giveNodeFsAnFsync(pg, fsync);
+  // PGlite's own query() waits for an open transaction to end: the flush never becomes part of one.
+  const walFlusher = setInterval(() => flushWal(pg).catch(() => {}), WAL_FLUSH_DELAY_MS).unref();
   const names = new StatementNames();
   const prepared = new Map<string, Prepared>();
 
@@ -111,8 +115,23 @@ export async function openPglite(
       const unlisten = await pg.listen(channel, onNotify);
       return () => unlisten();
     },
-    close: () => pg.close(),
+    async close() {
+      clearInterval(walFlusher);
+      await pg.close();
+    },
   };
+}
+
+/** As long as a PostgreSQL server's WAL writer waits at most (its wal_writer_delay) before flushing such commits. */
+const WAL_FLUSH_DELAY_MS = 200;
+
+/** Writes and syncs the WAL that commits without waiting left behind, if any. */
+async function flushWal(pg: PGlite): Promise<void> {
+  const { rows } = await pg.query<{ behind: boolean }>(
+    'select pg_current_wal_insert_lsn() > pg_current_wal_flush_lsn() as behind',
+  );
+  // A message written with flush (PostgreSQL 17) syncs the WAL up to itself, so everything before it.
+  if (rows[0]?.behind) await pg.query(`select pg_logical_emit_message(false, 'wal_flush', '', true)`);
 }
 
 /** Emscripten's NODEFS writes through to the OS but answers fsync with success without calling it. */

@@ -1,11 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
 import { HOURLY_LIMITS } from '../accounts/plans';
 import type { Clock } from '../clock';
+import type { Database } from '../db/driver';
+import { type CountedRequest, countRequest } from '../store/request-counts';
 import type { AppEnv } from './env';
+import { KnownRefusals } from './known-refusals';
 import { problemResponse } from './problem';
-import { SlidingWindowLimiter, type WindowVerdict } from './sliding-window';
-
-const HOUR_MS = 3600 * 1000;
+import type { WindowVerdict } from './sliding-window';
 
 export const RATE_LIMIT_HEADERS = [
   'RateLimit',
@@ -16,33 +17,25 @@ export const RATE_LIMIT_HEADERS = [
   'Retry-After',
 ] as const;
 
-/** Each account's requests over the last hour: what its plan's limit is checked against and the dashboard shows. */
-export interface HourlyRequests {
-  /** Counts a request unless the account already made `limit` in the hour. */
-  hit(accountId: string, limit: number, nowMs: number): WindowVerdict;
-  /** The requests counted per minute over the last hour, the oldest minute first (60 numbers). */
-  perMinute(accountId: string, nowMs: number): number[];
-}
-
 /**
- * Counts live in memory: only the operator can restart the service, and writing every request to the database
- * would halve what it can serve.
+ * The plan's hourly limit per account, over the last 60 minutes (the current one included), counted in the
+ * database: shared by every process on it, kept across restarts. Enterprise accounts are not counted at all.
  */
-export function createHourlyRequests(): HourlyRequests {
-  const window = new SlidingWindowLimiter(HOUR_MS);
-  return {
-    hit: (accountId, limit, nowMs) => window.hit(accountId, limit, nowMs),
-    perMinute: (accountId, nowMs) => window.histogram(accountId, nowMs, 60),
+export function accountRateLimit(db: Database, clock: Clock): MiddlewareHandler<AppEnv> {
+  const refusals = new KnownRefusals();
+  const count = async (accountId: string, limit: number, nowMs: number): Promise<CountedRequest> => {
+    const refusedUntil = refusals.refusedUntil(accountId, limit, nowMs);
+    if (refusedUntil !== null) return { allowed: false, used: limit, oldestLeavesAtMs: refusedUntil };
+    const counted = await countRequest(db, accountId, nowMs, limit);
+    if (!counted.allowed) refusals.remember(accountId, limit, counted.oldestLeavesAtMs, nowMs);
+    return counted;
   };
-}
-
-/** The plan's hourly limit per account over a sliding 3600 s window. */
-export function accountRateLimit(clock: Clock, limiter: HourlyRequests): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const account = c.get('account');
     const limit = HOURLY_LIMITS[account.plan];
     if (limit === null) return next();
-    const verdict = limiter.hit(account.id, limit, clock.now().getTime());
+    const nowMs = clock.now().getTime();
+    const verdict = toVerdict(await count(account.id, limit, nowMs), limit, nowMs);
     const headers = rateLimitHeaders(verdict);
     if (!verdict.allowed) {
       return problemResponse({
@@ -54,6 +47,15 @@ export function accountRateLimit(clock: Clock, limiter: HourlyRequests): Middlew
     }
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}
+
+function toVerdict(counted: CountedRequest, limit: number, nowMs: number): WindowVerdict {
+  return {
+    allowed: counted.allowed,
+    limit,
+    remaining: Math.max(0, limit - counted.used),
+    resetSeconds: Math.max(1, Math.ceil((counted.oldestLeavesAtMs - nowMs) / 1000)),
   };
 }
 

@@ -36,18 +36,6 @@ export class SlidingWindowLimiter {
     };
   }
 
-  /** The requests counted in the window, in `buckets` equal slices of it, the oldest slice first. */
-  histogram(key: string, nowMs: number, buckets: number): number[] {
-    const counts = new Array<number>(buckets).fill(0);
-    const sliceMs = this.windowMs / buckets;
-    const start = nowMs - this.windowMs;
-    for (const at of this.current(key, nowMs)) {
-      const index = Math.min(buckets - 1, Math.floor((at - start) / sliceMs));
-      counts[index] = (counts[index] ?? 0) + 1;
-    }
-    return counts;
-  }
-
   private current(key: string, nowMs: number): number[] {
     const hits = this.hits.get(key) ?? [];
     const cutoff = nowMs - this.windowMs;

@@ -58,8 +58,8 @@ describe.each(databases)('on $name', ({ name, open }) => {
 
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
-    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6, 7, 9, 10]);
-    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 9, 10]);
+    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10]);
+    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
       'select version, name from schema_migrations',
@@ -71,6 +71,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 4, name: 'dashboard' },
       { version: 6, name: 'events' },
       { version: 7, name: 'artifact_files' },
+      { version: 8, name: 'request_counts' },
       { version: 9, name: 'profile_state' },
       { version: 10, name: 'cluster' },
     ]);
@@ -90,6 +91,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'profile_states',
       'profiles',
       'proxies',
+      'request_counts',
       'schema_migrations',
       'sessions',
       'webhook_deliveries',

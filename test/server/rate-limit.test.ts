@@ -1,6 +1,7 @@
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_FAILURES_PER_MINUTE } from '../../server/http/auth';
-import { requester, type ServiceHandle, startService } from './harness';
+import { createDataDir, requester, type ServiceHandle, startService } from './harness';
 
 let service: ServiceHandle;
 
@@ -73,7 +74,10 @@ describe('the hourly limit of the plan', () => {
       '/v1/account',
     );
     expect(premium.headers.get('ratelimit-policy')).toBe('"hourly";q=1000;w=3600');
-    expect(premium.headers.get('ratelimit')).toBe('"hourly";r=999;t=3600');
+    // The hour is counted in whole minutes: this minute's requests leave it at the start of the 60th minute after.
+    const [, reset] = /^"hourly";r=999;t=(\d+)$/.exec(premium.headers.get('ratelimit') ?? '') ?? [];
+    expect(Number(reset)).toBeGreaterThan(3540);
+    expect(Number(reset)).toBeLessThanOrEqual(3600);
     const enterprise = await requester(service.baseUrl, await service.createKey('enterprise'))(
       'GET',
       '/v1/account',
@@ -82,6 +86,44 @@ describe('the hourly limit of the plan', () => {
     for (const header of ['ratelimit', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining']) {
       expect(enterprise.headers.get(header)).toBeNull();
     }
+  });
+});
+
+describe('the hour’s count', { timeout: 120_000 }, () => {
+  /** Makes `count` requests on a new free key, ends the service with `end`, and answers the next request after a restart. */
+  async function nextAfterRestart(count: number, end: (service: ServiceHandle) => Promise<void>) {
+    const dataDir = await createDataDir();
+    let restarted: ServiceHandle | undefined;
+    try {
+      const first = await startService({ dataDir });
+      const key = await first.createKey('free');
+      const request = requester(first.baseUrl, key);
+      const answers = await Promise.all(Array.from({ length: count }, () => request('GET', '/v1/account')));
+      expect(answers.every((answer) => answer.status === 200)).toBe(true);
+      await end(first);
+      restarted = await startService({ dataDir });
+      return await requester(restarted.baseUrl, key)('GET', '/v1/account');
+    } finally {
+      await restarted?.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  it('is kept across a restart: a free key that used its hour is still refused', async () => {
+    const refused = await nextAfterRestart(100, async (service) => {
+      expect(await service.stop()).toBe(0);
+    });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
+  });
+
+  it('survives kill -9 a moment after the requests: PGlite’s WAL is flushed without a WAL writer', async () => {
+    const after = await nextAfterRestart(30, async (service) => {
+      // Counts commit without waiting for the disk; they reach it within 200 ms.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await service.kill();
+    });
+    expect(after.headers.get('x-ratelimit-remaining')).toBe('69');
   });
 });
 

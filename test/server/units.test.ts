@@ -7,6 +7,7 @@ import {
   sameHash,
 } from '../../server/accounts/api-keys';
 import { adminSocketPath } from '../../server/data-dir';
+import { KnownRefusals } from '../../server/http/known-refusals';
 import { SlidingWindowLimiter } from '../../server/http/sliding-window';
 import { newId, randomBase62 } from '../../server/ids';
 import { createLifecycle } from '../../server/lifecycle';
@@ -41,6 +42,22 @@ describe('SlidingWindowLimiter', () => {
     for (let i = 0; i < 50; i++) limiter.hit(`client-${i}`, 1, i);
     expect(limiter.hit('client-0', 1, 5000).allowed).toBe(true);
     expect((limiter as unknown as { hits: Map<string, number[]> }).hits.size).toBeLessThanOrEqual(11);
+  });
+});
+
+describe('KnownRefusals', () => {
+  it('repeats a refusal until it ends, for the same limit only, and drops ended ones once it holds many', () => {
+    const refusals = new KnownRefusals(2);
+    refusals.remember('acc_a', 100, 5000, 1000);
+    expect(refusals.refusedUntil('acc_a', 100, 4999)).toBe(5000);
+    expect(refusals.refusedUntil('acc_a', 100, 5000)).toBeNull();
+    // Moved to another plan: its limit is asked of the database afresh.
+    expect(refusals.refusedUntil('acc_a', 1000, 2000)).toBeNull();
+    expect(refusals.refusedUntil('acc_b', 100, 2000)).toBeNull();
+    refusals.remember('acc_b', 100, 9000, 6000);
+    refusals.remember('acc_c', 100, 9000, 6000);
+    expect((refusals as unknown as { until: Map<string, number> }).until.size).toBe(2);
+    expect(refusals.refusedUntil('acc_c', 100, 8000)).toBe(9000);
   });
 });
 

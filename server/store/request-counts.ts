@@ -1,0 +1,53 @@
+import type { Queryable } from '../db/driver';
+
+const MINUTE_MS = 60_000;
+/** The hour is counted in whole minutes: this one and the 59 before it. */
+export const MINUTES_PER_HOUR = 60;
+
+export interface CountedRequest {
+  /** The request was counted: the account had made fewer than its limit in the hour. */
+  allowed: boolean;
+  /** Requests counted in the hour, this one included when it was allowed. */
+  used: number;
+  /** When the oldest minute with counted requests leaves the hour, freeing them all. */
+  oldestLeavesAtMs: number;
+}
+
+/**
+ * Counts a request of the account at `nowMs` unless it already made `limit` in the hour: one call of the
+ * database's `count_request` (migration 008), exact however many processes share the database.
+ */
+export async function countRequest(
+  db: Queryable,
+  accountId: string,
+  nowMs: number,
+  limit: number,
+): Promise<CountedRequest> {
+  const [row] = await db.query<{ allowed: boolean; used: number; oldest_minute: number | null }>(
+    'select allowed, used, oldest_minute from count_request($1, $2, $3)',
+    [accountId, nowMs, limit],
+  );
+  if (!row) throw new Error('count_request answered no row');
+  const oldestMinute = row.oldest_minute ?? minuteOf(nowMs);
+  return {
+    allowed: row.allowed,
+    used: row.used,
+    oldestLeavesAtMs: (oldestMinute + MINUTES_PER_HOUR) * MINUTE_MS,
+  };
+}
+
+/** The account's requests counted per minute over the hour, the oldest minute first (60 numbers). */
+export async function requestsPerMinute(db: Queryable, accountId: string, nowMs: number): Promise<number[]> {
+  const firstMinute = minuteOf(nowMs) - (MINUTES_PER_HOUR - 1);
+  const rows = await db.query<{ minute: number; count: number }>(
+    'select minute, count from request_counts where account_id = $1 and minute between $2 and $3',
+    [accountId, firstMinute, firstMinute + MINUTES_PER_HOUR - 1],
+  );
+  const counts = new Array<number>(MINUTES_PER_HOUR).fill(0);
+  for (const { minute, count } of rows) counts[minute - firstMinute] = count;
+  return counts;
+}
+
+function minuteOf(ms: number): number {
+  return Math.floor(ms / MINUTE_MS);
+}
