@@ -1,12 +1,17 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../server/config';
+import { postgresForTests } from './postgres-server';
 
-/* `npm run bench` in a short form (one small size, one round, one session), so that it cannot rot. */
+/* `npm run bench` and `npm run bench:cluster` in a short form (one small size, one round, one session), so that
+ * they cannot rot. */
 
-function bench(env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
+function bench(
+  env: Record<string, string>,
+  script = 'bench',
+): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'bench'], {
+    const child = spawn('npm', ['run', '--silent', script], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -39,5 +44,20 @@ describe('npm run bench', { timeout: 240_000 }, () => {
     for (const line of ['session start', 'session stop', 'three-step run']) {
       expect(stdout).toMatch(new RegExp(`^${line} +\\d+ ms .* ×\\d+\\.\\d\\d$`, 'm'));
     }
+  });
+});
+
+describe.skipIf(!postgresForTests())('npm run bench:cluster', { timeout: 240_000 }, () => {
+  it('prints statements per request and per session, a browser’s memory, and requests per process', async () => {
+    const { code, stdout } = await bench(
+      { REQUESTS: '5', SESSIONS: '1', DURATION_S: '1', CONNECTIONS: '2' },
+      'bench:cluster',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ {2}enterprise +list \d+\.\d\d, get \d+\.\d\d, create \d+\.\d\d$/m);
+    expect(stdout).toMatch(/^ {2}premium +list \d+\.\d\d, get \d+\.\d\d, create \d+\.\d\d$/m);
+    expect(stdout).toMatch(/^statements per session start \d+\.\d, per stop \d+\.\d \(1 sessions\)$/m);
+    expect(stdout).toMatch(/about \d+\.\d browsers per GiB$/m);
+    expect(stdout).toMatch(/one process \d+ req\/s; two processes together \d+ req\/s \(×\d+\.\d\d\)/);
   });
 });
