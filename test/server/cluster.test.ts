@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { eventually } from '../e2e/support/wait';
+import { openEventStream } from './event-stream';
 import { createDataDir, JSON_HEADERS, requester, runCli, type ServiceHandle, startService } from './harness';
 import { nginxForTests, startNginx } from './nginx';
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
@@ -237,6 +238,63 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     expect(lag).toBeLessThan(1000);
     const { rows } = await db.query('select node_id from automation_runs where id = $1', [run.id]);
     expect(rows[0]?.node_id).toBe(owner);
+  });
+
+  it('wakes an event stream on one process with a change made on another, within a second', async () => {
+    const [a, b] = nodes as [ServiceHandle, ServiceHandle];
+    const stream = await openEventStream(b.baseUrl, key);
+    try {
+      const create = async (name: string) => {
+        const made = await on(a)('POST', '/v1/profiles', {
+          headers: JSON_HEADERS,
+          body: JSON.stringify({ name }),
+        });
+        return ((await made.json()) as { id: string }).id;
+      };
+      // Changes until one arrives: from then on the stream surely listens (an arrival is a wake-up from a).
+      let listening = false;
+      const firstArrival = stream
+        .nextEvent((event) => event.type === 'profile.created')
+        .then(() => {
+          listening = true;
+        });
+      while (!listening) {
+        await create('Warm-up');
+        await Promise.race([firstArrival, new Promise((resolve) => setTimeout(resolve, 500))]);
+      }
+      const sentAt = Date.now();
+      const id = await create('Woken');
+      const event = await stream.nextEvent(
+        (candidate) => candidate.type === 'profile.created' && (candidate.data as { id?: string }).id === id,
+      );
+      const lag = Date.now() - sentAt;
+      console.log(`an event stream on another process had the change ${lag} ms after it was asked for`);
+      expect(event.data).toMatchObject({ id });
+      expect(lag).toBeLessThan(1000);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('cancels a run through a process that does not run it', async () => {
+    const [session] = Object.values(placed) as [Session];
+    const owner = await nodeOfSession(session.id);
+    const other = nodes.find((node) => nodeIdOf(node) !== owner) as ServiceHandle;
+    const run = (await (
+      await on(other)('POST', '/v1/automation/run', {
+        headers: JSON_HEADERS,
+        body: JSON.stringify({
+          profile_id: session.profile_id,
+          script: { steps: [{ action: 'wait_for', ms: 60000 }] },
+        }),
+      })
+    ).json()) as AutomationRun;
+    await eventually('the run to start on its session’s process', async () => {
+      const { rows } = await db.query('select status from automation_runs where id = $1', [run.id]);
+      return rows[0]?.status === 'running' ? true : undefined;
+    });
+    const cancelled = await on(other)('POST', `/v1/automation/runs/${run.id}/cancel`);
+    expect(await cancelled.json()).toMatchObject({ status: 'cancelled' });
   });
 
   it('marks the sessions and runs of a process killed with -9 within 30 s, and another takes its starts', async () => {
