@@ -2,7 +2,7 @@ import { ApiError } from '../../lib/api/errors';
 import { t } from '../../lib/i18n';
 import { routes } from '../../lib/messaging/protocol';
 import { lastProfile, lastRun } from '../../lib/storage';
-import { sentenceOf } from './connection';
+import { requireApi, sentenceOf } from './connection';
 import type { Runs } from './runs';
 import type { Sessions } from './sessions';
 
@@ -53,6 +53,8 @@ export function createCommandHandler({ sessions, runs, feedback }: CommandDeps) 
     const action = actions[command];
     if (!action) return;
     try {
+      // Every shortcut needs the service: without a key, that is what it says, whatever else is missing too.
+      await requireApi();
       await action();
     } catch (error) {
       const noKey = error instanceof ApiError && error.code === 'no_key';

@@ -37,19 +37,16 @@ afterEach(() => {
 });
 
 describe('keyboard shortcuts', () => {
-  it('every one says it needs a key when none is set; a click opens the settings', async () => {
+  it('every one says it needs a key when none is set, with or without a last profile or script; a click opens the settings', async () => {
     await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: null });
+    const needsKey = ['#/settings', 'No API key is set. Open the options to enter one.'];
+    for (const command of Object.values(COMMANDS)) expect(await press(command)).toEqual(needsKey);
     await lastProfile.setValue({ id: 'prf_1', name: 'Shop' });
     await lastRun.setValue({
       profile_id: 'prf_1',
       script: { steps: [{ action: 'goto', url: 'https://a.example' }] },
     });
-    for (const command of Object.values(COMMANDS)) {
-      expect(await press(command)).toEqual([
-        '#/settings',
-        'No API key is set. Open the options to enter one.',
-      ]);
-    }
+    for (const command of Object.values(COMMANDS)) expect(await press(command)).toEqual(needsKey);
     expect(service.requests).toEqual([]);
   });
 
