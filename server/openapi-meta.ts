@@ -151,6 +151,7 @@ export const endpointSummaries: Record<EndpointName, string> = {
   runAutomation: 'Queue an automation script',
   getRun: 'Read one run (run_id), optionally long-polling',
   listRuns: 'List runs (without run_id)',
+  rerunRun: 'Queue the same script on the same profile again',
   cancelRun: 'Cancel a queued or running run',
   getArtifact: 'A stored screenshot (image/png)',
   streamEvents:

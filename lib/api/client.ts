@@ -104,6 +104,7 @@ export function createClient(options: ClientOptions) {
       request('getRun', { query: { run_id: runId, ...poll }, timeoutMs: longPollTimeout(poll.wait) }, o),
     listRuns: (query?: Omit<QueryOf<'listRuns'>, keyof RunPoll | 'run_id'>, o?: CallOptions) =>
       request('listRuns', { query }, o),
+    rerunRun: (runId: string, o?: PostOptions) => request('rerunRun', { params: [runId] }, o),
     cancelRun: (runId: string, o?: PostOptions) => request('cancelRun', { params: [runId] }, o),
     getArtifact: (runId: string, name: string, o?: CallOptions) =>
       request('getArtifact', { params: [runId, name] }, o),

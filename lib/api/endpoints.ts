@@ -148,6 +148,12 @@ export const endpoints = {
     status: 200,
     response: RunList,
   }),
+  rerunRun: endpoint({
+    method: 'POST',
+    path: '/v1/automation/runs/:id/rerun',
+    status: 202,
+    response: AutomationRun,
+  }),
   cancelRun: endpoint({
     method: 'POST',
     path: '/v1/automation/runs/:id/cancel',

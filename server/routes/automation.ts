@@ -5,13 +5,14 @@ import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { findArtifact, findRun, isActiveRun, listRuns, toRun } from '../store/runs';
 
+const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
+
 export const automationRoutes: Route[] = [
   route('runAutomation', async (c, { body, status }, { automation }) => {
-    const location = (id: string) => `/v1/automation/status?run_id=${id}`;
     const run = await automation.enqueue(c.get('account').id, body, (queued, tx) =>
-      recordAnswer(c, tx, { status, body: queued, headers: { Location: location(queued.id) } }),
+      recordAnswer(c, tx, { status, body: queued, headers: { Location: runLocation(queued.id) } }),
     );
-    return c.json(run, status, { Location: location(run.id) });
+    return c.json(run, status, { Location: runLocation(run.id) });
   }),
 
   route(
@@ -23,6 +24,7 @@ export const automationRoutes: Route[] = [
           limit: query.limit,
           after: readCursor(query.cursor),
           status: query.status,
+          ...(query.profile_id ? { profileId: query.profile_id } : {}),
         });
         return c.json(page, status);
       }
@@ -45,6 +47,21 @@ export const automationRoutes: Route[] = [
     },
     { alsoAnswers: ['listRuns'] },
   ),
+
+  route('rerunRun', async (c, { params, status }, { db, automation }) => {
+    const accountId = c.get('account').id;
+    const earlier = await findRun(db, accountId, params.id);
+    if (!earlier) throw notFound('run');
+    const body = {
+      profile_id: earlier.profile_id,
+      script: earlier.script,
+      ...(earlier.name ? { name: earlier.name } : {}),
+    };
+    const run = await automation.enqueue(accountId, body, (queued, tx) =>
+      recordAnswer(c, tx, { status, body: queued, headers: { Location: runLocation(queued.id) } }),
+    );
+    return c.json(run, status, { Location: runLocation(run.id) });
+  }),
 
   route('cancelRun', async (c, { params, status }, { automation }) => {
     return c.json(await automation.cancel(c.get('account').id, params.id), status);

@@ -151,15 +151,23 @@ export async function findRun(db: Queryable, accountId: string, id: string): Pro
 export async function listRuns(
   db: Queryable,
   accountId: string,
-  options: { limit: number; after: number | null; status?: RunStatus | 'active' },
+  options: { limit: number; after: number | null; status?: RunStatus | 'active'; profileId?: string },
 ): Promise<Page<AutomationRun>> {
   const statuses =
     options.status === 'active' ? [...ACTIVE_RUN_STATUSES] : options.status ? [options.status] : null;
+  // Only the filters given, so that each combination is its own prepared statement whose plan uses the index.
+  const params: unknown[] = [accountId, options.limit + 1];
+  const where = ['account_id = $1'];
+  const filter = (condition: string, value: unknown) => {
+    params.push(value);
+    where.push(condition.replace('?', `$${params.length}`));
+  };
+  if (options.profileId !== undefined) filter('profile_id = ?', options.profileId);
+  if (options.after !== null) filter('seq < ?::bigint', options.after);
+  if (statuses) filter('status = any(?::text[])', statuses);
   const rows = await db.query<RunRow>(
-    `select ${COLUMNS} from automation_runs
-      where account_id = $1 and ($2::bigint is null or seq < $2) and ($3::text[] is null or status = any($3))
-      order by seq desc limit $4`,
-    [accountId, options.after, statuses, options.limit + 1],
+    `select ${COLUMNS} from automation_runs where ${where.join(' and ')} order by seq desc limit $2`,
+    params,
   );
   return toPage(rows, options.limit, toRun);
 }

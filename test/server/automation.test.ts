@@ -194,6 +194,49 @@ describe('automation', () => {
     expect(processesWithUserDataDir(path.join(service.dataDir, 'profiles', profile.id))).toEqual([]);
   });
 
+  it('lists a profile’s run history newest first, in pages, and runs one again; another account sees none of it', async () => {
+    const [mine, other] = await Promise.all([
+      api.createProfile({ name: 'History' }),
+      api.createProfile({ name: 'Not in the history' }),
+    ]);
+    const script = { steps: [{ action: 'goto' as const, url: `${origin}/` }] };
+    const ran: AutomationRun[] = [];
+    for (const name of ['first', 'second', 'third']) {
+      const queued = await api.runAutomation({ profile_id: mine.id, script, name });
+      ran.push(await api.getRun(queued.id, { wait: 25, until: 'finished' }));
+    }
+    await api.runAutomation({ profile_id: other.id, script });
+
+    const firstPage = await api.listRuns({ profile_id: mine.id, limit: 2 });
+    expect(firstPage.data.map((run) => run.name)).toEqual(['third', 'second']);
+    const secondPage = await api.listRuns({
+      profile_id: mine.id,
+      limit: 2,
+      cursor: firstPage.next_cursor ?? '',
+    });
+    expect(secondPage.data.map((run) => run.name)).toEqual(['first']);
+    expect(secondPage.next_cursor).toBeNull();
+
+    const again = await api.rerunRun(ran[0]?.id ?? '');
+    expect(again).toMatchObject({ profile_id: mine.id, name: 'first', status: 'queued' });
+    expect(again.id).not.toBe(ran[0]?.id);
+    const finished = await api.getRun(again.id, { wait: 25, until: 'finished' });
+    expect(finished.steps.map((step) => step.action)).toEqual(['goto']);
+    expect(finished.status).toBe('succeeded');
+    expect((await api.listRuns({ profile_id: mine.id })).data.map((run) => run.id)[0]).toBe(again.id);
+
+    const stranger = createClient({
+      baseUrl: service.baseUrl,
+      apiKey: await service.createKey('enterprise'),
+      fetch,
+    });
+    expect((await stranger.listRuns({ profile_id: mine.id })).data).toEqual([]);
+    const refused = await stranger.rerunRun(again.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(404);
+    expect((await api.listRuns({ profile_id: mine.id })).data).toHaveLength(4);
+  });
+
   it('refuses a session that is not running, and unknown targets', async () => {
     const profile = await api.createProfile({ name: 'Stopped' });
     const session = await api.startSession({ profile_id: profile.id });

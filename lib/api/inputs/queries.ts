@@ -54,6 +54,8 @@ export const RunStatusQuery = z.object({
   after_version: z.optional(queryInt(0, Number.MAX_SAFE_INTEGER)),
   until: z.optional(z.enum(['finished'])),
   status: z.optional(z.enum([...RunStatus.options, 'active'])),
+  /** Only this profile's runs: its history. */
+  profile_id: z.optional(Id),
 });
 
 export type ProfileListQuery = z.input<typeof ProfileListQuery>;
