@@ -5,3 +5,10 @@ import { t } from '../lib/i18n';
 export function quotaText({ limit, remaining }: QuotaSnapshot): string {
   return limit === null ? t('quotaUnlimited') : t('quotaLeft', remaining ?? limit, limit);
 }
+
+/** What `count` requests spend of what is left this hour, said before they are sent. */
+export function costText(seen: QuotaSnapshot | null | undefined, count: number): string {
+  if (!seen || seen.limit === null) return t('bulkCostUnlimited', count);
+  const left = seen.remaining ?? seen.limit;
+  return count > left ? t('bulkCostOver', count, left) : t('bulkCost', count, left);
+}

@@ -15,6 +15,8 @@ import type { Watcher } from './watcher';
 const STALE_ON_POPUP_MS = 10_000;
 /** The proxies the popup shows are read whole, up to this many. */
 const LIST = { limit: 100 };
+/** A profile's runs the popup shows from the service, newest first. */
+const PROFILE_HISTORY = 20;
 
 /**
  * What the worker does for each intent of the popup and the options page. The envelopes were checked; the
@@ -57,6 +59,9 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
     'session.stopAll': () => sessions.stopAll(),
     'run.start': ({ run }) => runs.start(run as RunCreate),
     'run.cancel': async ({ runId }) => (await requireApi()).cancelRun(runId),
+    'run.rerun': ({ runId }) => runs.rerun(runId),
+    'runs.ofProfile': async ({ profileId }) =>
+      (await (await requireApi()).listRuns({ profile_id: profileId, limit: PROFILE_HISTORY })).data,
     'runs.seen': () => watcher.markSeen(),
     'connection.save': ({ serviceUrl, apiKey }) => saveConnection(serviceUrl, apiKey),
     'connection.forgetKey': () => forgetKey(),

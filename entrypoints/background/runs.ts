@@ -6,7 +6,7 @@ import type { Watcher } from './watcher';
 
 export type Runs = ReturnType<typeof createRuns>;
 
-/** Starts a script run, remembers it as the one to run again, and follows it to its end. */
+/** Starts a script run (or one again), remembers it as the one to run again, and follows it to its end. */
 export function createRuns({ api, watcher }: { api(): Promise<ApiClient>; watcher: Watcher }) {
   return {
     async start(body: RunCreate): Promise<WatchedRun> {
@@ -18,6 +18,10 @@ export function createRuns({ api, watcher }: { api(): Promise<ApiClient>; watche
         lastProfile.setValue({ id: profile_id, name: await profileName(profile_id) }),
       ]);
       return watcher.watch(run);
+    },
+
+    async rerun(runId: string): Promise<WatchedRun> {
+      return watcher.watch(await (await api()).rerunRun(runId));
     },
   };
 }

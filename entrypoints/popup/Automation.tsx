@@ -1,14 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Field } from '../../components/Field';
 import { useDraft, useItem, useTask } from '../../components/hooks';
+import { Outcome } from '../../components/Outcome';
 import { Problem } from '../../components/Problem';
+import { costText } from '../../components/quota';
 import type { Script } from '../../lib/api/inputs/automation';
+import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { checkScript, type ScriptProblem, toScriptProblem } from '../../lib/automation/check-script';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { cachedProfiles, savedScripts } from '../../lib/storage';
+import type { Reply } from '../../lib/messaging/protocol';
+import { cachedProfiles, quota, savedScripts } from '../../lib/storage';
 import { ProfilePicker } from './ProfilePicker';
-import { Runs } from './Runs';
+import { RunList, Runs } from './Runs';
 
 const pretty = (script: Script) => JSON.stringify(script, null, 2);
 
@@ -28,8 +32,11 @@ export function Automation({ focus }: { focus?: string | undefined }) {
   const profiles = useItem(cachedProfiles)?.data;
   const saved = useItem(savedScripts);
   const examples = useExamples();
-  const { draft, update, bind } = useDraft('script', { profileId: '', name: '', text: '' });
+  // The profiles picked, as ids joined by commas (a draft keeps text).
+  const { draft, update, bind } = useDraft('script', { profileIds: '', name: '', text: '' });
   const task = useTask();
+  const seen = useItem(quota);
+  const [outcome, setOutcome] = useState('');
   const [nameMissing, setNameMissing] = useState(false);
   // Looking at the runs counts as having seen the ended ones: the toolbar badge's mark goes.
   useEffect(() => void connector.send({ type: 'runs.seen' }), []);
@@ -39,7 +46,9 @@ export function Automation({ focus }: { focus?: string | undefined }) {
     : checked.problems.length
       ? checked.problems
       : (task.error?.fieldErrors.map(toScriptProblem) ?? []);
-  const profileId = draft.profileId || profiles?.[0]?.id || '';
+  const picked = draft.profileIds ? draft.profileIds.split(',') : [];
+  const profileIds = picked.length > 0 ? picked : profiles?.[0] ? [profiles[0].id] : [];
+  const several = profileIds.length > 1;
   const name = draft.name.trim();
 
   function load(event: Event) {
@@ -54,15 +63,30 @@ export function Automation({ focus }: { focus?: string | undefined }) {
     if (name && checked.script) connector.send({ type: 'savedScript.set', name, script: checked.script });
   }
 
-  function run(event: Event) {
+  /** One run per profile picked; the first refusal shows as the form's problem, every one in the outcome. */
+  async function run(event: Event) {
     event.preventDefault();
     const script = checked.script;
-    if (!script || !profileId) return;
-    task.run(() =>
-      connector.send({
-        type: 'run.start',
-        run: { profile_id: profileId, script, ...(name ? { name } : {}) },
-      }),
+    if (!script || profileIds.length === 0) return;
+    setOutcome('');
+    const failed: string[] = [];
+    await task.run(async () => {
+      let firstRefusal: Reply<unknown> | null = null;
+      for (const profileId of profileIds) {
+        const reply = await connector.send({
+          type: 'run.start',
+          run: { profile_id: profileId, script, ...(name ? { name } : {}) },
+        });
+        if (reply.ok) continue;
+        firstRefusal ??= reply;
+        const profileName = profiles?.find(({ id }) => id === profileId)?.name ?? profileId;
+        failed.push(`${profileName}: ${reply.error.message}`);
+      }
+      return firstRefusal ?? { ok: true, value: undefined };
+    });
+    if (!several) return;
+    setOutcome(
+      [t('runsStarted', profileIds.length - failed.length, profileIds.length), ...failed].join('\n'),
     );
   }
 
@@ -71,7 +95,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
       <h2>{t('recentRuns')}</h2>
       <Runs focus={focus} />
       <form class="stack" onSubmit={run} noValidate>
-        <ProfilePicker value={profileId} onPick={(id) => update({ profileId: id })} />
+        <ProfilePicker value={profileIds} onPick={(ids) => update({ profileIds: ids.join(',') })} />
         <Field as="select" label={t('loadScript')} value="" onInput={load}>
           <option value="">{t('chooseScript')}</option>
           <optgroup label={t('examples')}>
@@ -122,11 +146,41 @@ export function Automation({ focus }: { focus?: string | undefined }) {
           )}
         </div>
         <Problem error={task.error} />
-        <button type="submit" class="primary" disabled={task.busy || !checked.script || !profileId}>
-          {task.busy ? t('starting') : t('run')}
+        {several && <p class="muted">{costText(seen, profileIds.length)}</p>}
+        <button
+          type="submit"
+          class="primary"
+          disabled={task.busy || !checked.script || profileIds.length === 0}
+        >
+          {task.busy ? t('starting') : several ? t('runOnProfiles', profileIds.length) : t('run')}
         </button>
+        {outcome && <Outcome text={outcome} />}
       </form>
+      {profileIds.length === 1 && <ProfileHistory key={profileIds[0]} profileId={profileIds[0] as string} />}
     </section>
+  );
+}
+
+/** The profile's latest runs as the service has them (whoever started them), read when opened. */
+function ProfileHistory({ profileId }: { profileId: string }) {
+  const [runs, setRuns] = useState<AutomationRun[] | null>(null);
+  const task = useTask();
+  async function read(event: Event) {
+    if (!(event.currentTarget as HTMLDetailsElement).open) return;
+    const reply = await task.run(() => connector.send({ type: 'runs.ofProfile', profileId }));
+    if (reply.ok) setRuns(reply.value);
+  }
+  return (
+    <details onToggle={read}>
+      <summary>{t('profileHistory')}</summary>
+      <Problem error={task.error} />
+      {runs &&
+        (runs.length > 0 ? (
+          <RunList runs={runs.map((run) => ({ run, dropped: null }))} />
+        ) : (
+          <p class="muted">{t('noProfileRuns')}</p>
+        ))}
+    </details>
   );
 }
 

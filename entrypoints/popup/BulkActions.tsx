@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../../components/Confirm';
 import { useItem } from '../../components/hooks';
+import { costText } from '../../components/quota';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -39,12 +40,6 @@ export function BulkActions({
   const opener = useRef<HTMLButtonElement | null>(null);
   const targets = (action: Action) => selected.filter(TARGETS[action]);
 
-  function cost(count: number): string {
-    if (!seen || seen.limit === null) return t('bulkCostUnlimited', count);
-    const left = seen.remaining ?? seen.limit;
-    return count > left ? t('bulkCostOver', count, left) : t('bulkCost', count, left);
-  }
-
   async function run(action: Action) {
     setBusy(true);
     const chosen = targets(action);
@@ -81,7 +76,7 @@ export function BulkActions({
       </div>
       {asking && (
         <Confirm
-          question={`${t(`bulkQuestion_${asking}`, targets(asking).length)} ${cost(targets(asking).length)}`}
+          question={`${t(`bulkQuestion_${asking}`, targets(asking).length)} ${costText(seen, targets(asking).length)}`}
           action={t(`bulk_${asking}`, targets(asking).length)}
           busy={busy}
           onConfirm={() => run(asking)}

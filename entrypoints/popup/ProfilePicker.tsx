@@ -10,11 +10,11 @@ import { cachedProfiles } from '../../lib/storage';
 export const TYPING_PAUSE_MS = 300;
 
 interface ProfilePickerProps {
-  value: string;
-  onPick: (profileId: string) => void;
+  value: string[];
+  onPick: (profileIds: string[]) => void;
 }
 
-/** A profile to run on, found by the service's search as in the Profiles view; gives the profiles listed. */
+/** The profiles to run on (one or several), found by the service's search as in the Profiles view. */
 export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
   const { list: profiles } = useList(
     cachedProfiles,
@@ -41,13 +41,19 @@ export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
       />
       <Field
         as="select"
-        label={t('profile')}
+        label={t('profiles')}
+        multiple
+        size={4}
         error={profiles?.length === 0 ? t('noProfilesToRun') : undefined}
-        value={value}
-        onInput={(event) => onPick(event.currentTarget.value)}
+        hint={t('pickSeveral')}
+        onInput={(event) =>
+          onPick(
+            [...(event.currentTarget as unknown as HTMLSelectElement).selectedOptions].map((o) => o.value),
+          )
+        }
       >
         {profiles?.map((profile: Profile) => (
-          <option key={profile.id} value={profile.id}>
+          <option key={profile.id} value={profile.id} selected={value.includes(profile.id)}>
             {profile.name}
           </option>
         ))}

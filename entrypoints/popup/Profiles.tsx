@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useItem, useList, useSettled, useTask } from '../../components/hooks';
 import { LoadMore } from '../../components/LoadMore';
+import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
@@ -136,16 +137,5 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
       )}
       <Problem error={more.error} />
     </section>
-  );
-}
-
-/** The result of an action, which takes the focus from the button that is gone with the action's bar. */
-function Outcome({ text }: { text: string }) {
-  const shown = useRef<HTMLParagraphElement>(null);
-  useEffect(() => shown.current?.focus(), [text]);
-  return (
-    <p role="status" class="pre" tabIndex={-1} ref={shown}>
-      {text}
-    </p>
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useItem, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
+import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { cachedProfiles, connection, type WatchedRun, watchedRuns } from '../../lib/storage';
+import { cachedProfiles, connection, watchedRuns } from '../../lib/storage';
 
 /** A run or step status as people read it: `status_succeeded` → "Succeeded". */
 const statusText = (status: string) => t(`status_${status}` as MessageName);
@@ -14,21 +15,35 @@ const ARTIFACT = /^\/v1\/automation\/runs\/[^/]+\/artifacts\/[^/]+$/;
 /** The runs the worker follows or followed, newest first, updated live step by step. */
 export function Runs({ focus }: { focus?: string | undefined }) {
   const runs = useItem(watchedRuns);
-  const profiles = useItem(cachedProfiles)?.data;
   if (!runs?.length) return <p class="muted">{t('noRuns')}</p>;
   return (
+    <RunList
+      runs={runs.map(({ run, phase, message }) => ({ run, dropped: phase === 'dropped' ? message : null }))}
+      focus={focus}
+    />
+  );
+}
+
+interface Listed {
+  run: AutomationRun;
+  /** Why the service no longer knows it, as a sentence. */
+  dropped: string | null;
+}
+
+/** Runs as rows that open on their steps, outputs and error; `focus` (else the first) open. */
+export function RunList({ runs, focus }: { runs: Listed[]; focus?: string | undefined }) {
+  const profiles = useItem(cachedProfiles)?.data;
+  return (
     <ul class="rows">
-      {runs.map((entry, index) => (
+      {runs.map(({ run, dropped }, index) => (
         <RunItem
-          key={entry.run.id}
-          entry={entry}
-          open={focus ? entry.run.id === focus : index === 0}
+          key={run.id}
+          run={run}
+          dropped={dropped}
+          open={focus ? run.id === focus : index === 0}
           name={
-            entry.run.name ??
-            t(
-              'runOnProfile',
-              profiles?.find(({ id }) => id === entry.run.profile_id)?.name ?? entry.run.profile_id,
-            )
+            run.name ??
+            t('runOnProfile', profiles?.find(({ id }) => id === run.profile_id)?.name ?? run.profile_id)
           }
         />
       ))}
@@ -36,22 +51,12 @@ export function Runs({ focus }: { focus?: string | undefined }) {
   );
 }
 
-function RunItem({
-  entry: { run, phase, message },
-  open,
-  name,
-}: {
-  entry: WatchedRun;
-  open: boolean;
-  name: string;
-}) {
+function RunItem({ run, dropped, open, name }: Listed & { open: boolean; name: string }) {
   const [shown, setShown] = useState(open);
   const task = useTask();
   const outputs = Object.entries(run.output);
-  const error =
-    run.error ??
-    run.steps.find((step) => step.status === 'failed')?.error ??
-    (phase === 'dropped' ? message : null);
+  const error = run.error ?? run.steps.find((step) => step.status === 'failed')?.error ?? dropped;
+  const active = run.status === 'queued' || run.status === 'running';
   return (
     <li class="run">
       <details open={shown} onToggle={(event) => setShown(event.currentTarget.open)}>
@@ -84,15 +89,19 @@ function RunItem({
                 ])}
               </dl>
             )}
-            {(run.status === 'queued' || run.status === 'running') && (
-              <button
-                type="button"
-                disabled={task.busy}
-                onClick={() => task.run(() => connector.send({ type: 'run.cancel', runId: run.id }))}
-              >
-                {t('cancelRun')}
-              </button>
-            )}
+            <button
+              type="button"
+              disabled={task.busy}
+              onClick={() =>
+                task.run<unknown>(() =>
+                  active
+                    ? connector.send({ type: 'run.cancel', runId: run.id })
+                    : connector.send({ type: 'run.rerun', runId: run.id }),
+                )
+              }
+            >
+              {t(active ? 'cancelRun' : 'runAgain')}
+            </button>
             <Problem error={task.error} />
           </div>
         )}

@@ -67,6 +67,10 @@ export const Intents = {
   'session.stopAll': intent({}),
   'run.start': intent({ run: RunEnvelope }),
   'run.cancel': intent({ runId: Id }),
+  /** The same script on the same profile again, followed like a run just started. */
+  'run.rerun': intent({ runId: Id }),
+  /** A profile's latest runs on the service, whoever started them. */
+  'runs.ofProfile': intent({ profileId: Id }),
   /** The person looked at the runs: ended ones count as seen (the badge's mark goes). */
   'runs.seen': intent({}),
   /** Checks an address and key with one request, and saves them only if the service accepts the key. */

@@ -33,6 +33,8 @@ export interface IntentReplies {
   'session.stopAll': StopAllResult;
   'run.start': WatchedRun;
   'run.cancel': AutomationRun;
+  'run.rerun': WatchedRun;
+  'runs.ofProfile': AutomationRun[];
   'runs.seen': undefined;
   'connection.save': { account: Account; quota: QuotaSnapshot | null };
   'connection.forgetKey': undefined;

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { browser } from 'wxt/browser';
+import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { Session } from '../../lib/api/schemas/sessions';
@@ -153,7 +154,7 @@ describe('every profile', () => {
     await goTo(popup, 'Automation');
     await popup.getByLabel('Find a profile').fill('Scale 0777');
     await expect
-      .poll(() => popup.getByLabel('Profile', { exact: true }).locator('option').allTextContents())
+      .poll(() => popup.getByLabel('Profiles', { exact: true }).locator('option').allTextContents())
       .toEqual(['Scale 0777']);
   });
 });
@@ -326,7 +327,7 @@ describe('runs a person can read', () => {
     popup = await extension.openPopup('#/automation');
     await popup.getByLabel('Find a profile').fill('Runner');
     await expect
-      .poll(() => popup.getByLabel('Profile', { exact: true }).locator('option').allTextContents())
+      .poll(() => popup.getByLabel('Profiles', { exact: true }).locator('option').allTextContents())
       .toEqual(['Runner']);
     const script = popup.getByLabel('Script (JSON steps)');
     await script.fill(JSON.stringify({ steps: [{ action: 'clik', selector: '#buy' }] }));
@@ -347,6 +348,61 @@ describe('runs a person can read', () => {
     // The result is above the script, in view without scrolling.
     const box = await popup.getByText(sentence, { exact: true }).boundingBox();
     expect(box && box.y + box.height <= (popup.viewportSize()?.height ?? 0)).toBe(true);
+  });
+});
+
+describe('run history, re-run, several profiles', () => {
+  const script = { steps: [{ action: 'goto', url: 'about:blank' }] };
+  const runsOf = async (profileId: string) =>
+    (await api.get<{ data: AutomationRun[] }>(`/v1/automation/status?profile_id=${profileId}`)).data;
+
+  async function createProfile(name: string): Promise<Profile> {
+    const answer = await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    expect(answer.status).toBe(201);
+    return (await answer.json()) as Profile;
+  }
+
+  it('shows a profile’s runs made elsewhere, runs one again, and runs a script on two profiles', async () => {
+    const first = await createProfile('Historic A');
+    const second = await createProfile('Historic B');
+    const made = await api.send('POST', '/v1/automation/run', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ profile_id: first.id, script, name: 'Made through the API' }),
+    });
+    expect(made.status).toBe(202);
+    const { id } = (await made.json()) as AutomationRun;
+    await api.get(`/v1/automation/status?run_id=${id}&wait=25&until=finished`);
+
+    popup = await extension.openPopup('#/automation');
+    const profiles = popup.getByLabel('Profiles', { exact: true });
+    await popup.getByLabel('Find a profile').fill('Historic A');
+    await expect.poll(() => profiles.locator('option').allTextContents()).toEqual(['Historic A']);
+    await popup.getByText("This profile's runs on the service").click();
+    const earlier = rowOf(popup, 'Made through the API');
+    await shownUnlessRefused(popup, earlier);
+    expect(await earlier.locator('summary').textContent()).toBe('Made through the API succeeded');
+    await earlier.getByRole('button', { name: 'Run again' }).click();
+    await expect
+      .poll(async () => (await runsOf(first.id)).map((run) => run.name))
+      .toEqual(['Made through the API', 'Made through the API']);
+
+    await popup.getByLabel('Find a profile').fill('Historic');
+    await expect.poll(() => profiles.locator('option').count()).toBe(2);
+    await profiles.selectOption([first.id, second.id]);
+    await popup.getByText('This takes 2 requests; your plan has no hourly limit.').waitFor();
+    await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script));
+    await popup.getByLabel('Script name').fill('On both');
+    await popup.getByRole('button', { name: 'Run on 2 profiles' }).click();
+    // The outcome takes the focus.
+    await expect
+      .poll(() => popup.evaluate(() => document.activeElement?.textContent))
+      .toBe('Started 2 of 2 runs.');
+    for (const profile of [first, second]) {
+      expect((await runsOf(profile.id)).filter((run) => run.name === 'On both')).toHaveLength(1);
+    }
   });
 });
 

@@ -146,7 +146,7 @@ describe('a new user in the popup', () => {
     const worker = extension.currentWorker();
     await recordNotifications(worker);
     await goTo(popup, 'Automation');
-    const profile = popup.getByLabel('Profile', { exact: true });
+    const profile = popup.getByLabel('Profiles', { exact: true });
     expect(await profile.locator('option:checked').textContent()).toBe(PROFILE);
     const script = {
       steps: [

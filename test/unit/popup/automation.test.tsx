@@ -97,7 +97,7 @@ describe('Automation', () => {
     const mock = mockConnector({ ...profiles, 'run.start': () => ok(watched({ id: 'run_1' })) });
     render(<Automation />);
     await screen.findByRole('option', { name: 'Mail' });
-    typeInto(screen.getByLabelText('Profile'), 'prf_2');
+    typeInto(screen.getByLabelText('Profiles'), 'prf_2');
     typeInto(scriptField(), JSON.stringify(script));
     typeInto(screen.getByLabelText('Script name'), 'Check');
     fireEvent.click(runButton());
@@ -107,6 +107,28 @@ describe('Automation', () => {
         run: { profile_id: 'prf_2', script, name: 'Check' },
       }),
     );
+  });
+
+  it('runs the script on each profile picked, saying the cost first and then what became of each', async () => {
+    installPopupBrowser();
+    const mock = mockConnector({
+      ...profiles,
+      'run.start': ({ run }) =>
+        run.profile_id === 'prf_1'
+          ? ok(watched({ id: 'run_1' }))
+          : fail('not_found', 'That profile no longer exists.', { status: 404 }),
+    });
+    render(<Automation />);
+    await screen.findByRole('option', { name: 'Mail' });
+    const picker = screen.getByLabelText<HTMLSelectElement>('Profiles');
+    for (const option of picker.options) option.selected = true;
+    fireEvent.input(picker);
+    typeInto(scriptField(), JSON.stringify(script));
+    await screen.findByText('This takes 2 requests; your plan has no hourly limit.');
+    fireEvent.click(screen.getByRole('button', { name: 'Run on 2 profiles' }));
+    const outcome = await screen.findByText(/^Started 1 of 2 runs\./);
+    expect(outcome.textContent).toBe('Started 1 of 2 runs.\nMail: That profile no longer exists.');
+    expect(mock.sent().filter((message) => message.type === 'run.start')).toHaveLength(2);
   });
 
   it('shows the service’s objection at the step it concerns, keeping the script', async () => {
