@@ -88,7 +88,9 @@ export function App() {
         </button>
       </header>
       <main>
-        <h1 class="visually-hidden">{t('viewHeading', t(view))}</h1>
+        <h1 class="visually-hidden" tabIndex={-1}>
+          {t('viewHeading', t(view))}
+        </h1>
         {view === 'proxies' ? (
           <Proxies />
         ) : view === 'sessions' ? (

@@ -39,7 +39,14 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * A new profile, or a saved one to change: its name, a proxy (saved, typed as a URL, or none), tags, notes and
  * fingerprint (with presets). Editing sends only what changed, so an untouched proxy keeps its password.
  */
-export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined; onDone: () => void }) {
+export function ProfileForm({
+  profile,
+  onDone,
+}: {
+  profile?: Profile | undefined;
+  /** The form closed; with the id of the profile saved, if it was. */
+  onDone: (savedId?: string) => void;
+}) {
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
   const initial = initialFields(profile);
   const { draft, bind, update, forget, lost } = useDraft(`profile:${profile?.id ?? 'new'}`, initial, [
@@ -114,7 +121,7 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined
         await forget();
         if ('applies_at_next_start' in reply.value && reply.value.applies_at_next_start)
           return setNotice(t('appliesAtNextStart', reply.value.name));
-        onDone();
+        onDone(reply.value.id);
       });
   }
 
@@ -123,7 +130,7 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined
       <section class="stack">
         <p role="status">{notice}</p>
         {/* biome-ignore lint/a11y/noAutofocus: the result of Save, which had the focus */}
-        <button type="button" autoFocus onClick={onDone}>
+        <button type="button" autoFocus onClick={() => onDone(profile?.id)}>
           {t('continue')}
         </button>
       </section>
@@ -132,7 +139,7 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined
     <EditorForm
       title={profile ? t('editProfile', profile.name) : t('newProfile')}
       onSubmit={save}
-      onEscape={() => forget().then(onDone)}
+      onEscape={() => forget().then(() => onDone())}
     >
       <Field label={t('profileName')} error={shown('name', draft.name)} {...bind('name')} />
       <Field as="select" label={t('proxy')} {...bind('proxyChoice')}>
@@ -221,7 +228,7 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile | undefined
           </div>
         </div>
       </details>
-      <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(onDone)} />
+      <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(() => onDone())} />
     </EditorForm>
   );
 }

@@ -14,12 +14,15 @@ interface ProfileRowProps {
   /** Narrows the list to a tag of this profile. */
   onTag: (tag: string) => void;
   onEdit: () => void;
+  /** It was deleted: its row goes. */
+  onDeleted: () => void;
   selected: boolean;
   onSelect: (selected: boolean) => void;
 }
 
 /** One profile: its status, proxy and tags, Start or Stop, Delete after a question. */
-export function ProfileRow({ profile, proxy, focused, onTag, onEdit, selected, onSelect }: ProfileRowProps) {
+export function ProfileRow(props: ProfileRowProps) {
+  const { profile, proxy, focused, onTag, onEdit, onDeleted, selected, onSelect } = props;
   const { id, name } = profile;
   const task = useTask();
   /** Whether a confirmation is open, and whether it is the one for a running profile. */
@@ -30,7 +33,10 @@ export function ProfileRow({ profile, proxy, focused, onTag, onEdit, selected, o
   function remove() {
     task
       .run(() => connector.send({ type: 'profile.delete', profileId: id, force: confirm === 'running' }))
-      .then((reply) => !reply.ok && reply.error.code === 'profile_running' && setConfirm('running'));
+      .then((reply) => {
+        if (reply.ok) onDeleted();
+        else if (reply.error.code === 'profile_running') setConfirm('running');
+      });
   }
 
   return (
@@ -78,7 +84,7 @@ export function ProfileRow({ profile, proxy, focused, onTag, onEdit, selected, o
       >
         {task.busy ? t(running ? 'stopping' : 'starting') : t(running ? 'stop' : 'start')}
       </button>
-      <button type="button" aria-label={t('editNamed', name)} onClick={onEdit}>
+      <button type="button" data-lands={id} aria-label={t('editNamed', name)} onClick={onEdit}>
         {t('edit')}
       </button>
       <button

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useItem, useList, useSettled, useTask } from '../../components/hooks';
 import { LoadMore } from '../../components/LoadMore';
+import { useLanding } from '../../components/landing';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
 import type { Profile } from '../../lib/api/schemas/profiles';
@@ -27,6 +28,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const more = useTask();
   /** The profile being edited, or `true` for a new one. */
   const [editing, setEditing] = useState<Profile | true | null>(null);
+  const land = useLanding();
   const [selected, setSelected] = useState<string[]>([]);
   /** What the last bulk action did, as sentences. */
   const [bulkOutcome, setBulkOutcome] = useState('');
@@ -47,7 +49,15 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   }, [asked]);
 
   if (editing)
-    return <ProfileForm profile={editing === true ? undefined : editing} onDone={() => setEditing(null)} />;
+    return (
+      <ProfileForm
+        profile={editing === true ? undefined : editing}
+        onDone={(savedId) => {
+          setEditing(null);
+          land(savedId ?? (editing === true ? 'new' : editing.id));
+        }}
+      />
+    );
   const shown = listing?.data;
   const picked = shown?.filter(({ id }) => selected.includes(id)) ?? [];
   const total = listing?.total;
@@ -78,7 +88,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
           <option value="running">{t('running')}</option>
           <option value="idle">{t('idle')}</option>
         </select>
-        <button type="button" onClick={() => setEditing(true)}>
+        <button type="button" data-lands="new" onClick={() => setEditing(true)}>
           {t('newProfile')}
         </button>
       </div>
@@ -125,6 +135,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             focused={profile.id === focus}
             onTag={(tag) => change({ tag })}
             onEdit={() => setEditing(profile)}
+            onDeleted={() => land('')}
             selected={selected.includes(profile.id)}
             onSelect={(on) =>
               setSelected((ids) => (on ? [...ids, profile.id] : ids.filter((id) => id !== profile.id)))

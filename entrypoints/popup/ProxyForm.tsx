@@ -11,7 +11,14 @@ import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 
 /** A new proxy, or a saved one to change. Pasting a whole proxy URL fills the fields. */
-export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; onDone: () => void }) {
+export function ProxyForm({
+  proxy,
+  onDone,
+}: {
+  proxy?: ProxyConfig | undefined;
+  /** The form closed; with the id of the proxy saved, if it was. */
+  onDone: (savedId?: string) => void;
+}) {
   const { draft, update, bind, forget, lost } = useDraft(`proxy:${proxy?.id ?? 'new'}`, {
     url: '',
     name: proxy?.name ?? '',
@@ -78,7 +85,7 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
       .then(async (reply) => {
         if (!reply.ok) return;
         await forget();
-        onDone();
+        onDone(reply.value.id);
       });
   }
 
@@ -86,7 +93,7 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
     <EditorForm
       title={proxy ? t('editProxy', proxy.name) : t('newProxy')}
       onSubmit={save}
-      onEscape={() => forget().then(onDone)}
+      onEscape={() => forget().then(() => onDone())}
     >
       <Field
         label={t('pasteProxyUrl')}
@@ -120,7 +127,7 @@ export function ProxyForm({ proxy, onDone }: { proxy?: ProxyConfig | undefined; 
           update({ password: event.currentTarget.value });
         }}
       />
-      <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(onDone)} />
+      <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(() => onDone())} />
     </EditorForm>
   );
 }

@@ -7,7 +7,16 @@ import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 
 /** One saved proxy: its address and whether it has a password, Edit, and Delete after a question. */
-export function ProxyRow({ proxy, onEdit }: { proxy: ProxyConfig; onEdit: () => void }) {
+export function ProxyRow({
+  proxy,
+  onEdit,
+  onDeleted,
+}: {
+  proxy: ProxyConfig;
+  onEdit: () => void;
+  /** It was deleted: its row goes. */
+  onDeleted: () => void;
+}) {
   const task = useTask();
   const [confirm, setConfirm] = useState(false);
   const deleteButton = useRef<HTMLButtonElement>(null);
@@ -19,7 +28,7 @@ export function ProxyRow({ proxy, onEdit }: { proxy: ProxyConfig; onEdit: () => 
           {proxy.scheme}://{proxy.host}:{proxy.port} · {t(proxy.has_password ? 'passwordSet' : 'noPassword')}
         </small>
       </div>
-      <button type="button" aria-label={t('editNamed', proxy.name)} onClick={onEdit}>
+      <button type="button" data-lands={proxy.id} aria-label={t('editNamed', proxy.name)} onClick={onEdit}>
         {t('edit')}
       </button>
       <button
@@ -39,7 +48,11 @@ export function ProxyRow({ proxy, onEdit }: { proxy: ProxyConfig; onEdit: () => 
           onConfirm={() =>
             task
               .run(() => connector.send({ type: 'proxy.delete', proxyId: proxy.id }))
-              .then(() => setConfirm(false))
+              .then((reply) => {
+                setConfirm(false);
+                if (reply.ok) onDeleted();
+                else deleteButton.current?.focus();
+              })
           }
           onCancel={() => {
             setConfirm(false);

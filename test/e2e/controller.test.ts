@@ -60,6 +60,13 @@ beforeAll(async () => {
 
 afterAll(() => cleanup.run());
 
+/** The accessible label (else the text) of the element with the focus. */
+function focusedLabel(page: Page): Promise<string | null | undefined> {
+  return page.evaluate(
+    () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+  );
+}
+
 /** Everything the extension keeps, in every storage area, as one text. */
 function allStorage(page: Page): Promise<string> {
   return page.evaluate(async () => {
@@ -230,6 +237,8 @@ describe('editing', () => {
     await popup.getByText('Fingerprint').click();
     await popup.getByLabel('Start from').selectOption({ label: 'Windows · German · Berlin' });
     await popup.getByRole('button', { name: 'Save' }).click();
+    // The focus lands on the profile saved.
+    await expect.poll(() => focusedLabel(popup)).toBe('Edit Edited');
     await popup.getByLabel('Search profiles').fill('Edited');
     await popup.getByRole('status').filter({ hasText: '1 profile' }).waitFor();
     await rowOf(popup, 'Edited').waitFor();
@@ -300,12 +309,18 @@ describe('editing', () => {
     });
     const { id: userId } = (await user.json()) as Profile;
     popup = await extension.openPopup('#/proxies');
+    // Escape closes the question and gives the focus back to the button that asked it.
+    await popup.getByRole('button', { name: 'Delete In use' }).click();
+    await popup.getByRole('group', { name: 'Delete the proxy In use?' }).waitFor();
+    await popup.keyboard.press('Escape');
+    await expect.poll(() => focusedLabel(popup)).toBe('Delete In use');
     await popup.getByRole('button', { name: 'Delete In use' }).click();
     await popup
       .getByRole('group', { name: 'Delete the proxy In use?' })
       .getByRole('button', { name: 'Delete' })
       .click();
     await popup.getByRole('alert').filter({ hasText: '1 profile uses this proxy' }).waitFor();
+    await expect.poll(() => focusedLabel(popup)).toBe('Delete In use');
 
     await api.send('DELETE', `/v1/profiles/${userId}`);
     await popup.getByRole('button', { name: 'Delete In use' }).click();
@@ -314,6 +329,8 @@ describe('editing', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     await rowOf(popup, 'In use').waitFor({ state: 'detached' });
+    // With its row gone, the focus is on the view's heading, not lost to the page.
+    await expect.poll(() => popup.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     expect((await api.send('GET', `/v1/proxies/${proxy.id}`)).status).toBe(404);
   });
 });
