@@ -28,3 +28,18 @@ export function useLanding(): (key: string) => void {
   });
   return setKey;
 }
+
+/**
+ * A list's form, for the item being edited (or `true` for a new one): `close` ends it, and the focus lands on
+ * the item saved, else on what opened the form; `land` moves it after a row goes.
+ */
+export function useEditing<T extends { id: string }>() {
+  const [editing, setEditing] = useState<T | true | null>(null);
+  const land = useLanding();
+  function close(savedId?: string) {
+    if (!editing) return;
+    setEditing(null);
+    land(savedId ?? (editing === true ? 'new' : editing.id));
+  }
+  return { editing, edit: setEditing, close, land };
+}

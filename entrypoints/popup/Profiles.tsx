@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useItem, useList, useSettled, useTask } from '../../components/hooks';
 import { LoadMore } from '../../components/LoadMore';
-import { useLanding } from '../../components/landing';
+import { useEditing } from '../../components/landing';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
 import type { Profile } from '../../lib/api/schemas/profiles';
@@ -26,9 +26,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
   const task = useTask();
   const more = useTask();
-  /** The profile being edited, or `true` for a new one. */
-  const [editing, setEditing] = useState<Profile | true | null>(null);
-  const land = useLanding();
+  const { editing, edit, close, land } = useEditing<Profile>();
   const [selected, setSelected] = useState<string[]>([]);
   /** What the last bulk action did, as sentences. */
   const [bulkOutcome, setBulkOutcome] = useState('');
@@ -48,16 +46,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
     if (asked && !sameFilter(asked, listed)) refresh(asked);
   }, [asked]);
 
-  if (editing)
-    return (
-      <ProfileForm
-        profile={editing === true ? undefined : editing}
-        onDone={(savedId) => {
-          setEditing(null);
-          land(savedId ?? (editing === true ? 'new' : editing.id));
-        }}
-      />
-    );
+  if (editing) return <ProfileForm profile={editing === true ? undefined : editing} onDone={close} />;
   const shown = listing?.data;
   const picked = shown?.filter(({ id }) => selected.includes(id)) ?? [];
   const total = listing?.total;
@@ -88,7 +77,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
           <option value="running">{t('running')}</option>
           <option value="idle">{t('idle')}</option>
         </select>
-        <button type="button" data-lands="new" onClick={() => setEditing(true)}>
+        <button type="button" data-lands="new" onClick={() => edit(true)}>
           {t('newProfile')}
         </button>
       </div>
@@ -134,7 +123,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             proxy={proxyOf(profile)}
             focused={profile.id === focus}
             onTag={(tag) => change({ tag })}
-            onEdit={() => setEditing(profile)}
+            onEdit={() => edit(profile)}
             onDeleted={() => land('')}
             selected={selected.includes(profile.id)}
             onSelect={(on) =>
