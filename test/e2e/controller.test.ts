@@ -312,6 +312,7 @@ describe('editing', () => {
     // Escape closes the question and gives the focus back to the button that asked it.
     await popup.getByRole('button', { name: 'Delete In use' }).click();
     await popup.getByRole('group', { name: 'Delete the proxy In use?' }).waitFor();
+    await expect.poll(() => focusedLabel(popup)).toBe('Delete');
     await popup.keyboard.press('Escape');
     await expect.poll(() => focusedLabel(popup)).toBe('Delete In use');
     await popup.getByRole('button', { name: 'Delete In use' }).click();
