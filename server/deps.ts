@@ -9,6 +9,7 @@ import { createPeers, nodeAuthKey } from './cluster/peers';
 import { relayThroughDatabase } from './cluster/relayed-publisher';
 import { pickUpRunsQueuedHere } from './cluster/run-pickup';
 import type { Config } from './config';
+import { createProfileCookies, type ProfileCookies } from './cookies/profile-cookies';
 import type { Database } from './db/driver';
 import { keepStatisticsCurrent } from './db/statistics';
 import { createEventLog, type EventLog } from './events/event-log';
@@ -40,6 +41,8 @@ export interface AppDeps extends BaseDeps {
   cdpTokens: CdpTokens;
   /** Automation runs, queued per profile. */
   automation: RunQueue;
+  /** A profile's cookies, in its browser whether or not its session runs. */
+  cookies: ProfileCookies;
   /** Wakes long polls when a run changes. */
   runEvents: RunEvents;
   /** The accounts of keys seen recently. */
@@ -114,6 +117,7 @@ export function wireService(base: BaseDeps): AppDeps {
     sessions,
     cdpTokens,
     automation,
+    cookies: createProfileCookies({ db: base.db, sessions }),
     runEvents,
     keyCache,
     keyUses,

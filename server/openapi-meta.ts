@@ -138,6 +138,11 @@ export const endpointSummaries: Record<EndpointName, string> = {
   getProfile: 'Read one profile',
   updateProfile: 'Change a profile (applies at its next start if it runs)',
   cloneProfile: 'Copy a profile’s settings into a new profile, without its browser data',
+  getProfileCookies:
+    "A profile's cookies, running or not: JSON, or cookies.txt with ?format=netscape or Accept: text/plain",
+  getProfileCookieFile: "A profile's cookies as a file (cookies.txt with ?format=netscape)",
+  putProfileCookies:
+    'Import cookies into a profile, running or not: a JSON array, or cookies.txt as text/plain (?replace=true removes the others)',
   deleteProfile: 'Delete a profile and its browser data',
   listProxies: 'List proxy configurations',
   createProxy: 'Create a proxy configuration',

@@ -81,6 +81,17 @@ export function createClient(options: ClientOptions) {
     getProfile: (id: string, o?: CallOptions) => request('getProfile', { params: [id] }, o),
     updateProfile: (id: string, body: BodyOf<'updateProfile'>, o?: CallOptions) =>
       request('updateProfile', { params: [id], body }, o),
+    getProfileCookies: (id: string, o?: CallOptions) => request('getProfileCookies', { params: [id] }, o),
+    getProfileCookieFile: (id: string, format: 'json' | 'netscape', o?: CallOptions) =>
+      request('getProfileCookieFile', { params: [id], query: { format } }, o),
+    /** A JSON array of cookies, or the text of a cookies.txt. */
+    putProfileCookies: (
+      id: string,
+      cookies: BodyOf<'putProfileCookies'> | string,
+      replace = false,
+      o?: CallOptions,
+    ) =>
+      request('putProfileCookies', { params: [id], body: cookies, query: { replace: String(replace) } }, o),
     cloneProfile: (id: string, body: BodyOf<'cloneProfile'> = {}, o?: PostOptions) =>
       request('cloneProfile', { params: [id], body }, o),
     deleteProfile: (id: string, { force }: { force?: boolean } = {}, o?: CallOptions) =>
@@ -177,14 +188,16 @@ function requester({
       Authorization: `Bearer ${apiKey}`,
       Accept: endpoint.binary ? '*/*' : 'application/json',
     };
-    if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+    // A string body is text as it is (a cookies.txt), anything else JSON.
+    const text = typeof call.body === 'string';
+    if (call.body !== undefined) headers['Content-Type'] = text ? 'text/plain' : 'application/json';
     // One key for every attempt, so that the service replays a create it already did instead of repeating it.
     if (endpoint.method === 'POST')
       headers['Idempotency-Key'] = options.idempotencyKey ?? crypto.randomUUID();
     const init: RequestInit = {
       method: endpoint.method,
       headers,
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      body: call.body === undefined || text ? (call.body as string | undefined) : JSON.stringify(call.body),
       signal: options.signal,
     };
     const url = buildUrl(origin, endpoint.path, call.params ?? [], call.query ?? {});

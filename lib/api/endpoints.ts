@@ -1,5 +1,6 @@
 import { Account } from './schemas/account';
 import { AutomationRun, RunList } from './schemas/automation';
+import { CookieList, CookiesImported } from './schemas/cookies';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyConfig, ProxyList } from './schemas/proxies';
@@ -68,6 +69,25 @@ export const endpoints = {
     path: '/v1/profiles/:id/clone',
     status: 201,
     response: Profile,
+  }),
+  getProfileCookies: endpoint({
+    method: 'GET',
+    path: '/v1/profiles/:id/cookies',
+    status: 200,
+    response: CookieList,
+  }),
+  /** The same, as a file: `?format=netscape` (or `Accept: text/plain`) for cookies.txt. */
+  getProfileCookieFile: endpoint({
+    method: 'GET',
+    path: '/v1/profiles/:id/cookies',
+    status: 200,
+    binary: true,
+  }),
+  putProfileCookies: endpoint({
+    method: 'PUT',
+    path: '/v1/profiles/:id/cookies',
+    status: 200,
+    response: CookiesImported,
   }),
   deleteProfile: endpoint({
     method: 'DELETE',

@@ -1,5 +1,6 @@
 import type { EndpointName } from './endpoints';
 import { RunCreate } from './inputs/automation';
+import { CookieImport, CookieQuery } from './inputs/cookies';
 import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
 import { ProxyInput } from './inputs/proxies';
 import {
@@ -22,6 +23,9 @@ export const requests = {
   createProfile: { body: ProfileCreate },
   updateProfile: { body: ProfileUpdate },
   cloneProfile: { body: ProfileClone },
+  getProfileCookies: { query: CookieQuery },
+  getProfileCookieFile: { query: CookieQuery },
+  putProfileCookies: { query: CookieQuery, body: CookieImport },
   deleteProfile: { query: ProfileDeleteQuery },
   listProxies: { query: ProxyListQuery },
   createProxy: { body: ProxyInput },

@@ -4,7 +4,7 @@ import { requests } from '../../lib/api/requests';
 import type { z } from '../../lib/api/zod';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from './env';
-import { readJsonBody, readQuery } from './validate';
+import { readJsonBody, readQuery, readRawBody, validate } from './validate';
 
 type Requests = typeof requests;
 type Schema = z.core.$ZodType;
@@ -48,6 +48,8 @@ interface RouteOptions {
   alsoAnswers?: EndpointName[];
   /** The query's fields may come as a JSON body instead (DELETE /v1/sessions/stop). */
   queryOrBody?: true;
+  /** A `text/plain` body is read with this instead of as JSON (a cookies.txt), then validated the same way. */
+  textBody?: (text: string) => unknown;
 }
 
 /**
@@ -82,8 +84,14 @@ async function readInput<N extends EndpointName>(
       options.queryOrBody && queryComesAsBody(c)
         ? await readJsonBody(c, schemas.query)
         : readQuery(c, schemas.query);
-  const body = schemas.body ? await readJsonBody(c, schemas.body) : undefined;
+  const body = schemas.body ? await readBody(c, schemas.body, options) : undefined;
   return { params: c.req.param(), query, body, status: endpoints[name].status } as RouteInput<N>;
+}
+
+async function readBody(c: Context<AppEnv>, schema: Schema, { textBody }: RouteOptions): Promise<unknown> {
+  const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (!textBody || type !== 'text/plain') return readJsonBody(c, schema);
+  return validate(schema, textBody(new TextDecoder().decode(await readRawBody(c))), 'body');
 }
 
 function queryComesAsBody(c: Context<AppEnv>): boolean {

@@ -1,6 +1,7 @@
 import type { Route } from '../http/route';
 import { accountRoutes } from './account';
 import { automationRoutes } from './automation';
+import { cookieRoutes } from './cookies';
 import { eventRoutes } from './events';
 import { profileRoutes } from './profiles';
 import { proxyRoutes } from './proxies';
@@ -11,6 +12,7 @@ import { webhookRoutes } from './webhooks';
 export const routes: Route[] = [
   ...accountRoutes,
   ...profileRoutes,
+  ...cookieRoutes,
   ...proxyRoutes,
   ...sessionRoutes,
   ...automationRoutes,

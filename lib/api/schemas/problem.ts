@@ -16,6 +16,8 @@ export const PROBLEM_CODES = [
   'profile_running',
   'session_exists',
   'session_not_running',
+  'session_busy',
+  'session_elsewhere',
   'proxy_in_use',
   'rate_limited',
   'idempotency_key_reused',
