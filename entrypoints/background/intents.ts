@@ -1,4 +1,5 @@
 import type { RunCreate, Script } from '../../lib/api/inputs/automation';
+import type { CookieInput } from '../../lib/api/inputs/cookies';
 import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import type { Handlers } from '../../lib/messaging/receive';
@@ -42,6 +43,10 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
     },
     'profile.clone': async ({ profileId }) =>
       putFirst(cachedProfiles, (await requireApi()).cloneProfile(profileId)),
+    'cookies.export': async ({ profileId, format }) =>
+      (await (await requireApi()).getProfileCookieFile(profileId, format)).text(),
+    'cookies.import': async ({ profileId, text }) =>
+      (await requireApi()).putProfileCookies(profileId, cookieBody(text)),
     async 'proxy.delete'({ proxyId }) {
       await (await requireApi()).deleteProxy(proxyId);
       await change(
@@ -72,4 +77,15 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
       ),
     'pendingView.shown': () => pendingView.setValue(null),
   };
+}
+
+/** Pasted cookies as the service takes them: a JSON array as JSON, anything else as the text of a cookies.txt. */
+function cookieBody(text: string): CookieInput[] | string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (Array.isArray(parsed)) return parsed as CookieInput[];
+  } catch {
+    // Not JSON: a cookies.txt, which the service reads line by line.
+  }
+  return text;
 }

@@ -10,6 +10,7 @@ import type { Profile } from '../../lib/api/schemas/profiles';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProxies } from '../../lib/storage';
+import { CookieTools } from './CookieTools';
 import {
   FINGERPRINT_PRESETS,
   fingerprintDraft,
@@ -228,6 +229,7 @@ export function ProfileForm({
           </div>
         </div>
       </details>
+      {profile && <CookieTools profileId={profile.id} profileName={profile.name} />}
       <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(() => onDone())} />
     </EditorForm>
   );

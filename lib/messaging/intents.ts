@@ -59,6 +59,10 @@ export const Intents = {
   'profile.update': intent({ profileId: Id, changes: Body }),
   /** A new profile with the settings of another. */
   'profile.clone': intent({ profileId: Id }),
+  /** A profile's cookies as the text of a file: JSON or cookies.txt. */
+  'cookies.export': intent({ profileId: Id, format: z.enum(['json', 'netscape']) }),
+  /** Cookies into a profile from pasted or read text: a JSON array or a cookies.txt. */
+  'cookies.import': intent({ profileId: Id, text: z.string() }),
   'proxy.delete': intent({ proxyId: Id }),
   /** Creates a proxy, or changes the one `proxyId` names. */
   'proxy.save': intent({ proxyId: z.optional(Id), proxy: Body }),

@@ -1,6 +1,7 @@
 import type { QuotaSnapshot } from '../api/rate-limit';
 import type { Account } from '../api/schemas/account';
 import type { AutomationRun } from '../api/schemas/automation';
+import type { CookiesImported } from '../api/schemas/cookies';
 import type { FieldError } from '../api/schemas/problem';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyConfig } from '../api/schemas/proxies';
@@ -26,6 +27,8 @@ export interface IntentReplies {
   'profile.delete': undefined;
   'profile.update': ProfileUpdated;
   'profile.clone': Profile;
+  'cookies.export': string;
+  'cookies.import': CookiesImported;
   'proxy.delete': undefined;
   'proxy.save': ProxyConfig;
   'session.start': Session;

@@ -2,6 +2,7 @@
  * The popup as a controller for every profile, against the real service in real Chromium: no secret in a draft
  * when the popup closes mid-form, a thousand profiles searched (by name and tag) and paged by the service.
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Page } from 'playwright-core';
@@ -333,6 +334,73 @@ describe('editing', () => {
     // With its row gone, the focus is on the view's heading, not lost to the page.
     await expect.poll(() => popup.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     expect((await api.send('GET', `/v1/proxies/${proxy.id}`)).status).toBe(404);
+  });
+});
+
+describe('cookies in and out', () => {
+  it('imports a paste and a file from the popup, exports cookies.txt, and a page of the next session gets them', async () => {
+    const site = createServer((request, response) =>
+      response.setHeader('Content-Type', 'text/plain').end(`cookies: ${request.headers.cookie ?? ''}`),
+    );
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    cleanup.add(site, (it) => new Promise((resolve) => it.close(resolve)));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const expires = Math.floor(Date.now() / 1000) + 3600;
+    const created = await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Cookie jar' }),
+    });
+    const { id } = (await created.json()) as Profile;
+
+    popup = await extension.openPopup('#/profiles');
+    await popup.getByLabel('Search profiles').fill('Cookie jar');
+    await popup.getByRole('button', { name: 'Edit Cookie jar' }).click();
+    await popup.getByText('Cookies', { exact: true }).click();
+    await popup
+      .getByLabel('Paste cookies (JSON or cookies.txt)')
+      .fill(JSON.stringify([{ name: 'sid', value: 'from-popup', domain: '127.0.0.1', expires }]));
+    await popup.getByRole('button', { name: 'Import cookies' }).click();
+    await shownUnlessRefused(popup, popup.getByText('Cookies imported: 1.'));
+    await popup.getByLabel('Or read them from a file').setInputFiles({
+      name: 'cookies.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(
+        `# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t${expires}\ttheme\tdark\n`,
+      ),
+    });
+    await expect
+      .poll(() => popup.getByLabel('Paste cookies (JSON or cookies.txt)').inputValue())
+      .toContain('theme');
+    await popup.getByRole('button', { name: 'Import cookies' }).click();
+    await shownUnlessRefused(popup, popup.getByText('Cookies imported: 1.'));
+
+    const [download] = await Promise.all([
+      popup.waitForEvent('download'),
+      popup.getByRole('button', { name: 'Export as cookies.txt' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Cookie jar cookies.txt');
+    const exported = readFileSync(await download.path(), 'utf8');
+    expect(exported).toContain(`127.0.0.1\tFALSE\t/\tFALSE\t${expires}\tsid\tfrom-popup\n`);
+    expect(exported).toContain(`127.0.0.1\tFALSE\t/\tFALSE\t${expires}\ttheme\tdark\n`);
+
+    const queued = await api.send('POST', '/v1/automation/run', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        profile_id: id,
+        script: {
+          steps: [
+            { action: 'goto', url: `${origin}/` },
+            { action: 'extract', selector: 'body', name: 'seen' },
+          ],
+        },
+      }),
+    });
+    const run = (await queued.json()) as AutomationRun;
+    const finished = await api.get<AutomationRun>(
+      `/v1/automation/status?run_id=${run.id}&wait=25&until=finished`,
+    );
+    expect(finished.output.seen).toMatch(/sid=from-popup/);
+    expect(finished.output.seen).toMatch(/theme=dark/);
   });
 });
 

@@ -30,3 +30,5 @@ export const CookiesImported = z.object({
 });
 
 export type Cookie = z.infer<typeof Cookie>;
+
+export type CookiesImported = z.infer<typeof CookiesImported>;
