@@ -19,6 +19,8 @@ export interface Config {
   headless: boolean;
   /** Where session browsers may connect (EGRESS_ALLOW). */
   egress: EgressPolicy;
+  /** What a proxy check asks for the caller's IP through the proxy (PROXY_CHECK_URL); null turns checks off. */
+  proxyCheckUrl: string | null;
   limits: Limits;
   /** Whether people may sign up on the dashboard (SIGNUP); when closed, accounts come from the operator. */
   signup: 'open' | 'closed';
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     // Without a display a windowed browser cannot start: headless then, unless told otherwise.
     headless: env.HEADLESS ? parseBoolean('HEADLESS', env.HEADLESS) : !env.DISPLAY && !env.WAYLAND_DISPLAY,
     egress: parseEgress(env.EGRESS_ALLOW ?? ''),
+    proxyCheckUrl: parseProxyCheckUrl(env.PROXY_CHECK_URL ?? DEFAULT_PROXY_CHECK_URL),
     limits: {
       maxBrowsers: parseCount('MAX_BROWSERS', env.MAX_BROWSERS, defaultMaxBrowsers()),
       enterpriseMaxSessions: parseCount('ENTERPRISE_MAX_SESSIONS', env.ENTERPRISE_MAX_SESSIONS, 50),
@@ -113,6 +116,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     logLevel,
     version: readVersion(),
   };
+}
+
+/** Answers `{"ip": …, "timezone": …}`: the time zone lets a profile's fingerprint match its proxy. */
+const DEFAULT_PROXY_CHECK_URL = 'https://ipinfo.io/json';
+
+function parseProxyCheckUrl(text: string): string | null {
+  if (text.trim() === '') return null;
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new ConfigError(`PROXY_CHECK_URL must be an http:// or https:// address, not "${text}"`);
+  return url.href;
 }
 
 function parseNodeUrl(text: string): string | null {

@@ -149,6 +149,7 @@ export const endpointSummaries: Record<EndpointName, string> = {
   getProxy: 'Read one proxy configuration',
   updateProxy: 'Replace a proxy configuration',
   deleteProxy: 'Delete a proxy configuration',
+  checkProxy: 'Whether the proxy works: its exit IP (and time zone) through PROXY_CHECK_URL, or why not',
   listSessions: 'List sessions',
   getSession: 'Read one session',
   startSession: 'Start a browser session for a profile',

@@ -103,6 +103,7 @@ export function createClient(options: ClientOptions) {
     updateProxy: (id: string, body: BodyOf<'updateProxy'>, o?: CallOptions) =>
       request('updateProxy', { params: [id], body }, o),
     deleteProxy: (id: string, o?: CallOptions) => request('deleteProxy', { params: [id] }, o),
+    checkProxy: (id: string, o?: PostOptions) => request('checkProxy', { params: [id] }, o),
 
     listSessions: (query?: QueryOf<'listSessions'>, o?: CallOptions) => request('listSessions', { query }, o),
     getSession: (id: string, o?: CallOptions) => request('getSession', { params: [id] }, o),

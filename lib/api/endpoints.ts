@@ -3,7 +3,7 @@ import { AutomationRun, RunList } from './schemas/automation';
 import { CookieList, CookiesImported } from './schemas/cookies';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
-import { ProxyConfig, ProxyList } from './schemas/proxies';
+import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
 import { Session, SessionList } from './schemas/sessions';
 import type { z } from './zod';
 
@@ -123,6 +123,12 @@ export const endpoints = {
     method: 'DELETE',
     path: '/v1/proxies/:id',
     status: 204,
+  }),
+  checkProxy: endpoint({
+    method: 'POST',
+    path: '/v1/proxies/:id/check',
+    status: 200,
+    response: ProxyCheck,
   }),
 
   listSessions: endpoint({

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import { type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
 import { EgressRefused, EgressUnresolved, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
 import type { EgressPolicy } from '../network/egress-policy';
-import { peerInProcessGroup } from '../network/socket-owner';
+import { peerInProcessGroup, peerIsThisProcess } from '../network/socket-owner';
 import type { ProxySettings } from './launch';
 
 /** The local proxy every session's browser sends all its traffic through. */
@@ -11,6 +11,8 @@ export interface SessionRelay {
   proxyServer: string;
   /** From now on the relay serves connections from this process group (the session's browser) only. */
   serveOnly(processGroup: number): void;
+  /** From now on the relay serves this process only (the service checking a proxy). */
+  serveOnlyThisProcess(): void;
   close(): Promise<void>;
 }
 
@@ -32,13 +34,13 @@ export interface SessionRelayOptions {
 export async function openSessionRelay(options: SessionRelayOptions): Promise<SessionRelay> {
   const upstream = options.upstream;
   if (upstream) checkUpstream(upstream);
-  let processGroup: number | null = null;
+  let isOwner: ((socket: Socket) => boolean) | null = null;
   const verdicts = new WeakMap<Socket, boolean>();
   const isOwnBrowser = (socket: Socket) => {
-    if (processGroup === null) return false;
+    if (isOwner === null) return false;
     let own = verdicts.get(socket);
     if (own === undefined) {
-      own = peerInProcessGroup(socket, processGroup);
+      own = isOwner(socket);
       verdicts.set(socket, own);
     }
     return own;
@@ -69,7 +71,10 @@ export async function openSessionRelay(options: SessionRelayOptions): Promise<Se
   return {
     proxyServer: `http://127.0.0.1:${server.port}`,
     serveOnly(group) {
-      processGroup = group;
+      isOwner = (socket) => peerInProcessGroup(socket, group);
+    },
+    serveOnlyThisProcess() {
+      isOwner = peerIsThisProcess;
     },
     close: () => server.close(true),
   };

@@ -36,6 +36,7 @@ const TITLES: Record<ProblemCode, string> = {
   session_limit: 'Session limit reached',
   stream_limit: 'Event stream limit reached',
   at_capacity: 'Service at capacity',
+  proxy_check_off: 'Proxy checks are off',
   internal: 'Internal error',
 };
 

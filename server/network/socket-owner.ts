@@ -10,12 +10,21 @@ const ESTABLISHED = '01';
  * Linux only; anywhere the tables cannot be read the answer is false.
  */
 export function peerInProcessGroup(socket: Socket, processGroup: number): boolean {
+  return peerHeldByOneOf(socket, liveGroupMembers(processGroup));
+}
+
+/** Whether the other end of a loopback TCP connection is held by this very process. */
+export function peerIsThisProcess(socket: Socket): boolean {
+  return peerHeldByOneOf(socket, [process.pid]);
+}
+
+function peerHeldByOneOf(socket: Socket, pids: number[]): boolean {
   const { localPort, remotePort } = socket;
   if (localPort === undefined || remotePort === undefined) return false;
   const inode = peerSocketInode(localPort, remotePort);
   if (inode === null) return false;
   const target = `socket:[${inode}]`;
-  return liveGroupMembers(processGroup).some((pid) => holdsDescriptor(pid, target));
+  return pids.some((pid) => holdsDescriptor(pid, target));
 }
 
 /** The inode of the socket whose local port is `remotePort` and whose remote port is `localPort`. */

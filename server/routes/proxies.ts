@@ -1,3 +1,4 @@
+import { checkProxy } from '../browser/proxy-check';
 import { isForeignKeyViolation } from '../db/errors';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError } from '../http/problem';
@@ -5,6 +6,7 @@ import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import {
   deleteProxy,
+  findProxyRow,
   getProxy,
   insertProxy,
   listProxies,
@@ -67,7 +69,29 @@ export const proxyRoutes: Route[] = [
     if (!deleted) throw notFound('proxy');
     return c.body(null, status);
   }),
+
+  route('checkProxy', async (c, { params, status }, { db, config }) => {
+    const proxy = await findProxyRow(db, c.get('account').id, params.id);
+    if (!proxy) throw notFound('proxy');
+    if (!config.proxyCheckUrl)
+      throw new ProblemError({
+        status: 503,
+        code: 'proxy_check_off',
+        detail: 'Proxy checks are turned off on this service: its operator has set no PROXY_CHECK_URL.',
+      });
+    const { scheme, host, port, username, password } = proxy;
+    const result = await checkProxy({
+      proxy: { scheme, host, port, username, password },
+      checkUrl: config.proxyCheckUrl,
+      policy: config.egress,
+      timeoutMs: PROXY_CHECK_TIMEOUT_MS,
+    });
+    return c.json(result, status);
+  }),
 ];
+
+/** A proxy check gives up after this long, saying so. */
+const PROXY_CHECK_TIMEOUT_MS = 10_000;
 
 function proxyInUse(profileIds: string[]): ProblemError {
   const count = profileIds.length;

@@ -15,8 +15,11 @@ describe('configuration', () => {
       chromePath: null,
       headless: true,
       logLevel: 'info',
+      proxyCheckUrl: 'https://ipinfo.io/json',
       limits: expect.objectContaining({ maxProfileStateBytes: 0 }),
     });
+    expect(loadConfig({ PROXY_CHECK_URL: '' }).proxyCheckUrl).toBeNull();
+    expect(() => loadConfig({ PROXY_CHECK_URL: 'ftp://x' })).toThrow(/PROXY_CHECK_URL must be an http/);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/pilot' }).limits.maxProfileStateBytes).toBe(
       50 * 2 ** 20,
     );

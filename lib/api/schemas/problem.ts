@@ -26,6 +26,7 @@ export const PROBLEM_CODES = [
   'session_limit',
   'stream_limit',
   'at_capacity',
+  'proxy_check_off',
   'internal',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

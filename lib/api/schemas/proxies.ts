@@ -21,3 +21,11 @@ export const ProxyConfig = z.object({
 export const ProxyList = listOf(ProxyConfig);
 
 export type ProxyConfig = z.infer<typeof ProxyConfig>;
+
+/** Whether a proxy works: its exit IP (and time zone, when the check address tells it), or why not as a sentence. */
+export const ProxyCheck = z.union([
+  z.object({ ok: z.literal(true), ip: z.string(), timezone: z.nullable(z.string()), took_ms: z.number() }),
+  z.object({ ok: z.literal(false), reason: z.string(), took_ms: z.number() }),
+]);
+
+export type ProxyCheck = z.infer<typeof ProxyCheck>;
