@@ -8,6 +8,7 @@ import { forgetKey, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import { forgetProfile, putFirst, refreshList, replaced } from './lists';
 import { moreProfiles, refreshProfiles } from './profile-list';
+import { createPastedProxies } from './proxy-list';
 import type { Runs } from './runs';
 import type { Sessions } from './sessions';
 import type { Watcher } from './watcher';
@@ -54,6 +55,8 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
         (cached) => cached && { ...cached, data: cached.data.filter(({ id }) => id !== proxyId) },
       );
     },
+    'proxy.check': async ({ proxyId }) => (await requireApi()).checkProxy(proxyId),
+    'proxies.paste': ({ text }) => createPastedProxies(text),
     async 'proxy.save'({ proxyId, proxy }) {
       const api = await requireApi();
       const body = proxy as ProxyInput;

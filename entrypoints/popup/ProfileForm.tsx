@@ -4,6 +4,8 @@ import { Field } from '../../components/Field';
 import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useList, useTask } from '../../components/hooks';
+import { Problem } from '../../components/Problem';
+import { proxyCheckText } from '../../components/proxy-check';
 import { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import { formatProxyUrl, parseProxyUrl, withProxyPassword } from '../../lib/api/proxy-url';
 import type { Profile } from '../../lib/api/schemas/profiles';
@@ -56,6 +58,8 @@ export function ProfileForm({
   const [tried, setTried] = useState(false);
   const [notice, setNotice] = useState('');
   const task = useTask();
+  const matching = useTask();
+  const [matched, setMatched] = useState('');
   const tags = draft.tags
     .split(',')
     .map((tag) => tag.trim())
@@ -105,6 +109,18 @@ export function ProfileForm({
     const parts = parseProxyUrl(url);
     if ('error' in parts || parts.password === null) return update({ proxyUrl: url });
     update({ proxyUrl: formatProxyUrl(parts), proxyPassword: parts.password });
+  }
+
+  /** The time zone of the saved proxy's exit IP, as the service's check finds it. */
+  async function matchProxy() {
+    setMatched('');
+    const reply = await matching.run(() =>
+      connector.send({ type: 'proxy.check', proxyId: draft.proxyChoice }),
+    );
+    if (!reply.ok) return;
+    const check = reply.value;
+    if (check.ok && check.timezone) update({ timezone: check.timezone });
+    setMatched(check.ok && !check.timezone ? t('proxyZoneUnknown') : proxyCheckText(check));
   }
 
   function save(event: Event) {
@@ -218,6 +234,15 @@ export function ProfileForm({
               {...bind('timezone')}
             />
           </div>
+          <button
+            type="button"
+            disabled={matching.busy || draft.proxyChoice === '' || draft.proxyChoice === TYPED}
+            onClick={matchProxy}
+          >
+            {t('matchProxy')}
+          </button>
+          {matched && <p role="status">{matched}</p>}
+          <Problem error={matching.error} />
           <div class="bar">
             <Field
               label={t('screenWidth')}

@@ -1,5 +1,6 @@
 import { useList } from '../../components/hooks';
 import { useEditing } from '../../components/landing';
+import { PasteBox } from '../../components/PasteBox';
 import { ListState, Problem } from '../../components/Problem';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
@@ -20,6 +21,7 @@ export function Proxies() {
           {t('newProxy')}
         </button>
       </div>
+      <PasteProxies />
       <Problem error={task.error} retry={refresh} />
       <ListState list={list} busy={task.busy} loading={t('loadingProxies')} empty={t('noProxies')} />
       <ul class="rows">
@@ -28,5 +30,22 @@ export function Proxies() {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** Proxies created from a pasted list, one a line, with what became of each line. */
+function PasteProxies() {
+  return (
+    <details>
+      <summary>{t('pasteProxies')}</summary>
+      <div class="stack">
+        <PasteBox
+          label={t('pasteProxiesLabel')}
+          action={t('addProxies')}
+          send={(text) => connector.send({ type: 'proxies.paste', text })}
+          outcomeOf={(report) => report.join('\n')}
+        />
+      </div>
+    </details>
   );
 }

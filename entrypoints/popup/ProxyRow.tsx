@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../../components/Confirm';
 import { useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
+import { proxyCheckText } from '../../components/proxy-check';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -19,7 +20,13 @@ export function ProxyRow({
 }) {
   const task = useTask();
   const [confirm, setConfirm] = useState(false);
+  const [checked, setChecked] = useState('');
   const deleteButton = useRef<HTMLButtonElement>(null);
+  async function check() {
+    setChecked('');
+    const reply = await task.run(() => connector.send({ type: 'proxy.check', proxyId: proxy.id }));
+    if (reply.ok) setChecked(proxyCheckText(reply.value));
+  }
   return (
     <li class="row">
       <div class="grow">
@@ -28,6 +35,15 @@ export function ProxyRow({
           {proxy.scheme}://{proxy.host}:{proxy.port} · {t(proxy.has_password ? 'passwordSet' : 'noPassword')}
         </small>
       </div>
+      {/* Busy, it keeps the focus and says what is under way. */}
+      <button
+        type="button"
+        aria-disabled={task.busy}
+        aria-label={t('checkNamed', proxy.name)}
+        onClick={() => task.busy || check()}
+      >
+        {task.busy ? t('checking') : t('check')}
+      </button>
       <button type="button" data-lands={proxy.id} aria-label={t('editNamed', proxy.name)} onClick={onEdit}>
         {t('edit')}
       </button>
@@ -60,6 +76,7 @@ export function ProxyRow({
           }}
         />
       )}
+      {checked && <p role="status">{checked}</p>}
       <Problem error={task.error} />
     </li>
   );

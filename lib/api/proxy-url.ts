@@ -52,3 +52,22 @@ export function withProxyPassword(url: string, password: string): string {
   const user = `${encodeURIComponent(parts.username)}:${encodeURIComponent(password)}@`;
   return `${parts.scheme}://${user}${parts.host}:${parts.port}`;
 }
+
+/**
+ * One line of a pasted proxy list: `scheme://[user:pass@]host:port`, or `host:port[:user:pass]` (HTTP), as
+ * proxy sellers hand them out.
+ */
+export function parseProxyLine(line: string): ProxyParts | { error: string } {
+  const text = line.trim();
+  if (text.includes('://')) return parseProxyUrl(text);
+  const [host = '', port = '', username, ...rest] = text.split(':');
+  const password = rest.length > 0 ? rest.join(':') : undefined;
+  if (username !== undefined && password === undefined)
+    return { error: 'must be host:port or host:port:user:pass' };
+  const credentials =
+    username === undefined ? '' : `${encodeURIComponent(username)}:${encodeURIComponent(password ?? '')}@`;
+  const parsed = parseProxyUrl(`http://${credentials}${host}:${port}`);
+  return 'error' in parsed
+    ? { error: 'must be scheme://user:pass@host:port or host:port:user:pass' }
+    : parsed;
+}

@@ -64,6 +64,10 @@ export const Intents = {
   /** Cookies into a profile from pasted or read text: a JSON array or a cookies.txt. */
   'cookies.import': intent({ profileId: Id, text: z.string() }),
   'proxy.delete': intent({ proxyId: Id }),
+  /** Whether the proxy works, through the service's check. */
+  'proxy.check': intent({ proxyId: Id }),
+  /** Proxies created from a pasted list, one a line; answers a sentence per line. */
+  'proxies.paste': intent({ text: z.string() }),
   /** Creates a proxy, or changes the one `proxyId` names. */
   'proxy.save': intent({ proxyId: z.optional(Id), proxy: Body }),
   'session.start': intent({ profileId: Id, headless: z.optional(z.boolean()) }),

@@ -4,7 +4,7 @@ import type { AutomationRun } from '../api/schemas/automation';
 import type { CookiesImported } from '../api/schemas/cookies';
 import type { FieldError } from '../api/schemas/problem';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
-import type { ProxyConfig } from '../api/schemas/proxies';
+import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
 import type { Session } from '../api/schemas/sessions';
 import type { WatchedRun } from '../storage';
 import type { Intent, IntentType } from './intents';
@@ -30,6 +30,8 @@ export interface IntentReplies {
   'cookies.export': string;
   'cookies.import': CookiesImported;
   'proxy.delete': undefined;
+  'proxy.check': ProxyCheck;
+  'proxies.paste': string[];
   'proxy.save': ProxyConfig;
   'session.start': Session;
   'session.stop': Session;

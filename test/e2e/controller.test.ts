@@ -12,6 +12,7 @@ import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { Session } from '../../lib/api/schemas/sessions';
+import { startAuthenticatingProxy } from '../server/browser/fixtures';
 import { type ServiceHandle, startService } from '../server/harness';
 import { axeViolations } from './support/axe';
 import { cleanupStack } from './support/cleanup';
@@ -31,9 +32,22 @@ let connectedViolations: string[];
 /** Where the focus went once Connect had its answer. */
 let focusAfterConnect: string | null | undefined;
 
+/** Answers as ipinfo.io does: the caller's IP and its time zone (what proxy checks ask through the proxy). */
+async function startCheckAddress(): Promise<string> {
+  const server = createServer((_request, response) =>
+    response
+      .setHeader('Content-Type', 'application/json')
+      .end('{"ip":"203.0.113.9","timezone":"Asia/Tokyo"}'),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanup.add(server, (it) => new Promise((resolve) => it.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/json`;
+}
+
 beforeAll(async () => {
+  const checkUrl = await startCheckAddress();
   [service, extension] = await Promise.all([
-    startService({ env: { EGRESS_ALLOW: 'loopback' } }).then((started) =>
+    startService({ env: { EGRESS_ALLOW: 'loopback', PROXY_CHECK_URL: checkUrl } }).then((started) =>
       cleanup.add(started, (it) => it.close()),
     ),
     openExtension().then((opened) => cleanup.add(opened, (it) => it.close())),
@@ -334,6 +348,54 @@ describe('editing', () => {
     // With its row gone, the focus is on the view's heading, not lost to the page.
     await expect.poll(() => popup.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     expect((await api.send('GET', `/v1/proxies/${proxy.id}`)).status).toBe(404);
+  });
+});
+
+describe('proxy tools', () => {
+  it('checks a proxy through a local proxy, pastes a list with a line report, and matches a profile to its proxy', async () => {
+    const proxy = await startAuthenticatingProxy('pat', 'pw-9');
+    cleanup.add(proxy, (it) => it.close());
+    popup = await extension.openPopup('#/proxies');
+    await popup.getByText('Paste a list').click();
+    await popup
+      .getByLabel('Proxies, one a line: scheme://user:pass@host:port or host:port:user:pass')
+      .fill(`127.0.0.1:${proxy.port}:pat:pw-9\nnot a proxy\nsocks5://10.1.1.1:1080`);
+    await popup.getByRole('button', { name: 'Add proxies' }).click();
+    const report = popup.getByRole('status').filter({ hasText: 'Line 1' });
+    await shownUnlessRefused(popup, report);
+    expect(await report.textContent()).toBe(
+      `Line 1: added 127.0.0.1:${proxy.port}.\n` +
+        'Line 2: not added: must be scheme://user:pass@host:port or host:port:user:pass.\n' +
+        'Line 3: added 10.1.1.1:1080.',
+    );
+    const { data } = await api.get<{ data: ProxyConfig[] }>('/v1/proxies?limit=100');
+    expect(data.find((saved) => saved.name === `127.0.0.1:${proxy.port}`)).toMatchObject({
+      has_password: true,
+    });
+    // The pasted password was kept nowhere in the extension.
+    expect(await allStorage(popup)).not.toContain('pw-9');
+
+    const name = `127.0.0.1:${proxy.port}`;
+    await popup.getByRole('button', { name: `Check ${name}` }).click();
+    await rowOf(popup, name).getByText('Works: exit IP 203.0.113.9 (Asia/Tokyo)', { exact: false }).waitFor();
+    expect(proxy.seen.at(-1)).toMatchObject({ authorized: true });
+    await popup.getByRole('button', { name: 'Check 10.1.1.1:1080' }).click();
+    await rowOf(popup, '10.1.1.1:1080')
+      .getByText(/^Does not work: /)
+      .waitFor();
+
+    const created = await api.send('POST', '/v1/profiles', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Tokyo shopper' }),
+    });
+    expect(created.status).toBe(201);
+    popup = await extension.openPopup('#/profiles');
+    await popup.getByLabel('Search profiles').fill('Tokyo shopper');
+    await popup.getByRole('button', { name: 'Edit Tokyo shopper' }).click();
+    await popup.getByLabel('Proxy', { exact: true }).selectOption({ label: name });
+    await popup.getByText('Fingerprint').click();
+    await popup.getByRole('button', { name: "Match the proxy's time zone" }).click();
+    await expect.poll(() => popup.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
   });
 });
 

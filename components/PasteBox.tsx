@@ -1,0 +1,53 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Reply } from '../lib/messaging/protocol';
+import { Field } from './Field';
+import { useTask } from './hooks';
+import { Outcome } from './Outcome';
+import { Problem } from './Problem';
+
+interface PasteBoxProps<T> {
+  label: string;
+  action: string;
+  send: (text: string) => Promise<Reply<T>>;
+  /** The outcome of a send, as sentences. */
+  outcomeOf: (value: T) => string;
+  /** More ways to fill the text (a file input), given the way to set it. */
+  more?: (setText: (text: string) => void) => ComponentChildren;
+}
+
+/**
+ * Pasted text sent with one button; the refusal, or the outcome, under it. The text stays in this form only,
+ * never in a draft: what is pasted here may hold passwords or session cookies.
+ */
+export function PasteBox<T>({ label, action, send, outcomeOf, more }: PasteBoxProps<T>) {
+  const [text, setText] = useState('');
+  const [outcome, setOutcome] = useState('');
+  const task = useTask();
+  async function submit() {
+    setOutcome('');
+    const reply = await task.run(() => send(text));
+    if (!reply.ok) return;
+    setText('');
+    setOutcome(outcomeOf(reply.value));
+  }
+  return (
+    <>
+      <Field
+        as="textarea"
+        rows={3}
+        class="code"
+        spellcheck={false}
+        label={label}
+        value={text}
+        onInput={(event) => setText(event.currentTarget.value)}
+      />
+      {more?.(setText)}
+      <button type="button" disabled={task.busy || !text.trim()} onClick={submit}>
+        {action}
+      </button>
+      <Problem error={task.error} />
+      {outcome && <Outcome text={outcome} />}
+    </>
+  );
+}
