@@ -10,8 +10,12 @@ import { buildDashboard } from '../../scripts/dashboard';
 import { runWxt } from '../../scripts/wxt';
 
 // The popup's was 25 KB until it became a controller of every profile (paged search, the edit form with its
-// fingerprint presets, bulk actions, proxy delete, run error details): 24.6 KB before, 27.8 KB with them.
-const BUDGETS_KB = { popup: 28, background: 20, dashboard: 30 };
+// fingerprint presets, bulk actions, proxy delete, run error details): 24.6 KB before, 27.8 KB with them. Then
+// 28 KB until cookies in and out, proxy checks and pasted lists, a profile's run history, re-run, a script on
+// several profiles and focus that lands after each action: 27.9 KB before, 29.4 KB with them. The worker's was
+// 20 KB until it carried the same (the cookie, check and run-history calls and the pasted list's parser):
+// 19.8 KB before, 20.8 KB with them.
+const BUDGETS_KB = { popup: 30, background: 21, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 

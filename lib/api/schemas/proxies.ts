@@ -22,10 +22,16 @@ export const ProxyList = listOf(ProxyConfig);
 
 export type ProxyConfig = z.infer<typeof ProxyConfig>;
 
-/** Whether a proxy works: its exit IP (and time zone, when the check address tells it), or why not as a sentence. */
-export const ProxyCheck = z.union([
-  z.object({ ok: z.literal(true), ip: z.string(), timezone: z.nullable(z.string()), took_ms: z.number() }),
-  z.object({ ok: z.literal(false), reason: z.string(), took_ms: z.number() }),
-]);
+/**
+ * Whether a proxy works (`ok`): its exit IP and its time zone (null when the check address does not tell it),
+ * or the reason it does not as a sentence.
+ */
+export const ProxyCheck = z.object({
+  ok: z.boolean(),
+  ip: z.optional(z.string()),
+  timezone: z.optional(z.nullable(z.string())),
+  reason: z.optional(z.string()),
+  took_ms: z.number(),
+});
 
 export type ProxyCheck = z.infer<typeof ProxyCheck>;
