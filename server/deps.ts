@@ -117,7 +117,7 @@ export function wireService(base: BaseDeps): AppDeps {
     sessions,
     cdpTokens,
     automation,
-    cookies: createProfileCookies({ db: base.db, sessions }),
+    cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
     runEvents,
     keyCache,
     keyUses,

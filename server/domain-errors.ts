@@ -13,7 +13,7 @@ export class NotFound extends Error {
 export class Conflict extends Error {
   override name = 'Conflict';
   constructor(
-    readonly code: 'session_exists' | 'session_not_running' | 'session_busy' | 'session_elsewhere',
+    readonly code: 'session_exists' | 'session_not_running' | 'session_busy',
     message: string,
     readonly sessionId: string | null = null,
   ) {

@@ -1,7 +1,9 @@
 import { type Context, Hono } from 'hono';
+import { CookieList } from '../../lib/api/schemas/cookies';
 import { StopReason } from '../../lib/api/schemas/sessions';
 import { z } from '../../lib/api/zod';
 import type { RunQueue } from '../automation/queue';
+import type { ProfileCookies } from '../cookies/profile-cookies';
 import type { Database } from '../db/driver';
 import type { AppEnv } from '../http/env';
 import { domainProblem } from '../http/errors';
@@ -13,6 +15,10 @@ import { toWire } from './wire-errors';
 const StartHere = z.object({ account_id: z.string(), profile_id: z.string(), headless: z.boolean() });
 const StopHere = z.object({ account_id: z.string(), reason: StopReason });
 const CancelHere = z.object({ account_id: z.string() });
+const CookiesHere = z.object({
+  account_id: z.string(),
+  change: z.nullable(z.object({ cookies: CookieList, replace: z.boolean() })),
+});
 
 /**
  * What one node asks of another (peers.ts): start a session here, stop or cancel what runs here. Only nodes
@@ -22,9 +28,10 @@ export function internalRoutes(deps: {
   db: Database;
   sessions: SessionManager;
   automation: RunQueue;
+  cookies: ProfileCookies;
   nodeAuthKey: string;
 }): Hono<AppEnv> {
-  const { db, sessions, automation, nodeAuthKey } = deps;
+  const { db, sessions, automation, cookies, nodeAuthKey } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
     if (!isNodeAuth(c.req.header(NODE_AUTH_HEADER), nodeAuthKey)) return c.notFound();
@@ -45,6 +52,17 @@ export function internalRoutes(deps: {
       const row = await findSession(db, body.account_id, c.req.param('id') ?? '');
       if (row) await sessions.stop(row, body.reason);
       return c.json({});
+    }),
+  );
+  app.post(
+    '/profiles/:id/cookies',
+    answering(async (c) => {
+      const { account_id, change } = CookiesHere.parse(await c.req.json());
+      const profileId = c.req.param('id') ?? '';
+      const answer = change
+        ? await cookies.write(account_id, profileId, change.cookies, change.replace)
+        : await cookies.read(account_id, profileId);
+      return c.json({ answer });
     }),
   );
   app.post(

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Cookie } from '../../lib/api/schemas/cookies';
 import type { Database } from '../db/driver';
 import { Unavailable } from '../domain-errors';
 import type { Logger } from '../log';
@@ -21,6 +22,16 @@ export interface Peers {
   stopElsewhere(row: SessionRow, reason: StopReason): Promise<boolean>;
   /** Tells the node that runs a run to cancel it; false when that node has left. */
   cancelElsewhere(run: { node_id: string; account_id: string; id: string }): Promise<boolean>;
+  /**
+   * Reads (`change` null) or writes a profile's cookies on the node that runs its session: the cookies, or how
+   * many were taken; null when that node has left.
+   */
+  cookiesElsewhere(row: SessionRow, change: CookieChange | null): Promise<Cookie[] | number | null>;
+}
+
+export interface CookieChange {
+  cookies: Cookie[];
+  replace: boolean;
 }
 
 /** A process alone (or a test of one module): there is nobody else to ask. */
@@ -28,6 +39,7 @@ export const NO_PEERS: Peers = {
   startElsewhere: async () => null,
   stopElsewhere: async () => false,
   cancelElsewhere: async () => false,
+  cookiesElsewhere: async () => null,
 };
 
 export function nodeAuthKey(secret: Buffer): string {
@@ -94,6 +106,19 @@ export function createPeers(deps: { db: Database; nodeId: string; authKey: strin
       );
       if (!response.ok) throw await refusal(response);
       return true;
+    },
+
+    async cookiesElsewhere(row, change) {
+      const node = row.node_id ? await findNode(db, row.node_id) : null;
+      if (!node) return null;
+      const response = await post(
+        node,
+        `/internal/profiles/${row.profile_id}/cookies`,
+        { account_id: row.account_id, change },
+        STOP_TIMEOUT_MS,
+      );
+      if (!response.ok) throw await refusal(response);
+      return ((await response.json()) as { answer: Cookie[] | number }).answer;
     },
 
     async cancelElsewhere(run) {

@@ -1,10 +1,11 @@
 import type { Cookie } from '../../lib/api/schemas/cookies';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
+import type { CookieChange, Peers } from '../cluster/peers';
 import type { Queryable } from '../db/driver';
 import { Conflict, NotFound } from '../domain-errors';
 import type { SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
-import { findSessionOfProfile } from '../store/sessions';
+import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
 import { readBrowserCookies, writeBrowserCookies } from './browser-cookies';
 
 /** A profile's cookies, read and written in its browser whether or not its session runs. */
@@ -14,56 +15,62 @@ export interface ProfileCookies {
   write(accountId: string, profileId: string, cookies: Cookie[], replace: boolean): Promise<number>;
 }
 
-export function createProfileCookies({
-  db,
-  sessions,
-}: {
+export function createProfileCookies(deps: {
   db: Queryable;
   sessions: SessionManager;
+  peers: Peers;
 }): ProfileCookies {
+  const { db, sessions, peers } = deps;
+
   /**
-   * Runs `use` on the profile's browser: its running session's, or a headless one started for the purpose
-   * and stopped after, which saves the profile's data (so the cookies are there at its next start).
+   * Reads (`change` null) or writes the profile's cookies in its browser: its running session's, wherever that
+   * runs, or a headless one started here for the purpose and stopped after, which saves the profile's data (so
+   * the cookies are there at its next start). A stopped profile does not take cookies without an expiry.
    */
-  async function withBrowser<T>(
+  async function inBrowser(
     accountId: string,
     profileId: string,
-    use: (devtools: CdpMultiplexer, running: boolean) => Promise<T>,
-  ): Promise<T> {
+    change: CookieChange | null,
+  ): Promise<Cookie[] | number> {
     if (!(await getProfile(db, accountId, profileId))) throw new NotFound('profile');
     const live = await findSessionOfProfile(db, accountId, profileId);
     if (live?.status === 'running') {
       const devtools = sessions.devtoolsOf(live.id);
-      if (devtools) return use(devtools, true);
-      throw new Conflict(
-        'session_elsewhere',
-        'The profile’s session runs on another process of the service; stop it, or send this request to that process.',
-        live.id,
-      );
+      const answer = devtools
+        ? await apply(devtools, change, true)
+        : await peers.cookiesElsewhere(live, change);
+      if (answer !== null) return answer;
     }
-    if (live?.status === 'starting' || live?.status === 'stopping')
+    if (live && (LIVE_SESSION_STATUSES as readonly string[]).includes(live.status))
       throw new Conflict(
         'session_busy',
-        `The profile’s session is ${live.status}; try again once it has.`,
+        `The profile’s session is ${live.status === 'running' ? 'being taken over' : live.status}; try again in a moment.`,
         live.id,
       );
     const started = await sessions.startHere(accountId, profileId, true);
     try {
       const devtools = sessions.devtoolsOf(started.id);
       if (!devtools) throw new Error(`session ${started.id} has no browser right after it started`);
-      return await use(devtools, false);
+      return await apply(devtools, change, false);
     } finally {
       await sessions.stop(started, 'user');
     }
   }
 
   return {
-    read: (accountId, profileId) => withBrowser(accountId, profileId, readBrowserCookies),
-    write: (accountId, profileId, cookies, replace) =>
-      withBrowser(accountId, profileId, async (devtools, running) => {
-        const kept = running ? cookies : cookies.filter((cookie) => cookie.expires !== null);
-        await writeBrowserCookies(devtools, kept, replace);
-        return kept.length;
-      }),
+    read: async (accountId, profileId) => (await inBrowser(accountId, profileId, null)) as Cookie[],
+    write: async (accountId, profileId, cookies, replace) =>
+      (await inBrowser(accountId, profileId, { cookies, replace })) as number,
   };
+}
+
+async function apply(
+  devtools: CdpMultiplexer,
+  change: CookieChange | null,
+  running: boolean,
+): Promise<Cookie[] | number> {
+  if (!change) return readBrowserCookies(devtools);
+  const kept = running ? change.cookies : change.cookies.filter((cookie) => cookie.expires !== null);
+  await writeBrowserCookies(devtools, kept, change.replace);
+  return kept.length;
 }

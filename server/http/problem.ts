@@ -27,7 +27,6 @@ const TITLES: Record<ProblemCode, string> = {
   session_exists: 'Session already exists',
   session_not_running: 'Session is not running',
   session_busy: 'Session is starting or stopping',
-  session_elsewhere: 'Session runs on another process',
   proxy_in_use: 'Proxy is in use',
   rate_limited: 'Too many requests',
   idempotency_key_reused: 'Idempotency key reused',

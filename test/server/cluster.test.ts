@@ -297,6 +297,28 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     expect(await cancelled.json()).toMatchObject({ status: 'cancelled' });
   });
 
+  it('reads and writes the cookies of a running session through a process that does not run it', async () => {
+    const [session] = Object.values(placed) as [Session];
+    const owner = await nodeOfSession(session.id);
+    const other = nodes.find((node) => nodeIdOf(node) !== owner) as ServiceHandle;
+    const runner = nodes.find((node) => nodeIdOf(node) === owner) as ServiceHandle;
+    const sessionsOfProfile = async () =>
+      (await db.query('select id from sessions where profile_id = $1', [session.profile_id])).rowCount;
+    const before = await sessionsOfProfile();
+    const cookiesPath = `/v1/profiles/${session.profile_id}/cookies`;
+    const put = await on(other)('PUT', cookiesPath, {
+      headers: JSON_HEADERS,
+      body: JSON.stringify([{ name: 'carried', value: 'across', domain: '127.0.0.1' }]),
+    });
+    expect(await put.json()).toEqual({ imported: 1, session_cookies_not_kept: 0, replaced: false });
+    for (const node of [runner, other]) {
+      const jar = (await (await on(node)('GET', cookiesPath)).json()) as { name: string; value: string }[];
+      expect(jar).toContainEqual(expect.objectContaining({ name: 'carried', value: 'across' }));
+    }
+    // The running session's browser was used: no other was started for it.
+    expect(await sessionsOfProfile()).toBe(before);
+  });
+
   it('marks the sessions and runs of a process killed with -9 within 30 s, and another takes its starts', async () => {
     const victim = nodes[2] as ServiceHandle;
     const victimId = nodeIdOf(victim);

@@ -17,7 +17,6 @@ export const PROBLEM_CODES = [
   'session_exists',
   'session_not_running',
   'session_busy',
-  'session_elsewhere',
   'proxy_in_use',
   'rate_limited',
   'idempotency_key_reused',
