@@ -65,6 +65,15 @@ export function createPeers(deps: { db: Database; nodeId: string; authKey: strin
     });
   }
 
+  /** What a live node answered (its refusal thrown as the domain error it was there); null when it has left. */
+  async function askNode(nodeId: string | null, path: string, body: object): Promise<object | null> {
+    const node = nodeId ? await findNode(db, nodeId) : null;
+    if (!node) return null;
+    const response = await post(node, path, body, STOP_TIMEOUT_MS);
+    if (!response.ok) throw await refusal(response);
+    return (await response.json()) as object;
+  }
+
   /** The other node's refusal, as the domain error it was there. */
   async function refusal(response: Response): Promise<Error> {
     const answer = (await response.json().catch(() => ({}))) as { error?: WireError };
@@ -96,42 +105,19 @@ export function createPeers(deps: { db: Database; nodeId: string; authKey: strin
     },
 
     async stopElsewhere(row, reason) {
-      const node = row.node_id ? await findNode(db, row.node_id) : null;
-      if (!node) return false;
-      const response = await post(
-        node,
-        `/internal/sessions/${row.id}/stop`,
-        { account_id: row.account_id, reason },
-        STOP_TIMEOUT_MS,
-      );
-      if (!response.ok) throw await refusal(response);
-      return true;
+      const path = `/internal/sessions/${row.id}/stop`;
+      return (await askNode(row.node_id, path, { account_id: row.account_id, reason })) !== null;
     },
 
     async cookiesElsewhere(row, change) {
-      const node = row.node_id ? await findNode(db, row.node_id) : null;
-      if (!node) return null;
-      const response = await post(
-        node,
-        `/internal/profiles/${row.profile_id}/cookies`,
-        { account_id: row.account_id, change },
-        STOP_TIMEOUT_MS,
-      );
-      if (!response.ok) throw await refusal(response);
-      return ((await response.json()) as { answer: Cookie[] | number }).answer;
+      const path = `/internal/profiles/${row.profile_id}/cookies`;
+      const answer = await askNode(row.node_id, path, { account_id: row.account_id, change });
+      return answer && (answer as { answer: Cookie[] | number }).answer;
     },
 
     async cancelElsewhere(run) {
-      const node = await findNode(db, run.node_id);
-      if (!node) return false;
-      const response = await post(
-        node,
-        `/internal/runs/${run.id}/cancel`,
-        { account_id: run.account_id },
-        STOP_TIMEOUT_MS,
-      );
-      if (!response.ok) throw await refusal(response);
-      return true;
+      const path = `/internal/runs/${run.id}/cancel`;
+      return (await askNode(run.node_id, path, { account_id: run.account_id })) !== null;
     },
   };
 }

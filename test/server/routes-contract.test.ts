@@ -49,6 +49,7 @@ const INTERNAL_ROUTES = [
   'POST /internal/sessions',
   'POST /internal/sessions/:id/stop',
   'POST /internal/runs/:id/cancel',
+  'POST /internal/profiles/:id/cookies',
 ];
 
 describe('routes and the contract', () => {
