@@ -32,7 +32,7 @@ export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
     });
   }, [asked]);
   return (
-    <div class="bar end">
+    <div class="stack">
       <Field
         label={t('findProfile')}
         type="search"
