@@ -46,6 +46,10 @@ const BODIES: Record<string, Record<string, unknown>> = {
     proxy: 'http://user:pass@127.0.0.1:3128',
   },
   'POST /v1/profiles/:id/clone': { name: 'Copy' },
+  // A JSON array: each cookie's strings are tried in turn.
+  'PUT /v1/profiles/:id/cookies': [
+    { name: 'sid', value: 'v', domain: 'example.com', path: '/' },
+  ] as unknown as Record<string, unknown>,
   'POST /v1/proxies': {
     name: 'Proxy',
     scheme: 'http',
