@@ -27,7 +27,7 @@ async function show(route: string, title: string, message: string): Promise<void
 /** A run ended (or was dropped): its name, how long it took, and its first outputs or its error. */
 export async function announceRun({ run, phase, message }: WatchedRun): Promise<void> {
   if (!(await preferences.getValue()).notifyRuns) return;
-  const name = run.name ?? t('runOnProfile', await profileName(run.profile_id));
+  const name = run.name ?? t('runOnProfile', await profileName(run));
   if (phase === 'dropped') return show(routes.run(run.id), t('runDroppedTitle', name), message ?? '');
   const titles: Record<string, MessageName> = {
     succeeded: 'runSucceededTitle',
@@ -43,7 +43,7 @@ export async function announceRun({ run, phase, message }: WatchedRun): Promise<
 /** A session's browser exited without being asked to. */
 export async function announceSessionExit(session: Session): Promise<void> {
   if (!(await preferences.getValue()).notifySessionExits) return;
-  const name = await profileName(session.profile_id);
+  const name = await profileName(session);
   await show(
     routes.profile(session.profile_id),
     t('sessionExitedTitle', name),

@@ -1,7 +1,7 @@
+import { type OfProfile, profileNameOf } from '../../lib/profile-name';
 import { cachedProfiles } from '../../lib/storage';
 
-/** A profile's name as last listed, or its id when the popup has not listed it yet. */
-export async function profileName(id: string): Promise<string> {
-  const profiles = await cachedProfiles.getValue();
-  return profiles?.data.find((profile) => profile.id === id)?.name ?? id;
+/** The name of the profile a session or run belongs to (see profileNameOf). */
+export async function profileName(of: OfProfile): Promise<string> {
+  return profileNameOf(of, (await cachedProfiles.getValue())?.data);
 }

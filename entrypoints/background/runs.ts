@@ -15,7 +15,7 @@ export function createRuns({ api, watcher }: { api(): Promise<ApiClient>; watche
       const { profile_id } = run;
       await Promise.all([
         lastRun.setValue({ profile_id, script: body.script, ...(body.name ? { name: body.name } : {}) }),
-        lastProfile.setValue({ id: profile_id, name: await profileName(profile_id) }),
+        lastProfile.setValue({ id: profile_id, name: await profileName(run) }),
       ]);
       return watcher.watch(run);
     },

@@ -127,7 +127,7 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
         .catch(correctedAfter);
       await Promise.all([
         remember(session),
-        lastProfile.setValue({ id: profileId, name: await profileName(profileId) }),
+        lastProfile.setValue({ id: profileId, name: await profileName(session) }),
       ]);
       return session;
     },

@@ -4,6 +4,7 @@ import { Problem } from '../../components/Problem';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
+import { profileNameOf } from '../../lib/profile-name';
 import { cachedProfiles, connection, watchedRuns } from '../../lib/storage';
 
 /** A run or step status as people read it: `status_succeeded` → "Succeeded". */
@@ -41,10 +42,7 @@ export function RunList({ runs, focus }: { runs: Listed[]; focus?: string | unde
           run={run}
           dropped={dropped}
           open={focus ? run.id === focus : index === 0}
-          name={
-            run.name ??
-            t('runOnProfile', profiles?.find(({ id }) => id === run.profile_id)?.name ?? run.profile_id)
-          }
+          name={run.name ?? t('runOnProfile', profileNameOf(run, profiles))}
         />
       ))}
     </ul>

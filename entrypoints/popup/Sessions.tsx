@@ -4,6 +4,7 @@ import { ListState, Problem } from '../../components/Problem';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
+import { profileNameOf } from '../../lib/profile-name';
 import { cachedProfiles, cachedSessions } from '../../lib/storage';
 
 /** The running sessions, with their CDP address to copy, Stop, and Stop all. */
@@ -25,8 +26,6 @@ export function Sessions() {
       });
   }
 
-  const nameOf = (session: Session) =>
-    profiles?.find((profile) => profile.id === session.profile_id)?.name ?? session.profile_id;
   return (
     <section class="stack">
       <div class="bar">
@@ -38,7 +37,7 @@ export function Sessions() {
       <ListState list={sessions} busy={task.busy} loading={t('loadingSessions')} empty={t('noSessions')} />
       <ul class="rows">
         {sessions?.map((session) => (
-          <SessionRow key={session.id} session={session} name={nameOf(session)} />
+          <SessionRow key={session.id} session={session} name={profileNameOf(session, profiles)} />
         ))}
       </ul>
     </section>

@@ -24,10 +24,14 @@ export interface RunRow {
   finished_at: Date | null;
   /** The node (service process) that executes it; null for runs from before there were nodes. */
   node_id: string | null;
+  /** Its profile's name now; null once the profile is deleted. */
+  profile_name: string | null;
 }
 
+// As for sessions: the profile's name now, by its primary key; statements name the table unaliased.
 const COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name, status, script, steps, output,
-  error, version, created_at, started_at, finished_at, node_id`;
+  error, version, created_at, started_at, finished_at, node_id,
+  (select profile.name from profiles profile where profile.id = automation_runs.profile_id) as profile_name`;
 export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const;
 
 /** Queued or running: not finished yet. */
@@ -55,6 +59,7 @@ export function toRun(row: RunRow): AutomationRun {
   return {
     id: row.id,
     profile_id: row.profile_id,
+    profile_name: row.profile_name,
     session_id: row.session_id,
     name: row.name,
     status: row.status,
@@ -134,8 +139,8 @@ export async function findQueuedRunsOfNode(db: Queryable, nodeId: string): Promi
 /** Queued or running runs whose node has left the cluster without finishing them (it was lost). */
 export async function findOrphanedRuns(db: Queryable): Promise<RunRow[]> {
   return db.query<RunRow>(
-    `select ${COLUMNS} from automation_runs r where status = any($1::text[]) and node_id is not null
-        and not exists (select 1 from nodes n where n.id = r.node_id) order by seq`,
+    `select ${COLUMNS} from automation_runs where status = any($1::text[]) and node_id is not null
+        and not exists (select 1 from nodes n where n.id = automation_runs.node_id) order by seq`,
     [ACTIVE_RUN_STATUSES],
   );
 }

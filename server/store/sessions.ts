@@ -23,16 +23,22 @@ export interface SessionRow {
   error: string | null;
   /** The node (service process) that runs its browser; null for sessions from before there were nodes. */
   node_id: string | null;
+  /** Its profile's name now; null once the profile is deleted. */
+  profile_name: string | null;
 }
 
+// The profile's name is read with every row, by its primary key, so that a renamed profile shows its new name.
+// Statements name the table `sessions`, unaliased, for the subquery to reach it.
 const COLUMNS = `seq, id, account_id, profile_id, status, headless, pid, started_at, stopped_at,
-  stop_reason, error, node_id`;
+  stop_reason, error, node_id,
+  (select profile.name from profiles profile where profile.id = sessions.profile_id) as profile_name`;
 
 /** The API's view of a session; `cdpUrl` is its relayed DevTools address while it runs. */
 export function toSession(row: SessionRow, cdpUrl: string | null = null): Session {
   return {
     id: row.id,
     profile_id: row.profile_id,
+    profile_name: row.profile_name,
     status: row.status,
     cdp_url: cdpUrl,
     headless: row.headless,
@@ -91,8 +97,8 @@ export async function findLiveSessionsOfNode(db: Queryable, nodeId: string): Pro
 /** Live sessions whose node has left the cluster without stopping them (it was lost). */
 export async function findOrphanedSessions(db: Queryable): Promise<SessionRow[]> {
   return db.query<SessionRow>(
-    `select ${COLUMNS} from sessions s where status = any($1::text[]) and node_id is not null
-        and not exists (select 1 from nodes n where n.id = s.node_id)`,
+    `select ${COLUMNS} from sessions where status = any($1::text[]) and node_id is not null
+        and not exists (select 1 from nodes n where n.id = sessions.node_id)`,
     [LIVE_SESSION_STATUSES],
   );
 }

@@ -64,6 +64,8 @@ export class FakeService {
   readonly requests: RecordedRequest[] = [];
   readonly runs = new Map<string, AutomationRun>();
   readonly sessions = new Map<string, Session>();
+  /** Profiles' names by id, as tests give them: the fake starts a session for any id, named or not. */
+  readonly profileNames = new Map<string, string>();
   /** When each run reached its end, by the service's clock. */
   readonly endedAt = new Map<string, number>();
   /** The service refuses every request with this status while set (e.g. 503), or drops the connection (0). */
@@ -146,6 +148,7 @@ export class FakeService {
     const run: AutomationRun = {
       id,
       profile_id: profileId,
+      profile_name: this.profileNames.get(profileId) ?? null,
       session_id: null,
       name,
       status: 'queued',
@@ -241,6 +244,7 @@ export class FakeService {
     const session: Session = {
       id,
       profile_id: profileId,
+      profile_name: this.profileNames.get(profileId) ?? null,
       status: 'running',
       cdp_url: `ws://127.0.0.1:8787/v1/sessions/${id}/cdp/1800000000.${'x'.repeat(43)}`,
       headless: false,

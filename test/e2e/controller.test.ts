@@ -172,6 +172,24 @@ describe('every profile', () => {
     await expect.poll(() => count.textContent()).toBe(`50 of ${COUNT} profiles`);
   });
 
+  it('names a running profile in Sessions though it is far past the page listed', async () => {
+    popup = await extension.openPopup('#/profiles');
+    const search = popup.getByLabel('Search profiles');
+    await search.fill('Scale 0500');
+    await popup.getByRole('button', { name: 'Start Scale 0500' }).click();
+    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Stop Scale 0500' }));
+    // The list goes back to its first page, the newest fifty, without the running profile.
+    await search.fill('');
+    await rowOf(popup, nameOf(COUNT)).waitFor();
+    await expect(rowOf(popup, 'Scale 0500').count()).resolves.toBe(0);
+
+    await goTo(popup, 'Sessions');
+    await popup.getByRole('button', { name: 'Stop Scale 0500' }).click();
+    await popup.getByText('No sessions are running. Start one from Profiles.').waitFor();
+    const { data } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
+    expect(data).toEqual([]);
+  });
+
   it('finds a profile to run a script on the same way', async () => {
     await goTo(popup, 'Automation');
     await popup.getByLabel('Find a profile').fill('Scale 0777');

@@ -208,7 +208,10 @@ describe('automation', () => {
     await api.runAutomation({ profile_id: other.id, script });
 
     const firstPage = await api.listRuns({ profile_id: mine.id, limit: 2 });
-    expect(firstPage.data.map((run) => run.name)).toEqual(['third', 'second']);
+    expect(firstPage.data.map((run) => [run.name, run.profile_name])).toEqual([
+      ['third', 'History'],
+      ['second', 'History'],
+    ]);
     const secondPage = await api.listRuns({
       profile_id: mine.id,
       limit: 2,
@@ -218,7 +221,12 @@ describe('automation', () => {
     expect(secondPage.next_cursor).toBeNull();
 
     const again = await api.rerunRun(ran[0]?.id ?? '');
-    expect(again).toMatchObject({ profile_id: mine.id, name: 'first', status: 'queued' });
+    expect(again).toMatchObject({
+      profile_id: mine.id,
+      profile_name: 'History',
+      name: 'first',
+      status: 'queued',
+    });
     expect(again.id).not.toBe(ran[0]?.id);
     const finished = await api.getRun(again.id, { wait: 25, until: 'finished' });
     expect(finished.steps.map((step) => step.action)).toEqual(['goto']);

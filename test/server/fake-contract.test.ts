@@ -18,7 +18,7 @@ interface Target {
   /** A raw request, answered as `{ status, body, rate-limit header names }`. */
   request(method: string, pathname: string, body?: object): Promise<Answer>;
   api: ApiClient;
-  /** A profile to start sessions for (the fake takes any id; the service needs a real one). */
+  /** A profile to start sessions for (the fake takes any id it is given a name for; the service needs a real one). */
   newProfile(name: string): Promise<string>;
 }
 
@@ -31,7 +31,13 @@ interface Answer {
 let service: ServiceHandle;
 const targets: Target[] = [];
 
-function target(name: string, baseUrl: string, key: string, fetcher: typeof fetch): Target {
+function target(
+  name: string,
+  baseUrl: string,
+  key: string,
+  fetcher: typeof fetch,
+  fake?: FakeService,
+): Target {
   const api = createClient({ baseUrl, apiKey: key, fetch: fetcher });
   return {
     name,
@@ -49,8 +55,12 @@ function target(name: string, baseUrl: string, key: string, fetcher: typeof fetc
         rateLimitHeaders: names.sort(),
       };
     },
-    newProfile: async (profileName) =>
-      name === 'fake' ? `prf_${profileName}` : (await api.createProfile({ name: profileName })).id,
+    async newProfile(profileName) {
+      if (!fake) return (await api.createProfile({ name: profileName })).id;
+      const id = `prf_${profileName.replaceAll(' ', '_')}`;
+      fake.profileNames.set(id, profileName);
+      return id;
+    },
   };
 }
 
@@ -61,7 +71,7 @@ beforeAll(async () => {
     { plan: PLAN },
   );
   targets.push(
-    target('fake', 'http://fake.test', 'pk_fake', fake.fetch),
+    target('fake', 'http://fake.test', 'pk_fake', fake.fetch, fake),
     target('service', service.baseUrl, await service.createKey(PLAN), fetch),
   );
 });
@@ -98,7 +108,7 @@ describe('the fake service answers as the real one', () => {
       const stopped = await api.listSessions({ status: 'stopped' });
       await stopAll(api);
       return {
-        first: first.data.map((s) => [label(s.id), s.status]),
+        first: first.data.map((s) => [label(s.id), s.status, s.profile_name]),
         hasMore: first.next_cursor !== null,
         rest: rest.data.map((s) => [label(s.id), s.status]),
         last: rest.next_cursor,
@@ -108,8 +118,8 @@ describe('the fake service answers as the real one', () => {
     });
     expect(answer).toEqual({
       first: [
-        ['C', 'running'],
-        ['B', 'stopped'],
+        ['C', 'running', 'List C'],
+        ['B', 'stopped', 'List B'],
       ],
       hasMore: true,
       rest: [['A', 'running']],

@@ -50,6 +50,7 @@ describe('sessions', () => {
     const session = await api.startSession({ profile_id: profile.id, headless: true });
     expect(session).toMatchObject({
       profile_id: profile.id,
+      profile_name: 'Proxied',
       status: 'running',
       headless: true,
       stop_reason: null,
@@ -71,6 +72,9 @@ describe('sessions', () => {
     const duplicate = await apiError(api.startSession({ profile_id: profile.id }));
     expect(duplicate).toMatchObject({ status: 409, code: 'session_exists' });
     expect((await api.listSessions({ status: 'running' })).data.map((s) => s.id)).toContain(session.id);
+    // A session names its profile as the profile is named now.
+    await api.updateProfile(profile.id, { name: 'Proxied, renamed' });
+    expect(await api.getSession(session.id)).toMatchObject({ profile_name: 'Proxied, renamed' });
 
     const stopped = await api.stopSession({ profile_id: profile.id });
     expect(stopped).toMatchObject({ id: session.id, status: 'stopped', stop_reason: 'user', cdp_url: null });
@@ -100,7 +104,12 @@ describe('sessions', () => {
     await api.deleteProfile(profile.id, { force: true });
     expect(processesWithUserDataDir(browserDir(profile.id))).toEqual([]);
     const [last] = (await api.listSessions()).data;
-    expect(last).toMatchObject({ profile_id: profile.id, status: 'stopped', stop_reason: 'profile_deleted' });
+    expect(last).toMatchObject({
+      profile_id: profile.id,
+      profile_name: null,
+      status: 'stopped',
+      stop_reason: 'profile_deleted',
+    });
     expect(await apiError(api.getProfile(profile.id))).toMatchObject({ status: 404 });
   });
 

@@ -18,6 +18,8 @@ export const StepResult = z.object({
 export const AutomationRun = z.object({
   id: Id,
   profile_id: z.string(),
+  /** Its profile's name now; null once the profile is deleted, absent from events recorded before it existed. */
+  profile_name: z.optional(z.nullable(z.string())),
   session_id: z.nullable(z.string()),
   name: z.nullable(z.string()),
   status: RunStatus,

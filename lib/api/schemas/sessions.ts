@@ -19,6 +19,8 @@ export const StopReason = z.enum([
 export const Session = z.object({
   id: Id,
   profile_id: z.string(),
+  /** Its profile's name now; null once the profile is deleted, absent from events recorded before it existed. */
+  profile_name: z.optional(z.nullable(z.string())),
   status: SessionStatus,
   cdp_url: z.nullable(z.string()),
   headless: z.boolean(),

@@ -85,6 +85,11 @@ describe('run notifications', () => {
       title: 'Run on Shop failed',
       message: 'Took 42 s.\nNo element #buy.',
     });
+    // A profile never listed here is named as the service names it.
+    await announceRun(
+      ended({ status: 'failed', name: null, profile_id: 'prf_2', profile_name: 'Scale 0500' }),
+    );
+    expect((await shown())['#/runs/run_1']?.title).toBe('Run on Scale 0500 failed');
   });
 
   it('a cancelled run, and one the service no longer knows', async () => {
