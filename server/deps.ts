@@ -81,9 +81,10 @@ export function wireService(base: BaseDeps): AppDeps {
     nodeId,
     url: base.config.nodeUrl,
     capacity: base.config.limits.maxBrowsers,
+    // Runs first: whoever sees a lost session stopped must find its run already failed, not still running.
     sweepOrphans: async () => {
-      await sessions.sweepOrphans();
       await automation.sweepOrphans();
+      await sessions.sweepOrphans();
     },
   });
   const cluster = {

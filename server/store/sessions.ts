@@ -94,11 +94,16 @@ export async function findLiveSessionsOfNode(db: Queryable, nodeId: string): Pro
   );
 }
 
-/** Live sessions whose node has left the cluster without stopping them (it was lost). */
+/**
+ * Live sessions whose node has left the cluster without stopping them (it was lost), once no run on them is
+ * queued or running: whoever sees such a session stopped finds its runs already failed, whichever node swept.
+ */
 export async function findOrphanedSessions(db: Queryable): Promise<SessionRow[]> {
   return db.query<SessionRow>(
     `select ${COLUMNS} from sessions where status = any($1::text[]) and node_id is not null
-        and not exists (select 1 from nodes n where n.id = sessions.node_id)`,
+        and not exists (select 1 from nodes n where n.id = sessions.node_id)
+        and not exists (select 1 from automation_runs r
+                         where r.session_id = sessions.id and r.status in ('queued', 'running'))`,
     [LIVE_SESSION_STATUSES],
   );
 }
