@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxyInput } from '../../lib/api/inputs/proxies';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { type Database, openDatabase } from '../../server/db/driver';
-import { migrate } from '../../server/db/migrate';
+import type { Database } from '../../server/db/driver';
 import { type AppDeps, wireService } from '../../server/deps';
 import type { AppEnv } from '../../server/http/env';
 import { recordAnswer, sendAnswer } from '../../server/http/idempotency';
@@ -18,12 +14,14 @@ import { routes } from '../../server/routes/index';
 import { createAccountWithKey } from '../../server/store/accounts';
 import { insertProxy } from '../../server/store/proxies';
 import type { StopReason } from '../../server/store/sessions';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
 
 /*
  * The app in-process on a real PGlite database, with route groups and a sessions port made for the test:
  * the seams the session and automation layers plug into.
  */
 
+let scratch: ScratchDatabase;
 let dataDir: string;
 let db: Database;
 let app: Hono<AppEnv>;
@@ -80,9 +78,8 @@ function testRoutes(deps: AppDeps): Hono<AppEnv> {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'pp-seams-'));
-  db = await openDatabase({ dataDir });
-  await migrate(db);
+  scratch = await openScratchDatabase('seams');
+  ({ db, dataDir } = scratch);
   const clock = { now: () => new Date(now.ms) };
   const log = createLogger({ write: (line) => logLines.push(line) });
   const lifecycle = createLifecycle(log);
@@ -96,8 +93,7 @@ beforeAll(async () => {
   accountId = created.account_id;
 });
 afterAll(async () => {
-  await db?.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await scratch?.close();
 });
 
 function call(method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) {

@@ -1,30 +1,23 @@
 // Sign-ins and keys expire: checked on the store with a clock the test moves, since no test waits 12 hours.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../server/db/driver';
-import { migrate } from '../../server/db/migrate';
+import type { Database } from '../../server/db/driver';
 import { createKeyOfAccount } from '../../server/store/account-keys';
 import { findAccountByKey } from '../../server/store/accounts';
 import { createEmailAccount } from '../../server/store/dashboard-accounts';
 import { findSignIn, SIGN_IN_LIFETIME_MS, startSignIn } from '../../server/store/sign-ins';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
 
-let dataDir: string;
+let scratch: ScratchDatabase;
 let db: Database;
 let now = new Date('2026-01-01T00:00:00Z');
 const clock = { now: () => now };
 const later = (ms: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + ms);
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'pp-expiry-'));
-  db = await openDatabase({ dataDir });
-  await migrate(db);
+  scratch = await openScratchDatabase('expiry');
+  db = scratch.db;
 });
-afterAll(async () => {
-  await db.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => scratch?.close());
 
 describe('expiry', () => {
   it('ends a dashboard sign-in after its lifetime', async () => {

@@ -1,31 +1,24 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileCreate } from '../../lib/api/inputs/profiles';
-import { type Database, openDatabase } from '../../server/db/driver';
-import { migrate } from '../../server/db/migrate';
+import type { Database } from '../../server/db/driver';
 import { createAccountWithKey } from '../../server/store/accounts';
 import { leaveCluster, registerNode } from '../../server/store/nodes';
 import { insertProfile } from '../../server/store/profiles';
 import { findOrphanedRuns, finishRun, insertRun, markRunStarted } from '../../server/store/runs';
 import { findOrphanedSessions, insertStartingSession, markRunning } from '../../server/store/sessions';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
 
 /* What a lost node leaves behind, as the survivors' sweep finds it in the database. */
 
 const clock = { now: () => new Date() };
-let dataDir: string;
+let scratch: ScratchDatabase;
 let db: Database;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'pp-orphans-'));
-  db = await openDatabase({ dataDir });
-  await migrate(db);
+  scratch = await openScratchDatabase('orphans');
+  db = scratch.db;
 });
-afterAll(async () => {
-  await db?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => scratch?.close());
 
 describe('a lost node’s sessions and runs', () => {
   it('leave a session to be marked lost only once its running run has ended', async () => {

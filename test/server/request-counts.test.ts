@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../server/db/driver';
-import { migrate } from '../../server/db/migrate';
+import type { Database } from '../../server/db/driver';
 import { createAccountWithKey } from '../../server/store/accounts';
 import { countRequest, requestsPerMinute } from '../../server/store/request-counts';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
 
 /* The hourly counts in the database, on a clock the test moves (the service passes its own clock's time in). */
 
@@ -15,18 +12,14 @@ const HOUR = 60 * MINUTE;
 const t0 = Date.parse('2026-01-01T10:00:30Z');
 const clock = { now: () => new Date(t0) };
 
-let dataDir: string;
+let scratch: ScratchDatabase;
 let db: Database;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'pp-counts-'));
-  db = await openDatabase({ dataDir });
-  await migrate(db);
+  scratch = await openScratchDatabase('counts');
+  db = scratch.db;
 });
-afterAll(async () => {
-  await db?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => scratch?.close());
 
 const newAccount = async () => (await createAccountWithKey(db, clock, { plan: 'free' })).account_id;
 

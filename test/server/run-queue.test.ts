@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { createRunQueue, type RunQueue } from '../../server/automation/queue';
@@ -8,8 +5,7 @@ import { createRunEvents } from '../../server/automation/run-events';
 import type { RunScriptOptions, RunScriptResult } from '../../server/automation/runner';
 import { systemClock } from '../../server/clock';
 import { loadConfig } from '../../server/config';
-import { type Database, openDatabase } from '../../server/db/driver';
-import { migrate } from '../../server/db/migrate';
+import type { Database } from '../../server/db/driver';
 import { createEventLog } from '../../server/events/event-log';
 import { createPublisher } from '../../server/events/publisher';
 import { createLifecycle } from '../../server/lifecycle';
@@ -19,12 +15,14 @@ import { createAccountWithKey } from '../../server/store/accounts';
 import { insertProfile } from '../../server/store/profiles';
 import { findRun } from '../../server/store/runs';
 import type { SessionRow } from '../../server/store/sessions';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
 
 /*
  * The run queue alone, on a real PGlite database: the scripts it executes are the test's, each ending when the
  * test says, and the sessions it asks for are a stand-in (the runs never drive a browser).
  */
 
+let scratch: ScratchDatabase;
 let dataDir: string;
 let db: Database;
 let accountId: string;
@@ -84,17 +82,15 @@ async function statusOf(runId: string) {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'pp-queue-'));
-  db = await openDatabase({ dataDir });
-  await migrate(db);
+  scratch = await openScratchDatabase('queue');
+  ({ db, dataDir } = scratch);
   accountId = (await createAccountWithKey(db, systemClock, { plan: 'enterprise' })).account_id;
   queue = newQueue();
 });
 
 afterAll(async () => {
   await queue?.drain();
-  await db?.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await scratch?.close();
 });
 
 describe('the run queue', () => {
