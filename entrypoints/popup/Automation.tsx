@@ -38,8 +38,6 @@ export function Automation({ focus }: { focus?: string | undefined }) {
   const seen = useItem(quota);
   const [outcome, setOutcome] = useState('');
   const [nameMissing, setNameMissing] = useState(false);
-  // Looking at the runs counts as having seen the ended ones: the toolbar badge's mark goes.
-  useEffect(() => void connector.send({ type: 'runs.seen' }), []);
   const checked = draft.text.trim() ? checkScript(draft.text) : { script: null, problems: [] };
   const problems = checked.notJson
     ? [{ step: null, message: t('scriptNotJson', checked.notJson) }]

@@ -16,6 +16,11 @@ const ARTIFACT = /^\/v1\/automation\/runs\/[^/]+\/artifacts\/[^/]+$/;
 /** The runs the worker follows or followed, newest first, updated live step by step. */
 export function Runs({ focus }: { focus?: string | undefined }) {
   const runs = useItem(watchedRuns);
+  const unseen = runs?.some((entry) => entry.phase !== 'watching' && !entry.seen) ?? false;
+  // Runs on screen count as seen, one that ends while they are too: the toolbar badge's mark goes.
+  useEffect(() => {
+    if (unseen) void connector.send({ type: 'runs.seen' });
+  }, [unseen]);
   if (!runs?.length) return <p class="muted">{t('noRuns')}</p>;
   return (
     <RunList

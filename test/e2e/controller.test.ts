@@ -20,6 +20,7 @@ import { type Extension, openExtension } from './support/extension';
 import { goTo, rowOf, shownUnlessRefused } from './support/popup';
 import { serviceReader } from './support/service-api';
 import { eventually } from './support/wait';
+import { badge } from './support/worker';
 
 const cleanup = cleanupStack();
 let service: ServiceHandle;
@@ -514,6 +515,18 @@ describe('runs a person can read', () => {
     // The result is above the script, in view without scrolling.
     const box = await popup.getByText(sentence, { exact: true }).boundingBox();
     expect(box && box.y + box.height <= (popup.viewportSize()?.height ?? 0)).toBe(true);
+    // On screen, the failure counts as seen: the toolbar badge drops its "!".
+    await eventually('the failed run on screen to be seen, and the badge without its "!"', async () => {
+      const runs = await popup.evaluate(async () => {
+        const { storage } = (globalThis as unknown as { chrome: typeof browser }).chrome;
+        return (await storage.local.get('watchedRuns')).watchedRuns as {
+          run: { name: string };
+          seen: boolean;
+        }[];
+      });
+      const seen = runs.find(({ run }) => run.name === 'Unsafe port')?.seen;
+      return seen && !(await badge(extension.currentWorker())).text.includes('!') ? true : undefined;
+    });
   });
 });
 

@@ -53,13 +53,6 @@ describe('Automation', () => {
     await waitFor(() => expect(runButton().disabled).toBe(false));
   });
 
-  it('marks ended runs as seen when it opens', async () => {
-    installPopupBrowser();
-    const mock = mockConnector({ ...profiles, 'runs.seen': () => ok(undefined) });
-    render(<Automation />);
-    await waitFor(() => expect(mock.sent()).toContainEqual({ type: 'runs.seen' }));
-  });
-
   it('offers ready examples that fill the script and its name', async () => {
     installPopupBrowser();
     mockConnector(profiles);

@@ -25,6 +25,28 @@ describe('Runs', () => {
     expect(await screen.findByText('No runs yet. Pick a profile and a script, then Run.')).toBeTruthy();
   });
 
+  it('marks ended runs seen when it shows them, and a run that fails while they are on screen', async () => {
+    installPopupBrowser();
+    // As the worker does: every ended run becomes seen.
+    const mock = mockConnector({
+      'runs.seen': async () => {
+        const runs = await watchedRuns.getValue();
+        await watchedRuns.setValue(runs.map((entry) => ({ ...entry, seen: entry.phase !== 'watching' })));
+        return ok(undefined);
+      },
+    });
+    const failed = (id: string) => watched({ id, status: 'failed' }, { phase: 'ended' });
+    await watchedRuns.setValue([failed('run_1'), watched({ id: 'run_2' })]);
+    render(<Runs />);
+    await waitFor(() => expect(mock.sentOf('runs.seen')).toHaveLength(1));
+    await waitFor(async () => expect((await watchedRuns.getValue())[0]?.seen).toBe(true));
+
+    const seenOne = (await watchedRuns.getValue()).slice(0, 1);
+    await act(() => watchedRuns.setValue([...seenOne, failed('run_2')]));
+    await waitFor(() => expect(mock.sentOf('runs.seen')).toHaveLength(2));
+    await waitFor(async () => expect((await watchedRuns.getValue()).every((entry) => entry.seen)).toBe(true));
+  });
+
   it('follows a run step by step as the worker updates it', async () => {
     installPopupBrowser();
     await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
