@@ -77,10 +77,18 @@ function SessionRow({ session, name }: { session: Session; name: string }) {
         </small>
       </div>
       {url && (
+        <input
+          class="address"
+          readOnly
+          value={url}
+          aria-label={t('cdpUrlNamed', name)}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+      )}
+      {url && (
         <button
           type="button"
           aria-label={t(copied ? 'copiedNamed' : 'copyCdpNamed', name)}
-          title={url}
           onClick={() =>
             navigator.clipboard.writeText(url).then(() => {
               setCopied(true);

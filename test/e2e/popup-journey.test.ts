@@ -120,10 +120,11 @@ describe('a new user in the popup', () => {
     const { data: running } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
     expect(running).toHaveLength(1);
     await goTo(popup, 'Sessions');
-    const copy = popup.getByRole('button', { name: `Copy CDP URL of ${PROFILE}` });
+    await popup.getByRole('button', { name: `Copy CDP URL of ${PROFILE}` }).waitFor();
     // Each answer carries a freshly signed token: the popup shows one for this session, and it works.
     const sessionEndpoint = `${service.baseUrl.replace('http', 'ws')}/v1/sessions/${running[0]?.id}/cdp/`;
-    const cdpUrl = (await copy.getAttribute('title')) ?? '';
+    // Shown in full in its own field, besides being copied.
+    const cdpUrl = await popup.getByRole('textbox', { name: `CDP URL of ${PROFILE}` }).inputValue();
     expect(cdpUrl.startsWith(sessionEndpoint)).toBe(true);
     await saveScreenshot(popup, 'sessions');
 

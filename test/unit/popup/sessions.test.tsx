@@ -40,6 +40,9 @@ describe('Sessions', () => {
     render(<Sessions />);
     expect(await screen.findByText('Shop')).toBeTruthy();
     expect(screen.getByText(/started 5 minutes ago/)).toBeTruthy();
+    expect(screen.getByLabelText<HTMLInputElement>('CDP URL of Shop').value).toBe(
+      'ws://127.0.0.1:9222/devtools/browser/ses_1',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Copy CDP URL of Shop' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith('ws://127.0.0.1:9222/devtools/browser/ses_1'));
     expect(await screen.findByText('Copied')).toBeTruthy();
