@@ -1,4 +1,8 @@
+import type { Context } from 'hono';
+import type { RunCreate } from '../../lib/api/inputs/automation';
 import { readArtifactFile } from '../automation/artifact-files';
+import type { RunQueue } from '../automation/queue';
+import type { AppEnv } from '../http/env';
 import { recordAnswer } from '../http/idempotency';
 import { notFound } from '../http/problem';
 import { type Route, route } from '../http/route';
@@ -7,13 +11,16 @@ import { findArtifact, findRun, isActiveRun, listRuns, toRun } from '../store/ru
 
 const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 
+/** Queues a run of the caller's account and answers it where to follow it (the answer kept for a retried key). */
+async function queueRun(c: Context<AppEnv>, automation: RunQueue, body: RunCreate, status: 202) {
+  const run = await automation.enqueue(c.get('account').id, body, (queued, tx) =>
+    recordAnswer(c, tx, { status, body: queued, headers: { Location: runLocation(queued.id) } }),
+  );
+  return c.json(run, status, { Location: runLocation(run.id) });
+}
+
 export const automationRoutes: Route[] = [
-  route('runAutomation', async (c, { body, status }, { automation }) => {
-    const run = await automation.enqueue(c.get('account').id, body, (queued, tx) =>
-      recordAnswer(c, tx, { status, body: queued, headers: { Location: runLocation(queued.id) } }),
-    );
-    return c.json(run, status, { Location: runLocation(run.id) });
-  }),
+  route('runAutomation', (c, { body, status }, { automation }) => queueRun(c, automation, body, status)),
 
   route(
     'getRun',
@@ -49,18 +56,14 @@ export const automationRoutes: Route[] = [
   ),
 
   route('rerunRun', async (c, { params, status }, { db, automation }) => {
-    const accountId = c.get('account').id;
-    const earlier = await findRun(db, accountId, params.id);
+    const earlier = await findRun(db, c.get('account').id, params.id);
     if (!earlier) throw notFound('run');
     const body = {
       profile_id: earlier.profile_id,
       script: earlier.script,
       ...(earlier.name ? { name: earlier.name } : {}),
     };
-    const run = await automation.enqueue(accountId, body, (queued, tx) =>
-      recordAnswer(c, tx, { status, body: queued, headers: { Location: runLocation(queued.id) } }),
-    );
-    return c.json(run, status, { Location: runLocation(run.id) });
+    return queueRun(c, automation, body, status);
   }),
 
   route('cancelRun', async (c, { params, status }, { automation }) => {
