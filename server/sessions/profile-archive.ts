@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -34,14 +34,13 @@ export const EMPTY_ARCHIVE_LENGTH = MAGIC.length;
  * in memory at a time. Throws when the unpacked archive would exceed `maxBytes` (a file grew meanwhile).
  */
 export async function packFiles(root: string, paths: string[], maxBytes: number): Promise<Buffer> {
+  const realRoot = await realpath(root);
   async function* records() {
     let length = MAGIC.length;
     yield MAGIC;
     for (const filePath of paths) {
       if (!isSafeRelativePath(filePath)) throw new ProfileArchiveError(`unsafe path ${filePath}`);
-      const bytes = await readFile(path.join(root, filePath), {
-        flag: constants.O_RDONLY | constants.O_NOFOLLOW,
-      });
+      const bytes = await readInside(realRoot, filePath);
       length += archivedLength(filePath, bytes.length);
       if (length > maxBytes) throw new ProfileArchiveError(`the files grew past ${maxBytes} bytes`);
       const name = Buffer.from(filePath);
@@ -58,6 +57,23 @@ export async function packFiles(root: string, paths: string[], maxBytes: number)
     for await (const chunk of gzipped) chunks.push(chunk);
   });
   return Buffer.concat(chunks);
+}
+
+/**
+ * The bytes of the file `filePath` under `realRoot`, refused unless the file opened is there: O_NOFOLLOW guards
+ * only the last part of a path, and a folder on the way may have become a link to elsewhere since it was listed.
+ */
+async function readInside(realRoot: string, filePath: string): Promise<Buffer> {
+  const file = await open(path.join(realRoot, filePath), constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    // Where the open file really is, by its descriptor (Linux): no link swapped in later can change the answer.
+    const opened = await readlink(`/proc/self/fd/${file.fd}`);
+    if (opened !== path.join(realRoot, filePath))
+      throw new ProfileArchiveError(`${filePath} leads outside the profile's folder`);
+    return await file.readFile();
+  } finally {
+    await file.close();
+  }
 }
 
 /**

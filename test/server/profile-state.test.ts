@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { systemClock } from '../../server/clock';
 import { type Database, openDatabase } from '../../server/db/driver';
 import { migrate } from '../../server/db/migrate';
 import { createLogger } from '../../server/log';
-import { HELD_VERSION_FILE } from '../../server/sessions/profile-files';
+import { ProfileArchiveError, packFiles } from '../../server/sessions/profile-archive';
+import { HELD_VERSION_FILE, profileFiles } from '../../server/sessions/profile-files';
 import { createProfileStateSync } from '../../server/sessions/profile-state';
 import { createAccountWithKey } from '../../server/store/accounts';
 import { deleteAccountRow } from '../../server/store/dashboard-accounts';
@@ -230,6 +231,24 @@ describe('profile state', () => {
     await sync().restore(profileId, linked);
     expect(await readdir(elsewhere)).toEqual([]);
     expect(await readFile(path.join(linked, 'Default/Cookies'), 'utf8')).toBe('restored');
+  });
+
+  it('never packs a file through a folder that became a symbolic link after it was listed', async () => {
+    const root = path.join(temp.path, 'swapped', 'profile');
+    await writeFiles(root, { 'Default/Cookies': 'mine', 'Default/Local Storage/leveldb/000003.log': 'mine' });
+    const listed = (await profileFiles(root)).map((file) => file.path);
+    expect(listed).toContain('Default/Local Storage/leveldb/000003.log');
+    // The folder is swapped for a link to one outside, holding a secret under the same name.
+    const outside = path.join(temp.path, 'swapped', 'outside');
+    await writeFiles(outside, { 'leveldb/000003.log': 'the host’s secret' });
+    await rm(path.join(root, 'Default', 'Local Storage'), { recursive: true });
+    await symlink(outside, path.join(root, 'Default', 'Local Storage'));
+
+    const packed = await packFiles(root, listed, 2 ** 20).catch((error: unknown) => error);
+    expect(packed).toBeInstanceOf(ProfileArchiveError);
+    expect((packed as Error).message).toBe(
+      "Default/Local Storage/leveldb/000003.log leads outside the profile's folder",
+    );
   });
 
   it('deletes a profile’s stored state with the profile, and with its account', async () => {
