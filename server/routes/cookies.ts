@@ -16,7 +16,7 @@ function parseCookieFile(text: string): unknown {
     return fromCookieFile(text);
   } catch (error) {
     if (!(error instanceof CookieFileError)) throw error;
-    throw validationProblem([{ path: '', message: error.message }], `Invalid body: ${error.message}`);
+    throw validationProblem([{ path: '', message: error.message }], error.message);
   }
 }
 

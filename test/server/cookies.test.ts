@@ -129,7 +129,7 @@ describe('a profile’s cookies', () => {
     });
     expect(badFile.status).toBe(422);
     expect(((await badFile.json()) as { detail: string }).detail).toBe(
-      'Invalid body: Line 2 of the cookies.txt has 3 tab-separated fields where cookies.txt has 7 (domain, subdomains, path, secure, expiry, name, value).',
+      'Line 2 is not a cookie: a cookies.txt line has 7 fields separated by tabs (domain, subdomains, path, secure, expiry, name, value); this one has 3.',
     );
     const noDomain = await send('PUT', `/v1/profiles/${profile.id}/cookies`, {
       headers: JSON_HEADERS,
@@ -146,5 +146,100 @@ describe('a profile’s cookies', () => {
     expect((await apiError(stranger.getProfileCookies(profile.id))).status).toBe(404);
     expect((await apiError(stranger.putProfileCookies(profile.id, []))).status).toBe(404);
     expect((await api.getProfile(profile.id)).status).toBe('idle');
+  });
+
+  /** What a PUT of `body` answers: its status and detail, and the sessions the profile has had since. */
+  async function putRefused(profileId: string, body: string, contentType: string) {
+    const response = await send('PUT', `/v1/profiles/${profileId}/cookies`, {
+      headers: { 'Content-Type': contentType },
+      body,
+    });
+    const problem = (await response.json()) as { detail: string };
+    const sessions = (await api.listSessions({ limit: 100 })).data.filter(
+      (session) => session.profile_id === profileId,
+    );
+    return { status: response.status, detail: problem.detail, sessions: sessions.length };
+  }
+
+  const line = (domain: string, name: string, value: string) =>
+    `${domain}\tFALSE\t/\tFALSE\t${inAnHour}\t${name}\t${value}\n`;
+  const cookieFile = (third: string) =>
+    `# Netscape HTTP Cookie File\n${line('127.0.0.1', 'ok', 'fine')}${third}`;
+
+  it.each([
+    [
+      'a CR in a value',
+      cookieFile(line('127.0.0.1', 'sid', 'a\rb')),
+      'Line 3: the value of the cookie "sid" must not contain a carriage return (CR).',
+    ],
+    [
+      'a VT in a value',
+      cookieFile(line('127.0.0.1', 'sid', 'a\vb')),
+      'Line 3: the value of the cookie "sid" must not contain a vertical tab (VT).',
+    ],
+    [
+      'a tab in a value',
+      cookieFile(line('127.0.0.1', 'sid', 'a\tb')),
+      'Line 3: the value of the cookie "sid" must not contain a tab.',
+    ],
+    [
+      'a “;” in a name',
+      cookieFile(line('127.0.0.1', 'a;b', 'v')),
+      'Line 3: the name of the cookie "a;b" must not contain “;”.',
+    ],
+    [
+      'a line of one field',
+      cookieFile('just some text\n'),
+      'Line 3 is not a cookie: a cookies.txt line has 7 fields separated by tabs (domain, subdomains, path, secure, expiry, name, value); this one has 1.',
+    ],
+    [
+      'a bare top-level domain',
+      cookieFile(line('.com', 'sid', 'v')),
+      'Line 3: the domain of the cookie "sid" must name a site: with its leading dot, “.com” would match every site under com.',
+    ],
+    [
+      'a domain that is a URL',
+      cookieFile(line('a@127.0.0.1:1/x?', 'sid', 'v')),
+      'Line 3: the domain of the cookie "sid" must be a host name such as example.com or .example.com, or an IP address, with nothing else.',
+    ],
+  ])('refuses a cookies.txt with %s by its line, before any browser starts', async (_, file, detail) => {
+    const profile = await api.createProfile({ name: 'Strict jar' });
+    expect(await putRefused(profile.id, file, 'text/plain')).toEqual({ status: 422, detail, sessions: 0 });
+  });
+
+  it.each([
+    [{ name: 'sid', value: 'a\nb', domain: '127.0.0.1' }, '[1].value: must not contain a line break (LF)'],
+    [{ name: 'a=b', value: 'v', domain: '127.0.0.1' }, '[1].name: must not contain “=”'],
+    [{ name: 'sid', value: ' padded', domain: '127.0.0.1' }, '[1].value: must not begin or end with a space'],
+    [
+      { name: 'sid', value: 'x'.repeat(4094), domain: '127.0.0.1' },
+      '[1].value: must be at most 4096 bytes together with the name (they are 4097)',
+    ],
+    [{ name: 'sid', value: 'v', domain: '127.0.0.1', path: 'x' }, '[1].path: must begin with /'],
+    [
+      { name: '__Host-sid', value: 'v', domain: '.example.com', secure: true },
+      '[1].domain: must not begin with a dot for a cookie named __Host-…',
+    ],
+    [
+      { name: 'sid', value: 'v', domain: '.com' },
+      '[1].domain: must name a site: with its leading dot, “.com” would match every site under com',
+    ],
+    [
+      { name: 'sid', value: 'v', domain: 'a@127.0.0.1:1/x?' },
+      '[1].domain: must be a host name such as example.com or .example.com, or an IP address, with nothing else',
+    ],
+    [{ name: 'sid', value: 'v', domain: '256.1.1.1' }, '[1].domain: is not a valid IP address'],
+    [
+      { name: 'sid', value: 'v', domain: '127.0.0.1', same_site: 'None' },
+      '[1].secure: must be true for a cookie with same_site None',
+    ],
+  ])('refuses the JSON cookie %j by its index and field, before any browser starts', async (bad, detail) => {
+    const profile = await api.createProfile({ name: 'Strict jar' });
+    const body = JSON.stringify([{ name: 'ok', value: 'fine', domain: '.example.com' }, bad]);
+    expect(await putRefused(profile.id, body, 'application/json')).toEqual({
+      status: 422,
+      detail: `Invalid body: ${detail}`,
+      sessions: 0,
+    });
   });
 });

@@ -10,6 +10,7 @@ import {
   SessionStop,
   Step,
 } from '../../../lib/api';
+import { CookieInput } from '../../../lib/api/inputs/cookies';
 import { toFieldErrors } from '../../../lib/api/issues';
 import { z } from '../../../lib/api/zod';
 
@@ -377,5 +378,41 @@ describe('list queries', () => {
     expect(errorsOf(RunStatusQuery, { wait: '26' })).toEqual([
       { path: 'wait', message: 'must be at most 25' },
     ]);
+  });
+});
+
+describe('CookieInput', () => {
+  it.each([
+    ['example.com', 'a host-only cookie'],
+    ['.example.com', 'a domain cookie'],
+    ['.sub.example.co.uk', 'a domain cookie under a two-label suffix'],
+    ['localhost', 'a single-label host'],
+    ['127.0.0.1', 'an IPv4 address'],
+    ['.127.0.0.1', 'an IPv4 address with the dot exports give it'],
+    ['[::1]', 'an IPv6 address'],
+    ['xn--bcher-kva.example', 'an international name in its xn-- form'],
+    ['my_host.example', 'a name with an underscore, which Chromium takes'],
+  ])('takes the domain %s (%s)', (domain) => {
+    expect(errorsOf(CookieInput, { name: 'sid', value: 'v', domain })).toEqual([]);
+  });
+
+  it.each([
+    '.com',
+    '.localhost',
+    'a@127.0.0.1:1/x?',
+    'example.com/path',
+    '..example.com',
+    '1.2.3',
+    '[fe80::1%25lo]',
+  ])('refuses the domain %s', (domain) => {
+    expect(errorsOf(CookieInput, { name: 'sid', value: 'v', domain }).map((error) => error.path)).toEqual([
+      'domain',
+    ]);
+  });
+
+  it('takes what Chromium takes in a value and a path: spaces inside, “=”, quotes, non-ASCII', () => {
+    expect(
+      errorsOf(CookieInput, { name: 'a b', value: 'x=1 "é"', domain: 'example.com', path: '/a b/é' }),
+    ).toEqual([]);
   });
 });
