@@ -22,6 +22,8 @@ export function parseProxyUrl(text: string): ProxyParts | { error: string } {
   if (!isProxyScheme(lowerScheme)) return { error: `scheme must be one of ${PROXY_SCHEMES.join(', ')}` };
   const portNumber = Number(port);
   if (portNumber < 1 || portNumber > 65535) return { error: 'port must be between 1 and 65535' };
+  if (!URL.canParse(`http://${host}/`))
+    return { error: `host ${host} is not a valid host name or IP address` };
   try {
     return {
       scheme: lowerScheme,

@@ -107,6 +107,52 @@ describe('URL schemes in capitals', () => {
   });
 });
 
+describe('addresses that look like URLs but are none', () => {
+  it.each([
+    ['http://[fe80::1%25lo]/', 'must not hold an IPv6 zone id (the “%…” inside [ ])'],
+    ['https://[1:2]/', 'is not a valid address'],
+    ['http://999.1.1.1/', 'is not a valid address'],
+  ])('refuses a goto to %s with 422 and queues no run', async (url, message) => {
+    const profile = await api.createProfile({ name: 'Nowhere' });
+    const response = await post('/v1/automation/run', {
+      profile_id: profile.id,
+      script: { steps: [{ action: 'goto', url }] },
+    });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { detail: string }).detail).toBe(
+      `Invalid body: script.steps[0].url: ${message}`,
+    );
+    expect((await api.listRuns({ profile_id: profile.id })).data).toEqual([]);
+  });
+
+  it.each([
+    [
+      '/v1/profiles',
+      { name: 'p', proxy: 'http://[1:2]:8080' },
+      'proxy: host [1:2] is not a valid host name or IP address',
+    ],
+    [
+      '/v1/profiles',
+      { name: 'p', proxy: 'http://999.1.1.1:8080' },
+      'proxy: host 999.1.1.1 is not a valid host name or IP address',
+    ],
+    [
+      '/v1/proxies',
+      { name: 'p', scheme: 'http', host: '[1:2]', port: 8080 },
+      'host: must be a host name or an IP address',
+    ],
+    [
+      '/v1/proxies',
+      { name: 'p', scheme: 'http', host: '999.1.1.1', port: 8080 },
+      'host: must be a host name or an IP address',
+    ],
+  ])('refuses a proxy host that is no address (POST %s %j) with 422', async (path, body, detail) => {
+    const response = await post(path, body);
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { detail: string }).detail).toBe(`Invalid body: ${detail}`);
+  });
+});
+
 /** Whether a JSON Schema of the document admits `value` as far as `oneOf`/`required` say (the rules tested). */
 function oneOfAdmits(schema: JsonSchema, value: Record<string, unknown>): boolean {
   if (!schema.oneOf) return true;

@@ -204,6 +204,19 @@ describe('webhooks', () => {
     const problem = (await response.json()) as { errors: { path: string }[] };
     expect(problem.errors.map((error) => error.path).sort()).toEqual(['event_types[0]', 'url']);
   });
+
+  it.each([
+    ['https://[fe80::1%25lo]/', 'url: must not hold an IPv6 zone id (the “%…” inside [ ])'],
+    ['https://[fe80::1%lo]/hook', 'url: must not hold an IPv6 zone id (the “%…” inside [ ])'],
+    ['https://[1:2]/', 'url: is not a valid address'],
+    ['https://999.1.1.1/', 'url: is not a valid address'],
+  ])('refuses the address %s, which is no URL to send to, with 422 and a sentence', async (url, detail) => {
+    const { call } = await account();
+    const response = await call('POST', '/v1/webhooks', { url, event_types: ['session.stopped'] });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { detail: string }).detail).toBe(`Invalid body: ${detail}`);
+    expect(((await (await call('GET', '/v1/webhooks')).json()) as { data: unknown[] }).data).toEqual([]);
+  });
 });
 
 describe('webhooks where the operator refuses private and loopback addresses', () => {

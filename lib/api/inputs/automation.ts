@@ -1,5 +1,6 @@
 import { Id } from '../schemas/common';
 import { z } from '../zod';
+import { openableUrl } from './common';
 
 const Selector = z
   .string()
@@ -20,6 +21,7 @@ const GotoStep = z.strictObject({
         /^([Hh][Tt][Tt][Pp][Ss]?:\/\/\S+|[Aa][Bb][Oo][Uu][Tt]:blank)$/,
         'must be an http:// or https:// address',
       ),
+      openableUrl,
     ),
 });
 

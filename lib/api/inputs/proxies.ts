@@ -2,14 +2,19 @@ import { ProxyScheme } from '../schemas/proxies';
 import { z } from '../zod';
 import { DisplayName } from './common';
 
-const Host = z
-  .string()
-  .check(
-    z.trim(),
-    z.minLength(1, 'must not be empty'),
-    z.maxLength(253, 'must be at most 253 characters'),
-    z.regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/, 'must be a host name or an IP address'),
-  );
+const HOST_LOOK = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)$/;
+
+const Host = z.string().check(
+  z.trim(),
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(253, 'must be at most 253 characters'),
+  z.regex(HOST_LOOK, 'must be a host name or an IP address'),
+  // The look is right but the address is not one: 999.1.1.1, [1:2].
+  z.refine(
+    (host) => !HOST_LOOK.test(host) || URL.canParse(`http://${host}/`),
+    'must be a host name or an IP address',
+  ),
+);
 
 const Port = z
   .int('must be a whole number')
