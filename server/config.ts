@@ -153,7 +153,12 @@ function parsePublicUrls(text: string): string[] {
     .filter((part) => part !== '')
     .map((part) => {
       const url = URL.canParse(part) ? new URL(part) : null;
-      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.username)
+      if (
+        !url ||
+        (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+        url.pathname !== '/' ||
+        url.username
+      )
         throw new ConfigError(
           `PUBLIC_URL must be http:// or https:// addresses with no path, separated by commas (such as https://pilot.example.com), not "${part}"`,
         );

@@ -1,5 +1,9 @@
 import type { Queryable } from '../db/driver';
-import { type AttemptLimitSettings, countSignInAttempt, forgetSignInAttempt } from '../store/sign-in-attempts';
+import {
+  type AttemptLimitSettings,
+  countSignInAttempt,
+  forgetSignInAttempt,
+} from '../store/sign-in-attempts';
 
 /** Failed sign-in and sign-up attempts allowed from one client address in ATTEMPT_WINDOW_MS, whatever the email. */
 export const ATTEMPTS_PER_ADDRESS = 30;

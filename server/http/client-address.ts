@@ -1,5 +1,5 @@
-import type { Context, MiddlewareHandler } from 'hono';
 import { isIP } from 'node:net';
+import type { Context, MiddlewareHandler } from 'hono';
 import ipaddr from 'ipaddr.js';
 import type { AppEnv } from './env';
 

@@ -245,7 +245,9 @@ describe('password guessing and account enumeration', () => {
   it('limits attempts per address whatever the email', async () => {
     const statuses: number[] = [];
     while (attemptsCounted < ATTEMPTS_PER_ADDRESS) {
-      statuses.push((await attempt('/sign-in', `guess${attemptsCounted}@example.com`, 'wrong password')).status);
+      statuses.push(
+        (await attempt('/sign-in', `guess${attemptsCounted}@example.com`, 'wrong password')).status,
+      );
     }
     expect(statuses.every((status) => status === 401)).toBe(true);
     expect((await attempt('/sign-in', 'one-more@example.com', 'wrong password')).status).toBe(429);

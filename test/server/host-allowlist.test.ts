@@ -95,7 +95,14 @@ describe('a foreign Host', () => {
     );
 
     const person = dashboardClient(service.baseUrl);
-    expect((await person.json('POST', '/sign-up', { email: 'person@example.com', password: 'correct horse battery' })).status).toBe(201);
+    expect(
+      (
+        await person.json('POST', '/sign-up', {
+          email: 'person@example.com',
+          password: 'correct horse battery',
+        })
+      ).status,
+    ).toBe(201);
     const cookie = `pp_dashboard=${person.token}`;
     const asPage = { Host: evil, Origin: `http://${evil}`, Cookie: cookie, ...json };
     expectMisdirected(await send('POST', '/dashboard/api/keys', asPage, JSON.stringify({ name: 'stolen' })));
@@ -132,7 +139,10 @@ describe('the names the service is served as', () => {
       'pilot.example.com:443',
       '10.9.8.7:9000',
     ]) {
-      expect({ host, status: (await send('GET', '/healthz', { Host: host })).status }).toEqual({ host, status: 200 });
+      expect({ host, status: (await send('GET', '/healthz', { Host: host })).status }).toEqual({
+        host,
+        status: 200,
+      });
     }
     expectMisdirected(await send('GET', '/healthz', { Host: 'pilot.example.com:8443' }));
   });
@@ -167,7 +177,10 @@ describe('/internal without a node’s credentials', () => {
         status: 404,
         type: 'application/problem+json',
       });
-      expect(JSON.parse(answer.body)).toMatchObject({ code: 'not_found', detail: `There is nothing at ${path}.` });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        code: 'not_found',
+        detail: `There is nothing at ${path}.`,
+      });
       expect(answer.body).not.toMatch(/POST|allowed/);
     }
   });

@@ -22,7 +22,10 @@ function from(service: ServiceHandle, address: string) {
 
 /** The junk attempts of the attack: wrong passwords, for the person's email up to its limit, then for others. */
 function junk(index: number): { email: string; password: string } {
-  return { email: index < ATTEMPTS_PER_EMAIL ? PERSON : `guess${index}@example.com`, password: 'wrong password' };
+  return {
+    email: index < ATTEMPTS_PER_EMAIL ? PERSON : `guess${index}@example.com`,
+    password: 'wrong password',
+  };
 }
 
 describe('sign-in limits behind a trusted proxy, on the embedded database', { timeout: 120_000 }, () => {
@@ -42,7 +45,10 @@ describe('sign-in limits behind a trusted proxy, on the embedded database', { ti
     const attacker = from(service, ATTACKER);
     for (let index = 0; index < ATTEMPTS_PER_ADDRESS; index++) {
       const { email, password } = junk(index);
-      expect({ index, status: (await attacker('/sign-in', email, password)).status }).toEqual({ index, status: 401 });
+      expect({ index, status: (await attacker('/sign-in', email, password)).status }).toEqual({
+        index,
+        status: 401,
+      });
     }
     const refused = await attacker('/sign-in', 'one-more@example.com', 'wrong password');
     expect(refused.status).toBe(429);
@@ -56,14 +62,19 @@ describe('sign-in limits behind a trusted proxy, on the embedded database', { ti
 
     await service.stop();
     service = await startService({ dataDir, env: BEHIND_PROXY });
-    expect((await from(service, ATTACKER)('/sign-in', 'after-restart@example.com', 'wrong password')).status).toBe(429);
+    expect(
+      (await from(service, ATTACKER)('/sign-in', 'after-restart@example.com', 'wrong password')).status,
+    ).toBe(429);
     expect((await from(service, '203.0.113.51')('/sign-in', PERSON, PASSWORD)).status).toBe(200);
   });
 
   it('never counts a successful sign-in: signing in more often than the limits is never locked out', async () => {
     const person = from(service, '203.0.113.60');
     for (let index = 0; index <= ATTEMPTS_PER_ADDRESS + 2; index++) {
-      expect({ index, status: (await person('/sign-in', PERSON, PASSWORD)).status }).toEqual({ index, status: 200 });
+      expect({ index, status: (await person('/sign-in', PERSON, PASSWORD)).status }).toEqual({
+        index,
+        status: 200,
+      });
     }
     // A mistake after all those still gets its answer, not a lockout.
     expect((await person('/sign-in', PERSON, 'a typo')).status).toBe(401);
@@ -88,33 +99,41 @@ describe('X-Forwarded-For from a peer that is not a trusted proxy', { timeout: 1
 
 const bin = postgresForTests();
 
-describe.skipIf(!bin)('sign-in limits on two processes of one PostgreSQL database', { timeout: 120_000 }, () => {
-  let postgres: PostgresServer;
-  const dataDirs: string[] = [];
-  const processes: ServiceHandle[] = [];
-  beforeAll(async () => {
-    postgres = await startPostgres(bin as string);
-    dataDirs.push(await createDataDir(), await createDataDir());
-    // One after the other: the first migrates the database.
-    for (const dataDir of dataDirs)
-      processes.push(await startService({ dataDir, env: { ...BEHIND_PROXY, DATABASE_URL: postgres.url } }));
-  });
-  afterAll(async () => {
-    await Promise.all(processes.map((service) => service.stop()));
-    await postgres?.stop();
-    await Promise.all(dataDirs.map((dataDir) => rm(dataDir, { recursive: true, force: true })));
-  });
+describe.skipIf(!bin)(
+  'sign-in limits on two processes of one PostgreSQL database',
+  { timeout: 120_000 },
+  () => {
+    let postgres: PostgresServer;
+    const dataDirs: string[] = [];
+    const processes: ServiceHandle[] = [];
+    beforeAll(async () => {
+      postgres = await startPostgres(bin as string);
+      dataDirs.push(await createDataDir(), await createDataDir());
+      // One after the other: the first migrates the database.
+      for (const dataDir of dataDirs)
+        processes.push(await startService({ dataDir, env: { ...BEHIND_PROXY, DATABASE_URL: postgres.url } }));
+    });
+    afterAll(async () => {
+      await Promise.all(processes.map((service) => service.stop()));
+      await postgres?.stop();
+      await Promise.all(dataDirs.map((dataDir) => rm(dataDir, { recursive: true, force: true })));
+    });
 
-  it('counts one address’s concurrent guesses on both processes together, and locks no other address', async () => {
-    const [one, two] = processes as [ServiceHandle, ServiceHandle];
-    expect((await from(one, '203.0.113.5')('/sign-up', PERSON, PASSWORD)).status).toBe(201);
-    const guesses = Array.from({ length: ATTEMPTS_PER_ADDRESS + 10 }, (_, index) =>
-      from(index % 2 === 0 ? one : two, ATTACKER)('/sign-in', `guess${index}@example.com`, 'wrong password'),
-    );
-    const statuses = (await Promise.all(guesses)).map((response) => response.status);
-    expect(statuses.filter((status) => status === 401)).toHaveLength(ATTEMPTS_PER_ADDRESS);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
-    expect((await from(two, '203.0.113.50')('/sign-in', PERSON, PASSWORD)).status).toBe(200);
-    expect((await from(one, '203.0.113.50')('/sign-in', PERSON, PASSWORD)).status).toBe(200);
-  });
-});
+    it('counts one address’s concurrent guesses on both processes together, and locks no other address', async () => {
+      const [one, two] = processes as [ServiceHandle, ServiceHandle];
+      expect((await from(one, '203.0.113.5')('/sign-up', PERSON, PASSWORD)).status).toBe(201);
+      const guesses = Array.from({ length: ATTEMPTS_PER_ADDRESS + 10 }, (_, index) =>
+        from(index % 2 === 0 ? one : two, ATTACKER)(
+          '/sign-in',
+          `guess${index}@example.com`,
+          'wrong password',
+        ),
+      );
+      const statuses = (await Promise.all(guesses)).map((response) => response.status);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(ATTEMPTS_PER_ADDRESS);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+      expect((await from(two, '203.0.113.50')('/sign-in', PERSON, PASSWORD)).status).toBe(200);
+      expect((await from(one, '203.0.113.50')('/sign-in', PERSON, PASSWORD)).status).toBe(200);
+    });
+  },
+);
