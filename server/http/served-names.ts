@@ -1,7 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ProblemInit } from './problem';
-import { problemBody } from './problem';
+import { type ProblemInit, problemBody } from './problem';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
@@ -46,7 +45,7 @@ export class ServedNames {
   }
 }
 
-/** A Host of this origin's host name and port, the port left out when it is the scheme's default. */
+/** Whether a Host names this origin's host and port; a Host may leave out a default port (80 or 443). */
 function sameHost(asked: URL, origin: URL): boolean {
   if (asked.hostname !== origin.hostname) return false;
   const defaultPort = origin.protocol === 'https:' ? '443' : '80';
