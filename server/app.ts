@@ -4,6 +4,7 @@ import { dashboardApi } from './dashboard/api';
 import { dashboardPages } from './dashboard/pages';
 import type { AppDeps } from './deps';
 import { authenticate } from './http/auth';
+import { resolveClientAddress } from './http/client-address';
 import { extensionCors } from './http/cors';
 import type { AppEnv } from './http/env';
 import { handleErrors } from './http/errors';
@@ -30,6 +31,7 @@ export function createApp(
   extra?: Hono<AppEnv>,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use('*', resolveClientAddress(deps.config.trustProxy));
   app.use('*', requestLog(deps.log));
   app.use('*', extensionCors());
   app.route('/', metaRoutes(deps, routes));

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TrustedProxies, TrustProxySettingError } from './http/client-address';
 import { isLogLevel, type LogLevel } from './log';
 import { EgressPolicy, EgressSettingError } from './network/egress-policy';
 
@@ -14,6 +15,10 @@ export interface Config {
   databaseUrl: string | null;
   /** Where the other service processes on the same database reach this one (NODE_URL); its own address if unset. */
   nodeUrl: string | null;
+  /** The public origins this service is also served at (PUBLIC_URL), besides its loopback names and NODE_URL. */
+  publicUrls: string[];
+  /** The proxies whose X-Forwarded-For names the client (TRUST_PROXY). */
+  trustProxy: TrustedProxies;
   /** For the session layer: the browser to launch (found on the machine when null) and whether headless by default. */
   chromePath: string | null;
   headless: boolean;
@@ -91,6 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     dataDir: path.resolve(flags['data-dir'] ?? env.DATA_DIR ?? path.join(PROJECT_ROOT, '.data')),
     databaseUrl,
     nodeUrl: parseNodeUrl(env.NODE_URL ?? ''),
+    publicUrls: parsePublicUrls(env.PUBLIC_URL ?? ''),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY ?? ''),
     chromePath: env.CHROME_PATH || null,
     // Without a display a windowed browser cannot start: headless then, unless told otherwise.
     headless: env.HEADLESS ? parseBoolean('HEADLESS', env.HEADLESS) : !env.DISPLAY && !env.WAYLAND_DISPLAY,
@@ -137,6 +144,35 @@ function parseNodeUrl(text: string): string | null {
       `NODE_URL must be an http:// address with no path, such as http://10.0.0.5:8787, not "${text}"`,
     );
   return url.origin;
+}
+
+function parsePublicUrls(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const url = URL.canParse(part) ? new URL(part) : null;
+      if (
+        !url ||
+        (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+        url.pathname !== '/' ||
+        url.username
+      )
+        throw new ConfigError(
+          `PUBLIC_URL must be http:// or https:// addresses with no path, separated by commas (such as https://pilot.example.com), not "${part}"`,
+        );
+      return url.origin;
+    });
+}
+
+function parseTrustProxy(text: string): TrustedProxies {
+  try {
+    return TrustedProxies.parse(text);
+  } catch (error) {
+    if (error instanceof TrustProxySettingError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 function parseSignup(text: string): Config['signup'] {

@@ -16,6 +16,7 @@ import { wireService } from './deps';
 import { eventSocket } from './events/socket';
 import { answerClientErrors, requireHost } from './http/client-errors';
 import type { AppEnv } from './http/env';
+import { refuseForeignHosts, ServedNames } from './http/served-names';
 import { serveUpgrades } from './http/upgrades';
 import { validate } from './http/validate';
 import { createLifecycle } from './lifecycle';
@@ -61,7 +62,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
       (request) => runKeysCommand(db, systemClock, validate(KeysCommand, request, 'body')),
       log,
     );
-    const listening = await listen(app, config, log);
+    const names = new ServedNames(config);
+    const listening = await listen(app, config, names, log);
     server = listening.server;
     const url = `http://${formatHost(config.host)}:${listening.port}`;
     const devtools = cdpEndpoint({
@@ -70,7 +72,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       peerOf: async (sessionId) => (await peerOfSession(db, sessionId, node.id))?.url ?? null,
       log,
     });
-    serveUpgrades(listening.server as Server, { '/v1/events': eventSocket(app) }, devtools);
+    serveUpgrades(listening.server as Server, names, { '/v1/events': eventSocket(app) }, devtools);
     const ownOrigin = `http://${formatHost(reachableHost(config.host))}:${listening.port}`;
     deps.sessions.listeningAt(ownOrigin);
     await deps.membership.listeningAt(ownOrigin);
@@ -108,10 +110,14 @@ async function acquireServiceLock(dataDir: string): Promise<DataDirLock> {
   }
 }
 
-/** Serves the app; requests Node's parser refuses, and HTTP/1.1 without Host, get problem details too. */
+/**
+ * Serves the app; requests Node's parser refuses, HTTP/1.1 without Host and requests for a name the service is
+ * not served as get problem details too.
+ */
 function listen(
   app: Hono<AppEnv>,
   config: Config,
+  names: ServedNames,
   log: Logger,
 ): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
@@ -122,7 +128,7 @@ function listen(
         hostname: config.host,
         serverOptions: { requireHostHeader: false },
         createServer: ((options: ServerOptions, listener: RequestListener) =>
-          createServer(options, requireHost(listener))) as typeof createServer,
+          createServer(options, requireHost(refuseForeignHosts(names, listener)))) as typeof createServer,
       },
       (info: AddressInfo) => resolve({ server, port: info.port }),
     );

@@ -7,6 +7,7 @@ import type { ProfileCookies } from '../cookies/profile-cookies';
 import type { Database } from '../db/driver';
 import type { AppEnv } from '../http/env';
 import { domainProblem } from '../http/errors';
+import { nothingHere } from '../http/fallback';
 import type { SessionManager } from '../sessions/manager';
 import { findSession } from '../store/sessions';
 import { isNodeAuth, NODE_AUTH_HEADER } from './peers';
@@ -34,7 +35,8 @@ export function internalRoutes(deps: {
   const { db, sessions, automation, cookies, nodeAuthKey } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
-    if (!isNodeAuth(c.req.header(NODE_AUTH_HEADER), nodeAuthKey)) return c.notFound();
+    // Not the app's not-found answer: that one names the methods a path takes, telling these paths exist.
+    if (!isNodeAuth(c.req.header(NODE_AUTH_HEADER), nodeAuthKey)) return nothingHere(c.req.path);
     return next();
   });
   app.post(

@@ -12,10 +12,11 @@ import { deleteAccount } from '../accounts/delete-account';
 import { decoyHash, hashPassword, verifyPassword } from '../accounts/passwords';
 import { HOURLY_LIMITS } from '../accounts/plans';
 import type { AppDeps } from '../deps';
-import { clientAddress } from '../http/auth';
+import { clientAddress } from '../http/client-address';
 import type { AppEnv } from '../http/env';
 import { ProblemError } from '../http/problem';
 import { formatWait } from '../http/rate-limit';
+import { ServedNames } from '../http/served-names';
 import { readJsonBody } from '../http/validate';
 import { createKeyOfAccount, listKeysOfAccount, revokeKeyOfAccount } from '../store/account-keys';
 import {
@@ -43,24 +44,27 @@ import { clearSignInCookie, readSignInCookie, setSignInCookie } from './sign-in-
  */
 export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
   const { db, clock, config } = deps;
-  const attempts = new AttemptLimits();
+  const attempts = new AttemptLimits(db);
   expireSignInsHourly(deps);
   const api = new Hono<AppEnv>();
-  api.use('*', noApiKeys(), sameOriginOnly(), async (c, next) => {
+  api.use('*', noApiKeys(), sameOriginOnly(new ServedNames(config), config.port), async (c, next) => {
     await next();
     // Answers hold keys and account details: no cache keeps them.
     c.header('Cache-Control', 'no-store');
   });
 
-  /** Counts an attempt at a password for this email; past the limits, 429 whether or not the email has an account. */
-  const limitAttempts = (c: Context<AppEnv>, email: string) => {
-    const wait = attempts.attempt(clientAddress(c), email, clock.now().getTime());
-    if (wait === null) return;
+  /**
+   * Counts an attempt at a password for this email; past the limits, 429 whether or not the email has an account.
+   * The caller takes a successful sign-in off the count.
+   */
+  const limitAttempts = async (c: Context<AppEnv>, email: string) => {
+    const attempt = await attempts.attempt(clientAddress(c), email, clock.now().getTime());
+    if ('succeeded' in attempt) return attempt;
     throw new ProblemError({
       status: 429,
       code: 'rate_limited',
-      detail: `Too many attempts; try again in ${formatWait(wait)}.`,
-      headers: { 'Retry-After': String(wait) },
+      detail: `Too many attempts; try again in ${formatWait(attempt.waitSeconds)}.`,
+      headers: { 'Retry-After': String(attempt.waitSeconds) },
     });
   };
 
@@ -101,7 +105,8 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
         detail: 'Sign-up is closed on this service: ask its operator for an account.',
       });
     }
-    limitAttempts(c, email);
+    // A sign-up stays counted even when it succeeds: it tells whether an email has an account (409).
+    await limitAttempts(c, email);
     const account = await createEmailAccount(db, clock, email, await hashPassword(password));
     if (!account) {
       throw new ProblemError({
@@ -116,7 +121,7 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
 
   api.post('/sign-in', async (c) => {
     const { email, password } = await readJsonBody(c, SignInInput);
-    limitAttempts(c, email);
+    const attempt = await limitAttempts(c, email);
     const account = await findPasswordOfEmail(db, email);
     // An unknown email costs a hash too, so the answer's time does not tell which emails have accounts.
     const matches = await verifyPassword(password, account?.password_hash ?? (await decoyHash()));
@@ -127,6 +132,7 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
         detail: 'The email or the password is not right.',
       });
     }
+    await attempt.succeeded();
     await signIn(c, account.id);
     return c.json({ email: account.email, plan: account.plan });
   });
@@ -201,9 +207,9 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
     password: string,
     field: string,
   ): Promise<void> {
-    limitAttempts(c, account.email);
+    const attempt = await limitAttempts(c, account.email);
     const stored = await findPasswordOfAccount(db, account.id);
-    if (stored && (await verifyPassword(password, stored))) return;
+    if (stored && (await verifyPassword(password, stored))) return attempt.succeeded();
     const message = 'This is not your current password.';
     throw new ProblemError({
       status: 422,

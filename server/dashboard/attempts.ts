@@ -1,25 +1,46 @@
-import { SlidingWindowLimiter } from '../http/sliding-window';
+import type { Queryable } from '../db/driver';
+import {
+  type AttemptLimitSettings,
+  countSignInAttempt,
+  forgetSignInAttempt,
+} from '../store/sign-in-attempts';
 
-/** Sign-in and sign-up attempts allowed per email in ATTEMPT_WINDOW_MS, whoever makes them. */
-export const ATTEMPTS_PER_EMAIL = 10;
-/** Sign-in and sign-up attempts allowed per client address in ATTEMPT_WINDOW_MS, whatever the email. */
+/** Failed sign-in and sign-up attempts allowed from one client address in ATTEMPT_WINDOW_MS, whatever the email. */
 export const ATTEMPTS_PER_ADDRESS = 30;
+/** Failed attempts allowed from one client address for one email in ATTEMPT_WINDOW_MS. */
+export const ATTEMPTS_PER_EMAIL = 10;
+/**
+ * Failed attempts allowed for one email from all addresses together: guessing one account's password from many
+ * addresses is bounded, yet one address (contributing at most ATTEMPTS_PER_EMAIL) can never lock it for others.
+ */
+export const ATTEMPTS_PER_EMAIL_EVERYWHERE = 100;
 export const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
 
+const LIMITS: AttemptLimitSettings = {
+  windowMs: ATTEMPT_WINDOW_MS,
+  perAddress: ATTEMPTS_PER_ADDRESS,
+  perAddressAndEmail: ATTEMPTS_PER_EMAIL,
+  perEmail: ATTEMPTS_PER_EMAIL_EVERYWHERE,
+};
+
+/** An attempt under way: succeeded() takes it off the count. */
+export interface Attempt {
+  succeeded(): Promise<void>;
+}
+
 /**
- * Limits sign-in and sign-up attempts, so passwords cannot be guessed at speed against one account (from many
- * addresses) nor from one address (against many accounts). Every attempt counts, whether the email has an
- * account or not, so the limit itself tells nothing about which emails have one.
+ * Limits sign-in and sign-up attempts, so passwords cannot be guessed at speed against one account nor from one
+ * address against many. Counted in the database, so the limits hold across processes and restarts. Every attempt
+ * counts while it runs, whether the email has an account or not (the limit itself tells nothing about which emails
+ * have one); a successful sign-in is then taken off, so a person signing in often is never locked out.
  */
 export class AttemptLimits {
-  private readonly byEmail = new SlidingWindowLimiter(ATTEMPT_WINDOW_MS);
-  private readonly byAddress = new SlidingWindowLimiter(ATTEMPT_WINDOW_MS);
+  constructor(private readonly db: Queryable) {}
 
-  /** Counts an attempt; answers the seconds to wait when over either limit, or null to go ahead. */
-  attempt(address: string, email: string, nowMs: number): number | null {
-    const fromAddress = this.byAddress.hit(address, ATTEMPTS_PER_ADDRESS, nowMs);
-    if (!fromAddress.allowed) return fromAddress.resetSeconds;
-    const forEmail = this.byEmail.hit(email.toLowerCase(), ATTEMPTS_PER_EMAIL, nowMs);
-    return forEmail.allowed ? null : forEmail.resetSeconds;
+  /** Counts an attempt; answers the whole seconds to wait when over a limit. */
+  async attempt(address: string, email: string, nowMs: number): Promise<Attempt | { waitSeconds: number }> {
+    const counted = await countSignInAttempt(this.db, address, email, nowMs, LIMITS);
+    if ('waitMs' in counted) return { waitSeconds: Math.max(1, Math.ceil(counted.waitMs / 1000)) };
+    return { succeeded: () => forgetSignInAttempt(this.db, counted.id) };
   }
 }

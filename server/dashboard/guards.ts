@@ -1,21 +1,21 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/env';
 import { ProblemError } from '../http/problem';
-import { publicScheme } from './sign-in-cookie';
+import type { ServedNames } from '../http/served-names';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Refuses a state-changing request that did not come from the dashboard's own pages (CSRF): its `Origin` must
- * be this service's own (the scheme and the Host the browser addressed). Browsers send Origin on every POST,
- * PUT and DELETE made by script; a request without one is refused too.
+ * be one of this service's own origins (served-names.ts), not merely the Host the request names, which a
+ * rebound domain's page chooses, and the one of the Host it was sent to. Browsers send Origin on every POST, PUT and DELETE made by script; a request
+ * without one is refused too.
  */
-export function sameOriginOnly(): MiddlewareHandler<AppEnv> {
+export function sameOriginOnly(names: ServedNames, configuredPort: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
-    const origin = c.req.header('origin');
-    const host = c.req.header('host');
-    if (!origin || !host || origin !== `${publicScheme(c)}://${host}`) {
+    const port = c.env?.incoming?.socket?.localPort ?? configuredPort;
+    if (!names.allowsOrigin(c.req.header('origin'), c.req.header('host'), port)) {
       throw new ProblemError({
         status: 403,
         code: 'forbidden',

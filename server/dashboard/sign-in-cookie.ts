@@ -38,7 +38,7 @@ export function servedOverHttps(c: Context<AppEnv>): boolean {
   return publicScheme(c) === 'https';
 }
 
-export function publicScheme(c: Context<AppEnv>): 'http' | 'https' {
+function publicScheme(c: Context<AppEnv>): 'http' | 'https' {
   const forwarded = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   if (forwarded === 'https') return 'https';
   return new URL(c.req.url).protocol === 'https:' ? 'https' : 'http';

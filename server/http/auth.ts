@@ -1,10 +1,11 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { hashApiKey } from '../accounts/api-keys';
 import type { KeyCache } from '../accounts/key-cache';
 import type { KeyUses } from '../accounts/key-uses';
 import type { Clock } from '../clock';
 import type { Queryable } from '../db/driver';
 import { type AccountOfKey, findAccountByKey } from '../store/accounts';
+import { clientAddress } from './client-address';
 import type { AppEnv } from './env';
 import { problemResponse } from './problem';
 import { formatWait } from './rate-limit';
@@ -78,7 +79,3 @@ const KEY_FAILURES = {
   revoked: 'This API key has been revoked; create a new one in the dashboard.',
   expired: 'This API key has expired; create a new one in the dashboard.',
 };
-
-export function clientAddress(c: Context<AppEnv>): string {
-  return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
-}

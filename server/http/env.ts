@@ -9,6 +9,8 @@ export type AppEnv = {
   Bindings: Partial<HttpBindings>;
   Variables: {
     requestId: string;
+    /** The client's address, through the trusted proxies (client-address.ts). */
+    clientAddress: string;
     /** Set by the auth middleware on every /v1 route that needs a key. */
     account: AccountOfKey;
     /** Set on the dashboard's endpoints for the person signed in with its cookie. */

@@ -11,8 +11,13 @@ export function notFoundOrMethodNotAllowed(app: Hono<AppEnv>): NotFoundHandler<A
   return (c) => {
     const allowed = allowedMethods(routes(), c.req.path);
     if (allowed.length > 0) return methodNotAllowed(c, allowed);
-    return problemResponse({ status: 404, code: 'not_found', detail: `There is nothing at ${c.req.path}.` });
+    return nothingHere(c.req.path);
   };
+}
+
+/** The 404 of a path where nothing is, for this caller. */
+export function nothingHere(path: string): Response {
+  return problemResponse({ status: 404, code: 'not_found', detail: `There is nothing at ${path}.` });
 }
 
 /**

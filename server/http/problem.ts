@@ -13,6 +13,7 @@ export interface ProblemInit {
 const TITLES: Record<ProblemCode, string> = {
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
+  misdirected_request: 'Misdirected request',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   malformed_request: 'Malformed request',

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { randomBase62 } from '../ids';
 import type { Logger } from '../log';
-import { clientAddress } from './auth';
+import { clientAddress } from './client-address';
 import type { AppEnv } from './env';
 
 /** One log line per request, without headers (so never the Authorization header). */

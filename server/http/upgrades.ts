@@ -1,19 +1,23 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { refusedForeignHost, type ServedNames } from './served-names';
 
 /** Takes a WebSocket upgrade request for one path (the request's, without its query). */
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, path: string) => void;
 
 /**
- * The one `upgrade` listener of the HTTP server: each WebSocket request goes to the handler of its path, exact
- * paths first, else to `fallback` (which answers what it does not know).
+ * The one `upgrade` listener of the HTTP server: a request for a name the service is not served as is refused;
+ * each other goes to the handler of its path, exact paths first, else to `fallback` (which answers what it does
+ * not know).
  */
 export function serveUpgrades(
   server: Server,
+  names: ServedNames,
   exact: Record<string, UpgradeHandler>,
   fallback: UpgradeHandler,
 ): void {
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (refusedForeignHost(names, request, socket)) return;
     const path = new URL(request.url ?? '/', 'http://service').pathname;
     (exact[path] ?? fallback)(request, socket, head, path);
   });

@@ -10,7 +10,7 @@ import type { Session } from '../../lib/api/schemas/sessions';
 import { eventually } from '../e2e/support/wait';
 import { openEventStream } from './event-stream';
 import { createDataDir, JSON_HEADERS, requester, runCli, type ServiceHandle, startService } from './harness';
-import { nginxForTests, startNginx } from './nginx';
+import { freePort, nginxForTests, startNginx } from './nginx';
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
 
 /*
@@ -22,6 +22,7 @@ import { type PostgresServer, postgresForTests, startPostgres } from './postgres
 const bin = postgresForTests();
 const nginxBin = nginxForTests();
 let postgres: PostgresServer;
+let nginxPort: number;
 let db: pg.Client;
 const nodes: ServiceHandle[] = [];
 let key: string;
@@ -62,7 +63,15 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     postgres = await startPostgres(bin as string);
     db = new pg.Client({ connectionString: postgres.url });
     await db.connect();
-    const env = { DATABASE_URL: postgres.url, MAX_BROWSERS: '1', HEADLESS: 'true' };
+    nginxPort = await freePort();
+    const env = {
+      DATABASE_URL: postgres.url,
+      MAX_BROWSERS: '1',
+      HEADLESS: 'true',
+      // As docs/cluster/nginx.conf says: the address people use, and nginx's own.
+      PUBLIC_URL: `http://127.0.0.1:${nginxPort}`,
+      TRUST_PROXY: '127.0.0.1',
+    };
     // All at once on the fresh database: one migrates it, the others wait for it and find it done.
     nodes.push(...(await Promise.all([0, 1, 2].map(() => startService({ env })))));
     key = (await nodes[0]?.createKey('enterprise', 'cluster')) as string;
@@ -172,6 +181,7 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
       const nginx = await startNginx(
         nginxBin as string,
         nodes.map((node) => `127.0.0.1:${node.port}`),
+        nginxPort,
       );
       try {
         const through = requester(nginx.url, key);

@@ -87,11 +87,39 @@ describe('configuration', () => {
     });
   });
 
+  it('takes the public addresses and the trusted proxies as lists', () => {
+    const config = loadConfig({
+      PUBLIC_URL: 'https://Pilot.example.com/, http://10.0.0.5:8787',
+      TRUST_PROXY: '10.0.0.2, 10.1.0.0/16, ::1',
+    });
+    expect(config.publicUrls).toEqual(['https://pilot.example.com', 'http://10.0.0.5:8787']);
+    // The client is the right-most address of the chain that is not a trusted proxy.
+    expect(config.trustProxy.clientOf('10.0.0.2', '198.51.100.1, 203.0.113.9, 10.1.2.3')).toBe('203.0.113.9');
+    expect(config.trustProxy.clientOf('::ffff:10.0.0.2', '203.0.113.9')).toBe('203.0.113.9');
+    expect(config.trustProxy.clientOf('::1', '2001:db8::7')).toBe('2001:db8::7');
+    // From anyone else, X-Forwarded-For is not believed; garbage a proxy passed on ends the chain at that proxy.
+    expect(config.trustProxy.clientOf('198.51.100.1', '203.0.113.9')).toBe('198.51.100.1');
+    expect(config.trustProxy.clientOf('10.0.0.2', 'not-an-address')).toBe('10.0.0.2');
+    expect(loadConfig({}).trustProxy.clientOf('127.0.0.1', '203.0.113.9')).toBe('127.0.0.1');
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT must be 0 to 65535, not "eighty"'],
     [{ PORT: '65536' }, 'PORT must be 0 to 65535, not "65536"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be debug, info, warn or error, not "loud"'],
     [{ HEADLESS: 'maybe' }, 'HEADLESS must be true or false, not "maybe"'],
+    [
+      { PUBLIC_URL: 'https://pilot.example.com/app' },
+      'PUBLIC_URL must be http:// or https:// addresses with no path, separated by commas (such as https://pilot.example.com), not "https://pilot.example.com/app"',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.2,nginx' },
+      'TRUST_PROXY must list proxy addresses or CIDR ranges separated by commas (such as 10.0.0.2,10.1.0.0/16), not "nginx"',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.0/33' },
+      'TRUST_PROXY must list proxy addresses or CIDR ranges separated by commas (such as 10.0.0.2,10.1.0.0/16), not "10.0.0.0/33"',
+    ],
     [
       { PROFILE_STATE_MAX_BYTES: '2147483648' },
       'PROFILE_STATE_MAX_BYTES must be at most 1073741824, not "2147483648"',

@@ -25,9 +25,9 @@ export interface Nginx {
  * Runs `docs/cluster/nginx.conf` as shipped, with only its addresses changed: its upstream lists `backends` and
  * it listens on a free loopback port. Everything nginx writes stays in a temp dir.
  */
-export async function startNginx(binary: string, backends: string[]): Promise<Nginx> {
+export async function startNginx(binary: string, backends: string[], port?: number): Promise<Nginx> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pp-nginx-'));
-  const port = await freePort();
+  port ??= await freePort();
   const shipped = await readFile(new URL('../../docs/cluster/nginx.conf', import.meta.url), 'utf8');
   const servers = backends.map((backend) => `    server ${backend} max_fails=2 fail_timeout=10s;`).join('\n');
   const site = shipped
@@ -69,7 +69,8 @@ http {
   };
 }
 
-function freePort(): Promise<number> {
+/** A loopback port free now, for a server started later (nginx, whose address the processes must know first). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -3,6 +3,7 @@ import { z } from '../zod';
 export const PROBLEM_CODES = [
   'unauthorized',
   'forbidden',
+  'misdirected_request',
   'not_found',
   'method_not_allowed',
   'malformed_request',

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROME_INSTALL_HINT, findChrome } from '../../../server/browser/find-chrome';
 import type { RunningBrowser } from '../../../server/browser/launch';
+import { ServedNames } from '../../../server/http/served-names';
 import { serveUpgrades } from '../../../server/http/upgrades';
 import { createLogger } from '../../../server/log';
 import { EgressPolicy } from '../../../server/network/egress-policy';
@@ -149,7 +150,7 @@ export async function relayDevtools(
     peerOf: async () => null,
     log: createLogger({ level: 'error' }),
   });
-  serveUpgrades(server, {}, devtools);
+  serveUpgrades(server, new ServedNames({ host: '127.0.0.1', nodeUrl: null, publicUrls: [] }), {}, devtools);
   const port = await listen(server);
   return { url: `ws://127.0.0.1:${port}${tokens.path('ses_test')}`, close: () => close(server) };
 }
