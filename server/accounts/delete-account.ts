@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
-import { accountArtifactsDir, profileDataDir } from '../data-dir';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../boot/wiring';
+import { accountArtifactsDir, profileDataDir } from '../core/data-dir';
 import { revokeKeysOfAccount } from '../store/account-keys';
 import { deleteAccountRow, profileIdsOfAccount } from '../store/dashboard-accounts';
 import { decodeCursor } from '../store/pagination';

@@ -1,6 +1,6 @@
+import type { Lifecycle } from '../core/lifecycle';
+import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import type { Lifecycle } from '../lifecycle';
-import type { Logger } from '../log';
 import { heartbeat, leaveCluster, registerNode, removeLostNodes } from '../store/nodes';
 
 /** Often enough that a lost node is noticed well within 30 s (it is lost after NODE_LOST_AFTER_S). */

@@ -1,7 +1,7 @@
+import type { Lifecycle } from '../core/lifecycle';
+import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 import type { LocalPublisher, Publisher } from '../events/publisher';
-import type { Lifecycle } from '../lifecycle';
-import type { Logger } from '../log';
 
 /** NOTIFY channel carrying `<node id> <topic>` for each publish, to the other nodes. */
 export const TOPICS_CHANNEL = 'pp_topics';

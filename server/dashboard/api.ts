@@ -11,7 +11,7 @@ import {
 import { deleteAccount } from '../accounts/delete-account';
 import { decoyHash, hashPassword, verifyPassword } from '../accounts/passwords';
 import { HOURLY_LIMITS } from '../accounts/plans';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../boot/wiring';
 import { clientAddress } from '../http/auth';
 import type { AppEnv } from '../http/env';
 import { ProblemError } from '../http/problem';

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { closeToOthers } from '../data-dir';
+import { closeToOthers } from '../core/data-dir';
 
 /** Anything that runs SQL in PostgreSQL's dialect with `$1` parameters: the database or an open transaction. */
 export interface Queryable {

@@ -1,5 +1,5 @@
-import type { Lifecycle } from '../lifecycle';
-import type { Logger } from '../log';
+import type { Lifecycle } from '../core/lifecycle';
+import type { Logger } from '../core/log';
 import type { Database } from './driver';
 
 /**

@@ -1,8 +1,8 @@
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { EventType } from '../../lib/api/schemas/events';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import type { Lifecycle } from '../core/lifecycle';
 import type { Database, Queryable } from '../db/driver';
-import type { Lifecycle } from '../lifecycle';
 import { appendEvent, pruneEvents } from '../store/events';
 import { accountTopic, type Publisher } from './publisher';
 

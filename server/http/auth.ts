@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { hashApiKey } from '../accounts/api-keys';
 import type { KeyCache } from '../accounts/key-cache';
 import type { KeyUses } from '../accounts/key-uses';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 import { type AccountOfKey, findAccountByKey } from '../store/accounts';
 import type { AppEnv } from './env';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import type { Lifecycle } from '../core/lifecycle';
 import type { Database, Queryable } from '../db/driver';
-import type { Lifecycle } from '../lifecycle';
 import {
   claimIdempotencyKey,
   expireIdempotencyRecords,

@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
+import type { Logger } from '../core/log';
 import { refuseUpgrade, type UpgradeHandler } from '../http/upgrades';
-import type { Logger } from '../log';
 import { relayDevtools } from './cdp-relay';
 import type { CdpTokens } from './cdp-tokens';
 

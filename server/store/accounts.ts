@@ -7,9 +7,9 @@ import {
   keyPrefix,
   sameHash,
 } from '../accounts/api-keys';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import { newId } from '../core/ids';
 import type { Database, Queryable } from '../db/driver';
-import { newId } from '../ids';
 
 export interface AccountOfKey {
   id: string;

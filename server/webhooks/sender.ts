@@ -1,10 +1,10 @@
-import type { Clock } from '../clock';
-import type { WebhookSettings } from '../config';
+import type { Clock } from '../core/clock';
+import type { WebhookSettings } from '../core/config';
+import type { Lifecycle } from '../core/lifecycle';
+import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 import { WEBHOOKS_TOPIC } from '../events/event-log';
 import type { Publisher } from '../events/publisher';
-import type { Lifecycle } from '../lifecycle';
-import type { Logger } from '../log';
 import {
   claimDueDeliveries,
   type DueDelivery,

@@ -4,14 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockFilePath } from '../../server/data-dir';
+import { lockFilePath } from '../../server/core/data-dir';
+import { createLifecycle } from '../../server/core/lifecycle';
+import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/core/lock';
+import { createLogger } from '../../server/core/log';
 import { type Database, openDatabase } from '../../server/db/driver';
 import { loadMigrations, migrate } from '../../server/db/migrate';
 import { openPglite } from '../../server/db/pglite';
 import { keepStatisticsCurrent } from '../../server/db/statistics';
-import { createLifecycle } from '../../server/lifecycle';
-import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/lock';
-import { createLogger } from '../../server/log';
 
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
 

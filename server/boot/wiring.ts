@@ -1,26 +1,26 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { KeyCache } from './accounts/key-cache';
-import { createKeyUses, type KeyUses } from './accounts/key-uses';
-import { createRunQueue, type RunQueue } from './automation/queue';
-import { createRunEvents, type RunEvents } from './automation/run-events';
-import type { Clock } from './clock';
-import { joinCluster, type Membership } from './cluster/membership';
-import { createPeers, nodeAuthKey } from './cluster/peers';
-import { relayThroughDatabase } from './cluster/relayed-publisher';
-import { pickUpRunsQueuedHere } from './cluster/run-pickup';
-import type { Config } from './config';
-import { createProfileCookies, type ProfileCookies } from './cookies/profile-cookies';
-import type { Database } from './db/driver';
-import { keepStatisticsCurrent } from './db/statistics';
-import { createEventLog, type EventLog } from './events/event-log';
-import { createPublisher, type Publisher } from './events/publisher';
-import { StreamSlots } from './events/stream-slots';
-import { newId } from './ids';
-import type { Lifecycle } from './lifecycle';
-import type { Logger } from './log';
-import { CdpTokens } from './sessions/cdp-tokens';
-import { createSessionManager, type SessionManager } from './sessions/manager';
-import { startWebhookSender } from './webhooks/sender';
+import { KeyCache } from '../accounts/key-cache';
+import { createKeyUses, type KeyUses } from '../accounts/key-uses';
+import { createRunQueue, type RunQueue } from '../automation/queue';
+import { createRunEvents, type RunEvents } from '../automation/run-events';
+import { joinCluster, type Membership } from '../cluster/membership';
+import { createPeers, nodeAuthKey } from '../cluster/peers';
+import { relayThroughDatabase } from '../cluster/relayed-publisher';
+import { pickUpRunsQueuedHere } from '../cluster/run-pickup';
+import { createProfileCookies, type ProfileCookies } from '../cookies/profile-cookies';
+import type { Clock } from '../core/clock';
+import type { Config } from '../core/config';
+import { newId } from '../core/ids';
+import type { Lifecycle } from '../core/lifecycle';
+import type { Logger } from '../core/log';
+import type { Database } from '../db/driver';
+import { keepStatisticsCurrent } from '../db/statistics';
+import { createEventLog, type EventLog } from '../events/event-log';
+import { createPublisher, type Publisher } from '../events/publisher';
+import { StreamSlots } from '../events/stream-slots';
+import { CdpTokens } from '../sessions/cdp-tokens';
+import { createSessionManager, type SessionManager } from '../sessions/manager';
+import { startWebhookSender } from '../webhooks/sender';
 
 /** What the process provides: the database, settings, logs, time, and start-up and shutdown hooks. */
 export interface BaseDeps {

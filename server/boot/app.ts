@@ -1,21 +1,21 @@
 import { Hono } from 'hono';
-import { internalRoutes } from './cluster/internal-routes';
-import { dashboardApi } from './dashboard/api';
-import { dashboardPages } from './dashboard/pages';
-import type { AppDeps } from './deps';
-import { authenticate } from './http/auth';
-import { extensionCors } from './http/cors';
-import type { AppEnv } from './http/env';
-import { handleErrors } from './http/errors';
-import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from './http/fallback';
-import { idempotency, maintainIdempotencyRecords } from './http/idempotency';
-import { accountRateLimit } from './http/rate-limit';
-import { requestLog } from './http/request-log';
-import type { Route } from './http/route';
-import { takeStreamSlot } from './http/stream-slot';
-import { refuseNulInPath } from './http/validate';
-import { routes as contractRoutes } from './routes/index';
-import { metaRoutes } from './routes/meta';
+import { internalRoutes } from '../cluster/internal-routes';
+import { dashboardApi } from '../dashboard/api';
+import { dashboardPages } from '../dashboard/pages';
+import { authenticate } from '../http/auth';
+import { extensionCors } from '../http/cors';
+import type { AppEnv } from '../http/env';
+import { handleErrors } from '../http/errors';
+import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from '../http/fallback';
+import { idempotency, maintainIdempotencyRecords } from '../http/idempotency';
+import { accountRateLimit } from '../http/rate-limit';
+import { requestLog } from '../http/request-log';
+import type { Route } from '../http/route';
+import { takeStreamSlot } from '../http/stream-slot';
+import { refuseNulInPath } from '../http/validate';
+import { routes as contractRoutes } from '../routes/index';
+import { metaRoutes } from '../routes/meta';
+import type { AppDeps } from './wiring';
 
 /**
  * The HTTP app: the v1 routes declared from the contract (routes/index.ts) behind request logs, CORS,

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EgressPolicy, EgressSettingError } from '../network/egress-policy';
 import { isLogLevel, type LogLevel } from './log';
-import { EgressPolicy, EgressSettingError } from './network/egress-policy';
 
-export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface Config {
   port: number;
