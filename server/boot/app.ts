@@ -7,7 +7,7 @@ import { extensionCors } from '../http/cors';
 import type { AppEnv } from '../http/env';
 import { handleErrors } from '../http/errors';
 import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from '../http/fallback';
-import { idempotency, maintainIdempotencyRecords } from '../http/idempotency';
+import { idempotency } from '../http/idempotency';
 import { accountRateLimit } from '../http/rate-limit';
 import { requestLog } from '../http/request-log';
 import type { Route } from '../http/route';
@@ -44,7 +44,6 @@ export function createApp(
   app.use('/v1/*', refuseNulInPath());
   for (const declared of routes) declared.register(app, deps);
   if (extra) app.route('/', extra);
-  maintainIdempotencyRecords(deps.db, deps.clock, deps.lifecycle);
   app.notFound(notFoundOrMethodNotAllowed(app));
   app.onError(handleErrors(deps.log));
   return app;

@@ -22,6 +22,7 @@ import { validate } from '../http/validate';
 import { cdpEndpoint } from '../sessions/cdp-endpoint';
 import { clusterSecret, peerOfSession } from '../store/nodes';
 import { createApp } from './app';
+import { backgroundJobs, scheduleJobs } from './jobs';
 import { wireService } from './wiring';
 
 export interface RunningService {
@@ -55,6 +56,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const base = { db, config, log, clock: systemClock, lifecycle, node };
     const deps = wireService(base);
     const app = createApp(deps);
+    scheduleJobs(backgroundJobs(deps), lifecycle);
     await lifecycle.runStart();
     admin = await listenAdmin(
       adminSocketPath(config.dataDir),

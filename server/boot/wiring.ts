@@ -6,21 +6,18 @@ import { createRunEvents, type RunEvents } from '../automation/run-events';
 import { joinCluster, type Membership } from '../cluster/membership';
 import { createPeers, nodeAuthKey } from '../cluster/peers';
 import { relayThroughDatabase } from '../cluster/relayed-publisher';
-import { pickUpRunsQueuedHere } from '../cluster/run-pickup';
 import { createProfileCookies, type ProfileCookies } from '../cookies/profile-cookies';
 import type { Clock } from '../core/clock';
 import type { Config } from '../core/config';
 import { newId } from '../core/ids';
-import type { Lifecycle } from '../core/lifecycle';
+import type { Job, Lifecycle } from '../core/lifecycle';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import { keepStatisticsCurrent } from '../db/statistics';
 import { createEventLog, type EventLog } from '../events/event-log';
 import { createPublisher, type Publisher } from '../events/publisher';
 import { StreamSlots } from '../events/stream-slots';
 import { CdpTokens } from '../sessions/cdp-tokens';
 import { createSessionManager, type SessionManager } from '../sessions/manager';
-import { startWebhookSender } from '../webhooks/sender';
 
 /** What the process provides: the database, settings, logs, time, and start-up and shutdown hooks. */
 export interface BaseDeps {
@@ -59,23 +56,19 @@ export interface AppDeps extends BaseDeps {
   /** What the other nodes' requests to this one carry. */
   nodeAuthKey: string;
   membership: Membership;
+  /** The publisher's relay through NOTIFY, on PostgreSQL. */
+  relay: Job | null;
 }
 
-/** The one place the service's parts are put together and hooked into its start-up and shutdown. */
+/** The one place the service's parts are put together; their background work is listed in jobs.ts. */
 export function wireService(base: BaseDeps): AppDeps {
   const node = base.node ?? { id: newId('nod'), secret: randomBytes(32) };
   const nodeId = node.id;
   const cdpTokens = new CdpTokens(createHmac('sha256', node.secret).update('cdp tokens').digest());
   const authKey = nodeAuthKey(node.secret);
   const keyCache = new KeyCache();
-  let stopHearingKeys: () => Promise<void> = async () => {};
-  base.lifecycle.onStart('key cache', async () => {
-    stopHearingKeys = await keyCache.listen(base.db);
-  });
-  keepStatisticsCurrent(base.db, base.lifecycle, base.log);
-  const publisher = relayThroughDatabase(createPublisher(), { ...base, nodeId });
+  const { publisher, relay } = relayThroughDatabase(createPublisher(), { ...base, nodeId });
   const events = createEventLog({ ...base, publisher });
-  // Joined before the sessions' shutdown hook is registered, so that the node leaves after its sessions stop.
   const membership = joinCluster({
     ...base,
     nodeId,
@@ -103,16 +96,8 @@ export function wireService(base: BaseDeps): AppDeps {
     events,
     cluster,
   });
-  pickUpRunsQueuedHere({ ...base, nodeId, automation });
-  base.lifecycle.onStart('sessions', () => sessions.reconcile());
-  base.lifecycle.onStart('automation runs', () => automation.reconcile());
-  // Shutdown hooks run last registered first: runs end before their browsers are stopped.
-  base.lifecycle.onShutdown('sessions', () => sessions.stopAll('service_shutdown'));
-  base.lifecycle.onShutdown('automation runs', () => automation.drain());
-  base.lifecycle.onShutdown('key cache', () => stopHearingKeys());
   const keyUses = createKeyUses(base.db, base.log);
   const streams = new StreamSlots();
-  startWebhookSender({ ...base, publisher, settings: base.config.webhooks });
   return {
     ...base,
     sessions,
@@ -128,5 +113,6 @@ export function wireService(base: BaseDeps): AppDeps {
     nodeId,
     nodeAuthKey: authKey,
     membership,
+    relay,
   };
 }

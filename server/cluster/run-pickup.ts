@@ -1,6 +1,6 @@
 import type { RunQueue } from '../automation/queue';
 import { RUNS_QUEUED_CHANNEL } from '../automation/queue';
-import type { Lifecycle } from '../core/lifecycle';
+import type { Job } from '../core/lifecycle';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 
@@ -15,26 +15,24 @@ export function pickUpRunsQueuedHere(deps: {
   db: Database;
   nodeId: string;
   automation: RunQueue;
-  lifecycle: Lifecycle;
   log: Logger;
-}): void {
-  const { db, nodeId, automation, lifecycle, log } = deps;
-  if (db.kind !== 'postgres') return;
+}): Job | null {
+  const { db, nodeId, automation, log } = deps;
+  if (db.kind !== 'postgres') return null;
   const pickUp = () =>
     void automation.pickUp().catch((error: unknown) => log.error('could not take up queued runs', { error }));
   let stopListening: () => Promise<void> = async () => {};
-  let timer: NodeJS.Timeout | undefined;
-  lifecycle.onStart('runs queued here', async () => {
-    stopListening = await db.listen(RUNS_QUEUED_CHANNEL, {
-      onNotify: (payload) => {
-        if (payload === nodeId) pickUp();
-      },
-      onRestored: pickUp,
-    });
-    timer = setInterval(pickUp, FALLBACK_POLL_MS).unref();
-  });
-  lifecycle.onShutdown('runs queued here', async () => {
-    clearInterval(timer);
-    await stopListening();
-  });
+  return {
+    name: 'runs queued here',
+    async start() {
+      stopListening = await db.listen(RUNS_QUEUED_CHANNEL, {
+        onNotify: (payload) => {
+          if (payload === nodeId) pickUp();
+        },
+        onRestored: pickUp,
+      });
+    },
+    every: { ms: FALLBACK_POLL_MS, run: pickUp },
+    stop: () => stopListening(),
+  };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Clock } from '../core/clock';
-import type { Lifecycle } from '../core/lifecycle';
+import type { Job } from '../core/lifecycle';
 import type { Database, Queryable } from '../db/driver';
 import {
   claimIdempotencyKey,
@@ -94,15 +94,14 @@ export function sendAnswer(c: Context<AppEnv>, answer: Answer): Response {
 }
 
 /** Deletes answers older than 24 h and claims left by a process that died mid-request. */
-export function maintainIdempotencyRecords(db: Database, clock: Clock, lifecycle: Lifecycle): void {
+export function maintainIdempotencyRecords(db: Database, clock: Clock): Job {
   const expire = (inFlightToo = false) =>
     expireIdempotencyRecords(db, new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS), inFlightToo);
-  let timer: NodeJS.Timeout | undefined;
-  lifecycle.onStart('idempotency records', async () => {
-    await expire(true);
-    timer = setInterval(() => void expire().catch(() => {}), 3600 * 1000).unref();
-  });
-  lifecycle.onShutdown('idempotency records', () => clearInterval(timer));
+  return {
+    name: 'idempotency records',
+    start: () => expire(true),
+    every: { ms: 3600 * 1000, run: () => void expire().catch(() => {}) },
+  };
 }
 
 /** Claims the key for this request (null), or answers from the earlier request that holds it. */

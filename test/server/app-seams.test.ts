@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxyInput } from '../../lib/api/inputs/proxies';
 import { createApp } from '../../server/boot/app';
+import { backgroundJobs, scheduleJobs } from '../../server/boot/jobs';
 import { type AppDeps, wireService } from '../../server/boot/wiring';
 import { loadConfig } from '../../server/core/config';
 import { createLifecycle } from '../../server/core/lifecycle';
@@ -87,6 +88,7 @@ beforeAll(async () => {
   const base = { db, config, log, clock, lifecycle };
   const deps = watchSessions(wireService(base));
   app = createApp(deps, routes, testRoutes(deps));
+  scheduleJobs(backgroundJobs(deps), lifecycle);
   await lifecycle.runStart();
   const created = await createAccountWithKey(db, clock, { plan: 'enterprise', name: 'seams' });
   key = created.key;

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduleJobs } from '../../server/boot/jobs';
 import { lockFilePath } from '../../server/core/data-dir';
 import { createLifecycle } from '../../server/core/lifecycle';
 import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/core/lock';
@@ -240,7 +241,8 @@ describe('planner statistics on PGlite (no autovacuum)', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
     const db = await openDatabase({ dataDir });
     const lifecycle = createLifecycle(createLogger({ level: 'error' }));
-    keepStatisticsCurrent(db, lifecycle, createLogger({ level: 'error' }), 50);
+    const statistics = keepStatisticsCurrent(db, createLogger({ level: 'error' }), 50);
+    if (statistics) scheduleJobs([statistics], lifecycle);
     // reltuples is the planner's count of a table's rows: only VACUUM and ANALYZE set it.
     const plannedRows = async () =>
       (
