@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { internalRoutes } from '../cluster/internal-routes';
 import { dashboardApi } from '../dashboard/api';
 import { dashboardPages } from '../dashboard/pages';
 import { authenticate } from '../http/auth';
@@ -14,6 +13,7 @@ import type { Route } from '../http/route';
 import { takeStreamSlot } from '../http/stream-slot';
 import { refuseNulInPath } from '../http/validate';
 import { routes as contractRoutes } from '../routes/index';
+import { internalRoutes } from '../routes/internal';
 import { metaRoutes } from '../routes/meta';
 import type { AppDeps } from './wiring';
 

@@ -1,4 +1,4 @@
-import { pickUpRunsQueuedHere } from '../cluster/run-pickup';
+import { pickUpRunsQueuedHere } from '../automation/run-pickup';
 import type { Job, Lifecycle } from '../core/lifecycle';
 import { expireSignInsHourly } from '../dashboard/api';
 import { keepStatisticsCurrent } from '../db/statistics';

@@ -1,8 +1,8 @@
-import type { RunQueue } from '../automation/queue';
-import { RUNS_QUEUED_CHANNEL } from '../automation/queue';
 import type { Job } from '../core/lifecycle';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
+import type { RunQueue } from './queue';
+import { RUNS_QUEUED_CHANNEL } from './queue';
 
 /** How often a node looks for runs queued for it, in case it missed the notification. */
 const FALLBACK_POLL_MS = 5000;
