@@ -3,6 +3,7 @@ import { dashboardApi } from '../dashboard/api';
 import { dashboardPages } from '../dashboard/pages';
 import { authenticate } from '../http/auth';
 import { extensionCors } from '../http/cors';
+import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { handleErrors } from '../http/errors';
 import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from '../http/fallback';
@@ -15,7 +16,6 @@ import { refuseNulInPath } from '../http/validate';
 import { routes as contractRoutes } from '../routes/index';
 import { internalRoutes } from '../routes/internal';
 import { metaRoutes } from '../routes/meta';
-import type { AppDeps } from './wiring';
 
 /**
  * The HTTP app: the v1 routes declared from the contract (routes/index.ts) behind request logs, CORS,

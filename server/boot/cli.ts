@@ -6,8 +6,8 @@ import { systemClock } from '../core/clock';
 import { CONFIG_OPTIONS, type Config, type ConfigFlags, loadConfig } from '../core/config';
 import { adminSocketPath } from '../core/data-dir';
 import { acquireDataDirLock, DataDirBusyError } from '../core/lock';
-import { openDatabase } from '../db/driver';
 import { migrate } from '../db/migrate';
+import { openDatabase } from '../db/open';
 import type { CreatedKey, KeyListing } from '../store/accounts';
 
 export interface CliOutput {

@@ -3,9 +3,9 @@ import type { Job, Lifecycle } from '../core/lifecycle';
 import { expireSignInsHourly } from '../dashboard/api';
 import { keepStatisticsCurrent } from '../db/statistics';
 import { pruneOldEvents } from '../events/event-log';
+import type { AppDeps } from '../http/deps';
 import { maintainIdempotencyRecords } from '../http/idempotency';
 import { webhookSender } from '../webhooks/sender';
-import type { AppDeps } from './wiring';
 
 /**
  * Every piece of the service's background work, in start order. Shutdown stops them in reverse: new work stops

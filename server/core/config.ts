@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EgressPolicy, EgressSettingError } from '../network/egress-policy';
+import { EgressPolicy, EgressSettingError } from './egress-policy';
 import { isLogLevel, type LogLevel } from './log';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));

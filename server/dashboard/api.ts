@@ -11,11 +11,11 @@ import {
 import { deleteAccount } from '../accounts/delete-account';
 import { decoyHash, hashPassword, verifyPassword } from '../accounts/passwords';
 import { HOURLY_LIMITS } from '../accounts/plans';
-import type { AppDeps } from '../boot/wiring';
 import type { Clock } from '../core/clock';
 import type { Job } from '../core/lifecycle';
 import type { Database } from '../db/driver';
 import { clientAddress } from '../http/auth';
+import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { ProblemError } from '../http/problem';
 import { formatWait } from '../http/rate-limit';

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { hashApiKey } from '../accounts/api-keys';
 import type { KeyCache } from '../accounts/key-cache';
 import type { KeyUses } from '../accounts/key-uses';
+import { hashApiKey } from '../core/api-keys';
 import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 import { type AccountOfKey, findAccountByKey } from '../store/accounts';

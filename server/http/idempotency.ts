@@ -10,7 +10,7 @@ import {
   type StoredAnswer,
   storeIdempotentAnswer,
 } from '../store/idempotency';
-import type { AppEnv } from './env';
+import type { AppEnv, IdempotencyScope } from './env';
 import { ProblemError, validationProblem } from './problem';
 import { readRawBody } from './validate';
 
@@ -18,13 +18,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 /** Headers of a stored answer that are replayed; the rest (rate limits, CORS) belong to the new request. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
-
-/** The claim of the current request on its Idempotency-Key, for routes that store their answer themselves. */
-export interface IdempotencyScope {
-  accountId: string;
-  key: string;
-  recorded: boolean;
-}
 
 /** A JSON answer that can be stored for replay and then sent. */
 export interface Answer {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppDeps } from '../boot/wiring';
+import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { buildOpenApiDocument } from '../http/openapi';
 import type { Route } from '../http/route';

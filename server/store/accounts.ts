@@ -6,7 +6,7 @@ import {
   KEY_PREFIX_LENGTH,
   keyPrefix,
   sameHash,
-} from '../accounts/api-keys';
+} from '../core/api-keys';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Database, Queryable } from '../db/driver';

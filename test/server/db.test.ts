@@ -9,8 +9,9 @@ import { lockFilePath } from '../../server/core/data-dir';
 import { createLifecycle } from '../../server/core/lifecycle';
 import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/core/lock';
 import { createLogger } from '../../server/core/log';
-import { type Database, openDatabase } from '../../server/db/driver';
+import type { Database } from '../../server/db/driver';
 import { loadMigrations, migrate } from '../../server/db/migrate';
+import { openDatabase } from '../../server/db/open';
 import { openPglite } from '../../server/db/pglite';
 import { keepStatisticsCurrent } from '../../server/db/statistics';
 

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  generateApiKey,
-  hashApiKey,
-  isWellFormedKey,
-  keyPrefix,
-  sameHash,
-} from '../../server/accounts/api-keys';
+import { generateApiKey, hashApiKey, isWellFormedKey, keyPrefix, sameHash } from '../../server/core/api-keys';
 import { adminSocketPath } from '../../server/core/data-dir';
 import { newId, randomBase62 } from '../../server/core/ids';
 import { createLifecycle } from '../../server/core/lifecycle';
