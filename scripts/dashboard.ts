@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../server/config';
+import { PROJECT_ROOT } from '../server/core/config';
 
 /**
  * Builds the dashboard's pages into .output/dashboard (`npm run build:dashboard`), quietly, throwing with

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../server/config';
+import { PROJECT_ROOT } from '../server/core/config';
 import { runWxt } from './wxt';
 
 export const FIREFOX_BUILD = path.join(PROJECT_ROOT, '.output/firefox-mv3');

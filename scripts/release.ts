@@ -4,7 +4,7 @@
  */
 import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../server/config';
+import { PROJECT_ROOT } from '../server/core/config';
 import { lintFirefoxBuild } from './lint-firefox';
 import { runWxt } from './wxt';
 

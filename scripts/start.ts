@@ -8,8 +8,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { ConfigError, loadConfig, PROJECT_ROOT } from '../server/config';
-import { DataDirAccessError, PRIVATE_UMASK, prepareDataDir } from '../server/data-dir';
+import { ConfigError, loadConfig, PROJECT_ROOT } from '../server/core/config';
+import { DataDirAccessError, PRIVATE_UMASK, prepareDataDir } from '../server/core/data-dir';
 import { buildDashboard } from './dashboard';
 import { connectExtension, launchWithExtension } from './extension-browser';
 import { runWxt } from './wxt';
@@ -42,7 +42,7 @@ function startService(): Promise<{ child: ChildProcess; url: string }> {
     throw error;
   }
   const log = createWriteStream(path.join(config.dataDir, 'service.log'), { flags: 'a', mode: 0o600 });
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'server/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'server/boot/main.ts')], {
     cwd: PROJECT_ROOT,
     // A person automates their own local pages too; a hosted service leaves EGRESS_ALLOW empty.
     env: { ...process.env, EGRESS_ALLOW: process.env.EGRESS_ALLOW ?? 'loopback' },
@@ -82,7 +82,7 @@ async function localKey(serviceUrl: string): Promise<string> {
     [
       '--import',
       'tsx',
-      path.join(PROJECT_ROOT, 'server/main.ts'),
+      path.join(PROJECT_ROOT, 'server/boot/main.ts'),
       'keys',
       'create',
       '--plan',

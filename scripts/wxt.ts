@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../server/config';
+import { PROJECT_ROOT } from '../server/core/config';
 
 /**
  * Runs a WXT command quietly (Rollup's warnings about comments in zod are noise) and throws with its output

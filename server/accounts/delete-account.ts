@@ -1,6 +1,11 @@
 import { rm } from 'node:fs/promises';
-import { accountArtifactsDir, profileDataDir } from '../data-dir';
-import type { AppDeps } from '../deps';
+import type { RunQueue } from '../automation/queue';
+import type { Clock } from '../core/clock';
+import type { Config } from '../core/config';
+import { accountArtifactsDir, profileDataDir } from '../core/data-dir';
+import type { Logger } from '../core/log';
+import type { Database } from '../db/driver';
+import type { SessionManager } from '../sessions/manager';
 import { revokeKeysOfAccount } from '../store/account-keys';
 import { deleteAccountRow, profileIdsOfAccount } from '../store/dashboard-accounts';
 import { decodeCursor } from '../store/pagination';
@@ -19,7 +24,14 @@ export async function deleteAccount(
     log,
     sessions,
     automation,
-  }: Pick<AppDeps, 'db' | 'clock' | 'config' | 'log' | 'sessions' | 'automation'>,
+  }: {
+    db: Database;
+    clock: Clock;
+    config: Config;
+    log: Logger;
+    sessions: SessionManager;
+    automation: RunQueue;
+  },
   accountId: string,
 ): Promise<void> {
   await revokeKeysOfAccount(db, clock, accountId);

@@ -1,5 +1,5 @@
+import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import type { Logger } from '../log';
 import { recordKeyUsed } from '../store/account-keys';
 
 /** Records when each key was last used, for the dashboard's list. */

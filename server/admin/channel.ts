@@ -1,6 +1,6 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Socket } from 'node:net';
-import type { Logger } from '../log';
+import type { Logger } from '../core/log';
 
 /**
  * The local admin channel: a unix socket owned by the running service, so that keys commands work while it

@@ -1,6 +1,6 @@
 import { Plan } from '../../lib/api/schemas/account';
 import { z } from '../../lib/api/zod';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 import type { Database } from '../db/driver';
 import { createAccountWithKey, listKeys, revokeKey, setPlan } from '../store/accounts';
 

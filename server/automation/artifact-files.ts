@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { accountArtifactsDir } from '../data-dir';
+import { accountArtifactsDir } from '../core/data-dir';
 
 export interface ArtifactAddress {
   accountId: string;

@@ -1,11 +1,11 @@
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
-import type { Clock } from '../clock';
-import type { Limits } from '../config';
+import type { Clock } from '../core/clock';
+import type { Limits } from '../core/config';
+import { Conflict, isDomainError, NotFound } from '../core/domain-errors';
+import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
-import { Conflict, isDomainError, NotFound } from '../domain-errors';
 import { type EventLog, runEventData } from '../events/event-log';
-import type { Logger } from '../log';
 import type { ClusterSeat, SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
 import {

@@ -1,5 +1,5 @@
-import type { FingerprintSettings } from './launch';
 import { userDataDirArgument } from './processes';
+import type { FingerprintSettings } from './settings';
 
 // Background services that would otherwise call Google through the profile's proxy, or rewrite http
 // navigations to https. Chromium honours only the last --disable-features, so all go in one.

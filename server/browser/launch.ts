@@ -2,9 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { Fingerprint } from '../../lib/api/inputs/profiles';
-import type { ProxyParts } from '../../lib/api/proxy-url';
-import type { EgressPolicy } from '../network/egress-policy';
+import type { EgressPolicy } from '../core/egress-policy';
 import { CdpMultiplexer } from './cdp-multiplexer';
 import { CdpPipe } from './cdp-pipe';
 import { checkCdpCommand } from './cdp-policy';
@@ -12,14 +10,10 @@ import { chromiumArguments } from './chromium-arguments';
 import { findBrowserProcess } from './orphans';
 import { canonicalPath } from './processes';
 import { openSessionRelay, type SessionRelay } from './proxy-relay';
+import type { FingerprintSettings, ProxySettings } from './settings';
 import { shutDownBrowser } from './shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from './startup-failure';
 import { headlessUserAgent } from './user-agent';
-
-/** The profile's proxy, password included, as the contract parses a proxy URL. */
-export type ProxySettings = ProxyParts;
-
-export type FingerprintSettings = Fingerprint;
 
 export interface LaunchOptions {
   chromePath: string;

@@ -1,9 +1,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
-import type { EgressPolicy } from '../network/egress-policy';
-import type { ProxySettings } from './launch';
+import type { EgressPolicy } from '../core/egress-policy';
 import { openSessionRelay } from './proxy-relay';
+import type { ProxySettings } from './settings';
 
 export type ProxyCheck =
   | { ok: true; ip: string; timezone: string | null; took_ms: number }

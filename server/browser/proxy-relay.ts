@@ -1,9 +1,9 @@
 import type { Socket } from 'node:net';
 import { type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
+import type { EgressPolicy } from '../core/egress-policy';
 import { EgressRefused, EgressUnresolved, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
-import type { EgressPolicy } from '../network/egress-policy';
 import { peerInProcessGroup, peerIsThisProcess } from '../network/socket-owner';
-import type { ProxySettings } from './launch';
+import type { ProxySettings } from './settings';
 
 /** The local proxy every session's browser sends all its traffic through. */
 export interface SessionRelay {

@@ -1,6 +1,6 @@
+import type { Job, Lifecycle } from '../core/lifecycle';
+import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import type { Lifecycle } from '../lifecycle';
-import type { Logger } from '../log';
 import { heartbeat, leaveCluster, registerNode, removeLostNodes } from '../store/nodes';
 
 /** Often enough that a lost node is noticed well within 30 s (it is lost after NODE_LOST_AFTER_S). */
@@ -11,6 +11,8 @@ export interface Membership {
   draining(): boolean;
   /** Where the other nodes reach this one, once it listens (unless NODE_URL said it). */
   listeningAt(url: string): Promise<void>;
+  /** Joins at start, heartbeats, and leaves at its turn in shutdown. */
+  heartbeats: Job;
 }
 
 export interface MembershipDeps {
@@ -34,7 +36,6 @@ export function joinCluster(deps: MembershipDeps): Membership {
   const { db, nodeId, log, lifecycle } = deps;
   let url = deps.url ?? '';
   let draining = false;
-  let timer: NodeJS.Timeout | undefined;
   let beating: Promise<void> = Promise.resolve();
 
   async function beat(): Promise<void> {
@@ -53,24 +54,26 @@ export function joinCluster(deps: MembershipDeps): Membership {
     beating = beat().catch((error: unknown) => log.error('cluster heartbeat failed', { error }));
   };
 
-  lifecycle.onStart('cluster membership', async () => {
-    await registerNode(db, { id: nodeId, url, capacity: deps.capacity });
-    await deps.sweepOrphans();
-    timer = setInterval(tick, HEARTBEAT_MS).unref();
-  });
   lifecycle.shutdownSignal.addEventListener('abort', () => {
     draining = true;
     void heartbeat(db, nodeId, true).catch(() => {});
   });
-  // Registered before the sessions' hook, so it runs after it: the node leaves once its sessions are stopped.
-  lifecycle.onShutdown('cluster membership', async () => {
-    clearInterval(timer);
-    await beating;
-    await leaveCluster(db, nodeId);
-  });
 
   return {
     draining: () => draining,
+    // Listed before the sessions in boot/jobs.ts, so it stops after them: the node leaves once they are stopped.
+    heartbeats: {
+      name: 'cluster membership',
+      async start() {
+        await registerNode(db, { id: nodeId, url, capacity: deps.capacity });
+        await deps.sweepOrphans();
+      },
+      every: { ms: HEARTBEAT_MS, run: tick },
+      async stop() {
+        await beating;
+        await leaveCluster(db, nodeId);
+      },
+    },
     async listeningAt(listening) {
       if (deps.url) return;
       url = listening;

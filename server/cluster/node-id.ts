@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { newId } from '../ids';
+import { newId } from '../core/ids';
 
 const NODE_ID = /^nod_[0-9A-Za-z]{20}$/;
 

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Cookie } from '../../lib/api/schemas/cookies';
+import { Unavailable } from '../core/domain-errors';
+import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import { Unavailable } from '../domain-errors';
-import type { Logger } from '../log';
 import { findNode, nodesWithRoom, type PeerNode } from '../store/nodes';
 import type { SessionRow, StopReason } from '../store/sessions';
 import { fromWire, type WireError } from './wire-errors';

@@ -1,7 +1,7 @@
+import type { Job } from '../core/lifecycle';
+import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 import type { LocalPublisher, Publisher } from '../events/publisher';
-import type { Lifecycle } from '../lifecycle';
-import type { Logger } from '../log';
 
 /** NOTIFY channel carrying `<node id> <topic>` for each publish, to the other nodes. */
 export const TOPICS_CHANNEL = 'pp_topics';
@@ -17,13 +17,13 @@ const FALLBACK_POLL_MS = 1000;
  */
 export function relayThroughDatabase(
   local: LocalPublisher,
-  deps: { db: Database; nodeId: string; log: Logger; lifecycle: Lifecycle },
-): Publisher {
-  const { db, nodeId, log, lifecycle } = deps;
-  if (db.kind !== 'postgres') return local;
+  deps: { db: Database; nodeId: string; log: Logger },
+): { publisher: Publisher; relay: Job | null } {
+  const { db, nodeId, log } = deps;
+  if (db.kind !== 'postgres') return { publisher: local, relay: null };
   let lost = false;
   let stopListening: () => Promise<void> = async () => {};
-  lifecycle.onStart('publisher relay', async () => {
+  const listen = async () => {
     stopListening = await db.listen(TOPICS_CHANNEL, {
       onNotify(payload) {
         const space = payload.indexOf(' ');
@@ -38,9 +38,8 @@ export function relayThroughDatabase(
         local.wakeAll();
       },
     });
-  });
-  lifecycle.onShutdown('publisher relay', () => stopListening());
-  return {
+  };
+  const publisher: Publisher = {
     publish(topic) {
       local.publish(topic);
       db.query('select pg_notify($1, $2)', [TOPICS_CHANNEL, `${nodeId} ${topic}`]).catch((error: unknown) =>
@@ -50,4 +49,5 @@ export function relayThroughDatabase(
     subscribe: (topic, listener) => local.subscribe(topic, listener),
     next: (topic, ms, signal) => local.next(topic, lost ? Math.min(ms, FALLBACK_POLL_MS) : ms, signal),
   };
+  return { publisher, relay: { name: 'publisher relay', start: listen, stop: () => stopListening() } };
 }

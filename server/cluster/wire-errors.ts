@@ -1,4 +1,4 @@
-import { Conflict, isDomainError, NotFound, PlanLimit, Unavailable } from '../domain-errors';
+import { Conflict, isDomainError, NotFound, PlanLimit, Unavailable } from '../core/domain-errors';
 
 /** A domain error as one node tells it to another, so that the client gets the very answer the owner gave. */
 export type WireError =

@@ -1,8 +1,8 @@
 import type { Cookie } from '../../lib/api/schemas/cookies';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { CookieChange, Peers } from '../cluster/peers';
+import { Conflict, NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
-import { Conflict, NotFound } from '../domain-errors';
 import type { SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';

@@ -11,8 +11,11 @@ import {
 import { deleteAccount } from '../accounts/delete-account';
 import { decoyHash, hashPassword, verifyPassword } from '../accounts/passwords';
 import { HOURLY_LIMITS } from '../accounts/plans';
-import type { AppDeps } from '../deps';
+import type { Clock } from '../core/clock';
+import type { Job } from '../core/lifecycle';
+import type { Database } from '../db/driver';
 import { clientAddress } from '../http/client-address';
+import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { ProblemError } from '../http/problem';
 import { formatWait } from '../http/rate-limit';
@@ -45,7 +48,6 @@ import { clearSignInCookie, readSignInCookie, setSignInCookie } from './sign-in-
 export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
   const { db, clock, config } = deps;
   const attempts = new AttemptLimits(db);
-  expireSignInsHourly(deps);
   const api = new Hono<AppEnv>();
   api.use('*', noApiKeys(), sameOriginOnly(new ServedNames(config), config.port), async (c, next) => {
     await next();
@@ -223,11 +225,10 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
 }
 
 /** Expired sign-ins are refused as they are read; their rows are deleted once an hour. */
-function expireSignInsHourly({ db, clock, lifecycle }: AppDeps): void {
-  let timer: NodeJS.Timeout | undefined;
-  lifecycle.onStart('expired sign-ins', async () => {
-    await deleteExpiredSignIns(db, clock);
-    timer = setInterval(() => void deleteExpiredSignIns(db, clock).catch(() => {}), 3600 * 1000).unref();
-  });
-  lifecycle.onShutdown('expired sign-ins', () => clearInterval(timer));
+export function expireSignInsHourly(db: Database, clock: Clock): Job {
+  return {
+    name: 'expired sign-ins',
+    start: () => deleteExpiredSignIns(db, clock),
+    every: { ms: 3600 * 1000, run: () => void deleteExpiredSignIns(db, clock).catch(() => {}) },
+  };
 }

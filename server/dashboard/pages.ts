@@ -4,7 +4,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { PROJECT_ROOT } from '../config';
+import { PROJECT_ROOT } from '../core/config';
 import type { AppEnv } from '../http/env';
 
 /** Where `npm run build:dashboard` puts the pages (npm start and the tests build them). */

@@ -1,7 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { closeToOthers } from '../data-dir';
-
 /** Anything that runs SQL in PostgreSQL's dialect with `$1` parameters: the database or an open transaction. */
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
@@ -57,30 +53,4 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
     offset += part.length;
   }
   return joined;
-}
-
-export interface DatabaseOptions {
-  dataDir: string;
-  /** A `postgres://` URL: use that server instead of the embedded database in `<dataDir>/pg`. */
-  databaseUrl?: string | null;
-}
-
-/** Opens the embedded PGlite database in `<dataDir>/pg`, or a real PostgreSQL server when a URL is given. */
-export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): Promise<Database> {
-  if (databaseUrl) {
-    const { openPostgres } = await import('./postgres');
-    return openPostgres(databaseUrl);
-  }
-  const directory = path.join(dataDir, 'pg');
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const { openPglite } = await import('./pglite');
-  const db = await openPglite(directory);
-  // A new database is unpacked with modes of its own (0666 files, 0755 folders) whatever the umask.
-  try {
-    closeToOthers(directory);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  return db;
 }

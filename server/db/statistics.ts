@@ -1,5 +1,5 @@
-import type { Lifecycle } from '../lifecycle';
-import type { Logger } from '../log';
+import type { Job } from '../core/lifecycle';
+import type { Logger } from '../core/log';
 import type { Database } from './driver';
 
 /**
@@ -8,13 +8,8 @@ import type { Database } from './driver';
  * kept by VACUUM). This does autovacuum's work on PGlite, with its ANALYZE threshold: a table is vacuumed and
  * analyzed once 50 rows plus a tenth of it changed since it last was.
  */
-export function keepStatisticsCurrent(
-  db: Database,
-  lifecycle: Lifecycle,
-  log: Logger,
-  checkEveryMs = 10_000,
-): void {
-  if (db.kind !== 'pglite') return;
+export function keepStatisticsCurrent(db: Database, log: Logger, checkEveryMs = 10_000): Job | null {
+  if (db.kind !== 'pglite') return null;
   const analyzeChanged = async () => {
     const stale = await db.query<{ relname: string }>(
       `select relname from pg_stat_user_tables
@@ -22,13 +17,12 @@ export function keepStatisticsCurrent(
     );
     for (const { relname } of stale) await db.exec(`vacuum (analyze) "${relname.replaceAll('"', '""')}"`);
   };
-  let timer: NodeJS.Timeout | undefined;
-  lifecycle.onStart('planner statistics', async () => {
-    await analyzeChanged();
-    timer = setInterval(
-      () => void analyzeChanged().catch((error: unknown) => log.warn('vacuum failed', { error })),
-      checkEveryMs,
-    ).unref();
-  });
-  lifecycle.onShutdown('planner statistics', () => clearInterval(timer));
+  return {
+    name: 'planner statistics',
+    start: analyzeChanged,
+    every: {
+      ms: checkEveryMs,
+      run: () => void analyzeChanged().catch((error: unknown) => log.warn('vacuum failed', { error })),
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { EventType } from '../../lib/api/schemas/events';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import type { Job } from '../core/lifecycle';
 import type { Database, Queryable } from '../db/driver';
-import type { Lifecycle } from '../lifecycle';
 import { appendEvent, pruneEvents } from '../store/events';
 import { accountTopic, type Publisher } from './publisher';
 
@@ -27,21 +27,8 @@ const PRUNE_EVERY_MS = 5 * 60_000;
 /** A run's output above this many bytes of JSON is left out of its events (read the run for it). */
 const MAX_EVENT_OUTPUT_BYTES = 16 * 1024;
 
-export function createEventLog(deps: {
-  db: Database;
-  clock: Clock;
-  publisher: Publisher;
-  lifecycle: Lifecycle;
-}): EventLog {
-  const { db, clock, publisher, lifecycle } = deps;
-  let timer: NodeJS.Timeout | undefined;
-  const prune = () => pruneEvents(db, new Date(clock.now().getTime() - EVENT_RETENTION_MS));
-  lifecycle.onStart('event log', async () => {
-    await prune();
-    timer = setInterval(() => void prune().catch(() => {}), PRUNE_EVERY_MS).unref();
-  });
-  lifecycle.onShutdown('event log', () => clearInterval(timer));
-
+export function createEventLog(deps: { db: Database; clock: Clock; publisher: Publisher }): EventLog {
+  const { db, clock, publisher } = deps;
   return {
     async transaction(change) {
       const accounts = new Set<string>();
@@ -67,5 +54,15 @@ export function runEventData(run: AutomationRun, stepIndex?: number): object {
     ...run,
     ...(small ? {} : { output: {}, output_omitted: true }),
     ...(stepIndex === undefined ? {} : { step_index: stepIndex }),
+  };
+}
+
+/** Deletes the events older than the retention, at start and every few minutes. */
+export function pruneOldEvents(db: Database, clock: Clock): Job {
+  const prune = () => pruneEvents(db, new Date(clock.now().getTime() - EVENT_RETENTION_MS));
+  return {
+    name: 'event log',
+    start: prune,
+    every: { ms: PRUNE_EVERY_MS, run: () => void prune().catch(() => {}) },
   };
 }

@@ -1,5 +1,5 @@
 import type { Plan } from '../../lib/api/schemas/account';
-import { PlanLimit } from '../domain-errors';
+import { PlanLimit } from '../core/domain-errors';
 
 /** Event streams (SSE and WebSocket together) an account may hold open at once on a service process. */
 export const STREAM_CAPS: Record<Plan, number> = { free: 2, premium: 5, enterprise: 20 };

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import { hashApiKey } from '../accounts/api-keys';
 import type { KeyCache } from '../accounts/key-cache';
 import type { KeyUses } from '../accounts/key-uses';
-import type { Clock } from '../clock';
+import { hashApiKey } from '../core/api-keys';
+import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 import { type AccountOfKey, findAccountByKey } from '../store/accounts';
 import { clientAddress } from './client-address';

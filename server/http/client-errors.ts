@@ -1,7 +1,7 @@
 import type { RequestListener, Server } from 'node:http';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '../log';
+import type { Logger } from '../core/log';
 import { type ProblemInit, problemBody } from './problem';
 
 type ParserError = NodeJS.ErrnoException & { reason?: string };

@@ -1,7 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { AccountOfKey } from '../store/accounts';
 import type { DashboardAccount } from '../store/dashboard-accounts';
-import type { IdempotencyScope } from './idempotency';
 
 /** Hono's environment for this app: what middleware puts on the context for the routes. */
 export type AppEnv = {
@@ -22,3 +21,10 @@ export type AppEnv = {
     releaseStream: () => void;
   };
 };
+
+/** The claim of the current request on its Idempotency-Key, for routes that store their answer themselves. */
+export interface IdempotencyScope {
+  accountId: string;
+  key: string;
+  recorded: boolean;
+}

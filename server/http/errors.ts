@@ -1,6 +1,6 @@
 import type { ErrorHandler } from 'hono';
-import { Conflict, NotFound, PlanLimit, Unavailable } from '../domain-errors';
-import type { Logger } from '../log';
+import { Conflict, NotFound, PlanLimit, Unavailable } from '../core/domain-errors';
+import type { Logger } from '../core/log';
 import type { AppEnv } from './env';
 import { ProblemError, type ProblemInit, problemResponse } from './problem';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import type { Job } from '../core/lifecycle';
 import type { Database, Queryable } from '../db/driver';
-import type { Lifecycle } from '../lifecycle';
 import {
   claimIdempotencyKey,
   expireIdempotencyRecords,
@@ -10,7 +10,7 @@ import {
   type StoredAnswer,
   storeIdempotentAnswer,
 } from '../store/idempotency';
-import type { AppEnv } from './env';
+import type { AppEnv, IdempotencyScope } from './env';
 import { ProblemError, validationProblem } from './problem';
 import { readRawBody } from './validate';
 
@@ -18,13 +18,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 /** Headers of a stored answer that are replayed; the rest (rate limits, CORS) belong to the new request. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
-
-/** The claim of the current request on its Idempotency-Key, for routes that store their answer themselves. */
-export interface IdempotencyScope {
-  accountId: string;
-  key: string;
-  recorded: boolean;
-}
 
 /** A JSON answer that can be stored for replay and then sent. */
 export interface Answer {
@@ -94,15 +87,14 @@ export function sendAnswer(c: Context<AppEnv>, answer: Answer): Response {
 }
 
 /** Deletes answers older than 24 h and claims left by a process that died mid-request. */
-export function maintainIdempotencyRecords(db: Database, clock: Clock, lifecycle: Lifecycle): void {
+export function maintainIdempotencyRecords(db: Database, clock: Clock): Job {
   const expire = (inFlightToo = false) =>
     expireIdempotencyRecords(db, new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS), inFlightToo);
-  let timer: NodeJS.Timeout | undefined;
-  lifecycle.onStart('idempotency records', async () => {
-    await expire(true);
-    timer = setInterval(() => void expire().catch(() => {}), 3600 * 1000).unref();
-  });
-  lifecycle.onShutdown('idempotency records', () => clearInterval(timer));
+  return {
+    name: 'idempotency records',
+    start: () => expire(true),
+    every: { ms: 3600 * 1000, run: () => void expire().catch(() => {}) },
+  };
 }
 
 /** Claims the key for this request (null), or answers from the earlier request that holds it. */

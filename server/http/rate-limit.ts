@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { HOURLY_LIMITS } from '../accounts/plans';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 import type { Database } from '../db/driver';
 import { type CountedRequest, countRequest } from '../store/request-counts';
 import type { AppEnv } from './env';

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { randomBase62 } from '../ids';
-import type { Logger } from '../log';
+import { randomBase62 } from '../core/ids';
+import type { Logger } from '../core/log';
 import { clientAddress } from './client-address';
 import type { AppEnv } from './env';
 

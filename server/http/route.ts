@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { type EndpointName, endpoints } from '../../lib/api/endpoints';
 import { requests } from '../../lib/api/requests';
 import type { z } from '../../lib/api/zod';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
 import { readJsonBody, readQuery, readRawBody, validate } from './validate';
 

@@ -1,7 +1,7 @@
 import type { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import type { EgressPolicy } from './egress-policy';
+import type { EgressPolicy } from '../core/egress-policy';
 
 /** A destination the egress policy refuses; the message is a sentence naming the host. */
 export class EgressRefused extends Error {

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
+import { buildOpenApiDocument } from '../http/openapi';
 import type { Route } from '../http/route';
-import { buildOpenApiDocument } from '../openapi';
 
 /** Public routes, answered without a key and not counted against any limit. */
 export function metaRoutes({ config }: AppDeps, documented: Route[]): Hono<AppEnv> {

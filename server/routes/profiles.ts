@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { profileDataDir } from '../data-dir';
+import { profileDataDir } from '../core/data-dir';
 import type { Queryable } from '../db/driver';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError, validationProblem } from '../http/problem';

@@ -1,4 +1,4 @@
-import type { WebhookSettings } from '../config';
+import type { WebhookSettings } from '../core/config';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';

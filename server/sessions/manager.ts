@@ -11,14 +11,14 @@ import {
 } from '../browser/launch';
 import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
 import { withoutPaths } from '../browser/startup-failure';
-import type { Clock } from '../clock';
 import { NO_PEERS, type Peers } from '../cluster/peers';
-import type { Config } from '../config';
-import { profileDataDir } from '../data-dir';
+import type { Clock } from '../core/clock';
+import type { Config } from '../core/config';
+import { profileDataDir } from '../core/data-dir';
+import { Conflict, isDomainError, NotFound, PlanLimit, Unavailable } from '../core/domain-errors';
+import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
-import { Conflict, isDomainError, NotFound, PlanLimit, Unavailable } from '../domain-errors';
 import type { EventLog } from '../events/event-log';
-import type { Logger } from '../log';
 import { findPlan } from '../store/accounts';
 import { getProfileLaunchSettings } from '../store/profiles';
 import {

@@ -1,5 +1,5 @@
 import type { DashboardKey } from '../../lib/dashboard/schemas';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 import { insertKey } from './accounts';
 

@@ -6,10 +6,10 @@ import {
   KEY_PREFIX_LENGTH,
   keyPrefix,
   sameHash,
-} from '../accounts/api-keys';
-import type { Clock } from '../clock';
+} from '../core/api-keys';
+import type { Clock } from '../core/clock';
+import { newId } from '../core/ids';
 import type { Database, Queryable } from '../db/driver';
-import { newId } from '../ids';
 
 export interface AccountOfKey {
   id: string;

@@ -1,7 +1,7 @@
 import type { Plan } from '../../lib/api/schemas/account';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
-import { newId } from '../ids';
 
 /** An account as the dashboard knows it: one a person signed up for. */
 export interface DashboardAccount {

@@ -2,9 +2,9 @@ import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
 import { parseProxyUrl } from '../../lib/api/proxy-url';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { z } from '../../lib/api/zod';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
-import { newId } from '../ids';
 import { getProfile } from './profiles';
 
 /** A validated ProfileUpdate body (a proxy_id already checked to be the account's). */

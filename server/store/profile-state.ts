@@ -1,4 +1,4 @@
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 
 export interface StoredProfileState {

@@ -2,9 +2,9 @@ import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import { formatProxyUrl, type ProxyParts } from '../../lib/api/proxy-url';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { z } from '../../lib/api/zod';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
-import { newId } from '../ids';
 import { type Page, toPage } from './pagination';
 
 type Scheme = ProxyParts['scheme'];

@@ -1,8 +1,8 @@
 import type { Script } from '../../lib/api/inputs/automation';
 import type { AutomationRun, RunStatus, StepResult } from '../../lib/api/schemas/automation';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
-import { newId } from '../ids';
 import { type Page, toPage } from './pagination';
 
 export interface RunRow {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 
 /** How long a dashboard sign-in lasts; then the person signs in again. */

@@ -1,7 +1,7 @@
 import type { Webhook, WebhookDelivery } from '../../lib/api/schemas/events';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
+import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
-import { newId } from '../ids';
 import { type Page, toPage } from './pagination';
 
 interface WebhookRow {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { EgressPolicy } from '../core/egress-policy';
 import { EgressRefused, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
-import type { EgressPolicy } from '../network/egress-policy';
 
 /** What a receiver said: its status and the start of its answer, or why there was no answer. */
 export type PostOutcome =

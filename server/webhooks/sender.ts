@@ -1,10 +1,10 @@
-import type { Clock } from '../clock';
-import type { WebhookSettings } from '../config';
+import type { Clock } from '../core/clock';
+import type { WebhookSettings } from '../core/config';
+import type { Job } from '../core/lifecycle';
+import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 import { WEBHOOKS_TOPIC } from '../events/event-log';
 import type { Publisher } from '../events/publisher';
-import type { Lifecycle } from '../lifecycle';
-import type { Logger } from '../log';
 import {
   claimDueDeliveries,
   type DueDelivery,
@@ -25,7 +25,6 @@ export interface WebhookSenderDeps {
   clock: Clock;
   log: Logger;
   publisher: Publisher;
-  lifecycle: Lifecycle;
   settings: WebhookSettings;
 }
 
@@ -34,8 +33,8 @@ export interface WebhookSenderDeps {
  * schedule; a delivery whose every try failed disables its webhook with the reason. A receiver that hangs or
  * fails holds one socket for at most the timeout, and only its own account's deliveries wait meanwhile.
  */
-export function startWebhookSender(deps: WebhookSenderDeps): void {
-  const { db, clock, log, publisher, lifecycle, settings } = deps;
+export function webhookSender(deps: WebhookSenderDeps): Job {
+  const { db, clock, log, publisher, settings } = deps;
   const busy = new Set<string>();
   const stopping = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -117,14 +116,17 @@ export function startWebhookSender(deps: WebhookSenderDeps): void {
   }
 
   const unsubscribe = publisher.subscribe(WEBHOOKS_TOPIC, pump);
-  lifecycle.onStart('webhook sender', async () => {
-    await pruneDeliveries(db, new Date(clock.now().getTime() - KEEP_DELIVERIES_MS));
-    pump();
-  });
-  lifecycle.onShutdown('webhook sender', async () => {
-    unsubscribe();
-    stopping.abort();
-    clearTimeout(timer);
-    await pumping;
-  });
+  return {
+    name: 'webhook sender',
+    async start() {
+      await pruneDeliveries(db, new Date(clock.now().getTime() - KEEP_DELIVERIES_MS));
+      pump();
+    },
+    async stop() {
+      unsubscribe();
+      stopping.abort();
+      clearTimeout(timer);
+      await pumping;
+    },
+  };
 }

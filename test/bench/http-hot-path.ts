@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { PROJECT_ROOT } from '../../server/config';
+import { PROJECT_ROOT } from '../../server/core/config';
 import { type ServiceHandle, startService } from '../server/harness';
 import { findPostgresBin, type PostgresServer, startPostgres } from '../server/postgres-server';
 import type { RecordedAnswer } from './support/bare-server';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
-import { PROJECT_ROOT } from '../../server/config';
+import { PROJECT_ROOT } from '../../server/core/config';
 import { makeTempDir, openToOthers, processesWithUserDataDir } from '../server/browser/fixtures';
 import { cleanupStack } from './support/cleanup';
 import { processesWithEnvironment } from './support/processes';

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../server/config';
+import { PROJECT_ROOT } from '../../server/core/config';
 import { makeTempDir } from '../server/browser/fixtures';
 import { JSON_HEADERS, type ServiceHandle, startService } from '../server/harness';
 import { cleanupStack } from './support/cleanup';

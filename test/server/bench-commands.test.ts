@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../server/config';
+import { PROJECT_ROOT } from '../../server/core/config';
 import { postgresForTests } from './postgres-server';
 
 /* `npm run bench` and `npm run bench:cluster` in a short form (one small size, one round, one session), so that

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKeysCli } from '../../server/cli';
-import { ConfigError, loadConfig, PROJECT_ROOT } from '../../server/config';
+import { runKeysCli } from '../../server/boot/cli';
+import { ConfigError, loadConfig, PROJECT_ROOT } from '../../server/core/config';
 
 /* The service's configuration and the keys command line, parsed as the README's tables promise. */
 

@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
+import { profileDataDir } from '../../server/core/data-dir';
 import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from '../../server/dashboard/attempts';
-import { profileDataDir } from '../../server/data-dir';
 import { liveProcessesInGroup, processesWithUserDataDir } from './browser/fixtures';
 import { dashboardClient } from './dashboard-client';
 import { requester, type ServiceHandle, startService } from './harness';

@@ -4,14 +4,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockFilePath } from '../../server/data-dir';
-import { type Database, openDatabase } from '../../server/db/driver';
+import { scheduleJobs } from '../../server/boot/jobs';
+import { lockFilePath } from '../../server/core/data-dir';
+import { createLifecycle } from '../../server/core/lifecycle';
+import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/core/lock';
+import { createLogger } from '../../server/core/log';
+import type { Database } from '../../server/db/driver';
 import { loadMigrations, migrate } from '../../server/db/migrate';
+import { openDatabase } from '../../server/db/open';
 import { openPglite } from '../../server/db/pglite';
 import { keepStatisticsCurrent } from '../../server/db/statistics';
-import { createLifecycle } from '../../server/lifecycle';
-import { acquireDataDirLock, currentLockHolder, DataDirBusyError } from '../../server/lock';
-import { createLogger } from '../../server/log';
 
 import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
 
@@ -242,7 +244,8 @@ describe('planner statistics on PGlite (no autovacuum)', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
     const db = await openDatabase({ dataDir });
     const lifecycle = createLifecycle(createLogger({ level: 'error' }));
-    keepStatisticsCurrent(db, lifecycle, createLogger({ level: 'error' }), 50);
+    const statistics = keepStatisticsCurrent(db, createLogger({ level: 'error' }), 50);
+    if (statistics) scheduleJobs([statistics], lifecycle);
     // reltuples is the planner's count of a table's rows: only VACUUM and ANALYZE set it.
     const plannedRows = async () =>
       (

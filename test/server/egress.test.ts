@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { EgressPolicy, EgressSettingError } from '../../server/core/egress-policy';
 import {
   EgressRefused,
   EgressUnresolved,
   pinnedLookup,
   resolveAllowed,
 } from '../../server/network/egress-lookup';
-import { EgressPolicy, EgressSettingError } from '../../server/network/egress-policy';
 
 const NONE = EgressPolicy.parse('');
 

@@ -6,9 +6,9 @@ import { createInterface } from 'node:readline';
 import { expect } from 'vitest';
 import { ApiError } from '../../lib/api/errors';
 import type { Plan } from '../../lib/api/schemas/account';
-import { PROJECT_ROOT } from '../../server/config';
+import { PROJECT_ROOT } from '../../server/core/config';
 
-const MAIN = path.join(PROJECT_ROOT, 'server', 'main.ts');
+const MAIN = path.join(PROJECT_ROOT, 'server', 'boot', 'main.ts');
 const START_TIMEOUT_MS = 60_000;
 
 export interface CliResult {
@@ -46,7 +46,7 @@ export function createDataDir(): Promise<string> {
 }
 
 /**
- * Starts the real service as a child process (`node --import tsx server/main.ts [args]`) on a free port and a
+ * Starts the real service as a child process (`node --import tsx server/boot/main.ts [args]`) on a free port and a
  * data dir (a new temp dir unless given), and resolves once it logs that it listens.
  */
 export async function startService(
@@ -128,7 +128,7 @@ export async function startService(
   };
 }
 
-/** Runs the service's command line (`node --import tsx server/main.ts …`) on a data dir. */
+/** Runs the service's command line (`node --import tsx server/boot/main.ts …`) on a data dir. */
 export function runCli(
   args: string[],
   options: { dataDir: string; env?: Record<string, string> },

@@ -9,7 +9,7 @@ import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Step } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { profileDataDir } from '../../server/data-dir';
+import { profileDataDir } from '../../server/core/data-dir';
 import {
   liveProcessesInGroup,
   processesWithUserDataDir,

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../server/accounts/api-keys';
-import { PROJECT_ROOT } from '../../server/config';
-import { openDatabase } from '../../server/db/driver';
+import { hashApiKey } from '../../server/core/api-keys';
+import { PROJECT_ROOT } from '../../server/core/config';
+import { openDatabase } from '../../server/db/open';
 import { createDataDir, requester, runCli, type ServiceHandle, startService } from './harness';
 
 const KEY = /^pp_live_[0-9A-Za-z]{32}$/;

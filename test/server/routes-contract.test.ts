@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type EndpointName, endpoints } from '../../lib/api/endpoints';
-import { createApp } from '../../server/app';
-import { loadConfig } from '../../server/config';
+import { createApp } from '../../server/boot/app';
+import { wireService } from '../../server/boot/wiring';
+import { loadConfig } from '../../server/core/config';
+import { createLifecycle } from '../../server/core/lifecycle';
+import { createLogger } from '../../server/core/log';
 import type { Database } from '../../server/db/driver';
-import { wireService } from '../../server/deps';
-import { createLifecycle } from '../../server/lifecycle';
-import { createLogger } from '../../server/log';
-import { buildOpenApiDocument } from '../../server/openapi';
+import { buildOpenApiDocument } from '../../server/http/openapi';
 import { routes } from '../../server/routes/index';
 
 /** The app as the service builds it; registering routes touches no database, so none is opened. */

@@ -3,13 +3,12 @@ import type { Session } from '../../lib/api/schemas/sessions';
 import { createRunQueue, type RunQueue } from '../../server/automation/queue';
 import { createRunEvents } from '../../server/automation/run-events';
 import type { RunScriptOptions, RunScriptResult } from '../../server/automation/runner';
-import { systemClock } from '../../server/clock';
-import { loadConfig } from '../../server/config';
+import { systemClock } from '../../server/core/clock';
+import { loadConfig } from '../../server/core/config';
+import { createLogger } from '../../server/core/log';
 import type { Database } from '../../server/db/driver';
 import { createEventLog } from '../../server/events/event-log';
 import { createPublisher } from '../../server/events/publisher';
-import { createLifecycle } from '../../server/lifecycle';
-import { createLogger } from '../../server/log';
 import type { SessionManager } from '../../server/sessions/manager';
 import { createAccountWithKey } from '../../server/store/accounts';
 import { insertProfile } from '../../server/store/profiles';
@@ -63,7 +62,6 @@ function newQueue(): RunQueue {
   const log = createLogger({ write: () => {} });
   const limits = loadConfig({}).limits;
   const publisher = createPublisher();
-  const lifecycle = createLifecycle(log);
   return createRunQueue({
     db,
     clock: systemClock,
@@ -72,7 +70,7 @@ function newQueue(): RunQueue {
     dataDir,
     sessions,
     runEvents: createRunEvents(publisher),
-    events: createEventLog({ db, clock: systemClock, publisher, lifecycle }),
+    events: createEventLog({ db, clock: systemClock, publisher }),
     run: execute,
   });
 }

@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Database, openDatabase } from '../../server/db/driver';
+import type { Database } from '../../server/db/driver';
 import { migrate } from '../../server/db/migrate';
+import { openDatabase } from '../../server/db/open';
 
 export interface ScratchDatabase {
   db: Database;

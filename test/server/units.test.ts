@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  generateApiKey,
-  hashApiKey,
-  isWellFormedKey,
-  keyPrefix,
-  sameHash,
-} from '../../server/accounts/api-keys';
-import { adminSocketPath } from '../../server/data-dir';
+import { generateApiKey, hashApiKey, isWellFormedKey, keyPrefix, sameHash } from '../../server/core/api-keys';
+import { adminSocketPath } from '../../server/core/data-dir';
+import { newId, randomBase62 } from '../../server/core/ids';
+import { createLifecycle } from '../../server/core/lifecycle';
+import { createLogger, redactSecrets } from '../../server/core/log';
 import { KnownRefusals } from '../../server/http/known-refusals';
 import { SlidingWindowLimiter } from '../../server/http/sliding-window';
-import { newId, randomBase62 } from '../../server/ids';
-import { createLifecycle } from '../../server/lifecycle';
-import { createLogger, redactSecrets } from '../../server/log';
 import { decodeCursor, encodeCursor } from '../../server/store/pagination';
 
 describe('SlidingWindowLimiter', () => {

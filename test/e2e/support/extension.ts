@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { type ExtensionBrowser, launchWithExtension } from '../../../scripts/extension-browser';
-import { PROJECT_ROOT } from '../../../server/config';
+import { PROJECT_ROOT } from '../../../server/core/config';
 import { makeTempDir } from '../../server/browser/fixtures';
 
 /** Where the global set-up builds the extension (`wxt build --mode e2e`). */

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { PROJECT_ROOT } from '../../../server/config';
+import { PROJECT_ROOT } from '../../../server/core/config';
 import { eventually } from './wait';
 
 /** Where the global set-up builds the Firefox extension (`wxt build -b firefox --mv3 --mode e2e`). */

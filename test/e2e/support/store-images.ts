@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { PROJECT_ROOT } from '../../../server/config';
+import { PROJECT_ROOT } from '../../../server/core/config';
 
 export const SCREENSHOT_SIZE = { width: 1280, height: 800 };
 export const TILE_SIZE = { width: 440, height: 280 };

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROME_INSTALL_HINT, findChrome } from '../../../server/browser/find-chrome';
 import type { RunningBrowser } from '../../../server/browser/launch';
+import { EgressPolicy } from '../../../server/core/egress-policy';
+import { createLogger } from '../../../server/core/log';
 import { ServedNames } from '../../../server/http/served-names';
 import { serveUpgrades } from '../../../server/http/upgrades';
-import { createLogger } from '../../../server/log';
-import { EgressPolicy } from '../../../server/network/egress-policy';
-import { cdpEndpoint } from '../../../server/sessions/cdp-endpoint';
+import { cdpEndpoint } from '../../../server/routes/cdp-endpoint';
 import { CdpTokens } from '../../../server/sessions/cdp-tokens';
 
 /** The Chromium the tests launch: CHROME_PATH when set (only it, as the service does), else the one found here. */

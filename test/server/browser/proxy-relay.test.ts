@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProxySettings } from '../../../server/browser/launch';
 import { processGroupOf } from '../../../server/browser/processes';
 import { openSessionRelay } from '../../../server/browser/proxy-relay';
+import type { ProxySettings } from '../../../server/browser/settings';
 import { LOOPBACK_ALLOWED, startPageServer } from './fixtures';
 import { startSocksServer } from './socks-server';
 

@@ -1,14 +1,14 @@
 import { maxHeaderSize } from 'node:http';
-import { type Endpoint, type EndpointName, endpoints } from '../lib/api/endpoints';
-import { requests } from '../lib/api/requests';
-import { ServiceEvent } from '../lib/api/schemas/events';
-import { Problem } from '../lib/api/schemas/problem';
-import { z } from '../lib/api/zod';
-import { AUTH_FAILURES_PER_MINUTE } from './http/auth';
-import { IDEMPOTENCY_TTL_MS } from './http/idempotency';
-import type { Route } from './http/route';
-import { MAX_BODY_BYTES } from './http/validate';
+import { type Endpoint, type EndpointName, endpoints } from '../../lib/api/endpoints';
+import { requests } from '../../lib/api/requests';
+import { ServiceEvent } from '../../lib/api/schemas/events';
+import { Problem } from '../../lib/api/schemas/problem';
+import { z } from '../../lib/api/zod';
+import { AUTH_FAILURES_PER_MINUTE } from './auth';
+import { IDEMPOTENCY_TTL_MS } from './idempotency';
 import { componentSchemas as components, endpointSummaries } from './openapi-meta';
+import type { Route } from './route';
+import { MAX_BODY_BYTES } from './validate';
 
 type JsonObject = Record<string, unknown>;
 type Schema = z.core.$ZodType;

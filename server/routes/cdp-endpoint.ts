@@ -2,10 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
+import type { Logger } from '../core/log';
 import { refuseUpgrade, type UpgradeHandler } from '../http/upgrades';
-import type { Logger } from '../log';
-import { relayDevtools } from './cdp-relay';
-import type { CdpTokens } from './cdp-tokens';
+import { relayDevtools } from '../sessions/cdp-relay';
+import type { CdpTokens } from '../sessions/cdp-tokens';
 
 /** A client that stops reading (a stalled network, on purpose or not) is dropped before it costs memory. */
 const MAX_BUFFERED_BYTES = 64 * 2 ** 20;

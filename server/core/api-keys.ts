@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { randomBase62 } from '../ids';
+import { randomBase62 } from './ids';
 
 export const KEY_MARKER = 'pp_live_';
 const KEY_RANDOM_LENGTH = 32;

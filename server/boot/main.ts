@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { CONFIG_OPTIONS, type Config, ConfigError, loadConfig } from './config';
-import { DataDirAccessError, PRIVATE_UMASK } from './data-dir';
-import { DataDirBusyError } from './lock';
-import { createLogger } from './log';
+import { CONFIG_OPTIONS, type Config, ConfigError, loadConfig } from '../core/config';
+import { DataDirAccessError, PRIVATE_UMASK } from '../core/data-dir';
+import { DataDirBusyError } from '../core/lock';
+import { createLogger } from '../core/log';
 
 const USAGE = `Usage: npm run service [-- --port N --host H --data-dir DIR --database-url URL]
        npm run service -- keys create|list|revoke …   (npm run service -- keys help)

@@ -3,27 +3,28 @@ import { createServer, type RequestListener, type Server, type ServerOptions } f
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { type AdminChannel, listenAdmin } from './admin/channel';
-import { KeysCommand, runKeysCommand } from './admin/commands';
+import { type AdminChannel, listenAdmin } from '../admin/channel';
+import { KeysCommand, runKeysCommand } from '../admin/commands';
+import { nodeIdOf } from '../cluster/node-id';
+import { systemClock } from '../core/clock';
+import type { Config } from '../core/config';
+import { adminSocketPath } from '../core/data-dir';
+import { createLifecycle } from '../core/lifecycle';
+import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from '../core/lock';
+import type { Logger } from '../core/log';
+import { migrate } from '../db/migrate';
+import { openDatabase } from '../db/open';
+import { answerClientErrors, requireHost } from '../http/client-errors';
+import type { AppEnv } from '../http/env';
+import { refuseForeignHosts, ServedNames } from '../http/served-names';
+import { serveUpgrades } from '../http/upgrades';
+import { validate } from '../http/validate';
+import { cdpEndpoint } from '../routes/cdp-endpoint';
+import { eventSocket } from '../routes/events-socket';
+import { clusterSecret, peerOfSession } from '../store/nodes';
 import { createApp } from './app';
-import { systemClock } from './clock';
-import { nodeIdOf } from './cluster/node-id';
-import type { Config } from './config';
-import { adminSocketPath } from './data-dir';
-import { openDatabase } from './db/driver';
-import { migrate } from './db/migrate';
-import { wireService } from './deps';
-import { eventSocket } from './events/socket';
-import { answerClientErrors, requireHost } from './http/client-errors';
-import type { AppEnv } from './http/env';
-import { refuseForeignHosts, ServedNames } from './http/served-names';
-import { serveUpgrades } from './http/upgrades';
-import { validate } from './http/validate';
-import { createLifecycle } from './lifecycle';
-import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './lock';
-import type { Logger } from './log';
-import { cdpEndpoint } from './sessions/cdp-endpoint';
-import { clusterSecret, peerOfSession } from './store/nodes';
+import { backgroundJobs, scheduleJobs } from './jobs';
+import { wireService } from './wiring';
 
 export interface RunningService {
   url: string;
@@ -56,6 +57,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     const base = { db, config, log, clock: systemClock, lifecycle, node };
     const deps = wireService(base);
     const app = createApp(deps);
+    scheduleJobs(backgroundJobs(deps), lifecycle);
     await lifecycle.runStart();
     admin = await listenAdmin(
       adminSocketPath(config.dataDir),

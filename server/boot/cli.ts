@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
-import { Plan } from '../lib/api/schemas/account';
-import { AdminUnavailableError, askAdmin } from './admin/channel';
-import { type KeysCommand, runKeysCommand } from './admin/commands';
-import { systemClock } from './clock';
-import { CONFIG_OPTIONS, type Config, type ConfigFlags, loadConfig } from './config';
-import { adminSocketPath } from './data-dir';
-import { openDatabase } from './db/driver';
-import { migrate } from './db/migrate';
-import { acquireDataDirLock, DataDirBusyError } from './lock';
-import type { CreatedKey, KeyListing } from './store/accounts';
+import { Plan } from '../../lib/api/schemas/account';
+import { AdminUnavailableError, askAdmin } from '../admin/channel';
+import { type KeysCommand, runKeysCommand } from '../admin/commands';
+import { systemClock } from '../core/clock';
+import { CONFIG_OPTIONS, type Config, type ConfigFlags, loadConfig } from '../core/config';
+import { adminSocketPath } from '../core/data-dir';
+import { acquireDataDirLock, DataDirBusyError } from '../core/lock';
+import { migrate } from '../db/migrate';
+import { openDatabase } from '../db/open';
+import type { CreatedKey, KeyListing } from '../store/accounts';
 
 export interface CliOutput {
   stdout: (text: string) => void;

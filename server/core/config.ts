@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TrustedProxies, TrustProxySettingError } from './http/client-address';
+import { EgressPolicy, EgressSettingError } from './egress-policy';
 import { isLogLevel, type LogLevel } from './log';
-import { EgressPolicy, EgressSettingError } from './network/egress-policy';
+import { TrustedProxies, TrustProxySettingError } from './trusted-proxies';
 
-export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface Config {
   port: number;

@@ -12,6 +12,20 @@ export interface Lifecycle {
   readonly shutdownSignal: AbortSignal;
 }
 
+/**
+ * A piece of background work. Every one is listed in boot/jobs.ts, started there in the list's order after the
+ * database is migrated and stopped in its reverse order at shutdown; building the service or an app starts none.
+ */
+export interface Job {
+  name: string;
+  /** Runs before the service takes requests; `signal` aborts when the job's turn to stop comes. */
+  start?(signal: AbortSignal): Promise<void> | void;
+  /** Repeated work, every `ms` after `start`, until the job stops. */
+  every?: { ms: number; run(): void };
+  /** Runs at the job's turn in shutdown, after its signal aborted and its repeats ended. */
+  stop?(): Promise<void> | void;
+}
+
 export interface LifecycleRunner extends Lifecycle {
   runStart(): Promise<void>;
   runShutdown(): Promise<void>;

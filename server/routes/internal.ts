@@ -3,6 +3,8 @@ import { CookieList } from '../../lib/api/schemas/cookies';
 import { StopReason } from '../../lib/api/schemas/sessions';
 import { z } from '../../lib/api/zod';
 import type { RunQueue } from '../automation/queue';
+import { isNodeAuth, NODE_AUTH_HEADER } from '../cluster/peers';
+import { toWire } from '../cluster/wire-errors';
 import type { ProfileCookies } from '../cookies/profile-cookies';
 import type { Database } from '../db/driver';
 import type { AppEnv } from '../http/env';
@@ -10,8 +12,6 @@ import { domainProblem } from '../http/errors';
 import { nothingHere } from '../http/fallback';
 import type { SessionManager } from '../sessions/manager';
 import { findSession } from '../store/sessions';
-import { isNodeAuth, NODE_AUTH_HEADER } from './peers';
-import { toWire } from './wire-errors';
 
 const StartHere = z.object({ account_id: z.string(), profile_id: z.string(), headless: z.boolean() });
 const StopHere = z.object({ account_id: z.string(), reason: StopReason });

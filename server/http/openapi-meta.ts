@@ -1,11 +1,11 @@
-import type { EndpointName } from '../lib/api/endpoints';
-import { RunCreate, Script, Step } from '../lib/api/inputs/automation';
-import { Fingerprint, ProfileClone, ProfileCreate, ProfileUpdate } from '../lib/api/inputs/profiles';
-import { ProxyInput } from '../lib/api/inputs/proxies';
-import { SessionStart, SessionStop } from '../lib/api/inputs/sessions';
-import { WebhookCreate } from '../lib/api/inputs/webhooks';
-import { Account } from '../lib/api/schemas/account';
-import { AutomationRun, RunList } from '../lib/api/schemas/automation';
+import type { EndpointName } from '../../lib/api/endpoints';
+import { RunCreate, Script, Step } from '../../lib/api/inputs/automation';
+import { Fingerprint, ProfileClone, ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
+import { ProxyInput } from '../../lib/api/inputs/proxies';
+import { SessionStart, SessionStop } from '../../lib/api/inputs/sessions';
+import { WebhookCreate } from '../../lib/api/inputs/webhooks';
+import { Account } from '../../lib/api/schemas/account';
+import { AutomationRun, RunList } from '../../lib/api/schemas/automation';
 import {
   CreatedWebhook,
   ServiceEvent,
@@ -13,12 +13,12 @@ import {
   WebhookDelivery,
   WebhookDeliveryList,
   WebhookList,
-} from '../lib/api/schemas/events';
-import { Problem } from '../lib/api/schemas/problem';
-import { Profile, ProfileList, ProfileUpdated } from '../lib/api/schemas/profiles';
-import { ProxyConfig, ProxyList } from '../lib/api/schemas/proxies';
-import { Session, SessionList } from '../lib/api/schemas/sessions';
-import { z } from '../lib/api/zod';
+} from '../../lib/api/schemas/events';
+import { Problem } from '../../lib/api/schemas/problem';
+import { Profile, ProfileList, ProfileUpdated } from '../../lib/api/schemas/profiles';
+import { ProxyConfig, ProxyList } from '../../lib/api/schemas/proxies';
+import { Session, SessionList } from '../../lib/api/schemas/sessions';
+import { z } from '../../lib/api/zod';
 
 /**
  * What the OpenAPI document says beyond the shapes: component names and descriptions of the shared schemas,

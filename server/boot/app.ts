@@ -1,22 +1,22 @@
 import { Hono } from 'hono';
-import { internalRoutes } from './cluster/internal-routes';
-import { dashboardApi } from './dashboard/api';
-import { dashboardPages } from './dashboard/pages';
-import type { AppDeps } from './deps';
-import { authenticate } from './http/auth';
-import { resolveClientAddress } from './http/client-address';
-import { extensionCors } from './http/cors';
-import type { AppEnv } from './http/env';
-import { handleErrors } from './http/errors';
-import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from './http/fallback';
-import { idempotency, maintainIdempotencyRecords } from './http/idempotency';
-import { accountRateLimit } from './http/rate-limit';
-import { requestLog } from './http/request-log';
-import type { Route } from './http/route';
-import { takeStreamSlot } from './http/stream-slot';
-import { refuseNulInPath } from './http/validate';
-import { routes as contractRoutes } from './routes/index';
-import { metaRoutes } from './routes/meta';
+import { dashboardApi } from '../dashboard/api';
+import { dashboardPages } from '../dashboard/pages';
+import { authenticate } from '../http/auth';
+import { resolveClientAddress } from '../http/client-address';
+import { extensionCors } from '../http/cors';
+import type { AppDeps } from '../http/deps';
+import type { AppEnv } from '../http/env';
+import { handleErrors } from '../http/errors';
+import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from '../http/fallback';
+import { idempotency } from '../http/idempotency';
+import { accountRateLimit } from '../http/rate-limit';
+import { requestLog } from '../http/request-log';
+import type { Route } from '../http/route';
+import { takeStreamSlot } from '../http/stream-slot';
+import { refuseNulInPath } from '../http/validate';
+import { routes as contractRoutes } from '../routes/index';
+import { internalRoutes } from '../routes/internal';
+import { metaRoutes } from '../routes/meta';
 
 /**
  * The HTTP app: the v1 routes declared from the contract (routes/index.ts) behind request logs, CORS,
@@ -46,7 +46,6 @@ export function createApp(
   app.use('/v1/*', refuseNulInPath());
   for (const declared of routes) declared.register(app, deps);
   if (extra) app.route('/', extra);
-  maintainIdempotencyRecords(deps.db, deps.clock, deps.lifecycle);
   app.notFound(notFoundOrMethodNotAllowed(app));
   app.onError(handleErrors(deps.log));
   return app;

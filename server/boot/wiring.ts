@@ -1,0 +1,73 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { KeyCache } from '../accounts/key-cache';
+import { createKeyUses } from '../accounts/key-uses';
+import { createRunQueue } from '../automation/queue';
+import { createRunEvents } from '../automation/run-events';
+import { joinCluster } from '../cluster/membership';
+import { createPeers, nodeAuthKey } from '../cluster/peers';
+import { relayThroughDatabase } from '../cluster/relayed-publisher';
+import { createProfileCookies } from '../cookies/profile-cookies';
+import { newId } from '../core/ids';
+import { createEventLog } from '../events/event-log';
+import { createPublisher } from '../events/publisher';
+import { StreamSlots } from '../events/stream-slots';
+import type { AppDeps, BaseDeps } from '../http/deps';
+import { CdpTokens } from '../sessions/cdp-tokens';
+import { createSessionManager } from '../sessions/manager';
+
+/** The one place the service's parts are put together; their background work is listed in jobs.ts. */
+export function wireService(base: BaseDeps): AppDeps {
+  const node = base.node ?? { id: newId('nod'), secret: randomBytes(32) };
+  const nodeId = node.id;
+  const cdpTokens = new CdpTokens(createHmac('sha256', node.secret).update('cdp tokens').digest());
+  const authKey = nodeAuthKey(node.secret);
+  const keyCache = new KeyCache();
+  const { publisher, relay } = relayThroughDatabase(createPublisher(), { ...base, nodeId });
+  const events = createEventLog({ ...base, publisher });
+  const membership = joinCluster({
+    ...base,
+    nodeId,
+    url: base.config.nodeUrl,
+    capacity: base.config.limits.maxBrowsers,
+    // Runs first: whoever sees a lost session stopped must find its run already failed, not still running.
+    sweepOrphans: async () => {
+      await automation.sweepOrphans();
+      await sessions.sweepOrphans();
+    },
+  });
+  const cluster = {
+    nodeId,
+    draining: () => membership.draining(),
+    peers: createPeers({ db: base.db, nodeId, authKey, log: base.log }),
+  };
+  const sessions = createSessionManager({ ...base, events, tokens: cdpTokens, cluster });
+  const runEvents = createRunEvents(publisher);
+  const automation = createRunQueue({
+    ...base,
+    limits: base.config.limits,
+    dataDir: base.config.dataDir,
+    sessions,
+    runEvents,
+    events,
+    cluster,
+  });
+  const keyUses = createKeyUses(base.db, base.log);
+  const streams = new StreamSlots();
+  return {
+    ...base,
+    sessions,
+    cdpTokens,
+    automation,
+    cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
+    runEvents,
+    keyCache,
+    keyUses,
+    publisher,
+    events,
+    streams,
+    nodeId,
+    nodeAuthKey: authKey,
+    membership,
+    relay,
+  };
+}

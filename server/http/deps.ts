@@ -1,0 +1,57 @@
+import type { KeyCache } from '../accounts/key-cache';
+import type { KeyUses } from '../accounts/key-uses';
+import type { RunQueue } from '../automation/queue';
+import type { RunEvents } from '../automation/run-events';
+import type { Membership } from '../cluster/membership';
+import type { ProfileCookies } from '../cookies/profile-cookies';
+import type { Clock } from '../core/clock';
+import type { Config } from '../core/config';
+import type { Job, Lifecycle } from '../core/lifecycle';
+import type { Logger } from '../core/log';
+import type { Database } from '../db/driver';
+import type { EventLog } from '../events/event-log';
+import type { Publisher } from '../events/publisher';
+import type { StreamSlots } from '../events/stream-slots';
+import type { CdpTokens } from '../sessions/cdp-tokens';
+import type { SessionManager } from '../sessions/manager';
+
+/** What the process provides: the database, settings, logs, time, and start-up and shutdown hooks. */
+export interface BaseDeps {
+  db: Database;
+  config: Config;
+  log: Logger;
+  clock: Clock;
+  lifecycle: Lifecycle;
+  /** This process as a node of the cluster: its id and the secret the nodes share; a lone node when not given. */
+  node?: { id: string; secret: Buffer };
+}
+
+/** Everything the HTTP app and its route groups are built from. */
+export interface AppDeps extends BaseDeps {
+  /** Browsers per profile. */
+  sessions: SessionManager;
+  /** Signs and checks the tokens of the sessions' `cdp_url`s. */
+  cdpTokens: CdpTokens;
+  /** Automation runs, queued per profile. */
+  automation: RunQueue;
+  /** A profile's cookies, in its browser whether or not its session runs. */
+  cookies: ProfileCookies;
+  /** Wakes long polls when a run changes. */
+  runEvents: RunEvents;
+  /** The accounts of keys seen recently. */
+  keyCache: KeyCache;
+  /** When each key was last used, written at most once a minute. */
+  keyUses: KeyUses;
+  /** Wakes event streams, long polls and the webhook sender once a change is committed. */
+  publisher: Publisher;
+  /** Records each change of a session, run, profile or proxy as an event of its account. */
+  events: EventLog;
+  /** Event streams open per account (SSE and WebSocket), within the plan's cap. */
+  streams: StreamSlots;
+  nodeId: string;
+  /** What the other nodes' requests to this one carry. */
+  nodeAuthKey: string;
+  membership: Membership;
+  /** The publisher's relay through NOTIFY, on PostgreSQL. */
+  relay: Job | null;
+}

@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../server/core/config';
+
+/**
+ * The service's floors, lowest first (server/README.md says why): a module imports from its own floor or below,
+ * never above. biome.json holds the same rules for editors; the last test checks the two agree.
+ */
+const FLOORS: string[][] = [
+  ['core'],
+  ['db'],
+  ['store'],
+  [
+    'accounts',
+    'admin',
+    'automation',
+    'browser',
+    'cluster',
+    'cookies',
+    'events',
+    'network',
+    'sessions',
+    'webhooks',
+  ],
+  ['http'],
+  ['routes', 'dashboard'],
+  ['boot'],
+];
+/** Where a repeating timer may start: the jobs list, and the embedded database's WAL flush, which lives as long as
+ * the database connection itself (opened before the jobs start, closed after they stop). */
+const TIMER_OWNERS = ['server/boot/jobs.ts', 'server/db/pglite.ts'];
+const ALLOWED_AT_TOP = ['README.md'];
+
+const SERVER = path.join(PROJECT_ROOT, 'server');
+const IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]*)['"]/g;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
+const floorOf = (folder: string) => FLOORS.findIndex((floor) => floor.includes(folder));
+const folderOf = (file: string) => path.relative(SERVER, file).split(path.sep)[0] ?? '';
+const relative = (file: string) => path.relative(PROJECT_ROOT, file);
+
+/** The floor rules as biome.json states them: for each floor below the top, its folders may not import above. */
+function biomeFloorRules(): { includes: string[]; denied: string[] }[] {
+  return FLOORS.slice(0, -1).map((floor, index) => ({
+    includes: floor.map((folder) => `server/${folder}/**`),
+    denied: FLOORS.slice(index + 1).flatMap((above) =>
+      above.flatMap((folder) => [`../${folder}`, `../${folder}/**`]),
+    ),
+  }));
+}
+
+describe('server boundaries', () => {
+  const files = sourceFiles(SERVER);
+
+  it('leaves nothing loose at the top of server/ but its index', () => {
+    const loose = readdirSync(SERVER, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && !ALLOWED_AT_TOP.includes(entry.name))
+      .map((entry) => entry.name);
+    expect(loose).toEqual([]);
+  });
+
+  it('puts every folder of server/ on a floor', () => {
+    const folders = readdirSync(SERVER, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(folders.map((entry) => entry.name).filter((name) => floorOf(name) === -1)).toEqual([]);
+  });
+
+  it('never imports up a floor (a domain module never imports server/http)', () => {
+    const upward = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(IMPORT)].flatMap(([, specifier = '']) => {
+        const target = path.resolve(path.dirname(file), specifier);
+        if (!target.startsWith(SERVER + path.sep)) return [];
+        return floorOf(folderOf(target)) > floorOf(folderOf(file))
+          ? [`${relative(file)} imports ${relative(target)}`]
+          : [];
+      }),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('starts repeating timers only in the jobs list', () => {
+    const timers = files
+      .filter((file) => !TIMER_OWNERS.includes(relative(file)))
+      .filter((file) => /\bsetInterval\s*\(/.test(readFileSync(file, 'utf8')))
+      .map(relative);
+    expect(timers).toEqual([]);
+  });
+
+  it('biome.json states the same floors and timer rule', () => {
+    const biome = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'biome.json'), 'utf8')) as {
+      overrides: {
+        includes: string[];
+        linter?: { rules?: Record<string, Record<string, { options?: Record<string, unknown> }>> };
+      }[];
+    };
+    const stated = biome.overrides.flatMap((override) => {
+      const patterns = override.linter?.rules?.style?.noRestrictedImports?.options?.patterns as
+        | { group: string[]; message: string }[]
+        | undefined;
+      const floor = patterns?.find((pattern) => pattern.message.startsWith('Up a floor'));
+      return floor ? [{ includes: override.includes, denied: floor.group }] : [];
+    });
+    expect(stated).toEqual(biomeFloorRules());
+    const timerRule = biome.overrides.find(
+      (override) => override.linter?.rules?.style?.noRestrictedGlobals?.options?.deniedGlobals,
+    );
+    expect(timerRule?.includes).toEqual(['server/**', ...TIMER_OWNERS.map((file) => `!${file}`)]);
+  });
+});
