@@ -1,5 +1,6 @@
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
+import { boundedText, MAX_TEXT_BYTES } from '../bounded-text';
 import type { Clock } from '../clock';
 import type { Limits } from '../config';
 import type { Database, Queryable } from '../db/driver';
@@ -76,6 +77,9 @@ const CANCEL_SETTLE_MS = 10_000;
 /** Runs scripts one at a time per profile (a profile has at most one session), in the order they came. */
 export function createRunQueue(deps: RunQueueDeps): RunQueue {
   const { db, clock, log, sessions, runEvents, events, limits, dataDir } = deps;
+  // An error is output too: cut to a few KB, and never heavier than the output a step or a run may store.
+  const stepErrorBytes = Math.min(MAX_TEXT_BYTES, limits.maxStepOutputBytes);
+  const runErrorBytes = Math.min(MAX_TEXT_BYTES, limits.maxRunOutputBytes);
   const execute = deps.run ?? runScript;
   const nodeId = deps.cluster?.nodeId ?? 'nod_alone';
   const chains = new Map<string, Promise<void>>();
@@ -156,7 +160,9 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
               onStepEnd: async (index, outcome) => {
                 const finished =
                   outcome.status === 'skipped' ? {} : { finished_at: clock.now().toISOString() };
-                const patch = { ...outcome, ...finished };
+                const error =
+                  outcome.error === undefined ? {} : { error: boundedText(outcome.error, stepErrorBytes) };
+                const patch = { ...outcome, ...error, ...finished };
                 await changed('run.step', (tx) => updateStep(tx, run.id, index, patch), index);
               },
               saveArtifact: async (name, png) => {
@@ -206,7 +212,8 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     output: Record<string, unknown>,
     error: string | null,
   ): Promise<RunRow> {
-    return changed('run.finished', (tx) => finishRun(tx, clock, runId, { status, output, error }));
+    const text = error === null ? null : boundedText(error, runErrorBytes);
+    return changed('run.finished', (tx) => finishRun(tx, clock, runId, { status, output, error: text }));
   }
 
   return {
