@@ -150,8 +150,13 @@ export class CdpMultiplexer {
   private largeFromBrowser(message: LargeCdpMessage): void {
     const command = message.id === undefined ? undefined : this.pending.get(message.id);
     if (command) this.pending.delete(message.id as number);
+    // A reply goes to whoever asked; an event, as `event` routes it (never outside the clients' sessions).
     const client =
-      command?.client ?? (message.sessionId === undefined ? undefined : this.owners.get(message.sessionId));
+      message.id === undefined
+        ? message.sessionId === undefined
+          ? undefined
+          : this.owners.get(message.sessionId)
+        : command?.client;
     if (!client) return;
     if (message.parts.length === 0) {
       const reason = tooLarge(message.size);

@@ -141,11 +141,9 @@ export class CdpPipe {
     this.parts = [];
     this.size = 0;
     this.dropping = null;
-    if (dropping) return this.dispatchLarge(dropping.head, dropping.tail, [], size);
-    if (size <= LARGE_MESSAGE_BYTES) {
-      return this.dispatch(JSON.parse(Buffer.concat(parts, size).toString('utf8')) as CdpMessage);
-    }
-    this.dispatchLarge(firstBytes(parts), lastBytes(parts), parts, size);
+    if (dropping) this.dispatchLarge(dropping.head, dropping.tail, [], size);
+    else if (size > LARGE_MESSAGE_BYTES) this.dispatchLarge(firstBytes(parts), lastBytes(parts), parts, size);
+    else this.dispatch(JSON.parse(Buffer.concat(parts, size).toString('utf8')) as CdpMessage);
   }
 
   private dispatchLarge(head: Buffer, tail: Buffer, parts: Buffer[], size: number): void {
@@ -162,9 +160,8 @@ export class CdpPipe {
         parts.length > 0
           ? (JSON.parse(Buffer.concat(parts, size).toString('utf8')) as CdpMessage)
           : { id: message.id, error: { code: -32000, message: tooLarge(size) } };
-      return this.dispatch(reply);
-    }
-    for (const listener of this.largeListeners) listener(message);
+      this.dispatch(reply);
+    } else for (const listener of this.largeListeners) listener(message);
   }
 
   private dispatch(message: CdpMessage): void {
