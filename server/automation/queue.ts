@@ -7,6 +7,7 @@ import type { Database, Queryable } from '../db/driver';
 import { Conflict, isDomainError, NotFound } from '../domain-errors';
 import { type EventLog, runEventData } from '../events/event-log';
 import type { Logger } from '../log';
+import { EgressRefused } from '../network/egress-lookup';
 import type { ClusterSeat, SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
 import {
@@ -149,6 +150,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
               cdpUrl,
               script: run.script,
               signal,
+              egressRefusalOf: (host) => sessions.egressRefusalOf(target.session.id, host),
               limits: {
                 stepOutputBytes: limits.maxStepOutputBytes,
                 runOutputBytes: limits.maxRunOutputBytes,
@@ -201,7 +203,10 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     try {
       return { session: await sessions.start(run.account_id, run.profile_id), owned: true };
     } catch (error) {
-      const detail = isDomainError(error) ? error.message : 'its browser could not be started';
+      const detail =
+        isDomainError(error) || error instanceof EgressRefused
+          ? error.message
+          : 'its browser could not be started';
       return { error: `The run could not start a session: ${detail}` };
     }
   }
