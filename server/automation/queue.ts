@@ -1,11 +1,13 @@
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
+import { boundedText, MAX_TEXT_BYTES } from '../core/bounded-text';
 import type { Clock } from '../core/clock';
 import type { Limits } from '../core/config';
 import { Conflict, isDomainError, NotFound } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
 import { type EventLog, runEventData } from '../events/event-log';
+import { EgressRefused } from '../network/egress-lookup';
 import type { ClusterSeat, SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
 import {
@@ -76,6 +78,9 @@ const CANCEL_SETTLE_MS = 10_000;
 /** Runs scripts one at a time per profile (a profile has at most one session), in the order they came. */
 export function createRunQueue(deps: RunQueueDeps): RunQueue {
   const { db, clock, log, sessions, runEvents, events, limits, dataDir } = deps;
+  // An error is output too: cut to a few KB, and never heavier than the output a step or a run may store.
+  const stepErrorBytes = Math.min(MAX_TEXT_BYTES, limits.maxStepOutputBytes);
+  const runErrorBytes = Math.min(MAX_TEXT_BYTES, limits.maxRunOutputBytes);
   const execute = deps.run ?? runScript;
   const nodeId = deps.cluster?.nodeId ?? 'nod_alone';
   const chains = new Map<string, Promise<void>>();
@@ -145,6 +150,7 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
               cdpUrl,
               script: run.script,
               signal,
+              egressRefusalOf: (host) => sessions.egressRefusalOf(target.session.id, host),
               limits: {
                 stepOutputBytes: limits.maxStepOutputBytes,
                 runOutputBytes: limits.maxRunOutputBytes,
@@ -156,7 +162,9 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
               onStepEnd: async (index, outcome) => {
                 const finished =
                   outcome.status === 'skipped' ? {} : { finished_at: clock.now().toISOString() };
-                const patch = { ...outcome, ...finished };
+                const error =
+                  outcome.error === undefined ? {} : { error: boundedText(outcome.error, stepErrorBytes) };
+                const patch = { ...outcome, ...error, ...finished };
                 await changed('run.step', (tx) => updateStep(tx, run.id, index, patch), index);
               },
               saveArtifact: async (name, png) => {
@@ -195,7 +203,10 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     try {
       return { session: await sessions.start(run.account_id, run.profile_id), owned: true };
     } catch (error) {
-      const detail = isDomainError(error) ? error.message : 'its browser could not be started';
+      const detail =
+        isDomainError(error) || error instanceof EgressRefused
+          ? error.message
+          : 'its browser could not be started';
       return { error: `The run could not start a session: ${detail}` };
     }
   }
@@ -206,7 +217,8 @@ export function createRunQueue(deps: RunQueueDeps): RunQueue {
     output: Record<string, unknown>,
     error: string | null,
   ): Promise<RunRow> {
-    return changed('run.finished', (tx) => finishRun(tx, clock, runId, { status, output, error }));
+    const text = error === null ? null : boundedText(error, runErrorBytes);
+    return changed('run.finished', (tx) => finishRun(tx, clock, runId, { status, output, error: text }));
   }
 
   return {

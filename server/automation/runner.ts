@@ -35,6 +35,8 @@ export interface RunScriptOptions {
   saveArtifact(name: string, png: Uint8Array): Promise<string>;
   /** How long click, type, wait_for {selector} and extract wait for their element; default 10000. */
   elementTimeoutMs?: number;
+  /** The egress policy's sentence if it recently refused the session's browser a request to `host`. */
+  egressRefusalOf?(host: string): string | null;
   /** The most one step's output, and the whole run's, may weigh as UTF-8 JSON; 1 MB and 4 MB when left out. */
   limits?: { stepOutputBytes: number; runOutputBytes: number };
 }
@@ -96,6 +98,7 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
     elementTimeoutMs: options.elementTimeoutMs ?? ELEMENT_TIMEOUT_MS,
     maxOutputBytes: limits.stepOutputBytes,
     saveArtifact: options.saveArtifact,
+    egressRefusalOf: options.egressRefusalOf ?? (() => null),
   };
   let outputBytes = 2; // the braces of the output object
   const attempt = async (index: number, step: Step): Promise<Attempt> => {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors, type JSHandle, type Locator, type Page } from 'playwright-core';
+import { errors, type JSHandle, type Locator, type Page, type Request } from 'playwright-core';
 import type { Step } from '../../lib/api/inputs/automation';
 import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './runner-messages';
 
@@ -23,6 +23,8 @@ export interface StepContext {
   /** Aborts when the run is interrupted, so waits end with it. */
   stop: AbortSignal;
   saveArtifact(name: string, png: Uint8Array): Promise<string>;
+  /** The egress policy's sentence if it recently refused the browser a request to `host`, else null. */
+  egressRefusalOf(host: string): string | null;
 }
 
 /** What a step adds to the run's output. */
@@ -135,22 +137,47 @@ async function screenshot(ctx: StepContext, name: string): Promise<StepOutput> {
   }
 }
 
+/**
+ * Navigates, and fails with the egress policy's sentence when the policy refused the navigation or the last
+ * redirect of it: the relay then answers 403 (plain HTTP) or refuses the tunnel (HTTPS). What is read is the
+ * relay's own record for the browser's requests, which no page can write.
+ */
+async function goto(ctx: StepContext, url: string): Promise<StepOutput> {
+  const { page } = ctx;
+  const budget = new Budget(NAVIGATION_TIMEOUT_MS, ctx.runDeadline);
+  let lastHost: string | null = null;
+  const onRequest = (request: Request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+      lastHost = new URL(request.url()).hostname;
+  };
+  const refusal = () => {
+    const sentence = lastHost === null ? null : ctx.egressRefusalOf(lastHost);
+    return sentence === null ? null : new Error(sentence.replace(/\.$/, ''));
+  };
+  page.on('request', onRequest);
+  try {
+    const response = await budget.within(
+      page.goto(url, { waitUntil: 'load', timeout: budget.left() }).catch((error: unknown) => {
+        if (error instanceof errors.TimeoutError) throw error;
+        throw refusal() ?? new Error(navigationFailure(error));
+      }),
+      () => `the page did not finish loading ${budget.span()}`,
+    );
+    const refused = response?.status() === 403 ? refusal() : null;
+    if (refused) throw refused;
+    return undefined;
+  } finally {
+    page.off('request', onRequest);
+  }
+}
+
 /** Runs one step on the run's page; throws an Error worded to end "Step N (…) failed: …", or RunInterrupted. */
 export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput> {
   const { page } = ctx;
   const elementBudget = () => new Budget(ctx.elementTimeoutMs, ctx.runDeadline);
   switch (step.action) {
-    case 'goto': {
-      const budget = new Budget(NAVIGATION_TIMEOUT_MS, ctx.runDeadline);
-      await budget.within(
-        page.goto(step.url, { waitUntil: 'load', timeout: budget.left() }).catch((error: unknown) => {
-          if (error instanceof errors.TimeoutError) throw error;
-          throw new Error(navigationFailure(error));
-        }),
-        () => `the page did not finish loading ${budget.span()}`,
-      );
-      return undefined;
-    }
+    case 'goto':
+      return goto(ctx, step.url);
     case 'click': {
       const budget = elementBudget();
       const target = await firstVisible(page, step.selector, budget);

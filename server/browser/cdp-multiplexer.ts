@@ -1,9 +1,9 @@
-import type { CdpMessage, CdpPipe } from './cdp-pipe';
+import { type CdpMessage, type CdpPipe, type LargeCdpMessage, tooLarge } from './cdp-pipe';
 import type { CdpVerdict } from './cdp-policy';
 
 /** One DevTools client (a relayed WebSocket, or the automation runner) sharing a browser's pipe. */
 export interface CdpClient {
-  /** A message from the client, as text; answers and events go to the `deliver` given at attach. */
+  /** A message from the client, as text; answers and events go to the `deliver` given at attach (as JSON text). */
   receive(text: string): void;
   /** Ends the client's browser session and everything it attached; safe to call again. */
   detach(): void;
@@ -11,7 +11,7 @@ export interface CdpClient {
 
 interface AttachedClient {
   browserSessionId: string;
-  deliver(text: string): void;
+  deliver(text: string | Buffer): void;
   close(reason: string): void;
 }
 
@@ -40,6 +40,7 @@ export class CdpMultiplexer {
     private readonly policy: (message: CdpMessage) => CdpVerdict,
   ) {
     pipe.onMessage((message) => this.fromBrowser(message));
+    pipe.onLargeMessage((message) => this.largeFromBrowser(message));
   }
 
   get clientCount(): number {
@@ -52,7 +53,10 @@ export class CdpMultiplexer {
   }
 
   /** Opens a browser session for a new client; `close` is called when the browser goes away. */
-  async attach(deliver: (text: string) => void, close: (reason: string) => void): Promise<CdpClient> {
+  async attach(
+    deliver: (text: string | Buffer) => void,
+    close: (reason: string) => void,
+  ): Promise<CdpClient> {
     const { sessionId } = await this.pipe.send('Target.attachToBrowserTarget');
     const client: AttachedClient = { browserSessionId: sessionId as string, deliver, close };
     this.clients.add(client);
@@ -139,6 +143,39 @@ export class CdpMultiplexer {
     this.send(owner, message);
   }
 
+  /**
+   * A large reply or event passes as the bytes it came in, its id and session rewritten at its ends: parsing and
+   * writing it again would hold the event loop for every account. One that was dropped closes its client.
+   */
+  private largeFromBrowser(message: LargeCdpMessage): void {
+    const command = message.id === undefined ? undefined : this.pending.get(message.id);
+    if (command) this.pending.delete(message.id as number);
+    // A reply goes to whoever asked; an event, as `event` routes it (never outside the clients' sessions).
+    const client =
+      message.id === undefined
+        ? message.sessionId === undefined
+          ? undefined
+          : this.owners.get(message.sessionId)
+        : command?.client;
+    if (!client) return;
+    if (message.parts.length === 0) {
+      const reason = tooLarge(message.size);
+      if (command) this.answerError(client, command.clientId, message.sessionId, -32000, reason);
+      this.forget(client);
+      client.close(reason);
+      return;
+    }
+    let parts = message.parts;
+    if (command)
+      parts = [
+        Buffer.from(`{"id":${command.clientId}`),
+        ...withoutStart(parts, `{"id":${message.id}`.length),
+      ];
+    if (message.sessionId === client.browserSessionId)
+      parts = [...withoutEnd(parts, `,"sessionId":"${message.sessionId}"}`.length), Buffer.from('}')];
+    client.deliver(Buffer.concat(parts));
+  }
+
   /** To the client, as if its browser session were the whole connection. */
   private send(client: AttachedClient, message: CdpMessage): void {
     const { sessionId, ...rest } = message;
@@ -155,6 +192,19 @@ export class CdpMultiplexer {
     const error = { id, error: { code, message: text } };
     client.deliver(JSON.stringify(sessionId === undefined ? error : { ...error, sessionId }));
   }
+}
+
+function withoutStart(parts: Buffer[], bytes: number): Buffer[] {
+  const [first, ...rest] = parts as [Buffer, ...Buffer[]];
+  return bytes < first.length ? [first.subarray(bytes), ...rest] : withoutStart(rest, bytes - first.length);
+}
+
+function withoutEnd(parts: Buffer[], bytes: number): Buffer[] {
+  const last = parts[parts.length - 1] as Buffer;
+  const rest = parts.slice(0, -1);
+  return bytes < last.length
+    ? [...rest, last.subarray(0, last.length - bytes)]
+    : withoutEnd(rest, bytes - last.length);
 }
 
 function parseCommand(text: string): CdpMessage | null {

@@ -42,6 +42,8 @@ export interface RunningBrowser {
   exited: Promise<BrowserExit>;
   /** Browser.close, then SIGTERM, then SIGKILL; closes the relay; safe to call again. */
   stop(): Promise<void>;
+  /** The egress policy's sentence if it recently refused this browser a request to `host`, else null. */
+  egressRefusalOf(host: string): string | null;
 }
 
 /** A launch that did not give a running browser; the message says why in a sentence. */
@@ -64,12 +66,13 @@ export async function launchBrowser(options: LaunchOptions): Promise<RunningBrow
   try {
     const chromium = await spawnChromium(options, userDataDir, relay);
     relay.serveOnly(chromium.pid);
-    return await awaitDevTools(
+    const running = await awaitDevTools(
       chromium,
       userDataDir,
       options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       closeRelay,
     );
+    return { ...running, egressRefusalOf: (host) => relay.refusalOf(host) };
   } catch (error) {
     await closeRelay();
     throw error;
@@ -175,7 +178,7 @@ async function awaitDevTools(
   userDataDir: string,
   timeoutMs: number,
   closeRelay: () => Promise<void>,
-): Promise<RunningBrowser> {
+): Promise<Omit<RunningBrowser, 'egressRefusalOf'>> {
   const { pid, exited, pipe } = chromium;
   const waitForExit = (ms: number) => settlesWithin(exited, ms);
   // Chromium may close its pipe before it answers: a close the pipe went away after is delivered too.

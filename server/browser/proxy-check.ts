@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import type { EgressPolicy } from '../core/egress-policy';
-import { openSessionRelay } from './proxy-relay';
+import { openSessionRelay, refuseForbiddenProxy } from './proxy-relay';
 import type { ProxySettings } from './settings';
 
 export type ProxyCheck =
@@ -45,8 +45,17 @@ export async function checkProxy({
   const started = performance.now();
   const took_ms = () => Math.round(performance.now() - started);
   let relay: Awaited<ReturnType<typeof openSessionRelay>>;
+  // The policy's refusal, as the relay records it: an answer a check address gives cannot pass for it.
+  let refusal: string | null = null;
   try {
-    relay = await openSessionRelay({ upstream: proxy, policy });
+    await refuseForbiddenProxy(policy, proxy);
+    relay = await openSessionRelay({
+      upstream: proxy,
+      policy,
+      onRefused: (detail) => {
+        refusal = detail;
+      },
+    });
   } catch (error) {
     return { ok: false, reason: (error as Error).message, took_ms: took_ms() };
   }
@@ -54,7 +63,12 @@ export async function checkProxy({
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const answer = await getThrough(new URL(relay.proxyServer), new URL(checkUrl), signal);
-    if (answer.status !== 200) return { ok: false, reason: failureOf(answer), took_ms: took_ms() };
+    if (answer.status !== 200)
+      return {
+        ok: false,
+        reason: (answer.status === 403 && refusal) || failureOf(answer),
+        took_ms: took_ms(),
+      };
     const found = readIp(answer.body);
     if (!found)
       return {
@@ -79,11 +93,9 @@ interface Answer {
 }
 
 /** The relay's own answers say what failed; anything else is the check address's answer. */
-function failureOf({ status, body }: Answer): string {
+function failureOf({ status }: Answer): string {
   const relayed = RELAY_REASONS[status];
   if (relayed) return relayed;
-  // The egress policy's refusal, as the relay words it.
-  if (status === 403 && body.includes('may not reach')) return body.trim();
   return `The check address answered ${status} through the proxy.`;
 }
 

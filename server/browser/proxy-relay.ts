@@ -13,6 +13,8 @@ export interface SessionRelay {
   serveOnly(processGroup: number): void;
   /** From now on the relay serves this process only (the service checking a proxy). */
   serveOnlyThisProcess(): void;
+  /** The policy's sentence if it refused a recent request to `host` (as the browser named it), else null. */
+  refusalOf(host: string): string | null;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,11 @@ export interface SessionRelayOptions {
   /** Told of each destination the policy refused (the relay answers 403 to the browser). */
   onRefused?(detail: string): void;
 }
+
+/** How many refused hosts a relay remembers, the latest ones, for the steps that ask why a page did not load. */
+const REMEMBERED_REFUSALS = 32;
+
+const bare = (host: string) => host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 
 /**
  * A relay per session, in the service's process: it serves its own browser only (checked against the kernel's
@@ -36,6 +43,15 @@ export async function openSessionRelay(options: SessionRelayOptions): Promise<Se
   if (upstream) checkUpstream(upstream);
   let isOwner: ((socket: Socket) => boolean) | null = null;
   const verdicts = new WeakMap<Socket, boolean>();
+  const refusals = new Map<string, string>();
+  const remember = (host: string, sentence: string) => {
+    refusals.delete(host);
+    refusals.set(host, sentence);
+    for (const oldest of refusals.keys()) {
+      if (refusals.size <= REMEMBERED_REFUSALS) break;
+      refusals.delete(oldest);
+    }
+  };
   const isOwnBrowser = (socket: Socket) => {
     if (isOwner === null) return false;
     let own = verdicts.get(socket);
@@ -62,6 +78,7 @@ export async function openSessionRelay(options: SessionRelayOptions): Promise<Se
       } catch (error) {
         if (error instanceof EgressUnresolved) throw new RequestError(error.message, 502);
         if (!(error instanceof EgressRefused)) throw error;
+        remember(bare(hostname), error.message);
         options.onRefused?.(error.message);
         throw new RequestError(error.message, 403);
       }
@@ -76,8 +93,22 @@ export async function openSessionRelay(options: SessionRelayOptions): Promise<Se
     serveOnlyThisProcess() {
       isOwner = peerIsThisProcess;
     },
+    refusalOf: (host) => refusals.get(bare(host)) ?? null,
     close: () => server.close(true),
   };
+}
+
+/**
+ * Throws the policy's EgressRefused when a profile's proxy is at an address sessions may not reach, so that a
+ * session is refused before its browser starts rather than failing every page. A name that does not resolve
+ * passes: it is the proxy's own failure, told when a page loads.
+ */
+export async function refuseForbiddenProxy(policy: EgressPolicy, proxy: ProxySettings): Promise<void> {
+  try {
+    await resolveAllowed(policy, proxy.host);
+  } catch (error) {
+    if (!(error instanceof EgressUnresolved)) throw error;
+  }
 }
 
 function checkUpstream(proxy: ProxySettings): void {

@@ -26,7 +26,7 @@ async function browserCommand(
   });
   const client = await devtools.attach(
     (text) => {
-      const message = JSON.parse(text) as {
+      const message = JSON.parse(text.toString()) as {
         id?: number;
         result?: Record<string, unknown>;
         error?: { message: string };

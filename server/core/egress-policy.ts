@@ -32,9 +32,14 @@ const OTHER_FORBIDDEN = [
   'ff00::/8',
 ];
 
-const FORBIDDEN: Range[] = [...NAMED_RANGES.loopback, ...NAMED_RANGES.private, ...OTHER_FORBIDDEN].map(
-  (cidr) => ipaddr.parseCIDR(cidr),
-);
+const FORBIDDEN: { kind: string; cidr: string; range: Range }[] = [
+  ...NAMED_RANGES.loopback.map((cidr) => ({ kind: 'loopback', cidr })),
+  ...NAMED_RANGES.private.map((cidr) => ({ kind: 'private', cidr })),
+  ...OTHER_FORBIDDEN.map((cidr) => ({
+    kind: cidr.startsWith('169.254') || cidr.startsWith('fe80') ? 'link-local' : 'reserved',
+    cidr,
+  })),
+].map(({ kind, cidr }) => ({ kind, cidr, range: ipaddr.parseCIDR(cidr) }));
 
 /** Thrown for a setting that cannot be read; the message is a sentence for the operator. */
 export class EgressSettingError extends Error {}
@@ -68,10 +73,20 @@ export class EgressPolicy {
 
   /** Whether an IP address (any spelling Node or a resolver gives) may be connected to. */
   allows(text: string): boolean {
-    if (!ipaddr.isValid(text)) return false;
-    return candidates(ipaddr.process(text)).every(
-      (address) => !inRanges(address, FORBIDDEN) || inRanges(address, this.allowed),
-    );
+    return this.ruleAgainst(text) === null;
+  }
+
+  /**
+   * The rule that forbids an IP address, as words ("the loopback range 127.0.0.0/8"), or null when it is
+   * allowed. A text that is no IP address is refused too.
+   */
+  ruleAgainst(text: string): string | null {
+    if (!ipaddr.isValid(text)) return 'no IP address';
+    for (const address of candidates(ipaddr.process(text))) {
+      const rule = FORBIDDEN.find(({ range }) => inRanges(address, [range]));
+      if (rule && !inRanges(address, this.allowed)) return `the ${rule.kind} range ${rule.cidr}`;
+    }
+    return null;
   }
 }
 

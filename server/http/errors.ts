@@ -1,6 +1,7 @@
 import type { ErrorHandler } from 'hono';
 import { Conflict, NotFound, PlanLimit, Unavailable } from '../core/domain-errors';
 import type { Logger } from '../core/log';
+import { EgressRefused } from '../network/egress-lookup';
 import type { AppEnv } from './env';
 import { ProblemError, type ProblemInit, problemResponse } from './problem';
 
@@ -30,6 +31,8 @@ export function domainProblem(error: unknown): ProblemInit | null {
   if (error instanceof Conflict)
     return { status: 409, code: error.code, detail: error.message, extensions: withSession(error.sessionId) };
   if (error instanceof PlanLimit) return { status: 429, code: error.code, detail: error.message };
+  if (error instanceof EgressRefused)
+    return { status: 422, code: 'validation_failed', detail: error.message };
   if (error instanceof Unavailable) {
     const { retryAfterSeconds, sessionId } = error.options;
     return {

@@ -1,4 +1,5 @@
 import type { FieldError, ProblemCode } from '../../lib/api/schemas/problem';
+import { boundedText } from '../core/bounded-text';
 
 export interface ProblemInit {
   status: number;
@@ -56,15 +57,22 @@ export function problemResponse(problem: ProblemInit): Response {
   });
 }
 
-/** The JSON text of a problem-details body. */
+/** The JSON text of a problem-details body; its sentences are cut to a few KB, as they may quote input. */
 export function problemBody({ status, code, detail, errors, extensions }: ProblemInit): string {
   return JSON.stringify({
     type: `urn:profile-pilot:problem:${code}`,
     title: TITLES[code],
     status,
-    detail,
+    detail: boundedText(detail),
     code,
-    ...(errors ? { errors } : {}),
+    ...(errors
+      ? {
+          errors: errors.map((error) => ({
+            path: boundedText(error.path),
+            message: boundedText(error.message),
+          })),
+        }
+      : {}),
     ...extensions,
   });
 }

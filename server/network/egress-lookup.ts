@@ -31,7 +31,8 @@ export async function resolveAllowed(
   if (ipaddr.isValid(host)) {
     const address = ipaddr.process(host);
     const text = address.toString();
-    if (!policy.allows(text)) throw refused(rawHost);
+    const rule = policy.ruleAgainst(text);
+    if (rule !== null) throw refused(rawHost, text, rule);
     return { address: text, family: address.kind() === 'ipv4' ? 4 : 6 };
   }
   let addresses: LookupAddress[];
@@ -42,13 +43,18 @@ export async function resolveAllowed(
   }
   const first = addresses[0];
   if (!first) throw new EgressUnresolved(`The address ${rawHost} could not be resolved.`);
-  if (addresses.some(({ address }) => !policy.allows(address))) throw refused(rawHost);
+  for (const { address } of addresses) {
+    const rule = policy.ruleAgainst(address);
+    if (rule !== null) throw refused(rawHost, address, rule);
+  }
   return first;
 }
 
-function refused(host: string): EgressRefused {
+/** The policy's sentence: which address, which rule, and how the operator changes it. */
+function refused(host: string, address: string, rule: string): EgressRefused {
+  const where = host.replace(/^\[(.*)\]$/, '$1') === address ? host : `${host} (${address})`;
   return new EgressRefused(
-    `${host} is a loopback, private, link-local or reserved address, which sessions may not reach on this service.`,
+    `${where} is in ${rule}, which sessions may not reach on this service; its operator can allow ranges with EGRESS_ALLOW.`,
   );
 }
 

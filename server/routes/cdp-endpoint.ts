@@ -70,7 +70,7 @@ export function cdpEndpoint(deps: CdpEndpointDeps): UpgradeHandler {
         .attach(
           (text) => {
             if (webSocket.bufferedAmount > MAX_BUFFERED_BYTES) webSocket.terminate();
-            else webSocket.send(text);
+            else webSocket.send(text, { binary: false });
           },
           (reason) => webSocket.close(1001, reason.slice(0, 120)),
         )

@@ -13,20 +13,20 @@ function closeWith(socket: WebSocket, code: number, reason: string): void {
  */
 export function relayDevtools(client: WebSocket, target: string, maxBufferedBytes: number): void {
   const upstream = new WebSocket(target, { perMessageDeflate: false, maxPayload: 64 * 2 ** 20 });
-  const queued: string[] = [];
+  const queued: Buffer[] = [];
   client.on('message', (data, isBinary) => {
     if (isBinary) return;
-    const text = data.toString();
-    if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
-    else queued.push(text);
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(data as Buffer, { binary: false });
+    else queued.push(data as Buffer);
   });
   upstream.on('open', () => {
-    for (const text of queued.splice(0)) upstream.send(text);
+    for (const text of queued.splice(0)) upstream.send(text, { binary: false });
   });
   upstream.on('message', (data, isBinary) => {
     if (isBinary) return;
+    // As the bytes came: a large reply is not decoded and encoded again on its way.
     if (client.bufferedAmount > maxBufferedBytes) client.terminate();
-    else client.send(data.toString());
+    else client.send(data as Buffer, { binary: false });
   });
   upstream.on('close', (code, reason) => {
     if (client.readyState === WebSocket.OPEN) closeWith(client, code, reason.toString());

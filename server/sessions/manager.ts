@@ -10,6 +10,7 @@ import {
   type RunningBrowser,
 } from '../browser/launch';
 import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
+import { refuseForbiddenProxy } from '../browser/proxy-relay';
 import { withoutPaths } from '../browser/startup-failure';
 import { NO_PEERS, type Peers } from '../cluster/peers';
 import type { Clock } from '../core/clock';
@@ -77,6 +78,8 @@ export interface SessionManager {
   localCdpUrl(row: SessionRow): string | null;
   /** What the DevTools endpoint relays to, for a session this process runs. */
   devtoolsOf(sessionId: string): CdpMultiplexer | null;
+  /** The egress policy's sentence if it recently refused this process's session a request to `host`. */
+  egressRefusalOf(sessionId: string, host: string): string | null;
   /** Told once the service listens (the runner connects back through it). */
   listeningAt(origin: string): void;
   /** Stops a session (safe to repeat) and answers its final state. */
@@ -143,6 +146,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       findPlan(db, accountId),
     ]);
     if (!settings || !plan) throw new NotFound('profile');
+    if (settings.proxy) await refuseForbiddenProxy(config.egress, settings.proxy);
     const chromePath = chromeToLaunch(config.chromePath, log);
     takeSlot();
     let slotHeld = true;
@@ -347,6 +351,9 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     },
     devtoolsOf(sessionId) {
       return browsers.get(sessionId)?.devtools ?? null;
+    },
+    egressRefusalOf(sessionId, host) {
+      return browsers.get(sessionId)?.egressRefusalOf(host) ?? null;
     },
     listeningAt(origin) {
       localOrigin = origin;

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { boundedText } from '../core/bounded-text';
 import type { EgressPolicy } from '../core/egress-policy';
 import { EgressRefused, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
 
@@ -12,8 +13,8 @@ const MAX_ANSWER_BYTES = 1024;
 
 /**
  * POSTs a JSON body to a webhook URL: to the one address checked against the policy (the name is resolved
- * once, so DNS rebinding cannot lead elsewhere), following no redirect, within `timeoutMs`. Reads at most the
- * first KiB of the answer, so a receiver can make the service hold nothing but one attempt's socket.
+ * once, so DNS rebinding cannot lead elsewhere), following no redirect, within `timeoutMs`. Keeps at most the
+ * first KiB of the answer, marked when cut, so a receiver can make the service hold nothing but one attempt's socket.
  */
 export async function postWebhook(
   url: string,
@@ -49,13 +50,13 @@ export async function postWebhook(
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           size += chunk.length;
-          if (size >= MAX_ANSWER_BYTES) response.destroy();
+          if (size > MAX_ANSWER_BYTES) response.destroy();
         });
         const done = () =>
           resolve({
             answered: true,
             status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).subarray(0, MAX_ANSWER_BYTES).toString('utf8'),
+            body: boundedText(Buffer.concat(chunks).toString('utf8'), MAX_ANSWER_BYTES),
           });
         response.on('end', done);
         response.on('close', done);

@@ -1,3 +1,4 @@
+import { boundedText } from '../core/bounded-text';
 import type { Clock } from '../core/clock';
 import type { WebhookSettings } from '../core/config';
 import type { Job } from '../core/lifecycle';
@@ -93,7 +94,11 @@ export function webhookSender(deps: WebhookSenderDeps): Job {
     });
     if (stopping.signal.aborted) return; // leased: tried again after the restart
     const ok = outcome.answered && outcome.status >= 200 && outcome.status < 300;
-    const error = ok ? null : outcome.answered ? `The receiver answered ${outcome.status}.` : outcome.error;
+    const error = ok
+      ? null
+      : outcome.answered
+        ? `The receiver answered ${outcome.status}.`
+        : boundedText(outcome.error);
     const delayS = settings.retryDelaysS[delivery.attempts];
     const retryAt = ok || delayS === undefined ? null : new Date(clock.now().getTime() + delayS * 1000);
     const tries = delivery.attempts + 1;

@@ -29,7 +29,7 @@ function fakeBrowser() {
 async function client(mux: CdpMultiplexer) {
   const delivered: CdpMessage[] = [];
   const attached = await mux.attach(
-    (text) => delivered.push(JSON.parse(text) as CdpMessage),
+    (text) => delivered.push(JSON.parse(text.toString()) as CdpMessage),
     () => {},
   );
   return { delivered, ...attached };

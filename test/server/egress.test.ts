@@ -84,9 +84,11 @@ describe('resolveAllowed', () => {
       'metadata.example': ['169.254.169.254'],
     });
     await expect(resolveAllowed(NONE, 'rebind.example', answers)).rejects.toThrow(
-      'rebind.example is a loopback, private, link-local or reserved address',
+      'rebind.example (127.0.0.1) is in the loopback range 127.0.0.0/8, which sessions may not reach on this service; its operator can allow ranges with EGRESS_ALLOW.',
     );
-    await expect(resolveAllowed(NONE, 'metadata.example', answers)).rejects.toThrow(EgressRefused);
+    await expect(resolveAllowed(NONE, 'metadata.example', answers)).rejects.toThrow(
+      'metadata.example (169.254.169.254) is in the link-local range 169.254.0.0/16',
+    );
     await expect(resolveAllowed(NONE, 'nowhere.example', answers)).rejects.toThrow(EgressUnresolved);
     const checked = await resolveAllowed(NONE, 'public.example', answers);
     // Whatever the name resolves to later, a connection made with the pinned lookup goes to the checked address.

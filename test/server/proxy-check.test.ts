@@ -96,9 +96,23 @@ describe('POST /v1/proxies/:id/check', () => {
     const refused = await api.checkProxy(local.id);
     expect(refused).toMatchObject({ ok: false });
     expect(!refused.ok && refused.reason).toMatch(
-      /127\.0\.0\.1 is a loopback.*may not reach on this service/,
+      /^127\.0\.0\.1 is in the loopback range 127\.0\.0\.0\/8, which sessions may not reach on this service; its operator can allow ranges with EGRESS_ALLOW\.$/,
     );
     expect(proxy.seen.length).toBe(seenBefore);
+  });
+
+  it('says the policy’s sentence, not the relay’s 403, when the check address is reached over HTTPS', async () => {
+    const { api } = await serviceWith({ PROXY_CHECK_URL: 'https://check.example/json' });
+    const local = await api.createProxy({
+      name: 'Local',
+      scheme: 'http',
+      host: '127.0.0.1',
+      port: proxy.port,
+    });
+    const refused = await api.checkProxy(local.id);
+    expect(!refused.ok && refused.reason).toBe(
+      '127.0.0.1 is in the loopback range 127.0.0.0/8, which sessions may not reach on this service; its operator can allow ranges with EGRESS_ALLOW.',
+    );
   });
 
   it('says checks are off when the operator set no PROXY_CHECK_URL', async () => {
