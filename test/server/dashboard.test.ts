@@ -322,5 +322,5 @@ describe('the operator', () => {
     } finally {
       await closed.close();
     }
-  });
+  }, 120_000); // It starts a service of its own: longer than a test's default on a busy machine.
 });

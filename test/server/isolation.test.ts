@@ -309,13 +309,10 @@ describe('with only one test range allowed (the default allows none)', () => {
         name: 'Proxy on loopback',
         proxy: `http://carol:secret@127.0.0.1:${proxy.port}`,
       });
-      const session = await api.startSession({ profile_id: profile.id, headless: true });
-      const run = await runOn(api, session.id, [
-        { action: 'goto', url: `${allowedOrigin}/` },
-        { action: 'evaluate', expression: 'document.body.innerText', name: 'text' },
-      ]);
-      await api.stopSession({ session_id: session.id });
-      expect(run.output.text).not.toContain('public');
+      const refused = await apiError(api.startSession({ profile_id: profile.id, headless: true }));
+      expect(refused.status).toBe(422);
+      expect(refused.detail).toContain('EGRESS_ALLOW');
+      expect((await api.listSessions({ status: 'running' })).data).toEqual([]);
       expect(proxy.seen).toEqual([]);
     } finally {
       await proxy.close();
