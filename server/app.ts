@@ -14,6 +14,7 @@ import { requestLog } from './http/request-log';
 import type { Route } from './http/route';
 import { takeStreamSlot } from './http/stream-slot';
 import { refuseNulInPath } from './http/validate';
+import { livePages } from './live/live-pages';
 import { routes as contractRoutes } from './routes/index';
 import { metaRoutes } from './routes/meta';
 
@@ -36,6 +37,7 @@ export function createApp(
   app.route('/', dashboardPages());
   app.route('/dashboard/api', dashboardApi(deps));
   app.route('/internal', internalRoutes(deps));
+  app.route('/', livePages({ db: deps.db, tokens: deps.liveTokens }));
   app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
   app.use('/v1/events', takeStreamSlot(deps.streams));
   app.use('/v1/*', accountRateLimit(deps.db, deps.clock));

@@ -18,6 +18,8 @@ import { StreamSlots } from './events/stream-slots';
 import { newId } from './ids';
 import type { Lifecycle } from './lifecycle';
 import type { Logger } from './log';
+import { LiveTokens } from './live/live-tokens';
+import { withLiveViewUrls } from './live/live-view-urls';
 import { CdpTokens } from './sessions/cdp-tokens';
 import { createSessionManager, type SessionManager } from './sessions/manager';
 import { startWebhookSender } from './webhooks/sender';
@@ -39,6 +41,8 @@ export interface AppDeps extends BaseDeps {
   sessions: SessionManager;
   /** Signs and checks the tokens of the sessions' `cdp_url`s. */
   cdpTokens: CdpTokens;
+  /** Signs and checks the sessions' live view addresses. */
+  liveTokens: LiveTokens;
   /** Automation runs, queued per profile. */
   automation: RunQueue;
   /** A profile's cookies, in its browser whether or not its session runs. */
@@ -66,6 +70,7 @@ export function wireService(base: BaseDeps): AppDeps {
   const node = base.node ?? { id: newId('nod'), secret: randomBytes(32) };
   const nodeId = node.id;
   const cdpTokens = new CdpTokens(createHmac('sha256', node.secret).update('cdp tokens').digest());
+  const liveTokens = new LiveTokens(createHmac('sha256', node.secret).update('live view tokens').digest());
   const authKey = nodeAuthKey(node.secret);
   const keyCache = new KeyCache();
   let stopHearingKeys: () => Promise<void> = async () => {};
@@ -92,7 +97,10 @@ export function wireService(base: BaseDeps): AppDeps {
     draining: () => membership.draining(),
     peers: createPeers({ db: base.db, nodeId, authKey, log: base.log }),
   };
-  const sessions = createSessionManager({ ...base, events, tokens: cdpTokens, cluster });
+  const sessions = withLiveViewUrls(
+    createSessionManager({ ...base, events, tokens: cdpTokens, cluster }),
+    liveTokens,
+  );
   const runEvents = createRunEvents(publisher);
   const automation = createRunQueue({
     ...base,
@@ -117,6 +125,7 @@ export function wireService(base: BaseDeps): AppDeps {
     ...base,
     sessions,
     cdpTokens,
+    liveTokens,
     automation,
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
     runEvents,

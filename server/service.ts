@@ -21,6 +21,8 @@ import { validate } from './http/validate';
 import { createLifecycle } from './lifecycle';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './lock';
 import type { Logger } from './log';
+import { liveSocket } from './live/live-socket';
+import { countViewOpening } from './live/live-sessions';
 import { cdpEndpoint } from './sessions/cdp-endpoint';
 import { clusterSecret, peerOfSession } from './store/nodes';
 
@@ -70,7 +72,16 @@ export async function startService(config: Config, log: Logger): Promise<Running
       peerOf: async (sessionId) => (await peerOfSession(db, sessionId, node.id))?.url ?? null,
       log,
     });
-    serveUpgrades(listening.server as Server, { '/v1/events': eventSocket(app) }, devtools);
+    const live = liveSocket({
+      tokens: deps.liveTokens,
+      devtoolsOf: (sessionId) => deps.sessions.devtoolsOf(sessionId),
+      peerOf: async (sessionId) => (await peerOfSession(db, sessionId, node.id))?.url ?? null,
+      countOpening: (sessionId) => countViewOpening(db, systemClock, sessionId),
+      log,
+    });
+    const sockets: typeof devtools = (request, socket, head, path) =>
+      (path.startsWith('/live/') ? live : devtools)(request, socket, head, path);
+    serveUpgrades(listening.server as Server, { '/v1/events': eventSocket(app) }, sockets);
     const ownOrigin = `http://${formatHost(reachableHost(config.host))}:${listening.port}`;
     deps.sessions.listeningAt(ownOrigin);
     await deps.membership.listeningAt(ownOrigin);
