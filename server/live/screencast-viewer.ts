@@ -34,6 +34,9 @@ const QUALITIES = [35, 55, 75] as const;
 const SLOW_ACK_MS = 350;
 const FAST_ACK_MS = 120;
 
+const TAB_LIST_DELAY_MS = 150;
+const TAB_RELIST_MS = 3000;
+
 const MOUSE_TYPES = { move: 'mouseMoved', down: 'mousePressed', up: 'mouseReleased', wheel: 'mouseWheel' };
 
 /**
@@ -101,23 +104,29 @@ export async function startLiveViewer(
     next = frame;
   });
 
-  const onTarget = (params: Record<string, unknown>) => {
-    const info = params.targetInfo as { targetId: string; type: string; title: string; url: string };
-    if (info.type !== 'page') return;
-    tabs.set(info.targetId, { id: info.targetId, title: info.title, url: info.url });
-    sendTabs();
+  // Target events say when the tabs change, but not every change of a title: the list is read again then,
+  // and every few seconds.
+  let listing: NodeJS.Timeout | undefined;
+  const listTabs = () => {
+    clearTimeout(listing);
+    listing = setTimeout(() => void readTabs().catch(ignore), TAB_LIST_DELAY_MS);
   };
-  cdp.on('Target.targetCreated', onTarget);
-  cdp.on('Target.targetInfoChanged', onTarget);
-  cdp.on('Target.targetDestroyed', (params) => {
-    tabs.delete(params.targetId as string);
-    if (watching?.targetId === params.targetId) {
+  const relisting = setInterval(listTabs, TAB_RELIST_MS);
+  async function readTabs(): Promise<void> {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    tabs.clear();
+    for (const info of targetInfos as { targetId: string; type: string; title: string; url: string }[])
+      if (info.type === 'page') tabs.set(info.targetId, { id: info.targetId, title: info.title, url: info.url });
+    if (watching && !tabs.has(watching.targetId)) {
       watching = null;
       const other = tabs.keys().next().value;
-      if (other) void watch(other).catch(ignore);
+      if (other) await watch(other);
     }
     sendTabs();
-  });
+  }
+  cdp.on('Target.targetCreated', listTabs);
+  cdp.on('Target.targetInfoChanged', listTabs);
+  cdp.on('Target.targetDestroyed', listTabs);
 
   async function watch(targetId: string): Promise<void> {
     const previous = watching;
@@ -206,16 +215,21 @@ export async function startLiveViewer(
     }
   };
 
-  link.send({ type: 'mode', mode });
-  await cdp.send('Target.setDiscoverTargets', { discover: true });
-  const { targetInfos } = await cdp.send('Target.getTargets');
-  const first = (targetInfos as { targetId: string; type: string }[]).find((info) => info.type === 'page');
-  if (first) await watch(first.targetId);
-  return {
-    receive,
-    end() {
-      ended = true;
-      cdp.detach();
-    },
+  const end = () => {
+    ended = true;
+    clearTimeout(listing);
+    clearInterval(relisting);
+    cdp.detach();
   };
+  try {
+    link.send({ type: 'mode', mode });
+    await cdp.send('Target.setDiscoverTargets', { discover: true });
+    await readTabs();
+    const first = tabs.keys().next().value;
+    if (first) await watch(first);
+  } catch (error) {
+    end();
+    throw error;
+  }
+  return { receive, end };
 }
