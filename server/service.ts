@@ -19,10 +19,10 @@ import type { AppEnv } from './http/env';
 import { serveUpgrades } from './http/upgrades';
 import { validate } from './http/validate';
 import { createLifecycle } from './lifecycle';
+import { countViewOpening } from './live/live-sessions';
+import { liveSocket } from './live/live-socket';
 import { acquireDataDirLock, DataDirBusyError, type DataDirLock } from './lock';
 import type { Logger } from './log';
-import { liveSocket } from './live/live-socket';
-import { countViewOpening } from './live/live-sessions';
 import { cdpEndpoint } from './sessions/cdp-endpoint';
 import { clusterSecret, peerOfSession } from './store/nodes';
 

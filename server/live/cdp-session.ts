@@ -1,5 +1,5 @@
 import type { CdpClient, CdpMultiplexer } from '../browser/cdp-multiplexer';
-import { type CdpMessage, CdpCommandError } from '../browser/cdp-pipe';
+import { CdpCommandError, type CdpMessage } from '../browser/cdp-pipe';
 
 type EventListener = (params: Record<string, unknown>, sessionId: string | undefined) => void;
 

@@ -15,7 +15,11 @@ export async function isSessionRunning(db: Queryable, sessionId: string): Promis
  * Counts a live view's opening as one request of its account's hourly limit (the address carries no key, so
  * the account is the session's): null when counted, else the sentence that refuses it.
  */
-export async function countViewOpening(db: Queryable, clock: Clock, sessionId: string): Promise<string | null> {
+export async function countViewOpening(
+  db: Queryable,
+  clock: Clock,
+  sessionId: string,
+): Promise<string | null> {
   const [row] = await db.query<{ account_id: string }>('select account_id from sessions where id = $1', [
     sessionId,
   ]);

@@ -1,7 +1,7 @@
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { CdpSession } from './cdp-session';
 import type { LiveMode } from './live-tokens';
-import { type KeyInput, type MouseInput, parseViewerMessage, INPUT_TYPES } from './viewer-messages';
+import { INPUT_TYPES, type KeyInput, type MouseInput, parseViewerMessage } from './viewer-messages';
 
 /** Where the viewer's messages go: its WebSocket (or the relay to it). */
 export interface ViewerLink {
@@ -116,7 +116,8 @@ export async function startLiveViewer(
     const { targetInfos } = await cdp.send('Target.getTargets');
     tabs.clear();
     for (const info of targetInfos as { targetId: string; type: string; title: string; url: string }[])
-      if (info.type === 'page') tabs.set(info.targetId, { id: info.targetId, title: info.title, url: info.url });
+      if (info.type === 'page')
+        tabs.set(info.targetId, { id: info.targetId, title: info.title, url: info.url });
     if (watching && !tabs.has(watching.targetId)) {
       watching = null;
       const other = tabs.keys().next().value;

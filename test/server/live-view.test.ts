@@ -39,7 +39,7 @@ function pageOf(colour: string, title: string): string {
 /** The colour of the viewer's picture at a point of the session's page, read off the shown frame. */
 function colourAt(viewer: Page, x: number, y: number): Promise<number[]> {
   return viewer.evaluate(
-    ([x, y]) => {
+    ({ x, y }) => {
       const image = document.getElementById('screen') as HTMLImageElement;
       const canvas = document.createElement('canvas');
       canvas.width = image.naturalWidth;
@@ -49,22 +49,26 @@ function colourAt(viewer: Page, x: number, y: number): Promise<number[]> {
       const scale = image.naturalWidth / window.frameWidth;
       return [...context.getImageData(Math.round(x * scale), Math.round(y * scale), 1, 1).data].slice(0, 3);
     },
-    [x, y],
+    { x, y },
   );
 }
 
 async function untilColour(viewer: Page, x: number, y: number, near: number[]): Promise<void> {
   await expect
-    .poll(async () => colourAt(viewer, x, y).then((rgb) => rgb.every((v, i) => Math.abs(v - (near[i] ?? 0)) < 40)), {
-      timeout: 10_000,
-    })
+    .poll(
+      async () =>
+        colourAt(viewer, x, y).then((rgb) => rgb.every((v, i) => Math.abs(v - (near[i] ?? 0)) < 40)),
+      {
+        timeout: 10_000,
+      },
+    )
     .toBe(true);
 }
 
 /** Where a point of the session's page is on the viewer's screen (the picture is letterboxed to fit). */
 async function screenPoint(viewer: Page, x: number, y: number) {
   return viewer.evaluate(
-    ([x, y]) => {
+    ({ x, y }) => {
       const box = (document.getElementById('screen') as HTMLElement).getBoundingClientRect();
       const width = window.frameWidth;
       const height = window.frameHeight;
@@ -74,7 +78,7 @@ async function screenPoint(viewer: Page, x: number, y: number) {
         y: box.top + (box.height - height * scale) / 2 + y * scale,
       };
     },
-    [x, y],
+    { x, y },
   );
 }
 
@@ -137,17 +141,17 @@ describe('live view', () => {
       await viewer.mouse.click(field.x, field.y);
       await viewer.keyboard.type('Hello, world');
       await viewer.keyboard.press('Backspace');
-      await expect.poll(() => tab.evaluate(() => (document.getElementById('field') as HTMLInputElement).value)).toBe(
-        'Hello, worl',
-      );
+      await expect
+        .poll(() => tab.evaluate(() => (document.getElementById('field') as HTMLInputElement).value))
+        .toBe('Hello, worl');
       await viewer.evaluate(() => {
         const clipboardData = new DataTransfer();
         clipboardData.setData('text/plain', ' pasted');
         window.dispatchEvent(new ClipboardEvent('paste', { clipboardData }));
       });
-      await expect.poll(() => tab.evaluate(() => (document.getElementById('field') as HTMLInputElement).value)).toBe(
-        'Hello, worl pasted',
-      );
+      await expect
+        .poll(() => tab.evaluate(() => (document.getElementById('field') as HTMLInputElement).value))
+        .toBe('Hello, worl pasted');
 
       // A second tab is listed; choosing it shows it and brings it to the front of the session.
       const second = await devtools.contexts()[0]?.newPage();

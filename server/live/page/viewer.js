@@ -21,9 +21,9 @@ function send(message) {
 
 function sendSize() {
   const box = screen.getBoundingClientRect();
-  const fit = (/** @type {number} */ length) =>
+  const devicePixels = (/** @type {number} */ length) =>
     Math.max(1, Math.min(8192, Math.round(length * window.devicePixelRatio)));
-  send({ type: 'size', width: fit(box.width), height: fit(box.height) });
+  send({ type: 'size', width: devicePixels(box.width), height: devicePixels(box.height) });
 }
 
 /** @param {{ data: string, width: number, height: number }} frame */
@@ -79,7 +79,9 @@ tabs.addEventListener('change', () => send({ type: 'watch', tab: tabs.value }));
 
 /** @param {MouseEvent | KeyboardEvent} event */
 function modifiers(event) {
-  return (event.altKey ? 1 : 0) | (event.ctrlKey ? 2 : 0) | (event.metaKey ? 4 : 0) | (event.shiftKey ? 8 : 0);
+  return (
+    (event.altKey ? 1 : 0) | (event.ctrlKey ? 2 : 0) | (event.metaKey ? 4 : 0) | (event.shiftKey ? 8 : 0)
+  );
 }
 
 /** Where the pointer is on the session's page, in its CSS pixels (the picture is letterboxed in the element). */
@@ -120,7 +122,6 @@ screen.addEventListener('mousemove', (event) => {
   pendingMove = event;
 });
 screen.addEventListener('mousedown', (event) => {
-  screen.focus();
   event.preventDefault();
   sendMouse('down', event);
 });
@@ -143,7 +144,8 @@ function sendKey(kind, event) {
   if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'v') return;
   event.preventDefault();
   const shortcut = event.ctrlKey || event.metaKey;
-  const text = kind === 'up' || shortcut ? '' : event.key === 'Enter' ? '\r' : event.key.length === 1 ? event.key : '';
+  const text =
+    kind === 'up' || shortcut ? '' : event.key === 'Enter' ? '\r' : event.key.length === 1 ? event.key : '';
   send({
     type: 'key',
     event: kind,
