@@ -152,6 +152,12 @@ describe('live view', () => {
       await expect
         .poll(() => tab.evaluate(() => (document.getElementById('field') as HTMLInputElement).value))
         .toBe('Hello, worl pasted');
+      // A shortcut: select all, then type over it.
+      await viewer.keyboard.press('Control+A');
+      await viewer.keyboard.type('Shortcut');
+      await expect
+        .poll(() => tab.evaluate(() => (document.getElementById('field') as HTMLInputElement).value))
+        .toBe('Shortcut');
 
       // A second tab is listed; choosing it shows it and brings it to the front of the session.
       const second = await devtools.contexts()[0]?.newPage();
