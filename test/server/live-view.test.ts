@@ -233,6 +233,34 @@ describe('live view', () => {
     await api.stopSession({ session_id: two.id });
   });
 
+  it('counts each opening of the view as one request of the account’s hourly limit', async () => {
+    let quota: number | null = null;
+    const free = createClient({
+      baseUrl: service.baseUrl,
+      apiKey: await service.createKey('free'),
+      fetch,
+      onQuota: (seen) => {
+        quota = seen.remaining;
+      },
+    });
+    const profile = await free.createProfile({ name: 'Counted' });
+    const session = await free.startSession({ profile_id: profile.id, headless: true });
+    const remaining = async () => {
+      await free.getSession(session.id);
+      return quota;
+    };
+    try {
+      const before = await remaining();
+      const socket = socketOf(session.live_view_url as string);
+      await new Promise((resolve) => socket.once('message', resolve));
+      socket.close();
+      // This read is one request, the view another.
+      expect(await remaining()).toBe((before ?? Number.NaN) - 2);
+    } finally {
+      await free.stopSession({ session_id: session.id });
+    }
+  });
+
   it('keeps a watched session from being stopped as idle', async () => {
     const session = await startSession('Idle');
     const socket = socketOf(session.live_view_readonly_url as string);
