@@ -212,7 +212,7 @@ describe('live view', () => {
     }
   });
 
-  it('refuses a forged address, another session’s token, and the address of a stopped session', async () => {
+  it('refuses a forged address, another session’s token, a view-only one made to control, and the address of a stopped session; logs no token', async () => {
     const one = await startSession('One');
     const two = await startSession('Two');
     const url = one.live_view_url as string;
@@ -224,6 +224,10 @@ describe('live view', () => {
       expect(await refusedUpgrade(address)).toBe(404);
     }
     expect((await fetch(url)).status).toBe(200);
+    // The address is the credential: the request log names the page without it.
+    const token = url.split('/').at(-1) as string;
+    await expect.poll(() => service.logs.some((line) => line.includes(`/live/${one.id}/`))).toBe(true);
+    expect(service.logs.filter((line) => line.includes(token.slice(-20)))).toEqual([]);
 
     const viewer = await openViewer(url);
     await api.stopSession({ session_id: one.id });
