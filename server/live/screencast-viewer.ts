@@ -22,7 +22,9 @@ interface Tab {
   url: string;
 }
 
+/** A screencast frame, by the DevTools session of the tab it shows and its number there. */
 interface Frame {
+  sessionId: string;
   data: string;
   width: number;
   height: number;
@@ -56,8 +58,8 @@ export async function startLiveViewer(
   let size = { width: 1280, height: 800 };
   let quality: number = QUALITIES[1];
   /** The frame the viewer is drawing (not yet acknowledged), and the newest one that came meanwhile. */
-  let shown: (Frame & { sessionId: string; sentAt: number }) | null = null;
-  let next: (Frame & { sessionId: string }) | null = null;
+  let shown: (Frame & { sentAt: number }) | null = null;
+  let next: Frame | null = null;
   let ackMs = 0;
   let ended = false;
 
@@ -73,7 +75,7 @@ export async function startLiveViewer(
       sessionId,
     );
 
-  const showFrame = (frame: Frame & { sessionId: string }) => {
+  const showFrame = (frame: Frame) => {
     shown = { ...frame, sentAt: performance.now() };
     link.send({ type: 'frame', data: frame.data, width: frame.width, height: frame.height });
   };
@@ -90,7 +92,7 @@ export async function startLiveViewer(
 
   cdp.on('Page.screencastFrame', (params, sessionId) => {
     const metadata = params.metadata as { deviceWidth: number; deviceHeight: number };
-    const frame = {
+    const frame: Frame = {
       sessionId: sessionId ?? '',
       number: params.sessionId as number,
       data: params.data as string,
