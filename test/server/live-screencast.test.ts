@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CdpMultiplexer } from '../../server/browser/cdp-multiplexer';
 import type { CdpMessage } from '../../server/browser/cdp-pipe';
 import { startLiveViewer } from '../../server/live/screencast-viewer';
@@ -102,6 +102,29 @@ describe('a live viewer', () => {
     viewer.receive(JSON.stringify({ type: 'ack' }));
     await tick();
     expect(browser.acked()).toEqual([2, 1, 3]);
+    viewer.end();
+  });
+
+  it('lowers the frames’ quality for a viewer that confirms them slowly, and raises it again when it is quick', async () => {
+    let now = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const browser = fakeDevtools();
+    const viewer = await startLiveViewer(browser.devtools, 'control', fakeLink());
+    const qualities = () =>
+      browser.commands
+        .filter((command) => command.method === 'Page.startScreencast')
+        .map((command) => command.params?.quality);
+    const drawnAfter = async (number: number, ms: number) => {
+      browser.frame(number);
+      await tick();
+      now += ms;
+      viewer.receive(JSON.stringify({ type: 'ack' }));
+      await tick();
+    };
+    await drawnAfter(1, 1000);
+    expect(qualities()).toEqual([55, 35]);
+    for (let number = 2; number < 20; number++) await drawnAfter(number, 20);
+    expect(qualities().slice(-2)).toEqual([55, 75]);
     viewer.end();
   });
 
