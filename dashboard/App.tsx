@@ -3,13 +3,17 @@ import type { DashboardStatus } from '../lib/dashboard/schemas';
 import { AccountPage } from './AccountPage';
 import { call } from './api';
 import { KeysPage } from './KeysPage';
+import { SessionsPage } from './SessionsPage';
 import { SignIn } from './SignIn';
 import { UsagePage } from './UsagePage';
 
-const PAGES = { keys: 'Keys', usage: 'Usage', account: 'Account' } as const;
+const PAGES = { keys: 'Keys', sessions: 'Sessions', usage: 'Usage', account: 'Account' } as const;
 type PageName = keyof typeof PAGES;
 
-/** Signed out: sign up or sign in. Signed in: the account's keys, usage and settings, one page at a time. */
+/**
+ * Signed out: sign up or sign in. Signed in: the account's keys, running sessions, usage and settings, one page
+ * at a time.
+ */
 export function App() {
   const [status, setStatus] = useState<DashboardStatus>();
   const [problem, setProblem] = useState<string>();
@@ -73,6 +77,7 @@ export function App() {
           </p>
         )}
         {page === 'keys' && <KeysPage />}
+        {page === 'sessions' && <SessionsPage />}
         {page === 'usage' && <UsagePage />}
         {page === 'account' && (
           <AccountPage

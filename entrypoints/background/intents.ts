@@ -1,3 +1,4 @@
+import { browser } from 'wxt/browser';
 import type { RunCreate, Script } from '../../lib/api/inputs/automation';
 import type { CookieInput } from '../../lib/api/inputs/cookies';
 import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
@@ -65,6 +66,11 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
     'session.start': ({ profileId, headless }) => sessions.start(profileId, headless),
     'session.stop': ({ profileId }) => sessions.stop(profileId),
     'session.stopAll': () => sessions.stopAll(),
+    async 'session.watch'({ sessionId }) {
+      const url = (await (await requireApi()).getSession(sessionId)).live_view_url;
+      if (url) await browser.tabs.create({ url });
+      return Boolean(url);
+    },
     'run.start': ({ run }) => runs.start(run as RunCreate),
     'run.cancel': async ({ runId }) => (await requireApi()).cancelRun(runId),
     'run.rerun': ({ runId }) => runs.rerun(runId),

@@ -6,6 +6,7 @@ import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { profileNameOf } from '../../lib/profile-name';
 import { cachedProfiles, connection, watchedRuns } from '../../lib/storage';
+import { WatchButton } from './WatchButton';
 
 /** A run or step status as people read it: `status_succeeded` → "Succeeded". */
 const statusText = (status: string) => t(`status_${status}` as MessageName);
@@ -105,6 +106,9 @@ function RunItem({ run, dropped, open, name }: Listed & { open: boolean; name: s
             >
               {t(active ? 'cancelRun' : 'runAgain')}
             </button>
+            {run.status === 'running' && run.session_id && (
+              <WatchButton sessionId={run.session_id} name={name} />
+            )}
             <Problem error={task.error} />
           </div>
         )}

@@ -6,8 +6,9 @@ import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { profileNameOf } from '../../lib/profile-name';
 import { cachedProfiles, cachedSessions } from '../../lib/storage';
+import { WatchButton } from './WatchButton';
 
-/** The running sessions, with their CDP address to copy, Stop, and Stop all. */
+/** The running sessions, with their CDP address to copy, Watch, Stop, and Stop all. */
 export function Sessions() {
   const sessions = useItem(cachedSessions)?.data;
   const profiles = useItem(cachedProfiles)?.data;
@@ -99,6 +100,7 @@ function SessionRow({ session, name }: { session: Session; name: string }) {
           {t(copied ? 'copied' : 'copyCdp')}
         </button>
       )}
+      {session.status === 'running' && <WatchButton sessionId={session.id} name={name} />}
       <button
         type="button"
         disabled={task.busy}

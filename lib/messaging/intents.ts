@@ -73,6 +73,8 @@ export const Intents = {
   'session.start': intent({ profileId: Id, headless: z.optional(z.boolean()) }),
   'session.stop': intent({ profileId: Id }),
   'session.stopAll': intent({}),
+  /** Opens the running session's live view in a tab, at a freshly signed address. */
+  'session.watch': intent({ sessionId: Id }),
   'run.start': intent({ run: RunEnvelope }),
   'run.cancel': intent({ runId: Id }),
   /** The same script on the same profile again, followed like a run just started. */

@@ -36,6 +36,8 @@ export interface IntentReplies {
   'session.start': Session;
   'session.stop': Session;
   'session.stopAll': StopAllResult;
+  /** Whether it opened: false when the session no longer runs. */
+  'session.watch': boolean;
   'run.start': WatchedRun;
   'run.cancel': AutomationRun;
   'run.rerun': WatchedRun;

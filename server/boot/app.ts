@@ -16,6 +16,7 @@ import { takeStreamSlot } from '../http/stream-slot';
 import { refuseNulInPath } from '../http/validate';
 import { routes as contractRoutes } from '../routes/index';
 import { internalRoutes } from '../routes/internal';
+import { livePages } from '../routes/live-pages';
 import { metaRoutes } from '../routes/meta';
 
 /**
@@ -38,6 +39,7 @@ export function createApp(
   app.route('/', dashboardPages());
   app.route('/dashboard/api', dashboardApi(deps));
   app.route('/internal', internalRoutes(deps));
+  app.route('/', livePages({ db: deps.db, tokens: deps.liveTokens }));
   app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
   app.use('/v1/events', takeStreamSlot(deps.streams));
   app.use('/v1/*', accountRateLimit(deps.db, deps.clock));

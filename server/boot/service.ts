@@ -19,8 +19,10 @@ import type { AppEnv } from '../http/env';
 import { refuseForeignHosts, ServedNames } from '../http/served-names';
 import { serveUpgrades } from '../http/upgrades';
 import { validate } from '../http/validate';
+import { countViewOpening } from '../live/live-sessions';
 import { cdpEndpoint } from '../routes/cdp-endpoint';
 import { eventSocket } from '../routes/events-socket';
+import { liveSocket } from '../routes/live-socket';
 import { clusterSecret, peerOfSession } from '../store/nodes';
 import { createApp } from './app';
 import { backgroundJobs, scheduleJobs } from './jobs';
@@ -74,7 +76,16 @@ export async function startService(config: Config, log: Logger): Promise<Running
       peerOf: async (sessionId) => (await peerOfSession(db, sessionId, node.id))?.url ?? null,
       log,
     });
-    serveUpgrades(listening.server as Server, names, { '/v1/events': eventSocket(app) }, devtools);
+    const live = liveSocket({
+      tokens: deps.liveTokens,
+      devtoolsOf: (sessionId) => deps.sessions.devtoolsOf(sessionId),
+      peerOf: async (sessionId) => (await peerOfSession(db, sessionId, node.id))?.url ?? null,
+      countOpening: (sessionId) => countViewOpening(db, systemClock, sessionId),
+      log,
+    });
+    const sockets: typeof devtools = (request, socket, head, path) =>
+      (path.startsWith('/live/') ? live : devtools)(request, socket, head, path);
+    serveUpgrades(listening.server as Server, names, { '/v1/events': eventSocket(app) }, sockets);
     const ownOrigin = `http://${formatHost(reachableHost(config.host))}:${listening.port}`;
     deps.sessions.listeningAt(ownOrigin);
     await deps.membership.listeningAt(ownOrigin);

@@ -12,6 +12,8 @@ import { createEventLog } from '../events/event-log';
 import { createPublisher } from '../events/publisher';
 import { StreamSlots } from '../events/stream-slots';
 import type { AppDeps, BaseDeps } from '../http/deps';
+import { LiveTokens } from '../live/live-tokens';
+import { withLiveViewUrls } from '../live/live-view-urls';
 import { CdpTokens } from '../sessions/cdp-tokens';
 import { createSessionManager } from '../sessions/manager';
 
@@ -20,6 +22,7 @@ export function wireService(base: BaseDeps): AppDeps {
   const node = base.node ?? { id: newId('nod'), secret: randomBytes(32) };
   const nodeId = node.id;
   const cdpTokens = new CdpTokens(createHmac('sha256', node.secret).update('cdp tokens').digest());
+  const liveTokens = new LiveTokens(createHmac('sha256', node.secret).update('live view tokens').digest());
   const authKey = nodeAuthKey(node.secret);
   const keyCache = new KeyCache();
   const { publisher, relay } = relayThroughDatabase(createPublisher(), { ...base, nodeId });
@@ -40,7 +43,10 @@ export function wireService(base: BaseDeps): AppDeps {
     draining: () => membership.draining(),
     peers: createPeers({ db: base.db, nodeId, authKey, log: base.log }),
   };
-  const sessions = createSessionManager({ ...base, events, tokens: cdpTokens, cluster });
+  const sessions = withLiveViewUrls(
+    createSessionManager({ ...base, events, tokens: cdpTokens, cluster }),
+    liveTokens,
+  );
   const runEvents = createRunEvents(publisher);
   const automation = createRunQueue({
     ...base,
@@ -57,6 +63,7 @@ export function wireService(base: BaseDeps): AppDeps {
     ...base,
     sessions,
     cdpTokens,
+    liveTokens,
     automation,
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
     runEvents,

@@ -13,12 +13,12 @@ import { decoyHash, hashPassword, verifyPassword } from '../accounts/passwords';
 import { HOURLY_LIMITS } from '../accounts/plans';
 import type { Clock } from '../core/clock';
 import type { Job } from '../core/lifecycle';
+import { formatWait } from '../core/wait';
 import type { Database } from '../db/driver';
 import { clientAddress } from '../http/client-address';
 import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { ProblemError } from '../http/problem';
-import { formatWait } from '../http/rate-limit';
 import { ServedNames } from '../http/served-names';
 import { readJsonBody } from '../http/validate';
 import { createKeyOfAccount, listKeysOfAccount, revokeKeyOfAccount } from '../store/account-keys';
@@ -30,6 +30,7 @@ import {
   setPasswordHash,
 } from '../store/dashboard-accounts';
 import { MINUTES_PER_HOUR, requestsPerMinute } from '../store/request-counts';
+import { listSessions } from '../store/sessions';
 import {
   deleteExpiredSignIns,
   endSignIn,
@@ -43,7 +44,7 @@ import { clearSignInCookie, readSignInCookie, setSignInCookie } from './sign-in-
 
 /**
  * The dashboard's own JSON endpoints under /dashboard/api: sign-up, sign-in and out, the account's keys, its
- * usage, its password and its deletion. Not part of the /v1 API: they take the sign-in cookie, never a key.
+ * running sessions, its usage, its password and its deletion. Not part of the /v1 API: they take the sign-in cookie, never a key.
  */
 export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
   const { db, clock, config } = deps;
@@ -164,6 +165,16 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
     if (!revoked)
       throw new ProblemError({ status: 404, code: 'not_found', detail: 'There is no key with this id.' });
     return c.json(revoked);
+  });
+
+  // Read like GET /v1/sessions?status=running, with each session's live view addresses made for this origin.
+  api.get('/sessions', signedIn, async (c) => {
+    const origin = new URL(c.req.url).origin;
+    const filter = { limit: 100, after: null, status: 'running' as const };
+    const page = await listSessions(db, c.get('dashboardAccount').id, filter, (row) =>
+      deps.sessions.view(row, origin),
+    );
+    return c.json({ data: page.data });
   });
 
   api.get('/usage', signedIn, async (c) => {

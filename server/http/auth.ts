@@ -3,12 +3,12 @@ import type { KeyCache } from '../accounts/key-cache';
 import type { KeyUses } from '../accounts/key-uses';
 import { hashApiKey } from '../core/api-keys';
 import type { Clock } from '../core/clock';
+import { formatWait } from '../core/wait';
 import type { Queryable } from '../db/driver';
 import { type AccountOfKey, findAccountByKey } from '../store/accounts';
 import { clientAddress } from './client-address';
 import type { AppEnv } from './env';
 import { problemResponse } from './problem';
-import { formatWait } from './rate-limit';
 import { SlidingWindowLimiter } from './sliding-window';
 
 /** Failed authentications allowed per client address and minute, so keys cannot be guessed at speed. */

@@ -12,6 +12,7 @@ import type { Database } from '../db/driver';
 import type { EventLog } from '../events/event-log';
 import type { Publisher } from '../events/publisher';
 import type { StreamSlots } from '../events/stream-slots';
+import type { LiveTokens } from '../live/live-tokens';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import type { SessionManager } from '../sessions/manager';
 
@@ -32,6 +33,8 @@ export interface AppDeps extends BaseDeps {
   sessions: SessionManager;
   /** Signs and checks the tokens of the sessions' `cdp_url`s. */
   cdpTokens: CdpTokens;
+  /** Signs and checks the sessions' live view addresses. */
+  liveTokens: LiveTokens;
   /** Automation runs, queued per profile. */
   automation: RunQueue;
   /** A profile's cookies, in its browser whether or not its session runs. */

@@ -107,7 +107,7 @@ componentSchemas.add(ProxyList, { id: 'ProxyList' });
 componentSchemas.add(Session, {
   id: 'Session',
   description:
-    'A running (or finished) browser for one profile. `cdp_url` is the ws:// DevTools address for connectOverCDP.',
+    'A running (or finished) browser for one profile. `cdp_url` is the ws:// DevTools address for connectOverCDP; `live_view_url` a page that shows it live and takes over its mouse and keyboard, `live_view_readonly_url` the same page without control.',
 });
 componentSchemas.add(SessionStart, { id: 'SessionStart' });
 componentSchemas.add(SessionStop, { id: 'SessionStop', oneOf: exactlyOneOf('session_id', 'profile_id') });

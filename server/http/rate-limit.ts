@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { HOURLY_LIMITS } from '../accounts/plans';
 import type { Clock } from '../core/clock';
+import { formatWait } from '../core/wait';
 import type { Database } from '../db/driver';
 import { type CountedRequest, countRequest } from '../store/request-counts';
 import type { AppEnv } from './env';
@@ -67,10 +68,4 @@ export function rateLimitHeaders(verdict: WindowVerdict): Record<string, string>
     'X-RateLimit-Remaining': String(verdict.remaining),
     'X-RateLimit-Reset': String(verdict.resetSeconds),
   };
-}
-
-export function formatWait(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }

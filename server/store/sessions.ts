@@ -41,6 +41,8 @@ export function toSession(row: SessionRow, cdpUrl: string | null = null): Sessio
     profile_name: row.profile_name,
     status: row.status,
     cdp_url: cdpUrl,
+    live_view_url: null,
+    live_view_readonly_url: null,
     headless: row.headless,
     started_at: row.started_at.toISOString(),
     stopped_at: row.stopped_at?.toISOString() ?? null,

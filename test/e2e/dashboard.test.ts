@@ -1,12 +1,13 @@
 /**
  * A person gets an API key from the dashboard in real Chromium, from the extension's "Get an API key" link:
  * signs up, creates two keys, uses one against /v1/profiles, revokes it (401 after), uses the other, sees the
- * usage count move, signs out and in, changes the password and deletes the account; bad input is answered on
+ * usage count move, watches a running session from the Sessions page, signs out and in, changes the password and deletes the account; bad input is answered on
  * the form, and no page breaks its Content-Security-Policy. Saves the README's screenshot of the dashboard.
  */
 import path from 'node:path';
 import { chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createClient } from '../../lib/api/client';
 import { CHROMIUM } from '../server/browser/fixtures';
 import { type ServiceHandle, startService } from '../server/harness';
 import { cleanupStack } from './support/cleanup';
@@ -150,6 +151,23 @@ describe('the dashboard', () => {
     await page.getByRole('link', { name: 'Keys' }).click();
     await keyRow('CI server').waitFor();
     await saveDesktopScreenshot('dashboard');
+  });
+
+  it('lists a running session on the Sessions page, and Watch opens its live view', async () => {
+    const api = createClient({ baseUrl: service.baseUrl, apiKey: keys.second, fetch });
+    const profile = await api.createProfile({ name: 'Checkout' });
+    const session = await api.startSession({ profile_id: profile.id, headless: true });
+    await page.getByRole('link', { name: 'Sessions' }).click();
+    const opened = extension.context.waitForEvent('page');
+    await page.getByRole('link', { name: 'Watch Checkout' }).click();
+    const view = await opened;
+    await view.waitForFunction(() => Number(document.body.dataset.frames ?? 0) > 0);
+    expect(view.url()).toContain(`/live/${session.id}/c.`);
+    await view.close();
+    await api.stopSession({ session_id: session.id });
+    await button('Refresh').click();
+    await page.getByText('No session is running.').waitFor();
+    await page.getByRole('link', { name: 'Keys' }).click();
   });
 
   it('draws in the dark theme too', async () => {

@@ -33,6 +33,9 @@ describe('npm run bench', { timeout: 240_000 }, () => {
       DURATION_S: '1',
       CONNECTIONS: '2',
       SESSION_ROUNDS: '1',
+      LIVE_CHANGES: '3',
+      LIVE_CPU_MS: '500',
+      LIVE_LOAD_S: '1',
     });
     expect(code).toBe(0);
     for (const scenario of ['list 50', 'get by id', 'search q=', 'create']) {
@@ -44,6 +47,10 @@ describe('npm run bench', { timeout: 240_000 }, () => {
     for (const line of ['session start', 'session stop', 'three-step run']) {
       expect(stdout).toMatch(new RegExp(`^${line} +\\d+ ms .* ×\\d+\\.\\d\\d$`, 'm'));
     }
+    for (const viewers of ['1 viewer ', '4 viewers'])
+      expect(stdout).toMatch(new RegExp(`^${viewers}  change → screen  median +\\d+ ms   p95 +\\d+ ms`, 'm'));
+    expect(stdout).toMatch(/^4 viewers {2}service CPU .* → -?\d+\.\d% per viewer$/m);
+    expect(stdout).toMatch(/^GET \/v1\/profiles with 4 viewers: +\d+ req\/s/m);
   });
 });
 

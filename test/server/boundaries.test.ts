@@ -19,6 +19,7 @@ const FLOORS: string[][] = [
     'cluster',
     'cookies',
     'events',
+    'live',
     'network',
     'sessions',
     'webhooks',
@@ -27,9 +28,10 @@ const FLOORS: string[][] = [
   ['routes', 'dashboard'],
   ['boot'],
 ];
-/** Where a repeating timer may start: the jobs list, and the embedded database's WAL flush, which lives as long as
- * the database connection itself (opened before the jobs start, closed after they stop). */
-const TIMER_OWNERS = ['server/boot/jobs.ts', 'server/db/pglite.ts'];
+/** Where a repeating timer may start: the jobs list; the embedded database's WAL flush, which lives as long as
+ * the database connection itself (opened before the jobs start, closed after they stop); and a live viewer's tab
+ * list, which lives as long as that viewer's socket. */
+const TIMER_OWNERS = ['server/boot/jobs.ts', 'server/db/pglite.ts', 'server/live/screencast-viewer.ts'];
 const ALLOWED_AT_TOP = ['README.md'];
 
 const SERVER = path.join(PROJECT_ROOT, 'server');

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { eventually } from '../e2e/support/wait';
@@ -173,6 +174,29 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     } finally {
       await viaPuppeteer.disconnect();
     }
+  });
+
+  it('shows a live view through a process that does not run the session, and relays the owner’s refusal', async () => {
+    const placedOne = Object.values(placed)[0];
+    const session =
+      placedOne ??
+      ((await (await start(nodes[0] as ServiceHandle, profiles[0] as string)).json()) as Session);
+    const owner = await nodeOfSession(session.id);
+    const asker = nodes.find((node) => nodeIdOf(node) !== owner) as ServiceHandle;
+    const seen = (await (await on(asker)('GET', `/v1/sessions/${session.id}`)).json()) as Session;
+    const address = seen.live_view_readonly_url as string;
+    expect(address.startsWith(`${asker.baseUrl}/live/${session.id}/v.`)).toBe(true);
+    expect((await fetch(address)).status).toBe(200);
+
+    const socket = new WebSocket(`${address.replace(/^http/, 'ws')}/socket`);
+    const received: { type: string }[] = [];
+    socket.on('message', (data) => received.push(JSON.parse(data.toString()) as { type: string }));
+    await eventually('a frame of the session through the relay', async () =>
+      received.some((message) => message.type === 'frame') ? true : undefined,
+    );
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(JSON.stringify({ type: 'text', text: 'typed' }));
+    expect(await closed).toBe(1008);
   });
 
   it.skipIf(!nginxBin)(

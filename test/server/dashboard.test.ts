@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
+import type { Session } from '../../lib/api/schemas/sessions';
 import { profileDataDir } from '../../server/core/data-dir';
 import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from '../../server/dashboard/attempts';
 import { liveProcessesInGroup, processesWithUserDataDir } from './browser/fixtures';
@@ -173,6 +174,29 @@ describe('keys and cookies where they do not belong', () => {
     expect((await b.client.json('DELETE', `/keys/${created.id}`)).status).toBe(404);
     expect((await b.client.json<{ data: unknown[] }>('GET', '/keys')).body.data).toEqual([]);
     expect((await requester(service.baseUrl, created.key)('GET', '/v1/profiles')).status).toBe(200);
+  });
+});
+
+describe('running sessions', () => {
+  it('lists the account’s running sessions with their live view addresses, and none of another account’s', async () => {
+    const a = await signedUp();
+    const b = await signedUp();
+    const { body: created } = await a.client.json<{ key: string }>('POST', '/keys', { name: 'robot' });
+    const api = createClient({ baseUrl: service.baseUrl, apiKey: created.key, fetch });
+    const profile = await api.createProfile({ name: 'Watched' });
+    const session = await api.startSession({ profile_id: profile.id, headless: true });
+    try {
+      const { status, body } = await a.client.json<{ data: Session[] }>('GET', '/sessions');
+      expect(status).toBe(200);
+      expect(body.data).toMatchObject([{ id: session.id, profile_name: 'Watched', status: 'running' }]);
+      const [listed] = body.data;
+      expect(listed?.live_view_url).toMatch(new RegExp(`^${service.baseUrl}/live/${session.id}/c\\.`));
+      expect((await fetch(listed?.live_view_url as string)).status).toBe(200);
+      expect((await b.client.json<{ data: Session[] }>('GET', '/sessions')).body.data).toEqual([]);
+    } finally {
+      await api.stopSession({ session_id: session.id });
+    }
+    expect((await a.client.json<{ data: Session[] }>('GET', '/sessions')).body.data).toEqual([]);
   });
 });
 

@@ -39,10 +39,14 @@ const DASHBOARD_ROUTES = [
   'GET /dashboard/api/keys',
   'POST /dashboard/api/keys',
   'DELETE /dashboard/api/keys/:id',
+  'GET /dashboard/api/sessions',
   'GET /dashboard/api/usage',
   'PUT /dashboard/api/password',
   'DELETE /dashboard/api/account',
 ];
+
+/** The live view: its page (the token in the address is its credential) and the page's script and style. */
+const LIVE_ROUTES = ['GET /live/viewer.js', 'GET /live/viewer.css', 'GET /live/:session/:token'];
 
 /** What one node of a cluster asks of another, with the key the nodes share: no part of /v1 either. */
 const INTERNAL_ROUTES = [
@@ -63,7 +67,7 @@ describe('routes and the contract', () => {
       .routes.filter((route) => route.method !== 'ALL')
       .map((route) => asKey(route.method, route.path));
     expect(new Set(live)).toEqual(
-      new Set([...tableKeys, ...SERVICE_ROUTES, ...DASHBOARD_ROUTES, ...INTERNAL_ROUTES]),
+      new Set([...tableKeys, ...SERVICE_ROUTES, ...DASHBOARD_ROUTES, ...LIVE_ROUTES, ...INTERNAL_ROUTES]),
     );
   });
 

@@ -14,7 +14,9 @@ export const StopReason = z.enum([
 
 /**
  * A running (or finished) browser for one profile. `cdp_url` is its DevTools endpoint through the service, for
- * connectOverCDP: it carries a signed token, expires, and stops working when the session stops.
+ * connectOverCDP: it carries a signed token, expires, and stops working when the session stops. `live_view_url`
+ * is a page that shows the session's active tab live and sends the viewer's mouse and keyboard to it;
+ * `live_view_readonly_url` shows it without control. Both are signed the same way; null unless it runs.
  */
 export const Session = z.object({
   id: Id,
@@ -23,6 +25,9 @@ export const Session = z.object({
   profile_name: z.optional(z.nullable(z.string())),
   status: SessionStatus,
   cdp_url: z.nullable(z.string()),
+  /** Absent from events recorded before live view existed. */
+  live_view_url: z.optional(z.nullable(z.string())),
+  live_view_readonly_url: z.optional(z.nullable(z.string())),
   headless: z.boolean(),
   started_at: Timestamp,
   stopped_at: z.nullable(Timestamp),

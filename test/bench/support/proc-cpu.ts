@@ -46,3 +46,8 @@ export function cpuSeconds(roots: readonly number[]): number {
   }
   return ticks / TICKS_PER_SECOND;
 }
+
+/** CPU seconds (user + system) spent so far by one process alone, without its children. */
+export function ownCpuSeconds(pid: number): number {
+  return (readStat(pid)?.cpuTicks ?? 0) / TICKS_PER_SECOND;
+}

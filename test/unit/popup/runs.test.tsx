@@ -47,6 +47,28 @@ describe('Runs', () => {
     await waitFor(async () => expect((await watchedRuns.getValue()).every((entry) => entry.seen)).toBe(true));
   });
 
+  it('offers Watch on a running run, which asks the worker to open its session’s live view', async () => {
+    installPopupBrowser();
+    const mock = mockConnector({ 'session.watch': () => ok(false) });
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    await watchedRuns.setValue([
+      watched({ id: 'run_1', session_id: 'ses_1' }),
+      watched({ id: 'run_2', session_id: 'ses_2', status: 'succeeded' }, { phase: 'ended' }),
+    ]);
+    render(<Runs focus="run_1" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Watch Run on Shop' }));
+    await waitFor(() =>
+      expect(mock.sentOf('session.watch')).toEqual([{ type: 'session.watch', sessionId: 'ses_1' }]),
+    );
+    // The session stopped meanwhile: said, not a tab on a dead address.
+    expect(await screen.findByText('This session is no longer running.')).toBeTruthy();
+    cleanup();
+    // An ended run has no browser to watch.
+    render(<Runs focus="run_2" />);
+    await screen.findByRole('button', { name: 'Run again' });
+    expect(screen.queryByRole('button', { name: /^Watch/ })).toBeNull();
+  });
+
   it('follows a run step by step as the worker updates it', async () => {
     installPopupBrowser();
     await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
