@@ -18,6 +18,7 @@ import { StreamSlots } from './events/stream-slots';
 import { newId } from './ids';
 import type { Lifecycle } from './lifecycle';
 import type { Logger } from './log';
+import { type AgentPages, createAgentPages } from './mcp/agent-pages';
 import { CdpTokens } from './sessions/cdp-tokens';
 import { createSessionManager, type SessionManager } from './sessions/manager';
 import { startWebhookSender } from './webhooks/sender';
@@ -59,6 +60,8 @@ export interface AppDeps extends BaseDeps {
   /** What the other nodes' requests to this one carry. */
   nodeAuthKey: string;
   membership: Membership;
+  /** The page tools of MCP agents, on the sessions' browsers. */
+  pages: AgentPages;
 }
 
 /** The one place the service's parts are put together and hooked into its start-up and shutdown. */
@@ -103,12 +106,20 @@ export function wireService(base: BaseDeps): AppDeps {
     events,
     cluster,
   });
+  const pages = createAgentPages({
+    ...base,
+    sessions,
+    peers: cluster.peers,
+    nodeId,
+    limits: base.config.limits,
+  });
   pickUpRunsQueuedHere({ ...base, nodeId, automation });
   base.lifecycle.onStart('sessions', () => sessions.reconcile());
   base.lifecycle.onStart('automation runs', () => automation.reconcile());
   // Shutdown hooks run last registered first: runs end before their browsers are stopped.
   base.lifecycle.onShutdown('sessions', () => sessions.stopAll('service_shutdown'));
   base.lifecycle.onShutdown('automation runs', () => automation.drain());
+  base.lifecycle.onShutdown('agent pages', () => pages.releaseAll());
   base.lifecycle.onShutdown('key cache', () => stopHearingKeys());
   const keyUses = createKeyUses(base.db, base.log);
   const streams = new StreamSlots();
@@ -128,5 +139,6 @@ export function wireService(base: BaseDeps): AppDeps {
     nodeId,
     nodeAuthKey: authKey,
     membership,
+    pages,
   };
 }
