@@ -2,7 +2,6 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { Hono } from 'hono';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';
-import { problemResponse } from '../http/problem';
 import { hourlyCount, rateLimitHeaders } from '../http/rate-limit';
 import { parseJson, readRawBody } from '../http/validate';
 import { buildMcpServer } from './server';
@@ -15,7 +14,8 @@ export const MCP_PATH = '/v1/mcp';
  * first). Stateless: every POST is answered by a server built for its account, with JSON answers and no
  * `Mcp-Session-Id`, so any process of a cluster answers any request and none keeps state per client (what
  * must persist between calls, the refs of a page, lives beside the session's browser; see agent-pages.ts).
- * Tool calls count against the plan's hourly limit one by one, protocol messages do not.
+ * Tool calls count against the plan's hourly limit one by one, protocol messages do not. GET (a stream the
+ * server would start) and DELETE (ending a session) are 405, as the spec has a stateless server answer.
  */
 export function mcpEndpoint(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -47,15 +47,5 @@ export function mcpEndpoint(deps: AppDeps): Hono<AppEnv> {
       await server.close();
     }
   });
-  // No server-initiated stream and no session to end: a stateless server says so (the MCP spec's 405).
-  app.on(['GET', 'DELETE'], MCP_PATH, () =>
-    problemResponse({
-      status: 405,
-      code: 'method_not_allowed',
-      detail:
-        'This MCP server is stateless: send every message with POST; there is no stream or session to open or end.',
-      headers: { Allow: 'POST' },
-    }),
-  );
   return app;
 }

@@ -20,6 +20,15 @@ function settings(): { endpoint: URL; key: string } {
   return { endpoint: new URL('/v1/mcp', values.url), key };
 }
 
+/** The sentence for a message the service did not take: its own answer, or why it could not be reached. */
+function failure(endpoint: URL, error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error.cause as { code?: string } | undefined)?.code;
+  return error.message === 'fetch failed'
+    ? `The service at ${endpoint.origin} could not be reached${cause ? ` (${cause})` : ''}.`
+    : error.message;
+}
+
 async function relay(): Promise<void> {
   const { endpoint, key } = settings();
   const upstream = new StreamableHTTPClientTransport(endpoint, {
@@ -29,14 +38,16 @@ async function relay(): Promise<void> {
   // A request the service refused (a bad key, an unreachable address) is answered, so the client does not wait.
   local.onmessage = (message: JSONRPCMessage) => {
     upstream.send(message).catch((error: unknown) => {
-      const reason = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`profile-pilot MCP: ${reason}\n`);
       if (isJSONRPCRequest(message))
-        void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reason } });
+        void local.send({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: -32000, message: failure(endpoint, error) },
+        });
     });
   };
   upstream.onmessage = (message) => void local.send(message);
-  upstream.onerror = (error) => process.stderr.write(`profile-pilot MCP: ${error.message}\n`);
+  upstream.onerror = (error) => process.stderr.write(`profile-pilot MCP: ${failure(endpoint, error)}\n`);
   local.onclose = () => void upstream.close().finally(() => process.exit(0));
   await upstream.start();
   await local.start();

@@ -1,23 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../server/config';
 import { type ServiceHandle, startService } from './harness';
-
-/** The page an agent fills: a field and a button whose answer appears without leaving the page. */
-const FORM_PAGE = `<!doctype html><title>Sign up</title>
-<label>Email <input name="email"></label><button>Sign up</button><p id="out"></p>
-<script>
-  document.querySelector('button').onclick = () => {
-    document.getElementById('out').textContent = 'Welcome, ' + document.querySelector('input').value;
-  };
-</script>`;
+import { call, connect, httpTransport, ok, refOf, serveFormPage, textOf } from './mcp-client';
 
 const TOOLS = [
   'list_profiles',
@@ -46,38 +34,27 @@ const TOOLS = [
   'browser_tabs',
 ];
 
+const IDLE_S = 4;
+
 let service: ServiceHandle;
-let site: Server;
+let site: { url: string; close(): Promise<void> };
 let pageUrl: string;
 let key: string;
 let strangerKey: string;
 
 beforeAll(async () => {
-  site = createServer((_req, res) => res.setHeader('Content-Type', 'text/html').end(FORM_PAGE));
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  pageUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/signup`;
-  // The page is on loopback, which sessions reach only when the operator allows it.
-  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+  site = await serveFormPage();
+  pageUrl = site.url;
+  // The page is on loopback, which sessions reach only when the operator allows it. Sessions nobody uses stop
+  // after 4 s, so that a test can tell that an agent's use counts.
+  service = await startService({ env: { EGRESS_ALLOW: 'loopback', SESSION_IDLE_TIMEOUT: String(IDLE_S) } });
   [key, strangerKey] = await Promise.all([service.createKey('free'), service.createKey('free')]);
 });
 
 afterAll(async () => {
   await service?.close();
-  site?.closeAllConnections();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
-
-/** The RateLimit header of each response, as a client's fetch sees it. */
-function httpTransport(apiKey: string, seen: (string | null)[] = []): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL('/v1/mcp', service.baseUrl), {
-    requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
-    fetch: async (input, init) => {
-      const response = await fetch(input, init);
-      seen.push(response.headers.get('ratelimit'));
-      return response;
-    },
-  });
-}
 
 function stdioTransport(apiKey: string): StdioClientTransport {
   return new StdioClientTransport({
@@ -87,39 +64,6 @@ function stdioTransport(apiKey: string): StdioClientTransport {
     cwd: PROJECT_ROOT,
     stderr: 'pipe',
   });
-}
-
-async function connect(transport: Transport): Promise<Client> {
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-/** The structured answer of a call that must succeed. */
-async function ok(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const result = await call(client, name, args);
-  expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
-  return result.structuredContent as Record<string, unknown>;
-}
-
-function textOf(result: CallToolResult): string {
-  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-}
-
-/** The ref of the snapshot's line that names an element, e.g. `- textbox "Email" [ref=e3]`. */
-function refOf(snapshot: string, role: string, name: string): string {
-  const line = snapshot.split('\n').find((text) => text.includes(`${role} "${name}"`));
-  const ref = line && /\[ref=([a-z0-9]+)\]/.exec(line)?.[1];
-  if (!ref) throw new Error(`no ${role} "${name}" with a ref in:\n${snapshot}`);
-  return ref;
 }
 
 /** What an agent does: a profile, its browser, a form filled by refs, a screenshot, and the session stopped. */
@@ -174,8 +118,8 @@ async function fillTheForm(
 
 describe('MCP over Streamable HTTP at /v1/mcp', () => {
   it('lets an agent fill a form by refs, and keeps another account out of its session', async () => {
-    const client = await connect(httpTransport(key));
-    const stranger = await connect(httpTransport(strangerKey));
+    const client = await connect(httpTransport(service.baseUrl, key));
+    const stranger = await connect(httpTransport(service.baseUrl, strangerKey));
     const { sessionId, transcript } = await fillTheForm(client, 'http');
     if (process.env.MCP_TRANSCRIPT) console.log(transcript.join('\n'));
 
@@ -195,7 +139,7 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
     await Promise.all([client.close(), stranger.close()]);
   });
 
-  it('answers 401 problem+json without a key or with a bad one', async () => {
+  it('answers 401 problem+json without a key or with a bad one, and 405 to GET', async () => {
     const initialize = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -216,6 +160,9 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
       expect(response.headers.get('content-type')).toBe('application/problem+json');
       expect(((await response.json()) as { code: string }).code).toBe('unauthorized');
     }
+    // Stateless: no stream to open and no session to end.
+    const get = await fetch(`${service.baseUrl}/v1/mcp`, { headers: { Authorization: `Bearer ${key}` } });
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
     const client = new Client({ name: 'no-key', version: '1' });
     await expect(
       client.connect(new StreamableHTTPClientTransport(new URL('/v1/mcp', service.baseUrl))),
@@ -225,7 +172,7 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
   it('counts each tool call as one request of the hourly limit, and not the protocol around them', async () => {
     const freeKey = await service.createKey('free');
     const seen: (string | null)[] = [];
-    const client = await connect(httpTransport(freeKey, seen));
+    const client = await connect(httpTransport(service.baseUrl, freeKey, seen));
     const remaining = async () => {
       await ok(client, 'list_proxies', {});
       return Number(/r=(\d+)/.exec(seen.at(-1) ?? '')?.[1]);
@@ -243,6 +190,30 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
     expect(textOf(refused)).toMatch(
       /^The free plan allows 100 requests an hour; the next one is possible in \d+ (minutes|seconds)\.$/,
     );
+    await client.close();
+  });
+});
+
+describe('an agent’s use of a session', () => {
+  it('keeps it from going idle, while a session nobody uses stops as idle', async () => {
+    const client = await connect(httpTransport(service.baseUrl, await service.createKey('free')));
+    const [used, unused] = await Promise.all(
+      ['Used', 'Unused'].map(async (name) => {
+        const profile = await ok(client, 'create_profile', { name });
+        return (await ok(client, 'start_session', { profile_id: profile.id, headless: true })).id as string;
+      }),
+    );
+    await ok(client, 'browser_snapshot', { session_id: used });
+    await new Promise((resolve) => setTimeout(resolve, (IDLE_S + 3) * 1000));
+    const { data } = (await ok(client, 'list_sessions', {})) as {
+      data: { id: string; status: string; stop_reason: string | null }[];
+    };
+    expect(data.find((session) => session.id === used)?.status).toBe('running');
+    expect(data.find((session) => session.id === unused)).toMatchObject({
+      status: 'stopped',
+      stop_reason: 'idle',
+    });
+    await ok(client, 'stop_session', { session_id: used });
     await client.close();
   });
 });
