@@ -58,7 +58,7 @@ export async function performPageCall(
   switch (call.tool) {
     case 'browser_navigate':
       await runStep({ action: 'goto', url: call.args.url }, ctx());
-      return where(tabs.current, `Opened ${tabs.current.url()}.`);
+      return where(tabs.current, 'Navigated.');
     case 'browser_snapshot': {
       const snapshot = await refs(page).snapshot(maxOutputBytes);
       return {
