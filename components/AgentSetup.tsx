@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AGENT_CLIENTS, type AgentClient, agentConfig, mcpAddress } from '../lib/agent-config';
 import { t } from '../lib/i18n';
-
-const COPIED_SHOWN_MS = 1500;
+import { useCopy } from './hooks';
 
 const CLIENT_NAMES: Record<AgentClient, string> = {
   'claude-code': 'Claude Code',
@@ -21,7 +20,7 @@ const selectAll = (event: FocusEvent) => (event.currentTarget as HTMLInputElemen
 export function AgentSetup({ serviceUrl, apiKey }: { serviceUrl: string; apiKey: string | null }) {
   const [client, setClient] = useState<AgentClient>('claude-code');
   const [withKey, setWithKey] = useState(false);
-  const [copied, setCopied] = useState(false);
+  const { copied, copy } = useCopy();
   const config = agentConfig(client, serviceUrl, withKey ? apiKey : null);
   return (
     <section class="stack">
@@ -51,15 +50,7 @@ export function AgentSetup({ serviceUrl, apiKey }: { serviceUrl: string; apiKey:
             {t(withKey ? 'agentHideKey' : 'agentShowKey')}
           </button>
         )}
-        <button
-          type="button"
-          onClick={() =>
-            navigator.clipboard.writeText(config).then(() => {
-              setCopied(true);
-              setTimeout(() => setCopied(false), COPIED_SHOWN_MS);
-            })
-          }
-        >
+        <button type="button" onClick={() => copy(config)}>
           {t(copied ? 'copied' : 'agentCopy')}
         </button>
       </div>

@@ -254,7 +254,9 @@ function servicePaths(): JsonObject {
         tags: ['service'],
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message' } } },
+          content: {
+            'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message' } },
+          },
         },
         responses: {
           '200': {
