@@ -7,6 +7,8 @@ import { PageProblem } from './tool-kit';
 
 /** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
 const CALL_TIME_LIMIT_MS = 45_000;
+/** The largest image a screenshot answers (a full page can be tens of megabytes). */
+export const MAX_SCREENSHOT_BYTES = 5 * 2 ** 20;
 
 /** The agent's tabs in one session's browser: the one it acts on, and the refs of each tab's latest snapshot. */
 export interface AgentTabs {
@@ -104,10 +106,16 @@ export async function performPageCall(
     case 'browser_wait_for':
       return waitFor(page, call.args, stop);
     case 'browser_take_screenshot': {
-      await runStep({ action: 'screenshot', name: 'screenshot' }, ctx());
+      // The visible part as a run's screenshot step takes it; the whole page only when asked.
       if (call.args.full_page) shot = await page.screenshot({ type: 'png', fullPage: true, timeout });
-      if (!shot) throw new Error('the screenshot step stored no image');
-      const data = Buffer.from(shot).toString('base64');
+      else await runStep({ action: 'screenshot', name: 'screenshot' }, ctx());
+      const png: Uint8Array | null = shot;
+      if (!png) throw new Error('the screenshot step stored no image');
+      if (png.byteLength > MAX_SCREENSHOT_BYTES)
+        throw new PageProblem(
+          `The screenshot is ${(png.byteLength / 2 ** 20).toFixed(1)} MB, over the ${MAX_SCREENSHOT_BYTES / 2 ** 20} MB an answer may carry; take the visible part (without full_page) or read the page with browser_snapshot.`,
+        );
+      const data = Buffer.from(png).toString('base64');
       return { text: `Screenshot of ${page.url()}.`, image: { data, mimeType: 'image/png' } };
     }
     case 'browser_evaluate': {

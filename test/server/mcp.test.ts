@@ -131,12 +131,74 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toBe('There is no session with this id.');
     }
+    // A script in the same session, waited for; cookies in and out of its running browser.
+    const run = await ok(client, 'run_script', {
+      session_id: sessionId,
+      script: {
+        steps: [
+          { action: 'goto', url: pageUrl },
+          { action: 'extract', selector: 'button', name: 'label' },
+        ],
+      },
+    });
+    expect(run).toMatchObject({ status: 'succeeded', output: { label: 'Sign up' } });
+    const sessions = (await ok(client, 'list_sessions', { status: 'running' })) as {
+      data: { id: string; profile_id: string }[];
+    };
+    const profileId = sessions.data.find((session) => session.id === sessionId)?.profile_id;
+    const expires = Math.floor(Date.now() / 1000) + 3600;
+    expect(
+      await ok(client, 'set_cookies', {
+        profile_id: profileId,
+        cookies: [{ name: 'agent', value: 'was-here', domain: '127.0.0.1', expires }],
+      }),
+    ).toMatchObject({ imported: 1 });
+    const { cookies } = (await ok(client, 'get_cookies', { profile_id: profileId })) as {
+      cookies: { name: string; value: string }[];
+    };
+    expect(cookies).toContainEqual(expect.objectContaining({ name: 'agent', value: 'was-here' }));
+
     const stopped = await ok(client, 'stop_session', { session_id: sessionId });
     expect(stopped.status).toBe('stopped');
     const afterStop = await call(client, 'browser_snapshot', { session_id: sessionId });
     expect(afterStop.isError).toBe(true);
     expect(textOf(afterStop)).toMatch(/stopped; start the profile's session again/);
     await Promise.all([client.close(), stranger.close()]);
+  });
+
+  it('manages proxies and profiles with the API’s own rules and sentences', async () => {
+    const client = await connect(httpTransport(service.baseUrl, key));
+    const proxy = await ok(client, 'create_proxy', {
+      name: 'Office',
+      scheme: 'http',
+      host: 'proxy.example',
+      port: 8080,
+    });
+    const profile = await ok(client, 'create_profile', { name: 'Shop', tags: ['eu'] });
+    const changed = await ok(client, 'update_profile', {
+      profile_id: profile.id,
+      changes: { proxy_id: proxy.id },
+    });
+    expect(changed).toMatchObject({ proxy_id: proxy.id, applies_at_next_start: false });
+    const listed = (await ok(client, 'list_profiles', { tag: 'eu' })) as { data: { id: string }[] };
+    expect(listed.data.map((item) => item.id)).toEqual([profile.id]);
+    const refused = await call(client, 'check_proxy', { proxy_id: proxy.id });
+    expect([refused.isError, textOf(refused)]).toEqual([
+      true,
+      'Proxy checks are turned off on this service: its operator has set no PROXY_CHECK_URL.',
+    ]);
+    const invalid = await call(client, 'create_profile', {
+      name: 'Both',
+      proxy: 'http://a.example:1',
+      proxy_id: proxy.id,
+    });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toMatch(/give either proxy or proxy_id, not both/);
+    expect(await ok(client, 'delete_profile', { profile_id: profile.id })).toEqual({ deleted: profile.id });
+    expect(textOf(await call(client, 'delete_profile', { profile_id: profile.id }))).toBe(
+      'There is no profile with this id.',
+    );
+    await client.close();
   });
 
   it('answers 401 problem+json without a key or with a bad one, and 405 to GET', async () => {
