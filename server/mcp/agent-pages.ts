@@ -1,7 +1,7 @@
 import { openRunPage, type RunPage } from '../automation/runner-browser';
 import { reasonOf } from '../automation/runner-messages';
 import type { Peers } from '../cluster/peers';
-import { Conflict } from '../domain-errors';
+import { Conflict, isDomainError, Unavailable } from '../domain-errors';
 import type { Logger } from '../log';
 import type { SessionManager } from '../sessions/manager';
 import type { SessionRow } from '../store/sessions';
@@ -117,6 +117,8 @@ export function createAgentPages(deps: {
       log.info('page tool failed', { session_id: row.id, tool: call.tool, reason: reasonOf(error) });
       return { error: `${call.tool} failed: ${reasonOf(error)}.` };
     } finally {
+      // Calls that ran together each end here: only the last one's timer may stay armed.
+      clearTimeout(entry.quiet);
       if (held.has(row.id))
         entry.quiet = setTimeout(() => void release(row.id, entry), AGENT_QUIET_MS).unref();
     }
@@ -128,7 +130,18 @@ export function createAgentPages(deps: {
       if (row.status !== 'running') throw notRunning(row);
       if (sessions.devtoolsOf(row.id) !== null || row.node_id === null || row.node_id === nodeId)
         return callHere(row, call);
-      const answer = await peers.pageElsewhere(row, call);
+      let answer: PageAnswer | null;
+      try {
+        answer = await peers.pageElsewhere(row, call);
+      } catch (error) {
+        if (isDomainError(error)) throw error;
+        log.warn('the node running a session did not answer a page tool', { session_id: row.id, error });
+        throw new Unavailable(
+          'browser_unavailable',
+          'The machine running this session does not answer; if it is gone, the session is marked stopped within 30 seconds.',
+          { retryAfterSeconds: 15, sessionId: row.id },
+        );
+      }
       if (answer === null) throw notRunning(row);
       return answer;
     },

@@ -43,6 +43,11 @@ export async function performPageCall(
   maxOutputBytes: number,
   stop: AbortSignal,
 ): Promise<PageAnswer> {
+  if (tabs.current.isClosed()) {
+    // The person (or a page) closed the agent's tab: it goes on in another one.
+    tabs.current = tabs.current.context().pages()[0] ?? (await tabs.newTab());
+    watchTab(tabs.current);
+  }
   let shot: Uint8Array | null = null;
   const ctx = (): StepContext => ({
     page: tabs.current,

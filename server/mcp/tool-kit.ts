@@ -85,7 +85,7 @@ function toResult(answer: ToolAnswer): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: answer.structured };
 }
 
-export function toolError(sentence: string): CallToolResult {
+function toolError(sentence: string): CallToolResult {
   return { content: [{ type: 'text', text: sentence }], isError: true };
 }
 
@@ -94,13 +94,11 @@ function failure(ctx: ToolContext, tool: string, error: unknown): CallToolResult
   const problem = error instanceof ProblemError ? error.problem : domainProblem(error);
   if (problem) {
     const retryAfter = problem.headers?.['Retry-After'];
-    const fields = problem.errors?.map((field) => `${field.path}: ${field.message}`).join('; ');
-    const sentence =
-      problem.errors && !problem.detail.includes(':') ? `${problem.detail} (${fields})` : problem.detail;
+    const saysWhen = /try again|possible in/.test(problem.detail);
     return toolError(
-      retryAfter && !/try again|possible in/.test(sentence)
-        ? `${sentence} Try again in ${formatWait(Number(retryAfter))}.`
-        : sentence,
+      retryAfter && !saysWhen
+        ? `${problem.detail} Try again in ${formatWait(Number(retryAfter))}.`
+        : problem.detail,
     );
   }
   if (error instanceof PageProblem) return toolError(error.message);
