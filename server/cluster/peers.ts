@@ -48,6 +48,15 @@ export const NO_PEERS: Peers = {
   pageElsewhere: async () => null,
 };
 
+/** The node that runs a session did not answer: it may be gone, and the sweep then marks its sessions stopped. */
+export function nodeNotAnswering(sessionId: string): Unavailable {
+  return new Unavailable(
+    'browser_unavailable',
+    'The machine running this session does not answer; if it is gone, the session is marked stopped within 30 seconds.',
+    { retryAfterSeconds: 15, sessionId },
+  );
+}
+
 export function nodeAuthKey(secret: Buffer): string {
   return createHmac('sha256', secret).update('node requests').digest('base64url');
 }

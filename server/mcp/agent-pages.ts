@@ -1,7 +1,7 @@
 import { openRunPage, type RunPage } from '../automation/runner-browser';
 import { reasonOf } from '../automation/runner-messages';
-import type { Peers } from '../cluster/peers';
-import { Conflict, isDomainError, Unavailable } from '../domain-errors';
+import { nodeNotAnswering, type Peers } from '../cluster/peers';
+import { Conflict, isDomainError } from '../domain-errors';
 import type { Logger } from '../log';
 import type { SessionManager } from '../sessions/manager';
 import type { SessionRow } from '../store/sessions';
@@ -136,11 +136,7 @@ export function createAgentPages(deps: {
       } catch (error) {
         if (isDomainError(error)) throw error;
         log.warn('the node running a session did not answer a page tool', { session_id: row.id, error });
-        throw new Unavailable(
-          'browser_unavailable',
-          'The machine running this session does not answer; if it is gone, the session is marked stopped within 30 seconds.',
-          { retryAfterSeconds: 15, sessionId: row.id },
-        );
+        throw nodeNotAnswering(row.id);
       }
       if (answer === null) throw notRunning(row);
       return answer;

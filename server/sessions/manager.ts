@@ -12,7 +12,7 @@ import {
 import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
 import { withoutPaths } from '../browser/startup-failure';
 import type { Clock } from '../clock';
-import { NO_PEERS, type Peers } from '../cluster/peers';
+import { NO_PEERS, nodeNotAnswering, type Peers } from '../cluster/peers';
 import type { Config } from '../config';
 import { profileDataDir } from '../data-dir';
 import type { Database, Queryable } from '../db/driver';
@@ -305,11 +305,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     } catch (error) {
       if (isDomainError(error)) throw error;
       log.warn('the node running a session did not answer its stop', { session_id: row.id, error });
-      throw new Unavailable(
-        'browser_unavailable',
-        'The machine running this session does not answer; if it is gone, the session is marked stopped within 30 seconds.',
-        { retryAfterSeconds: 15, sessionId: row.id },
-      );
+      throw nodeNotAnswering(row.id);
     }
     if (!asked) return toSession(await changeSession((tx) => markStopped(tx, clock, row.id, 'node_lost')));
     return toSession((await findSession(db, row.account_id, row.id)) ?? row);
