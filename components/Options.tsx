@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { t } from '../lib/i18n';
 import { connector } from '../lib/messaging/connector';
 import { connection, type Preferences, preferences } from '../lib/storage';
+import { AgentSetup } from './AgentSetup';
 import { ConnectForm } from './ConnectForm';
 import { useItem } from './hooks';
 
@@ -16,7 +17,7 @@ function openShortcuts(event: Event) {
   else browser.tabs.create({ url: SHORTCUTS_PAGE });
 }
 
-/** The options page: the connection, session defaults, notifications, shortcuts and the version. */
+/** The options page: the connection, session defaults, notifications, AI agents, shortcuts and the version. */
 export function Options() {
   const saved = useItem(connection);
   const prefs = useItem(preferences);
@@ -69,6 +70,7 @@ export function Options() {
         {check('notifyRuns', t('notifyRunsOption'))}
         {check('notifySessionExits', t('notifySessionExitsOption'))}
       </section>
+      <AgentSetup serviceUrl={saved.serviceUrl} apiKey={saved.apiKey} />
       <section class="stack">
         <h2>{t('shortcutsHeading')}</h2>
         <p>

@@ -122,3 +122,19 @@ export function useSettled<T>(value: T, ms: number): T {
   }, [value, ms]);
   return settled;
 }
+
+/** How long a copy button reads "Copied" before its own label comes back. */
+const COPIED_SHOWN_MS = 2000;
+
+/** Copies text to the clipboard; `copied` is true for a moment after, for the button to say so. */
+export function useCopy(): { copied: boolean; copy(text: string): void } {
+  const [copied, setCopied] = useState(false);
+  return {
+    copied,
+    copy: (text) =>
+      void navigator.clipboard.writeText(text).then(() => {
+        setCopied(true);
+        setTimeout(() => setCopied(false), COPIED_SHOWN_MS);
+      }),
+  };
+}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { useItem, useTask } from '../../components/hooks';
+import { useCopy, useItem, useTask } from '../../components/hooks';
 import { ListState, Problem } from '../../components/Problem';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { t } from '../../lib/i18n';
@@ -61,12 +61,9 @@ function age(since: string): string {
   );
 }
 
-/** How long "Copied" shows before the button reads "Copy CDP URL" again. */
-const COPIED_SHOWN_MS = 2000;
-
 function SessionRow({ session, name }: { session: Session; name: string }) {
   const task = useTask();
-  const [copied, setCopied] = useState(false);
+  const { copied, copy } = useCopy();
   const url = session.cdp_url;
   return (
     <li class="row">
@@ -90,12 +87,7 @@ function SessionRow({ session, name }: { session: Session; name: string }) {
         <button
           type="button"
           aria-label={t(copied ? 'copiedNamed' : 'copyCdpNamed', name)}
-          onClick={() =>
-            navigator.clipboard.writeText(url).then(() => {
-              setCopied(true);
-              setTimeout(() => setCopied(false), COPIED_SHOWN_MS);
-            })
-          }
+          onClick={() => copy(url)}
         >
           {t(copied ? 'copied' : 'copyCdp')}
         </button>

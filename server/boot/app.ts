@@ -14,6 +14,7 @@ import { requestLog } from '../http/request-log';
 import type { Route } from '../http/route';
 import { takeStreamSlot } from '../http/stream-slot';
 import { refuseNulInPath } from '../http/validate';
+import { MCP_PATH, mcpEndpoint } from '../mcp/endpoint';
 import { routes as contractRoutes } from '../routes/index';
 import { internalRoutes } from '../routes/internal';
 import { livePages } from '../routes/live-pages';
@@ -23,7 +24,7 @@ import { metaRoutes } from '../routes/meta';
  * The HTTP app: the v1 routes declared from the contract (routes/index.ts) behind request logs, CORS,
  * authentication, the plan's rate limit and Idempotency-Key, with problem-details errors and 404/405 answers (a
  * fixed path such as /v1/sessions/start is never taken for an `:id`; U+0000 in a path is 422), and the
- * dashboard (its pages and its cookie-only endpoints, outside /v1). `extra` mounts
+ * dashboard (its pages and its cookie-only endpoints, outside /v1), and the MCP endpoint for agents (/v1/mcp). `extra` mounts
  * routes outside the contract, for tests of these seams.
  */
 export function createApp(
@@ -42,11 +43,12 @@ export function createApp(
   app.route('/', livePages({ db: deps.db, tokens: deps.liveTokens }));
   app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
   app.use('/v1/events', takeStreamSlot(deps.streams));
-  app.use('/v1/*', accountRateLimit(deps.db, deps.clock));
+  app.use('/v1/*', accountRateLimit(deps.db, deps.clock, MCP_PATH));
   app.use('/v1/*', idempotency(deps.db, deps.clock));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));
   app.use('/v1/*', refuseNulInPath());
   for (const declared of routes) declared.register(app, deps);
+  app.route('/', mcpEndpoint(deps));
   if (extra) app.route('/', extra);
   app.notFound(notFoundOrMethodNotAllowed(app));
   app.onError(handleErrors(deps.log));

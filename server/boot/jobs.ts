@@ -29,6 +29,8 @@ export function backgroundJobs(deps: AppDeps): Job[] {
     deps.membership.heartbeats,
     { name: 'sessions', start: () => sessions.reconcile(), stop: () => sessions.stopAll('service_shutdown') },
     { name: 'automation runs', start: () => automation.reconcile(), stop: () => automation.drain() },
+    // Agents' tabs close before their browsers stop.
+    { name: 'agent pages', stop: () => deps.pages.releaseAll() },
     pickUpRunsQueuedHere({ db, nodeId: deps.nodeId, automation, log }),
     webhookSender({ db, clock, log, publisher: deps.publisher, settings: deps.config.webhooks }),
     expireSignInsHourly(db, clock),

@@ -14,6 +14,7 @@ import { StreamSlots } from '../events/stream-slots';
 import type { AppDeps, BaseDeps } from '../http/deps';
 import { LiveTokens } from '../live/live-tokens';
 import { withLiveViewUrls } from '../live/live-view-urls';
+import { createAgentPages } from '../pages/agent-pages';
 import { CdpTokens } from '../sessions/cdp-tokens';
 import { createSessionManager } from '../sessions/manager';
 
@@ -57,6 +58,13 @@ export function wireService(base: BaseDeps): AppDeps {
     events,
     cluster,
   });
+  const pages = createAgentPages({
+    ...base,
+    sessions,
+    peers: cluster.peers,
+    nodeId,
+    limits: base.config.limits,
+  });
   const keyUses = createKeyUses(base.db, base.log);
   const streams = new StreamSlots();
   return {
@@ -65,6 +73,7 @@ export function wireService(base: BaseDeps): AppDeps {
     cdpTokens,
     liveTokens,
     automation,
+    pages,
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
     runEvents,
     keyCache,

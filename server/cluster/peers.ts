@@ -3,6 +3,7 @@ import type { Cookie } from '../../lib/api/schemas/cookies';
 import { Unavailable } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
+import type { PageAnswer, PageCall } from '../pages/page-inputs';
 import { findNode, nodesWithRoom, type PeerNode } from '../store/nodes';
 import type { SessionRow, StopReason } from '../store/sessions';
 import { fromWire, type WireError } from './wire-errors';
@@ -13,6 +14,8 @@ export const NODE_AUTH_HEADER = 'x-node-auth';
 /** A start waits for the other node's browser to launch. */
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
+/** A page tool may wait for a navigation (30 s) after connecting to the browser. */
+const PAGE_TIMEOUT_MS = 60_000;
 
 /** What a node asks of the other nodes: to start, stop or cancel what runs there. */
 export interface Peers {
@@ -27,6 +30,8 @@ export interface Peers {
    * many were taken; null when that node has left.
    */
   cookiesElsewhere(row: SessionRow, change: CookieChange | null): Promise<Cookie[] | number | null>;
+  /** Performs an agent's page tool on the node that runs the session's browser; null when that node has left. */
+  pageElsewhere(row: SessionRow, call: PageCall): Promise<PageAnswer | null>;
 }
 
 export interface CookieChange {
@@ -40,7 +45,17 @@ export const NO_PEERS: Peers = {
   stopElsewhere: async () => false,
   cancelElsewhere: async () => false,
   cookiesElsewhere: async () => null,
+  pageElsewhere: async () => null,
 };
+
+/** The node that runs a session did not answer: it may be gone, and the sweep then marks its sessions stopped. */
+export function nodeNotAnswering(sessionId: string): Unavailable {
+  return new Unavailable(
+    'browser_unavailable',
+    'The machine running this session does not answer; if it is gone, the session is marked stopped within 30 seconds.',
+    { retryAfterSeconds: 15, sessionId },
+  );
+}
 
 export function nodeAuthKey(secret: Buffer): string {
   return createHmac('sha256', secret).update('node requests').digest('base64url');
@@ -66,10 +81,15 @@ export function createPeers(deps: { db: Database; nodeId: string; authKey: strin
   }
 
   /** What a live node answered (its refusal thrown as the domain error it was there); null when it has left. */
-  async function askNode(nodeId: string | null, path: string, body: object): Promise<object | null> {
+  async function askNode(
+    nodeId: string | null,
+    path: string,
+    body: object,
+    timeoutMs = STOP_TIMEOUT_MS,
+  ): Promise<object | null> {
     const node = nodeId ? await findNode(db, nodeId) : null;
     if (!node) return null;
-    const response = await post(node, path, body, STOP_TIMEOUT_MS);
+    const response = await post(node, path, body, timeoutMs);
     if (!response.ok) throw await refusal(response);
     return (await response.json()) as object;
   }
@@ -113,6 +133,12 @@ export function createPeers(deps: { db: Database; nodeId: string; authKey: strin
       const path = `/internal/profiles/${row.profile_id}/cookies`;
       const answer = await askNode(row.node_id, path, { account_id: row.account_id, change });
       return answer && (answer as { answer: Cookie[] | number }).answer;
+    },
+
+    async pageElsewhere(row, call) {
+      const path = `/internal/sessions/${row.id}/page`;
+      const answer = await askNode(row.node_id, path, { account_id: row.account_id, call }, PAGE_TIMEOUT_MS);
+      return answer && (answer as { answer: PageAnswer }).answer;
     },
 
     async cancelElsewhere(run) {

@@ -13,6 +13,7 @@ import type { EventLog } from '../events/event-log';
 import type { Publisher } from '../events/publisher';
 import type { StreamSlots } from '../events/stream-slots';
 import type { LiveTokens } from '../live/live-tokens';
+import type { AgentPages } from '../pages/agent-pages';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import type { SessionManager } from '../sessions/manager';
 
@@ -35,6 +36,8 @@ export interface AppDeps extends BaseDeps {
   cdpTokens: CdpTokens;
   /** Signs and checks the sessions' live view addresses. */
   liveTokens: LiveTokens;
+  /** The page tools of MCP agents, on the sessions' browsers. */
+  pages: AgentPages;
   /** Automation runs, queued per profile. */
   automation: RunQueue;
   /** A profile's cookies, in its browser whether or not its session runs. */

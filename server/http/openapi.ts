@@ -244,6 +244,29 @@ function servicePaths(): JsonObject {
         },
       },
     },
+    '/v1/mcp': {
+      post: {
+        operationId: 'mcp',
+        summary:
+          'MCP (Model Context Protocol) for AI agents: Streamable HTTP, stateless, JSON answers. The tools ' +
+          '(tools/list) are the profile, proxy, session, run and cookie operations and browser_* page tools; ' +
+          'each tools/call counts as one request of the hourly limit, other messages do not',
+        tags: ['service'],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message' } },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'The JSON-RPC answer',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          '202': { description: 'A notification, taken' },
+        },
+      },
+    },
     '/v1/openapi.json': {
       get: {
         operationId: 'openapi',

@@ -3,6 +3,7 @@ import { HOURLY_LIMITS } from '../accounts/plans';
 import type { Clock } from '../core/clock';
 import { formatWait } from '../core/wait';
 import type { Database } from '../db/driver';
+import type { AccountOfKey } from '../store/accounts';
 import { type CountedRequest, countRequest } from '../store/request-counts';
 import type { AppEnv } from './env';
 import { KnownRefusals } from './known-refusals';
@@ -18,11 +19,14 @@ export const RATE_LIMIT_HEADERS = [
   'Retry-After',
 ] as const;
 
+/** One counted request of an account: the verdict, or null for a plan without a limit (Enterprise). */
+export type HourlyCount = (account: AccountOfKey, nowMs: number) => Promise<WindowVerdict | null>;
+
 /**
- * The plan's hourly limit per account, over the last 60 minutes (the current one included), counted in the
+ * Counts a request against the plan's hourly limit, over the last 60 minutes (the current one included), in the
  * database: shared by every process on it, kept across restarts. Enterprise accounts are not counted at all.
  */
-export function accountRateLimit(db: Database, clock: Clock): MiddlewareHandler<AppEnv> {
+export function hourlyCount(db: Database): HourlyCount {
   const refusals = new KnownRefusals();
   const count = async (accountId: string, limit: number, nowMs: number): Promise<CountedRequest> => {
     const refusedUntil = refusals.refusedUntil(accountId, limit, nowMs);
@@ -31,18 +35,31 @@ export function accountRateLimit(db: Database, clock: Clock): MiddlewareHandler<
     if (!counted.allowed) refusals.remember(accountId, limit, counted.oldestLeavesAtMs, nowMs);
     return counted;
   };
-  return async (c, next) => {
-    const account = c.get('account');
+  return async (account, nowMs) => {
     const limit = HOURLY_LIMITS[account.plan];
-    if (limit === null) return next();
-    const nowMs = clock.now().getTime();
-    const verdict = toVerdict(await count(account.id, limit, nowMs), limit, nowMs);
+    return limit === null ? null : toVerdict(await count(account.id, limit, nowMs), limit, nowMs);
+  };
+}
+
+/** The sentence a request over the plan's hourly limit is refused with. */
+export function hourlyLimitReached(account: AccountOfKey, verdict: WindowVerdict): string {
+  return `The ${account.plan} plan allows ${verdict.limit} requests an hour; the next one is possible in ${formatWait(verdict.resetSeconds)}.`;
+}
+
+/** The plan's hourly limit on every request but those of `exceptPath`, which counts its own (/v1/mcp). */
+export function accountRateLimit(db: Database, clock: Clock, exceptPath?: string): MiddlewareHandler<AppEnv> {
+  const count = hourlyCount(db);
+  return async (c, next) => {
+    if (c.req.path === exceptPath) return next();
+    const account = c.get('account');
+    const verdict = await count(account, clock.now().getTime());
+    if (verdict === null) return next();
     const headers = rateLimitHeaders(verdict);
     if (!verdict.allowed) {
       return problemResponse({
         status: 429,
         code: 'rate_limited',
-        detail: `The ${account.plan} plan allows ${limit} requests an hour; the next one is possible in ${formatWait(verdict.resetSeconds)}.`,
+        detail: hourlyLimitReached(account, verdict),
         headers: { ...headers, 'Retry-After': String(verdict.resetSeconds) },
       });
     }

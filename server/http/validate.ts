@@ -138,7 +138,7 @@ function isJsonContentType(header: string | undefined): boolean {
   return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType);
 }
 
-function parseJson(body: Uint8Array): unknown {
+export function parseJson(body: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
   } catch (error) {

@@ -2,12 +2,13 @@ import type { Context } from 'hono';
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import { readArtifactFile } from '../automation/artifact-files';
 import type { RunQueue } from '../automation/queue';
+import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { recordAnswer } from '../http/idempotency';
 import { notFound } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import { findArtifact, findRun, isActiveRun, listRuns, toRun } from '../store/runs';
+import { findArtifact, findRun, isActiveRun, listRuns, type RunRow, toRun } from '../store/runs';
 
 const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 
@@ -17,6 +18,22 @@ async function queueRun(c: Context<AppEnv>, automation: RunQueue, body: RunCreat
     recordAnswer(c, tx, { status, body: queued, headers: { Location: runLocation(queued.id) } }),
   );
   return c.json(run, status, { Location: runLocation(run.id) });
+}
+
+/** The run once `answerable`, or as it is at `deadline` or when `gone` aborts. */
+export async function waitForRun(
+  { db, runEvents }: Pick<AppDeps, 'db' | 'runEvents'>,
+  run: RunRow,
+  answerable: (run: RunRow) => boolean,
+  deadline: number,
+  gone: AbortSignal,
+): Promise<RunRow> {
+  let current = run;
+  while (!answerable(current) && Date.now() < deadline && !gone.aborted) {
+    await runEvents.nextChange(run.id, deadline - Date.now(), gone);
+    current = (await findRun(db, run.account_id, run.id)) ?? current;
+  }
+  return current;
 }
 
 export const automationRoutes: Route[] = [
@@ -35,20 +52,15 @@ export const automationRoutes: Route[] = [
         });
         return c.json(page, status);
       }
-      const runId = query.run_id;
-      let run = await findRun(db, accountId, runId);
+      let run = await findRun(db, accountId, query.run_id);
       if (!run) throw notFound('run');
       const answerable = (current: NonNullable<typeof run>) =>
         query.until === 'finished'
           ? !isActiveRun(current.status)
           : query.after_version === undefined || current.version > query.after_version;
-      if (query.wait && !answerable(run)) {
-        const deadline = Date.now() + query.wait * 1000;
+      if (query.wait) {
         const gone = AbortSignal.any([c.req.raw.signal, lifecycle.shutdownSignal]);
-        while (!answerable(run) && Date.now() < deadline && !gone.aborted) {
-          await runEvents.nextChange(runId, deadline - Date.now(), gone);
-          run = (await findRun(db, accountId, runId)) ?? run;
-        }
+        run = await waitForRun({ db, runEvents }, run, answerable, Date.now() + query.wait * 1000, gone);
       }
       return c.json(toRun(run), status);
     },

@@ -6,23 +6,27 @@ import type { RunQueue } from '../automation/queue';
 import { isNodeAuth, NODE_AUTH_HEADER } from '../cluster/peers';
 import { toWire } from '../cluster/wire-errors';
 import type { ProfileCookies } from '../cookies/profile-cookies';
+import { NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import type { AppEnv } from '../http/env';
 import { domainProblem } from '../http/errors';
 import { nothingHere } from '../http/fallback';
+import type { AgentPages } from '../pages/agent-pages';
+import { PageCallInput } from '../pages/page-inputs';
 import type { SessionManager } from '../sessions/manager';
 import { findSession } from '../store/sessions';
 
 const StartHere = z.object({ account_id: z.string(), profile_id: z.string(), headless: z.boolean() });
 const StopHere = z.object({ account_id: z.string(), reason: StopReason });
 const CancelHere = z.object({ account_id: z.string() });
+const PageHere = z.object({ account_id: z.string(), call: PageCallInput });
 const CookiesHere = z.object({
   account_id: z.string(),
   change: z.nullable(z.object({ cookies: CookieList, replace: z.boolean() })),
 });
 
 /**
- * What one node asks of another (peers.ts): start a session here, stop or cancel what runs here. Only nodes
+ * What one node asks of another (peers.ts): start a session here, stop or cancel what runs here, act on a page of a session here (an agent's page tool). Only nodes
  * know the key (derived from the secret in the shared database); to anyone else these paths do not exist.
  */
 export function internalRoutes(deps: {
@@ -30,9 +34,10 @@ export function internalRoutes(deps: {
   sessions: SessionManager;
   automation: RunQueue;
   cookies: ProfileCookies;
+  pages: AgentPages;
   nodeAuthKey: string;
 }): Hono<AppEnv> {
-  const { db, sessions, automation, cookies, nodeAuthKey } = deps;
+  const { db, sessions, automation, cookies, pages, nodeAuthKey } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
     // Not the app's not-found answer: that one names the methods a path takes, telling these paths exist.
@@ -54,6 +59,15 @@ export function internalRoutes(deps: {
       const row = await findSession(db, body.account_id, c.req.param('id') ?? '');
       if (row) await sessions.stop(row, body.reason);
       return c.json({});
+    }),
+  );
+  app.post(
+    '/sessions/:id/page',
+    answering(async (c) => {
+      const { account_id, call } = PageHere.parse(await c.req.json());
+      const row = await findSession(db, account_id, c.req.param('id') ?? '');
+      if (!row) throw new NotFound('session');
+      return c.json({ answer: await pages.callHere(row, call) });
     }),
   );
   app.post(

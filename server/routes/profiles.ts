@@ -1,12 +1,23 @@
 import { rm } from 'node:fs/promises';
+import type { Profile } from '../../lib/api/schemas/profiles';
+import type { Clock } from '../core/clock';
 import { profileDataDir } from '../core/data-dir';
 import type { Queryable } from '../db/driver';
+import type { Emit } from '../events/event-log';
+import type { AppDeps } from '../http/deps';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import { cloneProfile, updateProfile } from '../store/profile-changes';
-import { countProfiles, deleteIdleProfile, getProfile, insertProfile, listProfiles } from '../store/profiles';
+import { cloneProfile, type ProfileChanges, updateProfile } from '../store/profile-changes';
+import {
+  countProfiles,
+  deleteIdleProfile,
+  getProfile,
+  insertProfile,
+  listProfiles,
+  type ProfileFields,
+} from '../store/profiles';
 import { findProxyRow } from '../store/proxies';
 
 export const profileRoutes: Route[] = [
@@ -23,9 +34,7 @@ export const profileRoutes: Route[] = [
   route('createProfile', async (c, { body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
     const answer = await events.transaction(async (tx, emit) => {
-      await requireOwnProxy(tx, accountId, body.proxy_id);
-      const profile = await insertProfile(tx, clock, accountId, body);
-      await emit(accountId, 'profile.created', profile);
+      const profile = await createOwnProfile(tx, emit, clock, accountId, body);
       return recordAnswer(c, tx, {
         status,
         body: profile,
@@ -41,17 +50,8 @@ export const profileRoutes: Route[] = [
     return c.json(profile, status);
   }),
 
-  route('updateProfile', async (c, { params, body, status }, { clock, events }) => {
-    const accountId = c.get('account').id;
-    const profile = await events.transaction(async (tx, emit) => {
-      await requireOwnProxy(tx, accountId, body.proxy_id);
-      const updated = await updateProfile(tx, clock, accountId, params.id, body);
-      if (updated) await emit(accountId, 'profile.updated', updated);
-      return updated;
-    });
-    if (!profile) throw notFound('profile');
-    // A running browser keeps the settings it started with.
-    return c.json({ ...profile, applies_at_next_start: profile.status === 'running' }, status);
+  route('updateProfile', async (c, { params, body, status }, deps) => {
+    return c.json(await updateOwnProfile(deps, c.get('account').id, params.id, body), status);
   }),
 
   route('cloneProfile', async (c, { params, body, status }, { clock, events }) => {
@@ -65,32 +65,70 @@ export const profileRoutes: Route[] = [
     return sendAnswer(c, answer);
   }),
 
-  route('deleteProfile', async (c, { params, query, status }, { db, config, log, sessions, events }) => {
-    const { force } = query;
-    const accountId = c.get('account').id;
-    const { id } = params;
-    const profile = await getProfile(db, accountId, id);
-    if (!profile) throw notFound('profile');
-    if (profile.session_id) {
-      if (force !== 'true') throw profileRunning(profile.session_id);
-      await sessions.stopForProfile(accountId, id, 'profile_deleted');
-    }
-    const outcome = await events.transaction(async (tx, emit) => {
-      const deleted = await deleteIdleProfile(tx, accountId, id);
-      if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id });
-      return deleted;
-    });
-    if (outcome === 'missing') throw notFound('profile');
-    if (outcome === 'running') {
-      throw profileRunning((await getProfile(db, accountId, id))?.session_id ?? null);
-    }
-    const browserData = profileDataDir(config.dataDir, id);
-    await rm(browserData, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) => {
-      log.warn('could not remove the browser data of a deleted profile', { path: browserData, error });
-    });
+  route('deleteProfile', async (c, { params, query, status }, deps) => {
+    await deleteOwnProfile(deps, c.get('account').id, params.id, query.force === 'true');
     return c.body(null, status);
   }),
 ];
+
+/** Creates a profile of the account in `tx`, reported as `profile.created` (for the route and the MCP tool). */
+export async function createOwnProfile(
+  tx: Queryable,
+  emit: Emit,
+  clock: Clock,
+  accountId: string,
+  body: ProfileFields,
+): Promise<Profile> {
+  await requireOwnProxy(tx, accountId, body.proxy_id);
+  const profile = await insertProfile(tx, clock, accountId, body);
+  await emit(accountId, 'profile.created', profile);
+  return profile;
+}
+
+/** Changes a profile of the account; a running browser keeps the settings it started with. */
+export async function updateOwnProfile(
+  { clock, events }: Pick<AppDeps, 'clock' | 'events'>,
+  accountId: string,
+  id: string,
+  body: ProfileChanges,
+): Promise<Profile & { applies_at_next_start: boolean }> {
+  const profile = await events.transaction(async (tx, emit) => {
+    await requireOwnProxy(tx, accountId, body.proxy_id);
+    const updated = await updateProfile(tx, clock, accountId, id, body);
+    if (updated) await emit(accountId, 'profile.updated', updated);
+    return updated;
+  });
+  if (!profile) throw notFound('profile');
+  return { ...profile, applies_at_next_start: profile.status === 'running' };
+}
+
+/** Deletes a profile of the account and its browser data; a running one only with `force` (its session stops). */
+export async function deleteOwnProfile(
+  { db, config, log, sessions, events }: AppDeps,
+  accountId: string,
+  id: string,
+  force: boolean,
+): Promise<void> {
+  const profile = await getProfile(db, accountId, id);
+  if (!profile) throw notFound('profile');
+  if (profile.session_id) {
+    if (!force) throw profileRunning(profile.session_id);
+    await sessions.stopForProfile(accountId, id, 'profile_deleted');
+  }
+  const outcome = await events.transaction(async (tx, emit) => {
+    const deleted = await deleteIdleProfile(tx, accountId, id);
+    if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id });
+    return deleted;
+  });
+  if (outcome === 'missing') throw notFound('profile');
+  if (outcome === 'running') {
+    throw profileRunning((await getProfile(db, accountId, id))?.session_id ?? null);
+  }
+  const browserData = profileDataDir(config.dataDir, id);
+  await rm(browserData, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) => {
+    log.warn('could not remove the browser data of a deleted profile', { path: browserData, error });
+  });
+}
 
 /** Locked for share: the proxy cannot be deleted before the profile that points at it is committed. */
 async function requireOwnProxy(tx: Queryable, accountId: string, proxyId: string | null | undefined) {

@@ -1,5 +1,10 @@
+import type { ProxyCheck, ProxyConfig } from '../../lib/api/schemas/proxies';
 import { checkProxy } from '../browser/proxy-check';
+import type { Clock } from '../core/clock';
+import type { Queryable } from '../db/driver';
 import { isForeignKeyViolation } from '../db/errors';
+import type { Emit } from '../events/event-log';
+import type { AppDeps } from '../http/deps';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError } from '../http/problem';
 import { type Route, route } from '../http/route';
@@ -10,6 +15,7 @@ import {
   getProxy,
   insertProxy,
   listProxies,
+  type ProxyFields,
   profilesUsingProxy,
   replaceProxy,
 } from '../store/proxies';
@@ -26,8 +32,7 @@ export const proxyRoutes: Route[] = [
   route('createProxy', async (c, { body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
     const answer = await events.transaction(async (tx, emit) => {
-      const proxy = await insertProxy(tx, clock, accountId, body);
-      await emit(accountId, 'proxy.created', proxy);
+      const proxy = await createOwnProxy(tx, emit, clock, accountId, body);
       return recordAnswer(c, tx, { status, body: proxy, headers: { Location: `/v1/proxies/${proxy.id}` } });
     });
     return sendAnswer(c, answer);
@@ -70,25 +75,46 @@ export const proxyRoutes: Route[] = [
     return c.body(null, status);
   }),
 
-  route('checkProxy', async (c, { params, status }, { db, config }) => {
-    const proxy = await findProxyRow(db, c.get('account').id, params.id);
-    if (!proxy) throw notFound('proxy');
-    if (!config.proxyCheckUrl)
-      throw new ProblemError({
-        status: 503,
-        code: 'proxy_check_off',
-        detail: 'Proxy checks are turned off on this service: its operator has set no PROXY_CHECK_URL.',
-      });
-    const { scheme, host, port, username, password } = proxy;
-    const result = await checkProxy({
-      proxy: { scheme, host, port, username, password },
-      checkUrl: config.proxyCheckUrl,
-      policy: config.egress,
-      timeoutMs: PROXY_CHECK_TIMEOUT_MS,
-    });
-    return c.json(result, status);
+  route('checkProxy', async (c, { params, status }, deps) => {
+    return c.json(await checkOwnProxy(deps, c.get('account').id, params.id), status);
   }),
 ];
+
+/** Saves a proxy of the account in `tx`, reported as `proxy.created` (for the route and the MCP tool). */
+export async function createOwnProxy(
+  tx: Queryable,
+  emit: Emit,
+  clock: Clock,
+  accountId: string,
+  body: ProxyFields,
+): Promise<ProxyConfig> {
+  const proxy = await insertProxy(tx, clock, accountId, body);
+  await emit(accountId, 'proxy.created', proxy);
+  return proxy;
+}
+
+/** Tries a saved proxy of the account against the operator's PROXY_CHECK_URL, under the egress policy. */
+export async function checkOwnProxy(
+  { db, config }: Pick<AppDeps, 'db' | 'config'>,
+  accountId: string,
+  id: string,
+): Promise<ProxyCheck> {
+  const proxy = await findProxyRow(db, accountId, id);
+  if (!proxy) throw notFound('proxy');
+  if (!config.proxyCheckUrl)
+    throw new ProblemError({
+      status: 503,
+      code: 'proxy_check_off',
+      detail: 'Proxy checks are turned off on this service: its operator has set no PROXY_CHECK_URL.',
+    });
+  const { scheme, host, port, username, password } = proxy;
+  return checkProxy({
+    proxy: { scheme, host, port, username, password },
+    checkUrl: config.proxyCheckUrl,
+    policy: config.egress,
+    timeoutMs: PROXY_CHECK_TIMEOUT_MS,
+  });
+}
 
 /** A proxy check gives up after this long, saying so. */
 const PROXY_CHECK_TIMEOUT_MS = 10_000;

@@ -12,7 +12,7 @@ import {
 import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
 import { refuseForbiddenProxy } from '../browser/proxy-relay';
 import { withoutPaths } from '../browser/startup-failure';
-import { NO_PEERS, type Peers } from '../cluster/peers';
+import { NO_PEERS, nodeNotAnswering, type Peers } from '../cluster/peers';
 import type { Clock } from '../core/clock';
 import type { Config } from '../core/config';
 import { profileDataDir } from '../core/data-dir';
@@ -309,11 +309,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     } catch (error) {
       if (isDomainError(error)) throw error;
       log.warn('the node running a session did not answer its stop', { session_id: row.id, error });
-      throw new Unavailable(
-        'browser_unavailable',
-        'The machine running this session does not answer; if it is gone, the session is marked stopped within 30 seconds.',
-        { retryAfterSeconds: 15, sessionId: row.id },
-      );
+      throw nodeNotAnswering(row.id);
     }
     if (!asked) return toSession(await changeSession((tx) => markStopped(tx, clock, row.id, 'node_lost')));
     return toSession((await findSession(db, row.account_id, row.id)) ?? row);

@@ -21,11 +21,12 @@ const FLOORS: string[][] = [
     'events',
     'live',
     'network',
+    'pages',
     'sessions',
     'webhooks',
   ],
   ['http'],
-  ['routes', 'dashboard'],
+  ['routes', 'dashboard', 'mcp'],
   ['boot'],
 ];
 /** Where a repeating timer may start: the jobs list; the embedded database's WAL flush, which lives as long as

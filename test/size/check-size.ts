@@ -14,8 +14,10 @@ import { runWxt } from '../../scripts/wxt';
 // 28 KB until cookies in and out, proxy checks and pasted lists, a profile's run history, re-run, a script on
 // several profiles and focus that lands after each action: 27.9 KB before, 29.4 KB with them. The worker's was
 // 20 KB until it carried the same (the cookie, check and run-history calls and the pasted list's parser):
-// 19.8 KB before, 20.8 KB with them.
-const BUDGETS_KB = { popup: 30, background: 21, dashboard: 30 };
+// 19.8 KB before, 20.8 KB with them. The popup's bundle is also the options page's: 31 KB since that page shows
+// how to connect an AI agent over MCP (the address, a configuration per client, the key put in on request):
+// 29.5 KB before, 30.1 KB with it.
+const BUDGETS_KB = { popup: 31, background: 21, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 

@@ -10,28 +10,25 @@ const OutputName = z
   .string()
   .check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores'));
 
-const GotoStep = z.strictObject({
-  action: z.literal('goto'),
+/** Where a page may be sent: a web address, or a blank page. */
+export const PageAddress = z.string().check(
   // A URL's scheme is case-insensitive (RFC 3986 §3.1): HTTP:// is http://. Spelled out, not the `i` flag,
   // so that the pattern in the OpenAPI document says the same.
-  url: z
-    .string()
-    .check(
-      z.regex(
-        /^([Hh][Tt][Tt][Pp][Ss]?:\/\/\S+|[Aa][Bb][Oo][Uu][Tt]:blank)$/,
-        'must be an http:// or https:// address',
-      ),
-      openableUrl,
-    ),
-});
+  z.regex(
+    /^([Hh][Tt][Tt][Pp][Ss]?:\/\/\S+|[Aa][Bb][Oo][Uu][Tt]:blank)$/,
+    'must be an http:// or https:// address',
+  ),
+  openableUrl,
+);
+
+const GotoStep = z.strictObject({ action: z.literal('goto'), url: PageAddress });
 
 const ClickStep = z.strictObject({ action: z.literal('click'), selector: Selector });
 
-const TypeStep = z.strictObject({
-  action: z.literal('type'),
-  selector: Selector,
-  text: z.string().check(z.maxLength(10000, 'must be at most 10000 characters')),
-});
+/** What a step or a page tool may type into a field. */
+export const TypedText = z.string().check(z.maxLength(10000, 'must be at most 10000 characters'));
+
+const TypeStep = z.strictObject({ action: z.literal('type'), selector: Selector, text: TypedText });
 
 const WaitForStep = z
   .strictObject({
@@ -55,11 +52,14 @@ const ExtractStep = z.strictObject({
   attribute: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
 });
 
+/** JavaScript a step or a page tool evaluates in the page. */
+export const PageExpression = z
+  .string()
+  .check(z.minLength(1, 'must not be empty'), z.maxLength(10000, 'must be at most 10000 characters'));
+
 const EvaluateStep = z.strictObject({
   action: z.literal('evaluate'),
-  expression: z
-    .string()
-    .check(z.minLength(1, 'must not be empty'), z.maxLength(10000, 'must be at most 10000 characters')),
+  expression: PageExpression,
   name: z.optional(OutputName),
 });
 

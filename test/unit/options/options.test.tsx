@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Options } from '../../../components/Options';
 import { change } from '../../../entrypoints/background/in-turn';
 import { connection, preferences } from '../../../lib/storage';
@@ -91,6 +91,53 @@ describe('Options', () => {
         notifySessionExits: true,
       }),
     );
+  });
+
+  it('shows how to connect an agent over MCP, the key left out until asked for', async () => {
+    render(<Options />);
+    const address = await screen.findByLabelText<HTMLInputElement>('MCP address');
+    expect(address.value).toBe('http://127.0.0.1:8787/v1/mcp');
+    const config = () => screen.getByLabelText<HTMLTextAreaElement>(/^Configuration for /);
+    expect(config().value).toBe(
+      'claude mcp add --transport http profile-pilot http://127.0.0.1:8787/v1/mcp --header "Authorization: Bearer <your API key>"',
+    );
+    fireEvent.change(screen.getByLabelText('Client'), { target: { value: 'vscode' } });
+    expect(JSON.parse(config().value)).toEqual({
+      servers: {
+        'profile-pilot': {
+          type: 'http',
+          url: 'http://127.0.0.1:8787/v1/mcp',
+          headers: { Authorization: 'Bearer <your API key>' },
+        },
+      },
+    });
+    expect(document.body.innerHTML).not.toContain('EFGH');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Put my key in' }));
+    expect(JSON.parse(config().value).servers['profile-pilot'].headers.Authorization).toBe(
+      'Bearer pp_live_abcdEFGHijklMNOPqrstUVWXyz012345',
+    );
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy configuration' }));
+    expect(writeText).toHaveBeenCalledWith(config().value);
+    expect(await screen.findByRole('button', { name: 'Copied' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Leave my key out' }));
+    fireEvent.change(screen.getByLabelText('Client'), { target: { value: 'claude-desktop' } });
+    expect(JSON.parse(config().value).mcpServers['profile-pilot']).toMatchObject({
+      command: 'npm',
+      args: [
+        '--silent',
+        '--prefix',
+        '/path/to/profile-pilot',
+        'run',
+        'mcp',
+        '--',
+        '--url',
+        'http://127.0.0.1:8787',
+      ],
+      env: { PROFILE_PILOT_KEY: '<your API key>' },
+    });
   });
 
   it('links to the browser’s shortcuts page and shows the version', async () => {

@@ -1,0 +1,26 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolContext } from './tool-kit';
+import { addPageTools } from './tools-page';
+import { addProfileTools } from './tools-profiles';
+import { addProxyTools } from './tools-proxies';
+import { addRunTools } from './tools-runs';
+import { addSessionTools } from './tools-sessions';
+
+const INSTRUCTIONS = `profile-pilot manages browser profiles (separate identities: cookies, fingerprint, proxy) and runs a real browser per profile.
+To browse: list_profiles or create_profile, then start_session; pass its session id to the browser_* tools.
+Read a page with browser_snapshot: actionable elements carry [ref=eN]; click and type by ref; take a new snapshot after the page changes.
+Every tool call counts as one request of the account's hourly limit. Stop sessions when done.`;
+
+/** An MCP server with every tool, acting for the account of one request. */
+export function buildMcpServer(ctx: ToolContext): McpServer {
+  const server = new McpServer(
+    { name: 'profile-pilot', version: '1.0.0' },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
+  );
+  addProfileTools(server, ctx);
+  addProxyTools(server, ctx);
+  addSessionTools(server, ctx);
+  addRunTools(server, ctx);
+  addPageTools(server, ctx);
+  return server;
+}

@@ -1,0 +1,109 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from '../../lib/api/zod';
+import { formatWait } from '../core/wait';
+import type { AppDeps } from '../http/deps';
+import { domainProblem } from '../http/errors';
+import { ProblemError } from '../http/problem';
+import { type HourlyCount, hourlyLimitReached } from '../http/rate-limit';
+import type { WindowVerdict } from '../http/sliding-window';
+import { PageProblem } from '../pages/page-problem';
+import type { AccountOfKey } from '../store/accounts';
+
+/** Who calls the tools of one MCP request, and what the request has counted against the plan's hourly limit. */
+export interface ToolContext {
+  deps: AppDeps;
+  account: AccountOfKey;
+  /** Where the client reached the service (a session's `cdp_url` points there). */
+  origin: string;
+  count: HourlyCount;
+  /** The verdict of the last counted call, for the response's RateLimit headers. */
+  lastVerdict: WindowVerdict | null;
+  /** Aborts when the client goes away or the service shuts down. */
+  signal: AbortSignal;
+  /** The HTTP request's id, which a failure's reference and the request log share. */
+  requestId: string;
+}
+
+/** What a tool answers: a JSON object (shown to the model as text too), or content of its own (an image). */
+export type ToolAnswer =
+  | { structured: Record<string, unknown>; text?: string }
+  | { content: CallToolResult['content'] };
+
+/** A tool's shape: its input, an object schema of the contract, and the words a model chooses it by. */
+export interface ToolSpec<Input extends z.core.$ZodType> {
+  title: string;
+  description: string;
+  input: Input;
+  annotations?: ToolAnnotations;
+}
+
+/**
+ * Registers a tool whose every call is one request of the plan's hourly limit (a refused call is a tool error
+ * that says when to retry), and whose refusals (not found, conflicts, limits, invalid values) come back as tool
+ * errors with the service's own sentence, as the HTTP API words them.
+ */
+export function addTool<Input extends z.core.$ZodType>(
+  server: McpServer,
+  ctx: ToolContext,
+  name: string,
+  spec: ToolSpec<Input>,
+  handler: (args: z.output<Input>) => Promise<ToolAnswer>,
+): void {
+  const config = {
+    title: spec.title,
+    description: spec.description,
+    inputSchema: spec.input,
+    ...(spec.annotations ? { annotations: spec.annotations } : {}),
+  };
+  // The SDK's generic inference over zod/mini schemas is deep enough to stall the compiler; the arguments are
+  // typed here from the schema instead.
+  const register = server.registerTool.bind(server) as (
+    name: string,
+    config: object,
+    callback: (args: z.output<Input>) => Promise<CallToolResult>,
+  ) => unknown;
+  register(name, config, async (args) => {
+    const refusal = await countCall(ctx);
+    if (refusal) return refusal;
+    try {
+      return toResult(await handler(args));
+    } catch (error) {
+      return failure(ctx, name, error);
+    }
+  });
+}
+
+async function countCall(ctx: ToolContext): Promise<CallToolResult | null> {
+  const verdict = await ctx.count(ctx.account, ctx.deps.clock.now().getTime());
+  if (verdict === null) return null;
+  ctx.lastVerdict = verdict;
+  return verdict.allowed ? null : toolError(hourlyLimitReached(ctx.account, verdict));
+}
+
+function toResult(answer: ToolAnswer): CallToolResult {
+  if ('content' in answer) return { content: answer.content };
+  const text = answer.text ?? JSON.stringify(answer.structured, null, 1);
+  return { content: [{ type: 'text', text }], structuredContent: answer.structured };
+}
+
+function toolError(sentence: string): CallToolResult {
+  return { content: [{ type: 'text', text: sentence }], isError: true };
+}
+
+/** A failure the model can act on: the service's sentence, with when to retry when the service says. */
+function failure(ctx: ToolContext, tool: string, error: unknown): CallToolResult {
+  const problem = error instanceof ProblemError ? error.problem : domainProblem(error);
+  if (problem) {
+    const retryAfter = problem.headers?.['Retry-After'];
+    const saysWhen = /try again|possible in/.test(problem.detail);
+    return toolError(
+      retryAfter && !saysWhen
+        ? `${problem.detail} Try again in ${formatWait(Number(retryAfter))}.`
+        : problem.detail,
+    );
+  }
+  if (error instanceof PageProblem) return toolError(error.message);
+  ctx.deps.log.error('MCP tool failed', { tool, request_id: ctx.requestId, error });
+  return toolError(`Something went wrong in the service (reference ${ctx.requestId}); it has been logged.`);
+}

@@ -1,0 +1,158 @@
+import { openRunPage, type RunPage } from '../automation/runner-browser';
+import { reasonOf } from '../automation/runner-messages';
+import { nodeNotAnswering, type Peers } from '../cluster/peers';
+import { Conflict, isDomainError } from '../core/domain-errors';
+import type { Logger } from '../core/log';
+import type { SessionManager } from '../sessions/manager';
+import type { SessionRow } from '../store/sessions';
+import { type AgentTabs, performPageCall, watchTab } from './page-calls';
+import type { PageAnswer, PageCall } from './page-inputs';
+import { PageProblem } from './page-problem';
+
+/**
+ * How long the agent's connection to a browser is kept after its last page tool. While it is open the session
+ * counts as used (its idle timer waits); once closed, the session's own idle timeout starts.
+ */
+export const AGENT_QUIET_MS = 5 * 60_000;
+
+/** The page tools of agents, on the browsers of the sessions they name. */
+export interface AgentPages {
+  /** Runs a page tool on the session's browser: here, or on the node that runs it. */
+  call(row: SessionRow, call: PageCall): Promise<PageAnswer>;
+  /** Runs it on this node, which runs the session's browser (another node forwarded it). */
+  callHere(row: SessionRow, call: PageCall): Promise<PageAnswer>;
+  /** On shutdown: closes every agent connection (the browsers stay). */
+  releaseAll(): Promise<void>;
+}
+
+interface Held {
+  run: RunPage;
+  tabs: AgentTabs;
+  /** The calls of one session run one after the other: a click lands on the page the previous call left. */
+  queue: Promise<unknown>;
+  quiet?: NodeJS.Timeout;
+  closed: AbortController;
+}
+
+export function createAgentPages(deps: {
+  sessions: SessionManager;
+  peers: Peers;
+  nodeId: string;
+  limits: { maxStepOutputBytes: number };
+  log: Logger;
+}): AgentPages {
+  const { sessions, peers, nodeId, limits, log } = deps;
+  const held = new Map<string, Promise<Held>>();
+
+  function notRunning(row: SessionRow): Conflict {
+    return new Conflict(
+      'session_not_running',
+      `The session is ${row.status === 'running' ? 'no longer running' : row.status}; start the profile's session again.`,
+      row.id,
+    );
+  }
+
+  /** Connects through the session's DevTools address, as a run does, into a tab of the agent's own. */
+  async function connect(row: SessionRow): Promise<Held> {
+    const cdpUrl = sessions.localCdpUrl(row);
+    if (cdpUrl === null) throw notRunning(row);
+    const run = await openRunPage(cdpUrl);
+    const entry: Held = {
+      run,
+      tabs: { current: run.page, newTab: () => run.page.context().newPage() },
+      queue: Promise.resolve(),
+      closed: new AbortController(),
+    };
+    watchTab(run.page);
+    run.page
+      .context()
+      .browser()
+      ?.once('disconnected', () => forget(row.id, entry));
+    return entry;
+  }
+
+  function forget(sessionId: string, entry: Held): void {
+    clearTimeout(entry.quiet);
+    entry.closed.abort();
+    void held.get(sessionId)?.then((current) => {
+      if (current === entry) held.delete(sessionId);
+    });
+  }
+
+  async function release(sessionId: string, entry: Held): Promise<void> {
+    forget(sessionId, entry);
+    held.delete(sessionId);
+    await entry.run.release();
+  }
+
+  async function heldFor(row: SessionRow): Promise<Held> {
+    let pending = held.get(row.id);
+    if (!pending) {
+      pending = connect(row);
+      held.set(row.id, pending);
+      pending.catch(() => held.delete(row.id));
+    }
+    return pending;
+  }
+
+  async function callHere(row: SessionRow, call: PageCall): Promise<PageAnswer> {
+    if (row.status !== 'running' || sessions.devtoolsOf(row.id) === null) throw notRunning(row);
+    let entry: Held;
+    try {
+      entry = await heldFor(row);
+    } catch (error) {
+      if (error instanceof Conflict) throw error;
+      return { error: `The session's browser could not be reached: ${reasonOf(error)}.` };
+    }
+    clearTimeout(entry.quiet);
+    const turn = entry.queue.then(() =>
+      performPageCall(entry.tabs, call, {
+        maxOutputBytes: limits.maxStepOutputBytes,
+        stop: entry.closed.signal,
+        egressRefusalOf: (host) => sessions.egressRefusalOf(row.id, host),
+      }),
+    );
+    entry.queue = turn.catch(() => {});
+    try {
+      return await turn;
+    } catch (error) {
+      if (error instanceof PageProblem) return { error: error.message };
+      if (entry.closed.signal.aborted) throw notRunning(row);
+      log.info('page tool failed', { session_id: row.id, tool: call.tool, reason: reasonOf(error) });
+      return { error: `${call.tool} failed: ${reasonOf(error)}.` };
+    } finally {
+      // Calls that ran together each end here: only the last one's timer may stay armed.
+      clearTimeout(entry.quiet);
+      if (held.has(row.id))
+        entry.quiet = setTimeout(() => void release(row.id, entry), AGENT_QUIET_MS).unref();
+    }
+  }
+
+  return {
+    callHere,
+    async call(row, call) {
+      if (row.status !== 'running') throw notRunning(row);
+      if (sessions.devtoolsOf(row.id) !== null || row.node_id === null || row.node_id === nodeId)
+        return callHere(row, call);
+      let answer: PageAnswer | null;
+      try {
+        answer = await peers.pageElsewhere(row, call);
+      } catch (error) {
+        if (isDomainError(error)) throw error;
+        log.warn('the node running a session did not answer a page tool', { session_id: row.id, error });
+        throw nodeNotAnswering(row.id);
+      }
+      if (answer === null) throw notRunning(row);
+      return answer;
+    },
+    async releaseAll() {
+      const entries = await Promise.allSettled(held.values());
+      await Promise.all(
+        [...held.keys()].map((sessionId, index) => {
+          const settled = entries[index];
+          return settled?.status === 'fulfilled' ? release(sessionId, settled.value) : undefined;
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Page } from 'playwright-core';
+import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from '../automation/steps';
+import type { PageAnswer, PageCall } from './page-inputs';
+import { PageProblem } from './page-problem';
+import { PageRefs } from './page-refs';
+
+/** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
+const CALL_TIME_LIMIT_MS = 45_000;
+/** The largest image a screenshot answers (a full page can be tens of megabytes). */
+export const MAX_SCREENSHOT_BYTES = 5 * 2 ** 20;
+
+/** The agent's tabs in one session's browser: the one it acts on, and the refs of each tab's latest snapshot. */
+export interface AgentTabs {
+  current: Page;
+  /** Opens a tab in the browser's default context, beside the person's. */
+  newTab(): Promise<Page>;
+}
+
+const refsOf = new WeakMap<Page, PageRefs>();
+
+function refs(page: Page): PageRefs {
+  let known = refsOf.get(page);
+  if (!known) {
+    known = new PageRefs(page);
+    refsOf.set(page, known);
+  }
+  return known;
+}
+
+/** Starts watching a tab's navigations before any snapshot is taken of it. */
+export function watchTab(page: Page): void {
+  refs(page);
+}
+
+/**
+ * Performs one page tool on the agent's tab, through the same steps as an automation run where there is one
+ * (navigation, evaluation, screenshot: same time limits, same output size limit, same sentences).
+ */
+export async function performPageCall(
+  tabs: AgentTabs,
+  call: PageCall,
+  { maxOutputBytes, stop, egressRefusalOf }: Pick<StepContext, 'maxOutputBytes' | 'stop' | 'egressRefusalOf'>,
+): Promise<PageAnswer> {
+  if (tabs.current.isClosed()) {
+    // The person (or a page) closed the agent's tab: it goes on in another one.
+    tabs.current = tabs.current.context().pages()[0] ?? (await tabs.newTab());
+    watchTab(tabs.current);
+  }
+  let shot: Uint8Array | null = null;
+  const ctx = (): StepContext => ({
+    page: tabs.current,
+    runDeadline: Date.now() + CALL_TIME_LIMIT_MS,
+    elementTimeoutMs: ELEMENT_TIMEOUT_MS,
+    maxOutputBytes,
+    stop,
+    egressRefusalOf,
+    saveArtifact: async (_name, png) => {
+      shot = png;
+      return 'screenshot';
+    },
+  });
+  const page = tabs.current;
+  const timeout = ELEMENT_TIMEOUT_MS;
+  switch (call.tool) {
+    case 'browser_navigate':
+      await runStep({ action: 'goto', url: call.args.url }, ctx());
+      return where(tabs.current, 'Navigated.');
+    case 'browser_snapshot': {
+      const snapshot = await refs(page).snapshot(maxOutputBytes);
+      return {
+        text: `Page URL: ${page.url()}\nPage title: ${await page.title()}\n\`\`\`yaml\n${snapshot}\n\`\`\``,
+        structured: { url: page.url(), title: await page.title(), snapshot },
+      };
+    }
+    case 'browser_click': {
+      const target = await refs(page).locate(call.args.ref, call.args.element);
+      await target.click({ timeout });
+      return where(page, `Clicked ${call.args.element ?? call.args.ref}.`);
+    }
+    case 'browser_type': {
+      const target = await refs(page).locate(call.args.ref, call.args.element);
+      await target.fill(call.args.text, { timeout });
+      if (call.args.submit) await target.press('Enter', { timeout });
+      return where(
+        page,
+        `Typed into ${call.args.element ?? call.args.ref}${call.args.submit ? ' and pressed Enter' : ''}.`,
+      );
+    }
+    case 'browser_fill_form': {
+      for (const field of call.args.fields) {
+        const target = await refs(page).locate(field.ref, field.name);
+        if (field.type === 'checkbox' || field.type === 'radio')
+          await target.setChecked(field.value === 'true', { timeout });
+        else if (field.type === 'combobox') await target.selectOption(field.value, { timeout });
+        else await target.fill(field.value, { timeout });
+      }
+      return where(
+        page,
+        `Filled ${call.args.fields.length} field${call.args.fields.length === 1 ? '' : 's'}.`,
+      );
+    }
+    case 'browser_select_option': {
+      const target = await refs(page).locate(call.args.ref, call.args.element);
+      const chosen = await target.selectOption(call.args.values, { timeout });
+      return where(page, `Selected ${chosen.join(', ')}.`);
+    }
+    case 'browser_press_key':
+      await page.keyboard.press(call.args.key);
+      return where(page, `Pressed ${call.args.key}.`);
+    case 'browser_wait_for':
+      return waitFor(page, call.args, stop);
+    case 'browser_take_screenshot': {
+      // The visible part as a run's screenshot step takes it; the whole page only when asked.
+      if (call.args.full_page) shot = await page.screenshot({ type: 'png', fullPage: true, timeout });
+      else await runStep({ action: 'screenshot', name: 'screenshot' }, ctx());
+      const png: Uint8Array | null = shot;
+      if (!png) throw new Error('the screenshot step stored no image');
+      if (png.byteLength > MAX_SCREENSHOT_BYTES)
+        throw new PageProblem(
+          `The screenshot is ${(png.byteLength / 2 ** 20).toFixed(1)} MB, over the ${MAX_SCREENSHOT_BYTES / 2 ** 20} MB an answer may carry; take the visible part (without full_page) or read the page with browser_snapshot.`,
+        );
+      const data = Buffer.from(png).toString('base64');
+      return { text: `Screenshot of ${page.url()}.`, image: { data, mimeType: 'image/png' } };
+    }
+    case 'browser_evaluate': {
+      const output = await runStep(
+        { action: 'evaluate', expression: call.args.expression, name: 'result' },
+        ctx(),
+      );
+      const result = output?.value ?? null;
+      return { text: JSON.stringify(result), structured: { result } };
+    }
+    case 'browser_tabs':
+      return switchTabs(tabs, call.args, ctx);
+  }
+}
+
+async function where(page: Page, done: string): Promise<PageAnswer> {
+  const title = await page.title().catch(() => '');
+  return {
+    text: `${done} Page URL: ${page.url()}. Take a snapshot to see the page as it is now.`,
+    structured: { url: page.url(), title },
+  };
+}
+
+async function waitFor(
+  page: Page,
+  { text, text_gone, time }: { text?: string; text_gone?: string; time?: number },
+  stop: AbortSignal,
+): Promise<PageAnswer> {
+  if (text === undefined && text_gone === undefined && time === undefined)
+    throw new PageProblem('Give text, text_gone or time to wait for.');
+  const timeout = 20_000;
+  const late = (what: string) => () => {
+    throw new PageProblem(`${what} within 20 s.`);
+  };
+  if (time !== undefined) await sleep(time * 1000, undefined, { signal: stop });
+  if (text !== undefined)
+    await page
+      .getByText(text)
+      .first()
+      .waitFor({ state: 'visible', timeout })
+      .catch(late(`${JSON.stringify(text)} did not appear`));
+  if (text_gone !== undefined)
+    await page
+      .getByText(text_gone)
+      .first()
+      .waitFor({ state: 'hidden', timeout })
+      .catch(late(`${JSON.stringify(text_gone)} did not go away`));
+  return where(page, 'Waited.');
+}
+
+async function switchTabs(
+  tabs: AgentTabs,
+  { action, index, url }: { action: 'list' | 'new' | 'select' | 'close'; index?: number; url?: string },
+  ctx: () => StepContext,
+): Promise<PageAnswer> {
+  const open = () => tabs.current.context().pages();
+  const pick = (): Page => {
+    const page = index === undefined ? tabs.current : open()[index];
+    if (!page) throw new PageProblem(`There is no tab ${index}; list the tabs to see their numbers.`);
+    return page;
+  };
+  if (action === 'new') {
+    tabs.current = await tabs.newTab();
+    watchTab(tabs.current);
+    if (url) await runStep({ action: 'goto', url }, ctx());
+  } else if (action === 'select') {
+    tabs.current = pick();
+    watchTab(tabs.current);
+    await tabs.current.bringToFront();
+  } else if (action === 'close') {
+    const closing = pick();
+    if (open().length === 1) throw new PageProblem('This is the browser’s last tab; it stays open.');
+    await closing.close();
+    if (closing === tabs.current) tabs.current = open()[0] as Page;
+  }
+  const list = await Promise.all(
+    open().map(async (page, number) => ({
+      index: number,
+      url: page.url(),
+      title: await page.title().catch(() => ''),
+      current: page === tabs.current,
+    })),
+  );
+  const lines = list.map((tab) => `${tab.index}: ${tab.current ? '(current) ' : ''}${tab.title} ${tab.url}`);
+  return { text: lines.join('\n'), structured: { tabs: list } };
+}

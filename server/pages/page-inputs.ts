@@ -1,0 +1,105 @@
+import { PageAddress, PageExpression, TypedText } from '../../lib/api/inputs/automation';
+import { Id } from '../../lib/api/schemas/common';
+import { z } from '../../lib/api/zod';
+
+/* The inputs of the page tools, from the contract's pieces (the run steps' address, text and expression rules).
+   One module for the MCP tools and for the node that acts on a session another node was asked about. */
+
+const Ref = z
+  .string()
+  .check(z.regex(/^[a-z0-9]{1,20}$/, 'must be a ref from the latest snapshot, such as e12'));
+const Element = z.optional(
+  z
+    .string()
+    .check(z.maxLength(500))
+    .check(z.describe('What the element is, in a few words ("Email field"); used in error sentences.')),
+);
+const SessionId = Id.check(z.describe('The running session whose browser to act on.'));
+
+export const pageInputs = {
+  browser_navigate: { session_id: SessionId, url: PageAddress },
+  browser_snapshot: { session_id: SessionId },
+  browser_click: { session_id: SessionId, ref: Ref, element: Element },
+  browser_type: {
+    session_id: SessionId,
+    ref: Ref,
+    element: Element,
+    text: TypedText,
+    submit: z.optional(z.boolean().check(z.describe('Press Enter after typing.'))),
+  },
+  browser_fill_form: {
+    session_id: SessionId,
+    fields: z
+      .array(
+        z.strictObject({
+          ref: Ref,
+          name: z.optional(z.string().check(z.maxLength(500))),
+          type: z.enum(['textbox', 'checkbox', 'radio', 'combobox', 'slider']),
+          value: TypedText.check(
+            z.describe(
+              'Text for a textbox or slider, "true"/"false" for a checkbox or radio, an option for a combobox.',
+            ),
+          ),
+        }),
+      )
+      .check(z.minLength(1), z.maxLength(100)),
+  },
+  browser_select_option: {
+    session_id: SessionId,
+    ref: Ref,
+    element: Element,
+    values: z.array(z.string().check(z.maxLength(1000))).check(z.minLength(1), z.maxLength(100)),
+  },
+  browser_press_key: {
+    session_id: SessionId,
+    key: z
+      .string()
+      .check(z.minLength(1), z.maxLength(50))
+      .check(z.describe('A key name such as Enter, ArrowDown, Escape, or a character such as a.')),
+  },
+  browser_wait_for: {
+    session_id: SessionId,
+    text: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+    text_gone: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+    time: z.optional(z.number().check(z.minimum(0), z.maximum(20)).check(z.describe('Seconds to wait.'))),
+  },
+  browser_take_screenshot: {
+    session_id: SessionId,
+    full_page: z.optional(z.boolean()),
+  },
+  browser_evaluate: { session_id: SessionId, expression: PageExpression },
+  browser_tabs: {
+    session_id: SessionId,
+    action: z.enum(['list', 'new', 'select', 'close']),
+    index: z.optional(z.int().check(z.minimum(0), z.maximum(1000))),
+    url: z.optional(PageAddress),
+  },
+};
+
+export type PageToolName = keyof typeof pageInputs;
+
+type Args<S> = { [K in keyof S]: S[K] extends z.core.$ZodType ? z.output<S[K]> : never };
+
+/** One call of a page tool, as it crosses to the node that runs the session. */
+export type PageCall = {
+  [N in PageToolName]: { tool: N; args: Args<(typeof pageInputs)[N]> };
+}[PageToolName];
+
+/** Validates a call another node forwarded (its tool's own schema, as the MCP tool checked it). */
+export const PageCallInput = z.pipe(
+  z.object({ tool: z.enum(Object.keys(pageInputs) as [PageToolName, ...PageToolName[]]), args: z.unknown() }),
+  z.transform((call, ctx) => {
+    const parsed = z.object(pageInputs[call.tool]).safeParse(call.args);
+    if (!parsed.success) {
+      ctx.issues.push({ code: 'custom', message: 'invalid page call', input: call.args });
+      return z.NEVER;
+    }
+    return { tool: call.tool, args: parsed.data } as PageCall;
+  }),
+);
+
+/** What a page tool answers, as it crosses back: text and a JSON object, an image, or the sentence of a failure. */
+export type PageAnswer =
+  | { text: string; structured: Record<string, unknown> }
+  | { text: string; image: { data: string; mimeType: 'image/png' } }
+  | { error: string };

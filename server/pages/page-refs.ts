@@ -1,0 +1,63 @@
+import type { Locator, Page } from 'playwright-core';
+import { PageProblem } from './page-problem';
+
+/** How long a snapshot may take on a heavy page before the tool says so. */
+const SNAPSHOT_TIMEOUT_MS = 10_000;
+
+/** `[ref=e12]`, or `[ref=f1e3]` inside an iframe, as Playwright's "ai" snapshot writes them. */
+const REF_IN_SNAPSHOT = /\[ref=([a-z0-9]+)\]/g;
+
+/**
+ * The refs of a tab's latest snapshot. They stay valid until the tab's page changes (a navigation of its main
+ * frame) or the next snapshot; a ref of an older one, or of an element the page removed, is refused with a
+ * sentence that says to take a new snapshot, never silently applied to another element.
+ */
+export class PageRefs {
+  private known = new Set<string>();
+  private navigations = 0;
+  private navigationsAtSnapshot = -1;
+
+  constructor(private readonly page: Page) {
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) this.navigations += 1;
+    });
+  }
+
+  /** The page's accessibility tree as YAML-like text, each element a tool can act on marked `[ref=…]`. */
+  async snapshot(maxBytes: number): Promise<string> {
+    const text = await this.page.ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS });
+    this.known = new Set(Array.from(text.matchAll(REF_IN_SNAPSHOT), (match) => match[1] as string));
+    this.navigationsAtSnapshot = this.navigations;
+    return withinBytes(text, maxBytes);
+  }
+
+  /** The element behind a ref of the latest snapshot, if it is still on the page. */
+  async locate(ref: string, element: string | undefined): Promise<Locator> {
+    const what = element ? `${JSON.stringify(element)} (ref ${ref})` : `ref ${ref}`;
+    if (this.navigationsAtSnapshot === -1)
+      throw new PageProblem(
+        `There is no snapshot of this tab yet; take one with browser_snapshot to get refs.`,
+      );
+    if (this.navigationsAtSnapshot !== this.navigations)
+      throw new PageProblem(
+        `The page changed since the last snapshot, so ${what} is stale; take a new snapshot.`,
+      );
+    if (!this.known.has(ref))
+      throw new PageProblem(`${what} is not in the latest snapshot; take a new snapshot and use its refs.`);
+    const locator = this.page.locator(`aria-ref=${ref}`);
+    if ((await locator.count()) === 0)
+      throw new PageProblem(`${what} is no longer on the page; take a new snapshot.`);
+    return locator;
+  }
+}
+
+/** A snapshot over the size limit is cut at a line, saying so, rather than refused whole. */
+function withinBytes(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  const note = `\n# (cut: the snapshot is larger than ${maxBytes} bytes; use browser_evaluate to read a part)`;
+  let cut = Buffer.from(text)
+    .subarray(0, maxBytes - Buffer.byteLength(note))
+    .toString();
+  cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
+  return `${cut}${note}`;
+}

@@ -1,0 +1,86 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+
+/** The page an agent fills: a field and a button whose answer appears without leaving the page. */
+const FORM_PAGE = `<!doctype html><title>Sign up</title>
+<label>Email <input name="email"></label><button>Sign up</button><p id="out"></p>
+<script>
+  document.querySelector('button').onclick = () => {
+    document.getElementById('out').textContent = 'Welcome, ' + document.querySelector('input').value;
+  };
+</script>`;
+
+/** Serves the form on loopback; resolves with its address and a way to close it. */
+export async function serveFormPage(): Promise<{ url: string; close(): Promise<void> }> {
+  const site: Server = createServer((_req, res) => res.setHeader('Content-Type', 'text/html').end(FORM_PAGE));
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/signup`,
+    close: async () => {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    },
+  };
+}
+
+/** The SDK's own Streamable HTTP client transport with a key; `seen` collects each response's RateLimit header. */
+export function httpTransport(
+  baseUrl: string,
+  apiKey: string,
+  seen: (string | null)[] = [],
+): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL('/v1/mcp', baseUrl), {
+    requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      seen.push(response.headers.get('ratelimit'));
+      return response;
+    },
+  });
+}
+
+export async function connect(transport: Transport): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+export function textOf(result: CallToolResult): string {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+}
+
+/** The structured answer of a call that must succeed. */
+export async function ok(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const result = await call(client, name, args);
+  expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/** The ref of the snapshot's line that names an element, e.g. `- textbox "Email" [ref=e3]`. */
+export function refOf(snapshot: string, role: string, name: string): string {
+  const line = snapshot.split('\n').find((text) => text.includes(`${role} "${name}"`));
+  const ref = line && /\[ref=([a-z0-9]+)\]/.exec(line)?.[1];
+  if (!ref) throw new Error(`no ${role} "${name}" with a ref in:\n${snapshot}`);
+  return ref;
+}
+
+export async function snapshotOf(client: Client, sessionId: string): Promise<string> {
+  return (await ok(client, 'browser_snapshot', { session_id: sessionId })).snapshot as string;
+}
