@@ -32,6 +32,14 @@ export function checkCdpCommand(message: CdpMessage, downloadDir: string): CdpVe
   const refusedWhy = REFUSED_METHODS[method] ?? REFUSED_DOMAINS[method.split('.')[0] ?? ''];
   if (refusedWhy) return refused(method, refusedWhy);
   const params = message.params ?? {};
+  if (
+    method === 'Target.createBrowserContext' &&
+    (params.proxyServer ?? params.proxyBypassList) !== undefined
+  )
+    return {
+      allowed: false,
+      reason: `${method} may not set a proxy on this service: a session's traffic goes through its own relay.`,
+    };
   if (method === 'Input.dispatchDragEvent' && hasFiles(params.data))
     return refused(method, 'dragging files reads them from the service’s machine');
   for (const [key, value] of Object.entries(params)) {

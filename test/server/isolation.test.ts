@@ -185,6 +185,12 @@ describe('with loopback allowed, as `npm start` runs', () => {
       const upload = await command(socket, 'DOM.setFileInputFiles', { files: ['/etc/passwd'], nodeId: 1 });
       expect(upload.error?.message).toMatch(/not available on this service/);
 
+      // A context with a proxy of its own would connect to it directly, around the relay and the egress policy.
+      const around = await command(socket, 'Target.createBrowserContext', {
+        proxyServer: 'http://127.0.0.1:9',
+      });
+      expect(around.error?.message).toMatch(/may not set a proxy on this service/);
+
       const cdp = await chromium.connectOverCDP(session.cdp_url as string);
       const page = await cdp.contexts()[0]?.newPage();
       await expect(page?.goto(dataDir) ?? Promise.resolve()).rejects.toThrow(/may not open file: addresses/);
