@@ -5,25 +5,17 @@
  * result, against the same steps through Playwright's `connectOverCDP` on the session's own `cdp_url`.
  * Run: npm run bench   Settings: SESSION_ROUNDS (5).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
 import { chromium } from 'playwright-core';
 import { createClient } from '../../lib/api/client';
 import type { Step } from '../../lib/api/inputs/automation';
-import { CdpPipe } from '../../server/browser/cdp-pipe';
-import { chromiumArguments } from '../../server/browser/chromium-arguments';
-import { findChrome } from '../../server/browser/find-chrome';
 import { startService } from '../server/harness';
 import { median } from './support/load';
+import { chromePathForBench, closeRaw, launchRaw, removeRawFolder } from './support/raw-chromium';
 
 const rounds = Number(process.env.SESSION_ROUNDS ?? 5);
-const chromePath = findChrome();
-if (!chromePath) throw new Error('No Chromium found: install Debian’s chromium or set CHROME_PATH.');
+const chromePath = chromePathForBench();
 
 const site = createServer((_request, response) => {
   response.writeHead(200, { 'Content-Type': 'text/html' }).end('<title>Bench</title><h1>Bench page</h1>');
@@ -43,34 +35,6 @@ async function timed<T>(action: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - started, result];
 }
 
-interface RawBrowser {
-  child: ChildProcess;
-  pipe: CdpPipe;
-  folder: string;
-}
-
-/** The session's Chromium command line without the service: no relay, the same switches otherwise. */
-async function launchRaw(): Promise<RawBrowser> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'pp-bench-raw-'));
-  const args = chromiumArguments({
-    userDataDir: folder,
-    headless: true,
-    proxyServer: 'direct://',
-    fingerprint: {},
-    runningAsRoot: process.getuid?.() === 0,
-  });
-  const child = spawn(chromePath as string, args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-  const pipe = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
-  await pipe.send('Browser.getVersion');
-  return { child, pipe, folder };
-}
-
-async function closeRaw(browser: RawBrowser): Promise<void> {
-  const exited = once(browser.child, 'exit');
-  await browser.pipe.send('Browser.close').catch(() => {});
-  await exited;
-}
-
 const service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
 const client = createClient({
   baseUrl: service.baseUrl,
@@ -82,10 +46,10 @@ const note = (name: string, ms: number) => figures.set(name, [...(figures.get(na
 try {
   const profile = await client.createProfile({ name: 'Bench' });
   for (let round = 0; round < rounds; round++) {
-    const [rawStart, raw] = await timed(launchRaw);
+    const [rawStart, raw] = await timed(() => launchRaw(chromePath));
     note('raw start', rawStart);
     note('raw stop', (await timed(() => closeRaw(raw)))[0]);
-    await rm(raw.folder, { recursive: true, force: true });
+    await removeRawFolder(raw);
 
     const [start, session] = await timed(() =>
       client.startSession({ profile_id: profile.id, headless: true }),

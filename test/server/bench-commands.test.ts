@@ -36,6 +36,10 @@ describe('npm run bench', { timeout: 240_000 }, () => {
       LIVE_CHANGES: '3',
       LIVE_CPU_MS: '500',
       LIVE_LOAD_S: '1',
+      TRAFFIC_ROUNDS: '1',
+      TRAFFIC_BROWSERS: '2',
+      TRAFFIC_SCRIPTS: '20',
+      TRAFFIC_MB: '4',
     });
     expect(code).toBe(0);
     for (const scenario of ['list 50', 'get by id', 'search q=', 'create']) {
@@ -51,6 +55,14 @@ describe('npm run bench', { timeout: 240_000 }, () => {
       expect(stdout).toMatch(new RegExp(`^${viewers}  change → screen  median +\\d+ ms   p95 +\\d+ ms`, 'm'));
     expect(stdout).toMatch(/^4 viewers {2}service CPU .* → -?\d+\.\d% per viewer$/m);
     expect(stdout).toMatch(/^GET \/v1\/profiles with 4 viewers: +\d+ req\/s/m);
+    for (const line of [
+      'page of 20 scripts',
+      'one 4 MiB download',
+      '2 downloading at once',
+      'list of 50, p95',
+    ]) {
+      expect(stdout).toMatch(new RegExp(`^${line}.* ×\\d+\\.\\d\\d \\(`, 'm'));
+    }
   });
 });
 
