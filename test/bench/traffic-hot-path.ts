@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { createClient } from '../../lib/api/client';
-import { PROJECT_ROOT } from '../../server/config';
+import { PROJECT_ROOT } from '../../server/core/config';
 import { startService } from '../server/harness';
 import { median } from './support/load';
 import {
