@@ -5,6 +5,7 @@ import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
+import { generateIdentity } from '../identity/generate';
 import { cloneProfile, updateProfile } from '../store/profile-changes';
 import { countProfiles, deleteIdleProfile, getProfile, insertProfile, listProfiles } from '../store/profiles';
 import { findProxyRow } from '../store/proxies';
@@ -45,7 +46,9 @@ export const profileRoutes: Route[] = [
     const accountId = c.get('account').id;
     const profile = await events.transaction(async (tx, emit) => {
       await requireOwnProxy(tx, accountId, body.proxy_id);
-      const updated = await updateProfile(tx, clock, accountId, params.id, body);
+      const { new_identity, identity_preset, ...changes } = body;
+      if (new_identity) changes.identity = generateIdentity(identity_preset);
+      const updated = await updateProfile(tx, clock, accountId, params.id, changes);
       if (updated) await emit(accountId, 'profile.updated', updated);
       return updated;
     });
@@ -57,7 +60,8 @@ export const profileRoutes: Route[] = [
   route('cloneProfile', async (c, { params, body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
     const answer = await events.transaction(async (tx, emit) => {
-      const copy = await cloneProfile(tx, clock, accountId, params.id, body.name);
+      const identity = body.keep_identity ? null : generateIdentity();
+      const copy = await cloneProfile(tx, clock, accountId, params.id, { name: body.name, identity });
       if (!copy) throw notFound('profile');
       await emit(accountId, 'profile.created', copy);
       return recordAnswer(c, tx, { status, body: copy, headers: { Location: `/v1/profiles/${copy.id}` } });
