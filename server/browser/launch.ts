@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Fingerprint } from '../../lib/api/inputs/profiles';
 import type { ProxyParts } from '../../lib/api/proxy-url';
+import { type AppliedIdentity, applyIdentity } from '../identity/apply';
+import { keepIdentity } from '../identity/client-commands';
+import { identityArguments } from '../identity/launch-arguments';
+import type { PresentedIdentity } from '../identity/presented';
 import type { EgressPolicy } from '../network/egress-policy';
 import { CdpMultiplexer } from './cdp-multiplexer';
 import { CdpPipe } from './cdp-pipe';
@@ -27,6 +31,8 @@ export interface LaunchOptions {
   headless: boolean;
   proxy: ProxySettings | null;
   fingerprint: FingerprintSettings;
+  /** The profile's identity, put in force in every target before its scripts run. */
+  identity?: PresentedIdentity | null;
   /** Where the browser may connect: every request goes through a relay that enforces it. */
   egress: EgressPolicy;
   /** Told of each destination the egress policy refused. */
@@ -44,6 +50,8 @@ export interface RunningBrowser {
   pid: number;
   /** The browser's DevTools protocol, shared by any number of clients, each confined by the CDP policy. */
   devtools: CdpMultiplexer;
+  /** The identity in force, with the engine it presents; null without one. */
+  identity: AppliedIdentity | null;
   /** Settles when the browser process ends, for any reason (it ends with the service, whose pipe it needs). */
   exited: Promise<BrowserExit>;
   /** Browser.close, then SIGTERM, then SIGKILL; closes the relay; safe to call again. */
@@ -75,6 +83,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<RunningBrow
       userDataDir,
       options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       closeRelay,
+      options.identity ?? null,
     );
   } catch (error) {
     await closeRelay();
@@ -126,17 +135,20 @@ async function spawnChromium(
   userDataDir: string,
   relay: SessionRelay,
 ): Promise<SpawnedChromium> {
-  const args = chromiumArguments({
-    userDataDir,
-    headless: options.headless,
-    proxyServer: relay.proxyServer,
-    fingerprint: options.fingerprint,
-    defaultUserAgent:
-      options.headless && !options.fingerprint.user_agent
-        ? await headlessUserAgent(options.chromePath)
-        : null,
-    runningAsRoot: process.getuid?.() === 0,
-  });
+  const args = [
+    ...chromiumArguments({
+      userDataDir,
+      headless: options.headless,
+      proxyServer: relay.proxyServer,
+      fingerprint: options.fingerprint,
+      defaultUserAgent:
+        options.headless && !options.fingerprint.user_agent
+          ? await headlessUserAgent(options.chromePath)
+          : null,
+      runningAsRoot: process.getuid?.() === 0,
+    }),
+    ...(options.identity ? identityArguments(options.identity, options.headless) : []),
+  ];
   const { timezone } = options.fingerprint;
   // A file, not a pipe: the browser must keep running (and logging) after the service is gone.
   const stderrLog = openSync(join(userDataDir, STDERR_LOG_FILE), 'w');
@@ -181,6 +193,7 @@ async function awaitDevTools(
   userDataDir: string,
   timeoutMs: number,
   closeRelay: () => Promise<void>,
+  presented: PresentedIdentity | null,
 ): Promise<RunningBrowser> {
   const { pid, exited, pipe } = chromium;
   const waitForExit = (ms: number) => settlesWithin(exited, ms);
@@ -191,10 +204,12 @@ async function awaitDevTools(
       CLOSE_REQUEST_MS,
     );
   const downloadDir = join(userDataDir, 'Downloads');
+  let identity: AppliedIdentity | null = null;
   try {
     await answersWithin(chromium, userDataDir, timeoutMs);
     // Downloads stay in the profile's own folder, not in the service user's home.
     await pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir });
+    if (presented) identity = await applyIdentity(pipe, presented);
   } catch (error) {
     await shutDownBrowser({ pid, processGroup: pid, requestClose: null, waitForExit });
     throw error;
@@ -203,7 +218,9 @@ async function awaitDevTools(
   chromium.process.unref();
   for (const stream of [chromium.process.stdio[3], chromium.process.stdio[4]])
     (stream as unknown as { unref?(): void }).unref?.();
-  const devtools = new CdpMultiplexer(pipe, (message) => checkCdpCommand(message, downloadDir));
+  const devtools = new CdpMultiplexer(pipe, (message) =>
+    checkCdpCommand(presented ? keepIdentity(message, presented) : message, downloadDir),
+  );
   void exited.then(() => {
     devtools.closeAll('the browser exited');
     return closeRelay();
@@ -218,7 +235,7 @@ async function awaitDevTools(
       });
     return stopping;
   };
-  return { pid, devtools, exited, stop };
+  return { pid, devtools, identity, exited, stop };
 }
 
 /** Resolves once the browser answers over its pipe; throws a BrowserLaunchError if it exits or stays silent. */

@@ -1,9 +1,9 @@
-import { checkProxy } from '../browser/proxy-check';
 import { isForeignKeyViolation } from '../db/errors';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
+import { checkExit, proxyCheckAnswer } from '../identity/exit-place';
 import {
   deleteProxy,
   findProxyRow,
@@ -80,13 +80,13 @@ export const proxyRoutes: Route[] = [
         detail: 'Proxy checks are turned off on this service: its operator has set no PROXY_CHECK_URL.',
       });
     const { scheme, host, port, username, password } = proxy;
-    const result = await checkProxy({
+    const result = await checkExit({
       proxy: { scheme, host, port, username, password },
       checkUrl: config.proxyCheckUrl,
       policy: config.egress,
       timeoutMs: PROXY_CHECK_TIMEOUT_MS,
     });
-    return c.json(result, status);
+    return c.json(proxyCheckAnswer(result), status);
   }),
 ];
 

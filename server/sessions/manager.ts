@@ -18,6 +18,8 @@ import { profileDataDir } from '../data-dir';
 import type { Database, Queryable } from '../db/driver';
 import { Conflict, isDomainError, NotFound, PlanLimit, Unavailable } from '../domain-errors';
 import type { EventLog } from '../events/event-log';
+import { identityForLaunch } from '../identity/for-launch';
+import { launchFingerprint } from '../identity/presented';
 import type { Logger } from '../log';
 import { findPlan } from '../store/accounts';
 import { getProfileLaunchSettings } from '../store/profiles';
@@ -42,7 +44,7 @@ import { createProfileStateSync, type ProfileStateSync } from './profile-state';
 export interface SessionManagerDeps {
   db: Database;
   clock: Clock;
-  config: Pick<Config, 'dataDir' | 'chromePath' | 'headless' | 'egress' | 'limits'>;
+  config: Pick<Config, 'dataDir' | 'chromePath' | 'headless' | 'egress' | 'limits' | 'proxyCheckUrl'>;
   log: Logger;
   /** Where every change of a session is reported (`session.*` events), with the change. */
   events: EventLog;
@@ -175,13 +177,17 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     }
 
     const userDataDir = profileDataDir(config.dataDir, profileId);
-    const launched = profileState.restore(profileId, userDataDir).then(() =>
+    const launched = Promise.all([
+      profileState.restore(profileId, userDataDir),
+      identityForLaunch({ db, log, ...config }, accountId, settings),
+    ]).then(([, identity]) =>
       launch({
         chromePath,
         userDataDir,
         headless,
         proxy: settings.proxy,
-        fingerprint: settings.fingerprint,
+        fingerprint: launchFingerprint(identity),
+        identity,
         egress: config.egress,
         onEgressRefused: (detail) => log.info('egress refused', { session_id: row.id, detail }),
       }),
