@@ -111,13 +111,12 @@ function install(values: InjectedValues): void {
     }
   }
 
-  const canvas2d = scope.CanvasRenderingContext2D?.prototype;
-  const offscreen2d = scope.OffscreenCanvasRenderingContext2D?.prototype;
-  const originalGetImageData = (canvas2d ?? offscreen2d) as
-    | { getImageData(...args: number[]): ImageData }
-    | undefined;
-  const getImageData = originalGetImageData?.getImageData;
-  for (const prototype of [canvas2d, offscreen2d])
+  // The browser's own getImageData of each 2D context, kept before it is replaced.
+  const ownGetImageData = new Map<object, unknown>();
+  for (const context of [scope.CanvasRenderingContext2D, scope.OffscreenCanvasRenderingContext2D]) {
+    const prototype = context?.prototype as { getImageData?: unknown } | undefined;
+    if (!prototype?.getImageData) continue;
+    ownGetImageData.set(prototype, prototype.getImageData);
     replaceMethod(
       prototype,
       'getImageData',
@@ -128,21 +127,24 @@ function install(values: InjectedValues): void {
           return image;
         },
     );
+  }
 
-  /** Runs `read` on a copy of the canvas whose pixels were varied; the canvas itself stays as drawn. */
-  function readVaried<T>(source: HTMLCanvasElement | OffscreenCanvas, read: (copy: object) => T): T | null {
-    if (!getImageData || source.width === 0 || source.height === 0) return null;
-    const copy =
-      typeof OffscreenCanvas === 'function'
-        ? new OffscreenCanvas(source.width, source.height)
-        : Object.assign(document.createElement('canvas'), { width: source.width, height: source.height });
+  /** A copy of the canvas whose pixels were varied (the canvas itself stays as drawn); null if none can be made. */
+  function variedCopy<T extends HTMLCanvasElement | OffscreenCanvas>(source: T): T | null {
+    if (source.width === 0 || source.height === 0) return null;
+    const copy = (
+      typeof HTMLCanvasElement === 'function' && source instanceof HTMLCanvasElement
+        ? Object.assign(document.createElement('canvas'), { width: source.width, height: source.height })
+        : new OffscreenCanvas(source.width, source.height)
+    ) as T;
     const context = copy.getContext('2d') as CanvasRenderingContext2D | null;
-    if (!context) return null;
+    const getImageData = context && ownGetImageData.get(Object.getPrototypeOf(context));
+    if (!context || typeof getImageData !== 'function') return null;
     context.drawImage(source, 0, 0);
     const image = Reflect.apply(getImageData, context, [0, 0, source.width, source.height]) as ImageData;
     vary(image.data);
     context.putImageData(image, 0, 0);
-    return read(copy);
+    return copy;
   }
 
   for (const name of ['toDataURL', 'toBlob'])
@@ -151,9 +153,7 @@ function install(values: InjectedValues): void {
       name,
       (original) =>
         function (this: unknown, ...args: unknown[]) {
-          const copy = readVaried(this as HTMLCanvasElement, (varied) => varied);
-          if (copy === null || copy instanceof OffscreenCanvas) return Reflect.apply(original, this, args);
-          return Reflect.apply(original, copy, args);
+          return Reflect.apply(original, variedCopy(this as HTMLCanvasElement) ?? this, args);
         },
     );
   replaceMethod(
@@ -161,8 +161,7 @@ function install(values: InjectedValues): void {
     'convertToBlob',
     (original) =>
       function (this: unknown, ...args: unknown[]) {
-        const copy = readVaried(this as OffscreenCanvas, (varied) => varied);
-        return Reflect.apply(original, copy ?? this, args);
+        return Reflect.apply(original, variedCopy(this as OffscreenCanvas) ?? this, args);
       },
   );
   for (const context of [scope.WebGLRenderingContext, scope.WebGL2RenderingContext])
