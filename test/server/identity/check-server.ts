@@ -12,9 +12,10 @@ const FINGERPRINTJS = readFileSync(
 
 /**
  * Serves the identity check's pages (page, frame, worker) and FingerprintJS's open-source build on loopback,
- * and keeps the headers each request came with. `/` frames `frameOrigin` (another site: an out-of-process frame).
+ * and keeps the headers each request came with. `/` frames `frameHost` (by default another site: an
+ * out-of-process frame; the test proxy reaches only 127.0.0.1).
  */
-export async function startCheckServer() {
+export async function startCheckServer(frameHost = 'localhost') {
   const requests: { path: string; headers: IncomingHttpHeaders }[] = [];
   let frameOrigin = '';
   const server = createServer((request, response) => {
@@ -32,7 +33,7 @@ export async function startCheckServer() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  frameOrigin = `http://localhost:${port}`;
+  frameOrigin = `http://${frameHost}:${port}`;
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
