@@ -5,6 +5,7 @@ import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
+import { checkIdentity } from '../identity/check';
 import { generateIdentity } from '../identity/generate';
 import { cloneProfile, updateProfile } from '../store/profile-changes';
 import { countProfiles, deleteIdleProfile, getProfile, insertProfile, listProfiles } from '../store/profiles';
@@ -67,6 +68,10 @@ export const profileRoutes: Route[] = [
       return recordAnswer(c, tx, { status, body: copy, headers: { Location: `/v1/profiles/${copy.id}` } });
     });
     return sendAnswer(c, answer);
+  }),
+
+  route('checkProfileIdentity', async (c, { params, status }, deps) => {
+    return c.json(await checkIdentity(deps, c.get('account').id, params.id), status);
   }),
 
   route('deleteProfile', async (c, { params, query, status }, { db, config, log, sessions, events }) => {

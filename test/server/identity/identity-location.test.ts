@@ -85,6 +85,31 @@ describe('location', () => {
     expect(pages.headersOf('/')?.['accept-language']).toMatch(/^de-DE,de;q=0\.9,en-US;q=0\.8/);
     await api.stopSession({ session_id: session.id });
 
+    // The check starts a session of its own, reads the service's own page (served from inside the browser),
+    // and stops it again.
+    const check = await api.checkProfileIdentity(profile.id);
+    const mismatches = check.surfaces.filter((surface) => surface.verdict === 'mismatch');
+    expect(mismatches).toEqual([]);
+    expect(check).toMatchObject({
+      profile_id: profile.id,
+      temporary_session: true,
+      ok: true,
+      exit: {
+        ip: EXIT_IP,
+        country: 'DE',
+        city: 'Frankfurt am Main',
+        timezone: 'Europe/Berlin',
+        timezone_matches: true,
+        languages_match: true,
+      },
+    });
+    expect(check.surfaces.find((surface) => surface.surface === 'timezone')).toMatchObject({
+      claimed: 'Europe/Berlin',
+      seen: { page: 'Europe/Berlin', frame: 'Europe/Berlin', worker: 'Europe/Berlin' },
+      verdict: 'match',
+    });
+    expect(await api.getSession(check.session_id)).toMatchObject({ status: 'stopped' });
+
     // Explicit values win over the exit's.
     const identity = profile.identity;
     if (!identity) throw new Error('the profile has no identity');
