@@ -208,8 +208,10 @@ async function awaitDevTools(
   try {
     await answersWithin(chromium, userDataDir, timeoutMs);
     // Downloads stay in the profile's own folder, not in the service user's home.
-    await pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir });
-    if (presented) identity = await applyIdentity(pipe, presented);
+    [, identity] = await Promise.all([
+      pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir }),
+      presented && applyIdentity(pipe, presented),
+    ]);
   } catch (error) {
     await shutDownBrowser({ pid, processGroup: pid, requestClose: null, waitForExit });
     throw error;

@@ -23,8 +23,8 @@ const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: t
  * sessions of their own and cannot detach this one.
  */
 export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity): Promise<AppliedIdentity> {
-  const engine = await readEngine(pipe);
-  const applied = appliedIdentity(presented, engine);
+  // Every command goes out at once: the pipe keeps their order, so no target can start before auto-attach.
+  const applying = readEngine(pipe).then((engine) => appliedIdentity(presented, engine));
   const pageScript = injectedScript(scriptValues(presented, null));
   const workerScript = injectedScript(scriptValues(presented, presented.identity.hardware.cpu_cores));
   const ownSessions = new Set<string>();
@@ -33,9 +33,10 @@ export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity)
     // A target may close while it is prepared: its commands fail, and nothing is left to do.
     const send = (method: string, params: Record<string, unknown> = {}) =>
       pipe.send(method, params, sessionId).catch(() => undefined);
-    if (PAGE_TYPES.has(type))
-      await Promise.all(pageCommands(applied, pageScript).map(([m, p]) => send(m, p)));
-    else if (WORKER_TYPES.has(type))
+    const applied = await applying.catch(() => null);
+    if (applied && PAGE_TYPES.has(type))
+      await Promise.all(pageCommands(applied, pageScript).map(([method, params]) => send(method, params)));
+    else if (applied && WORKER_TYPES.has(type))
       await Promise.all([
         send('Network.setUserAgentOverride', applied.userAgentOverride),
         send('Runtime.evaluate', { expression: workerScript, silent: true }),
@@ -53,9 +54,11 @@ export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity)
     const type = (message.params?.targetInfo as { type?: string } | undefined)?.type ?? '';
     void prepare(child, type);
   });
-  const { geolocation } = presented;
-  if (geolocation) await pipe.send('Browser.grantPermissions', { permissions: ['geolocation'] });
-  await pipe.send('Target.setAutoAttach', AUTO_ATTACH);
+  const [applied] = await Promise.all([
+    applying,
+    presented.geolocation && pipe.send('Browser.grantPermissions', { permissions: ['geolocation'] }),
+    pipe.send('Target.setAutoAttach', AUTO_ATTACH),
+  ]);
   return applied;
 }
 
