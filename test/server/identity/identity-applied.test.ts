@@ -4,13 +4,16 @@ import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { Identity } from '../../../lib/api/schemas/identity';
+import { launchBrowser } from '../../../server/browser/launch';
 import type { CheckReadings, ScopeReading } from '../../../server/identity/check-page';
+import { CHROMIUM, LOOPBACK_ALLOWED, makeTempDir, relayDevtools } from '../browser/fixtures';
 import { type ServiceHandle, startService } from '../harness';
 import { startCheckServer } from './check-server';
 
 let service: ServiceHandle;
 let api: ApiClient;
 let pages: Awaited<ReturnType<typeof startCheckServer>>;
+const scratch = makeTempDir('pp-identity-bare-');
 
 beforeAll(async () => {
   [service, pages] = await Promise.all([
@@ -24,6 +27,7 @@ afterAll(async () => {
   await service?.close();
   if (service) await rm(service.dataDir, { recursive: true, force: true });
   await pages?.close();
+  scratch.remove();
 });
 
 /** The check page's readings, through a Playwright client connected with default options. */
@@ -121,6 +125,53 @@ describe('a profile’s identity in its browser', () => {
     await page.close();
     await puppet.disconnect();
     expect(window.width).toBeGreaterThan(0);
+
+    // A run's tab is reached the same way.
+    const queued = await api.runAutomation({
+      session_id: session.id,
+      script: {
+        steps: [
+          { action: 'goto', url: `${pages.origin}/` },
+          {
+            action: 'evaluate',
+            expression: 'window.identitySurfaces.then((seen) => JSON.stringify(seen.worker))',
+            name: 'worker',
+          },
+        ],
+      },
+    });
+    const run = await api.getRun(queued.id, { wait: 25, until: 'finished' });
+    expect(run.status).toBe('succeeded');
+    expectDevice(JSON.parse(String(run.output.worker)) as ScopeReading, identity, engineMajor);
     await api.stopSession({ session_id: session.id });
+  });
+
+  it('presents the brands Chromium itself sends for its version', async () => {
+    const profile = await api.createProfile({ name: 'Brands' });
+    const session = await api.startSession({ profile_id: profile.id, headless: true });
+    const check = await api.checkProfileIdentity(profile.id);
+    const brands = check.surfaces.find((surface) => surface.surface === 'client_hints.brands');
+    await api.stopSession({ session_id: session.id });
+    expect(check).toMatchObject({ ok: true, temporary_session: false, session_id: session.id });
+    // A browser with no identity at all sends its own brands: the presented ones are the same.
+    const bare = await launchBrowser({
+      chromePath: CHROMIUM,
+      userDataDir: scratch.path,
+      headless: true,
+      proxy: null,
+      fingerprint: {},
+      egress: LOOPBACK_ALLOWED,
+    });
+    try {
+      const relay = await relayDevtools(bare);
+      const client = await chromium.connectOverCDP(relay.url);
+      const page = await (client.contexts()[0] ?? (await client.newContext())).newPage();
+      await page.goto(`${pages.origin}/`);
+      expect(await page.evaluate('navigator.userAgentData.brands')).toEqual(brands?.claimed);
+      await client.close();
+      await relay.close();
+    } finally {
+      await bare.stop();
+    }
   });
 });
