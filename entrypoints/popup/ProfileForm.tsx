@@ -205,7 +205,7 @@ export function ProfileForm({
             value=""
             onInput={(event) => {
               const name = event.currentTarget.value as PresetName;
-              if (name in FINGERPRINT_PRESETS) update(presetFields(name, navigator.userAgent));
+              if (name in FINGERPRINT_PRESETS) update(presetFields(name));
             }}
           >
             <option value="">{t('choosePreset')}</option>
