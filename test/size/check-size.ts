@@ -16,7 +16,7 @@ import { runWxt } from '../../scripts/wxt';
 // 20 KB until it carried the same (the cookie, check and run-history calls and the pasted list's parser):
 // 19.8 KB before, 20.8 KB with them. Both grew with the profile's identity (issue 27): its schema in every profile
 // answer, the identity check's answer, and in the popup the identity in words with New identity and Check
-// identity: the popup to 31.0 KB, the worker to 22.9 KB.
+// identity: the popup to 30.8 KB, the worker to 22.9 KB.
 const BUDGETS_KB = { popup: 32, background: 23.5, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
