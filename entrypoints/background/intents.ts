@@ -43,6 +43,7 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
       await change(cachedProfiles, (cached) => cached && { ...cached, data: replaced(cached.data, profile) });
       return updated;
     },
+    'profile.checkIdentity': async ({ profileId }) => (await requireApi()).checkProfileIdentity(profileId),
     'profile.clone': async ({ profileId }) =>
       putFirst(cachedProfiles, (await requireApi()).cloneProfile(profileId)),
     'cookies.export': async ({ profileId, format }) =>

@@ -4,6 +4,7 @@ import { Field } from '../../components/Field';
 import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useList, useTask } from '../../components/hooks';
+import { IdentitySummary } from '../../components/IdentitySummary';
 import { Problem } from '../../components/Problem';
 import { proxyCheckText } from '../../components/proxy-check';
 import { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
@@ -204,7 +205,7 @@ export function ProfileForm({
             value=""
             onInput={(event) => {
               const name = event.currentTarget.value as PresetName;
-              if (name in FINGERPRINT_PRESETS) update(presetFields(name, navigator.userAgent));
+              if (name in FINGERPRINT_PRESETS) update(presetFields(name));
             }}
           >
             <option value="">{t('choosePreset')}</option>
@@ -254,6 +255,7 @@ export function ProfileForm({
           </div>
         </div>
       </details>
+      {profile && <IdentitySummary profile={profile} />}
       {profile && <CookieTools profileId={profile.id} profileName={profile.name} />}
       <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(() => onDone())} />
     </EditorForm>

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../../components/Confirm';
 import { useTask } from '../../components/hooks';
+import { glanceText } from '../../components/identity-text';
 import { Problem } from '../../components/Problem';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
@@ -52,6 +53,9 @@ export function ProfileRow(props: ProfileRowProps) {
         <strong>{name}</strong>
         <span class={running ? 'status on' : 'status'}>{running ? t('running') : t('idle')}</span>
         <small class="muted">{proxy}</small>
+        {profile.identity && (
+          <small class="muted">{glanceText(profile.identity, profile.proxy !== null)}</small>
+        )}
         {profile.tags.map((tag) => (
           <button
             key={tag}

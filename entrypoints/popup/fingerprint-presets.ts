@@ -9,39 +9,24 @@ export interface FingerprintDraft {
   height: string;
 }
 
-type System = 'windows' | 'mac';
-
-const SYSTEMS: Record<System, string> = {
-  windows: 'Windows NT 10.0; Win64; x64',
-  mac: 'Macintosh; Intel Mac OS X 10_15_7',
-};
-
-/** Common set-ups by the message key of their name: a desktop Chrome on a system, its language, zone and screen. */
+/**
+ * Common locations by the message key of their name: a language, its time zone and a window size. No user agent:
+ * the profile's identity presents one that agrees with everything else a page can read.
+ */
 export const FINGERPRINT_PRESETS = {
-  presetUsWindows: {
-    system: 'windows',
-    language: 'en-US',
-    timezone: 'America/New_York',
-    screen: [1920, 1080],
-  },
-  presetUkMac: { system: 'mac', language: 'en-GB', timezone: 'Europe/London', screen: [1440, 900] },
-  presetDeWindows: { system: 'windows', language: 'de-DE', timezone: 'Europe/Berlin', screen: [1366, 768] },
-  presetJpMac: { system: 'mac', language: 'ja-JP', timezone: 'Asia/Tokyo', screen: [1512, 982] },
-} as const satisfies Record<string, { system: System; language: string; timezone: string; screen: number[] }>;
+  presetUs: { language: 'en-US', timezone: 'America/New_York', screen: [1920, 1080] },
+  presetUk: { language: 'en-GB', timezone: 'Europe/London', screen: [1440, 900] },
+  presetDe: { language: 'de-DE', timezone: 'Europe/Berlin', screen: [1366, 768] },
+  presetJp: { language: 'ja-JP', timezone: 'Asia/Tokyo', screen: [1512, 982] },
+} as const satisfies Record<string, { language: string; timezone: string; screen: number[] }>;
 
 export type PresetName = keyof typeof FINGERPRINT_PRESETS;
 
-/**
- * A preset's fields. The user agent is Chrome's on the preset's system, of the version of the browser the person
- * runs (`ownUserAgent`); left empty when that is not Chrome, so that the session's browser presents its own.
- */
-export function presetFields(name: PresetName, ownUserAgent: string): FingerprintDraft {
+/** A preset's fields; the user agent is cleared, so that the identity's is presented. */
+export function presetFields(name: PresetName): FingerprintDraft {
   const preset = FINGERPRINT_PRESETS[name];
-  const major = /Chrome\/(\d+)\./.exec(ownUserAgent)?.[1];
   return {
-    userAgent: major
-      ? `Mozilla/5.0 (${SYSTEMS[preset.system]}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`
-      : '',
+    userAgent: '',
     language: preset.language,
     timezone: preset.timezone,
     width: String(preset.screen[0]),

@@ -81,6 +81,8 @@ export function createClient(options: ClientOptions) {
     getProfile: (id: string, o?: CallOptions) => request('getProfile', { params: [id] }, o),
     updateProfile: (id: string, body: BodyOf<'updateProfile'>, o?: CallOptions) =>
       request('updateProfile', { params: [id], body }, o),
+    checkProfileIdentity: (id: string, o?: PostOptions) =>
+      request('checkProfileIdentity', { params: [id], timeoutMs: 60_000 }, o),
     getProfileCookies: (id: string, o?: CallOptions) => request('getProfileCookies', { params: [id] }, o),
     getProfileCookieFile: (id: string, format: 'json' | 'netscape', o?: CallOptions) =>
       request('getProfileCookieFile', { params: [id], query: { format } }, o),

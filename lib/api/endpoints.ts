@@ -2,6 +2,7 @@ import { Account } from './schemas/account';
 import { AutomationRun, RunList } from './schemas/automation';
 import { CookieList, CookiesImported } from './schemas/cookies';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
+import { IdentityCheck } from './schemas/identity-check';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
 import { Session, SessionList } from './schemas/sessions';
@@ -69,6 +70,12 @@ export const endpoints = {
     path: '/v1/profiles/:id/clone',
     status: 201,
     response: Profile,
+  }),
+  checkProfileIdentity: endpoint({
+    method: 'POST',
+    path: '/v1/profiles/:id/check',
+    status: 200,
+    response: IdentityCheck,
   }),
   getProfileCookies: endpoint({
     method: 'GET',

@@ -57,6 +57,8 @@ export const Intents = {
   'profile.delete': intent({ profileId: Id, force: z.boolean() }),
   /** Changes the fields given of a profile. */
   'profile.update': intent({ profileId: Id, changes: Body }),
+  /** The service's identity check of a profile: every surface claimed against what its browser shows. */
+  'profile.checkIdentity': intent({ profileId: Id }),
   /** A new profile with the settings of another. */
   'profile.clone': intent({ profileId: Id }),
   /** A profile's cookies as the text of a file: JSON or cookies.txt. */

@@ -2,6 +2,7 @@ import type { QuotaSnapshot } from '../api/rate-limit';
 import type { Account } from '../api/schemas/account';
 import type { AutomationRun } from '../api/schemas/automation';
 import type { CookiesImported } from '../api/schemas/cookies';
+import type { IdentityCheck } from '../api/schemas/identity-check';
 import type { FieldError } from '../api/schemas/problem';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
@@ -27,6 +28,7 @@ export interface IntentReplies {
   'profile.delete': undefined;
   'profile.update': ProfileUpdated;
   'profile.clone': Profile;
+  'profile.checkIdentity': IdentityCheck;
   'cookies.export': string;
   'cookies.import': CookiesImported;
   'proxy.delete': undefined;

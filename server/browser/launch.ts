@@ -3,6 +3,10 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { EgressPolicy } from '../core/egress-policy';
+import { type AppliedIdentity, applyIdentity } from '../identity/apply';
+import { keepIdentity } from '../identity/client-commands';
+import { identityArguments } from '../identity/launch-arguments';
+import type { PresentedIdentity } from '../identity/presented';
 import { CdpMultiplexer } from './cdp-multiplexer';
 import { CdpPipe } from './cdp-pipe';
 import { checkCdpCommand } from './cdp-policy';
@@ -21,6 +25,8 @@ export interface LaunchOptions {
   headless: boolean;
   proxy: ProxySettings | null;
   fingerprint: FingerprintSettings;
+  /** The profile's identity, put in force in every target before its scripts run. */
+  identity?: PresentedIdentity | null;
   /** Where the browser may connect: every request goes through a relay that enforces it. */
   egress: EgressPolicy;
   /** Told of each destination the egress policy refused. */
@@ -38,6 +44,8 @@ export interface RunningBrowser {
   pid: number;
   /** The browser's DevTools protocol, shared by any number of clients, each confined by the CDP policy. */
   devtools: CdpMultiplexer;
+  /** The identity in force, with the engine it presents; null without one. */
+  identity: AppliedIdentity | null;
   /** Settles when the browser process ends, for any reason (it ends with the service, whose pipe it needs). */
   exited: Promise<BrowserExit>;
   /** Browser.close, then SIGTERM, then SIGKILL; closes the relay; safe to call again. */
@@ -71,6 +79,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<RunningBrow
       userDataDir,
       options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       closeRelay,
+      options.identity ?? null,
     );
     return { ...running, egressRefusalOf: (host) => relay.refusalOf(host) };
   } catch (error) {
@@ -123,17 +132,20 @@ async function spawnChromium(
   userDataDir: string,
   relay: SessionRelay,
 ): Promise<SpawnedChromium> {
-  const args = chromiumArguments({
-    userDataDir,
-    headless: options.headless,
-    proxyServer: relay.proxyServer,
-    fingerprint: options.fingerprint,
-    defaultUserAgent:
-      options.headless && !options.fingerprint.user_agent
-        ? await headlessUserAgent(options.chromePath)
-        : null,
-    runningAsRoot: process.getuid?.() === 0,
-  });
+  const args = [
+    ...chromiumArguments({
+      userDataDir,
+      headless: options.headless,
+      proxyServer: relay.proxyServer,
+      fingerprint: options.fingerprint,
+      defaultUserAgent:
+        options.headless && !options.fingerprint.user_agent
+          ? await headlessUserAgent(options.chromePath)
+          : null,
+      runningAsRoot: process.getuid?.() === 0,
+    }),
+    ...(options.identity ? identityArguments(options.identity, options.headless) : []),
+  ];
   const { timezone } = options.fingerprint;
   // A file, not a pipe: the browser must keep running (and logging) after the service is gone.
   const stderrLog = openSync(join(userDataDir, STDERR_LOG_FILE), 'w');
@@ -178,6 +190,7 @@ async function awaitDevTools(
   userDataDir: string,
   timeoutMs: number,
   closeRelay: () => Promise<void>,
+  presented: PresentedIdentity | null,
 ): Promise<Omit<RunningBrowser, 'egressRefusalOf'>> {
   const { pid, exited, pipe } = chromium;
   const waitForExit = (ms: number) => settlesWithin(exited, ms);
@@ -188,10 +201,14 @@ async function awaitDevTools(
       CLOSE_REQUEST_MS,
     );
   const downloadDir = join(userDataDir, 'Downloads');
+  let identity: AppliedIdentity | null = null;
   try {
     await answersWithin(chromium, userDataDir, timeoutMs);
     // Downloads stay in the profile's own folder, not in the service user's home.
-    await pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir });
+    [, identity] = await Promise.all([
+      pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir }),
+      presented && applyIdentity(pipe, presented),
+    ]);
   } catch (error) {
     await shutDownBrowser({ pid, processGroup: pid, requestClose: null, waitForExit });
     throw error;
@@ -200,7 +217,9 @@ async function awaitDevTools(
   chromium.process.unref();
   for (const stream of [chromium.process.stdio[3], chromium.process.stdio[4]])
     (stream as unknown as { unref?(): void }).unref?.();
-  const devtools = new CdpMultiplexer(pipe, (message) => checkCdpCommand(message, downloadDir));
+  const devtools = new CdpMultiplexer(pipe, (message) =>
+    checkCdpCommand(presented ? keepIdentity(message, presented) : message, downloadDir),
+  );
   void exited.then(() => {
     devtools.closeAll('the browser exited');
     return closeRelay();
@@ -215,7 +234,7 @@ async function awaitDevTools(
       });
     return stopping;
   };
-  return { pid, devtools, exited, stop };
+  return { pid, devtools, identity, exited, stop };
 }
 
 /** Resolves once the browser answers over its pipe; throws a BrowserLaunchError if it exits or stays silent. */

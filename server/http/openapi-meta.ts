@@ -138,6 +138,8 @@ export const endpointSummaries: Record<EndpointName, string> = {
   getProfile: 'Read one profile',
   updateProfile: 'Change a profile (applies at its next start if it runs)',
   cloneProfile: 'Copy a profile’s settings into a new profile, without its browser data',
+  checkProfileIdentity:
+    'Open the profile’s browser on a page the service serves itself and compare every surface of its identity (page, frame, worker, headers) with what it claims, and its time zone and languages with the proxy’s exit',
   getProfileCookies:
     "A profile's cookies, running or not: JSON, or cookies.txt with ?format=netscape or Accept: text/plain",
   getProfileCookieFile: "A profile's cookies as a file (cookies.txt with ?format=netscape)",

@@ -1,5 +1,7 @@
 import { rm } from 'node:fs/promises';
+import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
 import type { Profile } from '../../lib/api/schemas/profiles';
+import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
 import { profileDataDir } from '../core/data-dir';
 import type { Queryable } from '../db/driver';
@@ -9,7 +11,9 @@ import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import { cloneProfile, type ProfileChanges, updateProfile } from '../store/profile-changes';
+import { checkIdentity } from '../identity/check';
+import { generateIdentity } from '../identity/generate';
+import { cloneProfile, updateProfile } from '../store/profile-changes';
 import {
   countProfiles,
   deleteIdleProfile,
@@ -57,12 +61,17 @@ export const profileRoutes: Route[] = [
   route('cloneProfile', async (c, { params, body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
     const answer = await events.transaction(async (tx, emit) => {
-      const copy = await cloneProfile(tx, clock, accountId, params.id, body.name);
+      const identity = body.keep_identity ? null : generateIdentity();
+      const copy = await cloneProfile(tx, clock, accountId, params.id, { name: body.name, identity });
       if (!copy) throw notFound('profile');
       await emit(accountId, 'profile.created', copy);
       return recordAnswer(c, tx, { status, body: copy, headers: { Location: `/v1/profiles/${copy.id}` } });
     });
     return sendAnswer(c, answer);
+  }),
+
+  route('checkProfileIdentity', async (c, { params, status }, deps) => {
+    return c.json(await checkIdentity(deps, c.get('account').id, params.id), status);
   }),
 
   route('deleteProfile', async (c, { params, query, status }, deps) => {
@@ -80,7 +89,8 @@ export async function createOwnProfile(
   body: ProfileFields,
 ): Promise<Profile> {
   await requireOwnProxy(tx, accountId, body.proxy_id);
-  const profile = await insertProfile(tx, clock, accountId, body);
+  const identity = body.identity ?? generateIdentity(body.identity_preset);
+  const profile = await insertProfile(tx, clock, accountId, { ...body, identity });
   await emit(accountId, 'profile.created', profile);
   return profile;
 }
@@ -90,11 +100,13 @@ export async function updateOwnProfile(
   { clock, events }: Pick<AppDeps, 'clock' | 'events'>,
   accountId: string,
   id: string,
-  body: ProfileChanges,
+  body: z.output<typeof ProfileUpdate>,
 ): Promise<Profile & { applies_at_next_start: boolean }> {
   const profile = await events.transaction(async (tx, emit) => {
     await requireOwnProxy(tx, accountId, body.proxy_id);
-    const updated = await updateProfile(tx, clock, accountId, id, body);
+    const { new_identity, identity_preset, ...changes } = body;
+    if (new_identity) changes.identity = generateIdentity(identity_preset);
+    const updated = await updateProfile(tx, clock, accountId, id, changes);
     if (updated) await emit(accountId, 'profile.updated', updated);
     return updated;
   });

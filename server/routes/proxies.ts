@@ -1,5 +1,4 @@
 import type { ProxyCheck, ProxyConfig } from '../../lib/api/schemas/proxies';
-import { checkProxy } from '../browser/proxy-check';
 import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 import { isForeignKeyViolation } from '../db/errors';
@@ -9,6 +8,7 @@ import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { notFound, ProblemError } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
+import { checkExit, proxyCheckAnswer } from '../identity/exit-place';
 import {
   deleteProxy,
   findProxyRow,
@@ -108,12 +108,13 @@ export async function checkOwnProxy(
       detail: 'Proxy checks are turned off on this service: its operator has set no PROXY_CHECK_URL.',
     });
   const { scheme, host, port, username, password } = proxy;
-  return checkProxy({
+  const result = await checkExit({
     proxy: { scheme, host, port, username, password },
     checkUrl: config.proxyCheckUrl,
     policy: config.egress,
     timeoutMs: PROXY_CHECK_TIMEOUT_MS,
   });
+  return proxyCheckAnswer(result);
 }
 
 /** A proxy check gives up after this long, saying so. */

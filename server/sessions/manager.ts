@@ -20,6 +20,8 @@ import { Conflict, isDomainError, NotFound, PlanLimit, Unavailable } from '../co
 import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
 import type { EventLog } from '../events/event-log';
+import { identityForLaunch } from '../identity/for-launch';
+import { launchFingerprint } from '../identity/presented';
 import { findPlan } from '../store/accounts';
 import { getProfileLaunchSettings } from '../store/profiles';
 import {
@@ -43,7 +45,7 @@ import { createProfileStateSync, type ProfileStateSync } from './profile-state';
 export interface SessionManagerDeps {
   db: Database;
   clock: Clock;
-  config: Pick<Config, 'dataDir' | 'chromePath' | 'headless' | 'egress' | 'limits'>;
+  config: Pick<Config, 'dataDir' | 'chromePath' | 'headless' | 'egress' | 'limits' | 'proxyCheckUrl'>;
   log: Logger;
   /** Where every change of a session is reported (`session.*` events), with the change. */
   events: EventLog;
@@ -179,13 +181,17 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     }
 
     const userDataDir = profileDataDir(config.dataDir, profileId);
-    const launched = profileState.restore(profileId, userDataDir).then(() =>
+    const launched = Promise.all([
+      profileState.restore(profileId, userDataDir),
+      identityForLaunch({ db, log, ...config }, accountId, settings),
+    ]).then(([, identity]) =>
       launch({
         chromePath,
         userDataDir,
         headless,
         proxy: settings.proxy,
-        fingerprint: settings.fingerprint,
+        fingerprint: launchFingerprint(identity),
+        identity,
         egress: config.egress,
         onEgressRefused: (detail) => log.info('egress refused', { session_id: row.id, detail }),
       }),

@@ -1,5 +1,6 @@
 import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
 import { parseProxyUrl } from '../../lib/api/proxy-url';
+import type { Identity } from '../../lib/api/schemas/identity';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
@@ -7,8 +8,8 @@ import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { getProfile } from './profiles';
 
-/** A validated ProfileUpdate body (a proxy_id already checked to be the account's). */
-export type ProfileChanges = z.output<typeof ProfileUpdate>;
+/** A validated ProfileUpdate body (a proxy_id already checked to be the account's); `identity` replaces the profile's. */
+export type ProfileChanges = Omit<z.output<typeof ProfileUpdate>, 'new_identity' | 'identity_preset'>;
 
 const MAX_NAME = 100;
 
@@ -43,6 +44,7 @@ export async function updateProfile(
   if (changes.tags !== undefined) set('tags', JSON.stringify(changes.tags), '::jsonb');
   if (changes.notes !== undefined) set('notes', changes.notes);
   if (changes.fingerprint !== undefined) set('fingerprint', JSON.stringify(changes.fingerprint), '::jsonb');
+  if (changes.identity !== undefined) set('identity', JSON.stringify(changes.identity), '::jsonb');
   set('updated_at', clock.now());
   const rows = await db.query<{ id: string }>(
     `update profiles set ${sets.join(', ')} where account_id = $1 and id = $2 returning id`,
@@ -53,24 +55,26 @@ export async function updateProfile(
 
 /**
  * A new profile with the settings of `id` (proxy with its password, tags, notes, fingerprint) and none of its
- * browser data, named `name` or "<name> (copy)". Null when the account has no such profile.
+ * browser data, named `name` or "<name> (copy)", presenting `identity` (null: the original's). Null when the
+ * account has no such profile.
  */
 export async function cloneProfile(
   db: Queryable,
   clock: Clock,
   accountId: string,
   id: string,
-  name: string | undefined,
+  copy: { name: string | undefined; identity: Identity | null },
 ): Promise<Profile | null> {
   const copyId = newId('prf');
   const rows = await db.query<{ id: string }>(
     `insert into profiles (id, account_id, name, proxy_id, proxy_scheme, proxy_host, proxy_port, proxy_username,
-                           proxy_password, tags, notes, fingerprint, created_at, updated_at)
+                           proxy_password, tags, notes, fingerprint, identity, created_at, updated_at)
      select $3, account_id, coalesce($4, left(name || ' (copy)', ${MAX_NAME})), proxy_id, proxy_scheme,
-            proxy_host, proxy_port, proxy_username, proxy_password, tags, notes, fingerprint, $5, $5
+            proxy_host, proxy_port, proxy_username, proxy_password, tags, notes, fingerprint,
+            coalesce($6::jsonb, identity), $5, $5
        from profiles where account_id = $1 and id = $2
      returning id`,
-    [accountId, id, copyId, name ?? null, clock.now()],
+    [accountId, id, copyId, copy.name ?? null, clock.now(), copy.identity && JSON.stringify(copy.identity)],
   );
   return rows.length ? getProfile(db, accountId, copyId) : null;
 }

@@ -1,5 +1,6 @@
 import type { Fingerprint, ProfileCreate } from '../../lib/api/inputs/profiles';
 import { formatProxyUrl, type ProxyParts, parseProxyUrl } from '../../lib/api/proxy-url';
+import type { Identity } from '../../lib/api/schemas/identity';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
@@ -21,6 +22,7 @@ interface ProfileRow {
   tags: string[];
   notes: string;
   fingerprint: Fingerprint;
+  identity: Identity | null;
   /** A Date, or its JSON text when the row was read as JSON. */
   created_at: Date | string;
   updated_at: Date | string;
@@ -45,7 +47,7 @@ export interface ProfileFilter {
  * password, which no answer shows.
  */
 const SELECT_PROFILES = `
-  select p.seq, p.id, p.name, p.proxy_id, p.tags, p.notes, p.fingerprint, p.created_at, p.updated_at,
+  select p.seq, p.id, p.name, p.proxy_id, p.tags, p.notes, p.fingerprint, p.identity, p.created_at, p.updated_at,
          coalesce(x.scheme, p.proxy_scheme) as proxy_scheme, coalesce(x.host, p.proxy_host) as proxy_host,
          coalesce(x.port, p.proxy_port) as proxy_port,
          case when x.id is null then p.proxy_username else x.username end as proxy_username,
@@ -64,6 +66,7 @@ export function toProfile(row: ProfileRow): Profile {
     tags: row.tags,
     notes: row.notes,
     fingerprint: row.fingerprint,
+    identity: row.identity,
     status: row.live_session_id ? 'running' : 'idle',
     session_id: row.live_session_id,
     created_at: new Date(row.created_at).toISOString(),
@@ -145,8 +148,8 @@ export async function insertProfile(
   const now = clock.now();
   await db.query(
     `insert into profiles (id, account_id, name, proxy_id, proxy_scheme, proxy_host, proxy_port, proxy_username,
-                           proxy_password, tags, notes, fingerprint, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $13, $13)`,
+                           proxy_password, tags, notes, fingerprint, identity, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb, $13::jsonb, $14, $14)`,
     [
       id,
       accountId,
@@ -160,6 +163,7 @@ export async function insertProfile(
       JSON.stringify(fields.tags ?? []),
       fields.notes ?? '',
       JSON.stringify(fields.fingerprint ?? {}),
+      JSON.stringify(fields.identity ?? null),
       now,
     ],
   );

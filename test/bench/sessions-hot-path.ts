@@ -2,14 +2,22 @@
  * Sessions and runs against raw Chromium, side by side in one run: a session's start (to a browser whose DevTools
  * answer) against spawning the same Chromium and asking its pipe `Browser.getVersion`; a stop against
  * `Browser.close` to the process's exit; a three-step run (goto, evaluate, screenshot), from its POST to its
- * result, against the same steps through Playwright's `connectOverCDP` on the session's own `cdp_url`.
+ * result, against the same steps through Playwright's `connectOverCDP` on the session's own `cdp_url`; a browser's
+ * launch with a profile's identity put in force against the same launch without one.
  * Run: npm run bench   Settings: SESSION_ROUNDS (5).
  */
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { createClient } from '../../lib/api/client';
 import type { Step } from '../../lib/api/inputs/automation';
+import { launchBrowser } from '../../server/browser/launch';
+import { EgressPolicy } from '../../server/core/egress-policy';
+import { generateIdentity } from '../../server/identity/generate';
+import { launchFingerprint, presentIdentity } from '../../server/identity/presented';
 import { startService } from '../server/harness';
 import { median } from './support/load';
 import { chromePathForBench, closeRaw, launchRaw, removeRawFolder } from './support/raw-chromium';
@@ -33,6 +41,26 @@ async function timed<T>(action: () => Promise<T>): Promise<[number, T]> {
   const started = performance.now();
   const result = await action();
   return [performance.now() - started, result];
+}
+
+/** A launch as the session manager does it, with the profile's identity or without any. */
+async function launchTimed(withIdentity: boolean): Promise<number> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'pp-bench-identity-'));
+  const identity = withIdentity ? presentIdentity(generateIdentity(), {}, null) : null;
+  const [ms, browser] = await timed(() =>
+    launchBrowser({
+      chromePath: chromePath as string,
+      userDataDir: folder,
+      headless: true,
+      proxy: null,
+      fingerprint: identity ? launchFingerprint(identity) : {},
+      identity,
+      egress: EgressPolicy.parse('loopback'),
+    }),
+  );
+  await browser.stop();
+  await rm(folder, { recursive: true, force: true });
+  return ms;
 }
 
 const service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
@@ -78,6 +106,9 @@ try {
     note('three-step run', run);
 
     note('session stop', (await timed(() => client.stopSession({ session_id: session.id })))[0]);
+
+    note('launch without identity', await launchTimed(false));
+    note('launch with identity', await launchTimed(true));
   }
 } finally {
   await service.close();
@@ -93,3 +124,4 @@ console.log(`\nsessions and runs, median of ${rounds} interleaved rounds`);
 console.log(row('session start', 'raw start'));
 console.log(row('session stop', 'raw stop'));
 console.log(row('three-step run', 'steps over connectOverCDP'));
+console.log(row('launch with identity', 'launch without identity'));

@@ -16,8 +16,10 @@ import { runWxt } from '../../scripts/wxt';
 // 20 KB until it carried the same (the cookie, check and run-history calls and the pasted list's parser):
 // 19.8 KB before, 20.8 KB with them. The popup's bundle is also the options page's: 31 KB since that page shows
 // how to connect an AI agent over MCP (the address, a configuration per client, the key put in on request):
-// 29.5 KB before, 30.1 KB with it.
-const BUDGETS_KB = { popup: 31, background: 21, dashboard: 30 };
+// 29.5 KB before, 30.1 KB with it. Both grew with the profile's identity (issue 27): its schema in every profile
+// answer, the identity check's answer, and in the popup the identity in words with New identity and Check
+// identity: the popup to 30.8 KB (before MCP's section), the worker to 22.9 KB.
+const BUDGETS_KB = { popup: 33, background: 23.5, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 

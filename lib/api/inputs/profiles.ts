@@ -1,9 +1,13 @@
 import { parseProxyUrl } from '../proxy-url';
 import { Id } from '../schemas/common';
+import { IDENTITY_PRESETS, Identity } from '../schemas/identity';
 import { z } from '../zod';
 import { DisplayName, Tags } from './common';
 
-/** Browser settings applied when the profile starts: user agent, language, time zone, window size. */
+/**
+ * Explicit settings that win over the profile's identity when it starts: user agent, language, time zone, window
+ * size. Each one left out is the identity's.
+ */
 export const Fingerprint = z.strictObject({
   user_agent: z.optional(
     z.string().check(
@@ -43,6 +47,8 @@ export const ProxyUrl = z.string().check(
   }),
 );
 
+const IdentityPreset = z.enum(IDENTITY_PRESETS);
+
 const Notes = z.string().check(z.maxLength(2000, 'must be at most 2000 characters'));
 
 /** Body of POST /v1/profiles. `proxy` is scheme://[user:pass@]host:port; `proxy_id` names a saved proxy instead. */
@@ -54,11 +60,18 @@ export const ProfileCreate = z
     tags: z.optional(Tags),
     notes: z.optional(Notes),
     fingerprint: z.optional(Fingerprint),
+    /** The identity to present; else one is generated (of `identity_preset`'s device class when given). */
+    identity: z.optional(Identity),
+    identity_preset: z.optional(IdentityPreset),
   })
   .check(
     z.refine((body) => !(body.proxy && body.proxy_id), {
       message: 'give either proxy or proxy_id, not both',
       path: ['proxy_id'],
+    }),
+    z.refine((body) => !(body.identity && body.identity_preset), {
+      message: 'give either identity or identity_preset, not both',
+      path: ['identity_preset'],
     }),
   );
 
@@ -74,16 +87,34 @@ export const ProfileUpdate = z
     tags: z.optional(Tags),
     notes: z.optional(Notes),
     fingerprint: z.optional(Fingerprint),
+    identity: z.optional(Identity),
+    /** True: a newly generated identity replaces the profile's (of `identity_preset`'s device class when given). */
+    new_identity: z.optional(z.boolean()),
+    identity_preset: z.optional(IdentityPreset),
   })
   .check(
     z.refine((body) => !(body.proxy && body.proxy_id), {
       message: 'give either proxy or proxy_id, not both',
       path: ['proxy_id'],
     }),
+    z.refine((body) => !(body.identity && body.new_identity), {
+      message: 'give either identity or new_identity, not both',
+      path: ['new_identity'],
+    }),
+    z.refine((body) => !body.identity_preset || body.new_identity === true, {
+      message: 'identity_preset goes with new_identity: true',
+      path: ['identity_preset'],
+    }),
   );
 
-/** Body of POST /v1/profiles/:id/clone: the copy's name (else the original's with " (copy)"). */
-export const ProfileClone = z.strictObject({ name: z.optional(DisplayName) });
+/**
+ * Body of POST /v1/profiles/:id/clone: the copy's name (else the original's with " (copy)"). The copy gets a new
+ * identity, a separate device, unless `keep_identity` is true.
+ */
+export const ProfileClone = z.strictObject({
+  name: z.optional(DisplayName),
+  keep_identity: z.optional(z.boolean()),
+});
 
 export type Fingerprint = z.infer<typeof Fingerprint>;
 export type ProfileUpdate = z.input<typeof ProfileUpdate>;

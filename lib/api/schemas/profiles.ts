@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { Id, listOf, Timestamp } from './common';
+import { Identity } from './identity';
 
 export const ProfileStatus = z.enum(['idle', 'running']);
 
@@ -17,6 +18,8 @@ export const Profile = z.object({
     timezone: z.optional(z.string()),
     screen: z.optional(z.object({ width: z.number(), height: z.number() })),
   }),
+  /** Null only for a profile made before identities existed, until its next start gives it one. */
+  identity: z.nullable(Identity),
   status: ProfileStatus,
   session_id: z.nullable(z.string()),
   created_at: Timestamp,

@@ -23,12 +23,15 @@ export const ProxyList = listOf(ProxyConfig);
 export type ProxyConfig = z.infer<typeof ProxyConfig>;
 
 /**
- * Whether a proxy works (`ok`): its exit IP and its time zone (null when the check address does not tell it),
- * or the reason it does not as a sentence.
+ * Whether a proxy works (`ok`): its exit IP, the country (ISO 3166 code) and city the service's offline GeoIP
+ * database places it in, and its time zone (null when neither the check address nor the database tells it), or
+ * the reason it does not work as a sentence.
  */
 export const ProxyCheck = z.object({
   ok: z.boolean(),
   ip: z.optional(z.string()),
+  country: z.optional(z.nullable(z.string())),
+  city: z.optional(z.nullable(z.string())),
   timezone: z.optional(z.nullable(z.string())),
   reason: z.optional(z.string()),
   took_ms: z.number(),

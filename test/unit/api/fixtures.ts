@@ -19,6 +19,7 @@ export const profile: Profile = {
   tags: ['eu'],
   notes: '',
   fingerprint: { language: 'en-US' },
+  identity: null,
   status: 'idle',
   session_id: null,
   created_at: at,

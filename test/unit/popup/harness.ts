@@ -73,6 +73,7 @@ export function profile(id: string, name: string, more: Partial<Profile> = {}): 
     tags: [],
     notes: '',
     fingerprint: {},
+    identity: null,
     status: 'idle',
     session_id: null,
     created_at: AT,

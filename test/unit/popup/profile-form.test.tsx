@@ -143,7 +143,7 @@ describe('ProfileForm', () => {
     render(<ProfileForm profile={shop} onDone={onDone} />);
     expect(screen.getByLabelText<HTMLInputElement>('Proxy URL').value).toBe('http://bob@10.0.0.1:3128');
     typeInto(screen.getByLabelText('Tags'), 'a, b');
-    typeInto(screen.getByLabelText('Start from'), 'presetDeWindows');
+    typeInto(screen.getByLabelText('Start from'), 'presetDe');
     expect(screen.getByLabelText<HTMLInputElement>('Time zone').value).toBe('Europe/Berlin');
     save();
     await waitFor(() => expect(onDone).toHaveBeenCalled());
@@ -156,5 +156,7 @@ describe('ProfileForm', () => {
     });
     expect(mock.sentOf('profile.update')[0]?.changes).not.toHaveProperty('proxy');
     expect(mock.sentOf('profile.update')[0]?.changes).not.toHaveProperty('name');
+    // A preset names no user agent: the profile's identity presents one that agrees with the rest.
+    expect(mock.sentOf('profile.update')[0]?.changes.fingerprint).not.toHaveProperty('user_agent');
   });
 });

@@ -1,0 +1,71 @@
+import type { Identity } from '../lib/api/schemas/identity';
+import type { IdentityCheck } from '../lib/api/schemas/identity-check';
+import { t } from '../lib/i18n';
+
+const OS_NAMES: Record<Identity['os']['family'], string> = { linux: 'Linux' };
+
+/** The GPU as a person names it: "NVIDIA GeForce RTX 3090" out of "ANGLE (NVIDIA Corporation, NVIDIA GeForce RTX 3090/PCIe/SSE2, …)". */
+function gpuName(renderer: string): string {
+  const parts = /^ANGLE \(([^,]+), ([^,]+)/.exec(renderer);
+  return (parts?.[2] ?? renderer).replace(/\/.*$/, '').replace(/ \(.*$/, '');
+}
+
+/** The device in one line: OS, screen, cores, memory, GPU. */
+export function deviceText(identity: Identity): string {
+  const { screen, hardware } = identity;
+  const ratio = screen.pixel_ratio === 1 ? '' : ` ×${screen.pixel_ratio}`;
+  return t(
+    'identityDevice',
+    OS_NAMES[identity.os.family],
+    `${screen.width}×${screen.height}${ratio}`,
+    hardware.cpu_cores,
+    hardware.memory_gb,
+    gpuName(identity.webgl.renderer),
+  );
+}
+
+/** Time zone and languages: explicit ones, else the proxy's (or the service's, without a proxy). */
+export function locationText(identity: Identity, proxied: boolean): string {
+  const follows = t(proxied ? 'identityFollowsProxy' : 'identityHost');
+  const { timezone, languages } = identity.location;
+  return t(
+    'identityLocation',
+    timezone === 'auto' ? follows : timezone,
+    languages === 'auto' ? follows : languages.join(', '),
+  );
+}
+
+/** A profile row's glance: its OS and where it says it is. */
+export function glanceText(identity: Identity, proxied: boolean): string {
+  const { timezone } = identity.location;
+  const place = timezone !== 'auto' ? timezone : t(proxied ? 'identityAtProxy' : 'identityAtHost');
+  return t('identityRowLocation', OS_NAMES[identity.os.family], place);
+}
+
+/** The check in sentences: how many surfaces agree, each one that does not, and the proxy's exit. */
+export function checkText(check: IdentityCheck): string[] {
+  const compared = check.surfaces.filter((surface) => surface.verdict !== 'host');
+  const differing = compared.filter((surface) => surface.verdict === 'mismatch');
+  const lines = [t('identityAgrees', compared.length - differing.length, compared.length)];
+  for (const surface of differing)
+    lines.push(
+      t(
+        'identitySurfaceDiffers',
+        surface.surface,
+        JSON.stringify(surface.claimed),
+        JSON.stringify(surface.seen),
+      ),
+    );
+  const { exit } = check;
+  if (exit)
+    lines.push(
+      t(
+        'identityExit',
+        exit.ip,
+        [exit.city, exit.country].filter(Boolean).join(', '),
+        t(exit.timezone_matches ? 'identityMatches' : 'identityDiffers'),
+        t(exit.languages_match ? 'identityMatches' : 'identityDiffers'),
+      ),
+    );
+  return lines;
+}

@@ -1,0 +1,125 @@
+import type { CdpMessage, CdpPipe } from '../browser/cdp-pipe';
+import { type Engine, engineUserAgent, readEngine } from './engine';
+import { injectedScript } from './injected-script';
+import type { PresentedIdentity } from './presented';
+
+/** An identity in force in a running browser, with the engine it presents. */
+export interface AppliedIdentity {
+  presented: PresentedIdentity;
+  engine: Engine;
+  userAgent: string;
+  /** `Emulation.setUserAgentOverride`'s parameters, as every page, frame and worker gets them. */
+  userAgentOverride: Record<string, unknown>;
+}
+
+const PAGE_TYPES = new Set(['page', 'iframe']);
+const WORKER_TYPES = new Set(['worker', 'shared_worker', 'service_worker']);
+const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true };
+
+/**
+ * Puts the identity in force over the browser's own DevTools pipe, before any page script runs: the service's
+ * session auto-attaches to every target (tabs whoever opens them, out-of-process frames, dedicated, shared and
+ * service workers), each held at its start until the overrides are set, then let go. Clients of the relay have
+ * sessions of their own and cannot detach this one.
+ */
+export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity): Promise<AppliedIdentity> {
+  // Every command goes out at once: the pipe keeps their order, so no target can start before auto-attach.
+  const applying = readEngine(pipe).then((engine) => appliedIdentity(presented, engine));
+  const pageScript = injectedScript(scriptValues(presented, null));
+  const workerScript = injectedScript(scriptValues(presented, presented.identity.hardware.cpu_cores));
+  const ownSessions = new Set<string>();
+
+  const prepare = async (sessionId: string, type: string) => {
+    // A target may close while it is prepared: its commands fail, and nothing is left to do.
+    const send = (method: string, params: Record<string, unknown> = {}) =>
+      pipe.send(method, params, sessionId).catch(() => undefined);
+    const applied = await applying.catch(() => null);
+    if (applied && PAGE_TYPES.has(type))
+      await Promise.all(pageCommands(applied, pageScript).map(([method, params]) => send(method, params)));
+    else if (applied && WORKER_TYPES.has(type))
+      await Promise.all([
+        send('Network.setUserAgentOverride', applied.userAgentOverride),
+        send('Runtime.evaluate', { expression: workerScript, silent: true }),
+      ]);
+    await send('Runtime.runIfWaitingForDebugger');
+  };
+
+  pipe.onMessage((message: CdpMessage) => {
+    const mine = message.sessionId === undefined || ownSessions.has(message.sessionId);
+    const child = message.params?.sessionId;
+    if (!mine || typeof child !== 'string') return;
+    if (message.method === 'Target.detachedFromTarget') ownSessions.delete(child);
+    if (message.method !== 'Target.attachedToTarget') return;
+    ownSessions.add(child);
+    const type = (message.params?.targetInfo as { type?: string } | undefined)?.type ?? '';
+    void prepare(child, type);
+  });
+  const [applied] = await Promise.all([
+    applying,
+    presented.geolocation && pipe.send('Browser.grantPermissions', { permissions: ['geolocation'] }),
+    pipe.send('Target.setAutoAttach', AUTO_ATTACH),
+  ]);
+  return applied;
+}
+
+function appliedIdentity(presented: PresentedIdentity, engine: Engine): AppliedIdentity {
+  const { identity, languages } = presented;
+  const hints = identity.client_hints;
+  const userAgent = presented.explicitUserAgent ?? engineUserAgent(identity.user_agent, engine);
+  return {
+    presented,
+    engine,
+    userAgent,
+    userAgentOverride: {
+      userAgent,
+      platform: identity.navigator_platform,
+      ...(languages ? { acceptLanguage: languages.join(',') } : {}),
+      userAgentMetadata: {
+        brands: engine.brands,
+        fullVersionList: engine.fullVersionList,
+        fullVersion: engine.fullVersion,
+        platform: hints.platform,
+        platformVersion: hints.platform_version,
+        architecture: hints.architecture,
+        bitness: hints.bitness,
+        model: hints.model,
+        mobile: hints.mobile,
+        wow64: false,
+      },
+    },
+  };
+}
+
+/** Chromium's own overrides wherever it has one; the injected script only for the rest. */
+function pageCommands(applied: AppliedIdentity, script: string): [string, Record<string, unknown>][] {
+  const { presented } = applied;
+  const { hardware } = presented.identity;
+  const commands: [string, Record<string, unknown>][] = [
+    ['Page.enable', {}],
+    ['Emulation.setUserAgentOverride', applied.userAgentOverride],
+    ['Emulation.setHardwareConcurrencyOverride', { hardwareConcurrency: hardware.cpu_cores }],
+    ['Page.addScriptToEvaluateOnNewDocument', { source: script, runImmediately: true }],
+    ['Target.setAutoAttach', AUTO_ATTACH],
+  ];
+  if (presented.locale) commands.push(['Emulation.setLocaleOverride', { locale: presented.locale }]);
+  if (presented.timezone)
+    commands.push(['Emulation.setTimezoneOverride', { timezoneId: presented.timezone }]);
+  if (presented.geolocation) commands.push(['Emulation.setGeolocationOverride', presented.geolocation]);
+  if (hardware.touch_points > 0)
+    commands.push([
+      'Emulation.setTouchEmulationEnabled',
+      { enabled: true, maxTouchPoints: hardware.touch_points },
+    ]);
+  return commands;
+}
+
+function scriptValues(presented: PresentedIdentity, cpuCores: number | null) {
+  const { hardware, webgl, seed } = presented.identity;
+  return {
+    cpuCores,
+    memoryGb: hardware.memory_gb,
+    webglVendor: webgl.vendor,
+    webglRenderer: webgl.renderer,
+    seed,
+  };
+}

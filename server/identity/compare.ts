@@ -1,0 +1,160 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { IdentityCheck, IdentitySurface } from '../../lib/api/schemas/identity-check';
+import type { ScopeReading } from './check-page';
+import { type Brand, type Engine, engineUserAgent } from './engine';
+import type { PresentedIdentity } from './presented';
+import type { CheckPageVisit } from './read-check-page';
+
+interface SurfaceRule {
+  surface: string;
+  /** Null: the profile claims nothing here, the host's own shows. */
+  claimed: unknown;
+  read(reading: ScopeReading): unknown;
+  /** Only the page has a screen, touch points and a position. */
+  pageOnly?: boolean;
+  /** The header that carries the surface, and the claim as that header says it. */
+  header?: { path: string; name: string; claimed: unknown };
+}
+
+const quoted = (text: string) => `"${text}"`;
+const brandList = (brands: Brand[]) =>
+  brands.map(({ brand, version }) => `"${brand}";v="${version}"`).join(', ');
+
+/** Each surface the identity sets, what the profile claims, and how a scope (and the headers) show it. */
+function surfaceRules(presented: PresentedIdentity, engine: Engine): SurfaceRule[] {
+  const { identity } = presented;
+  const hints = identity.client_hints;
+  const userAgent = presented.explicitUserAgent ?? engineUserAgent(identity.user_agent, engine);
+  const hint = (name: keyof NonNullable<ScopeReading['client_hints']>) => (reading: ScopeReading) =>
+    reading.client_hints?.[name] ?? null;
+  return [
+    {
+      surface: 'user_agent',
+      claimed: userAgent,
+      read: (reading) => reading.user_agent,
+      header: { path: '/', name: 'user-agent', claimed: userAgent },
+    },
+    {
+      surface: 'navigator_platform',
+      claimed: identity.navigator_platform,
+      read: (reading) => reading.platform,
+    },
+    {
+      surface: 'client_hints.brands',
+      claimed: engine.brands,
+      read: hint('brands'),
+      header: { path: '/', name: 'sec-ch-ua', claimed: brandList(engine.brands) },
+    },
+    {
+      surface: 'client_hints.full_version_list',
+      claimed: engine.fullVersionList,
+      read: hint('full_version_list'),
+      header: {
+        path: '/page-fetch',
+        name: 'sec-ch-ua-full-version-list',
+        claimed: brandList(engine.fullVersionList),
+      },
+    },
+    {
+      surface: 'client_hints.platform',
+      claimed: hints.platform,
+      read: hint('platform'),
+      header: { path: '/', name: 'sec-ch-ua-platform', claimed: quoted(hints.platform) },
+    },
+    {
+      surface: 'client_hints.platform_version',
+      claimed: hints.platform_version,
+      read: hint('platform_version'),
+      header: {
+        path: '/page-fetch',
+        name: 'sec-ch-ua-platform-version',
+        claimed: quoted(hints.platform_version),
+      },
+    },
+    {
+      surface: 'client_hints.architecture',
+      claimed: hints.architecture,
+      read: hint('architecture'),
+      header: { path: '/page-fetch', name: 'sec-ch-ua-arch', claimed: quoted(hints.architecture) },
+    },
+    {
+      surface: 'client_hints.bitness',
+      claimed: hints.bitness,
+      read: hint('bitness'),
+      header: { path: '/page-fetch', name: 'sec-ch-ua-bitness', claimed: quoted(hints.bitness) },
+    },
+    { surface: 'client_hints.model', claimed: hints.model, read: hint('model') },
+    {
+      surface: 'client_hints.mobile',
+      claimed: hints.mobile,
+      read: hint('mobile'),
+      header: { path: '/', name: 'sec-ch-ua-mobile', claimed: hints.mobile ? '?1' : '?0' },
+    },
+    { surface: 'languages', claimed: presented.languages, read: (reading) => reading.languages },
+    { surface: 'timezone', claimed: presented.timezone, read: (reading) => reading.timezone },
+    { surface: 'locale', claimed: presented.locale, read: (reading) => reading.locale },
+    { surface: 'cpu_cores', claimed: identity.hardware.cpu_cores, read: (reading) => reading.cpu_cores },
+    { surface: 'memory_gb', claimed: identity.hardware.memory_gb, read: (reading) => reading.memory_gb },
+    { surface: 'webgl', claimed: identity.webgl, read: (reading) => reading.webgl },
+    { surface: 'script_hidden', claimed: true, read: (reading) => reading.looks_native },
+    {
+      surface: 'touch_points',
+      claimed: identity.hardware.touch_points,
+      read: (reading) => reading.touch_points,
+      pageOnly: true,
+    },
+    { surface: 'screen', claimed: presented.screen, read: (reading) => reading.screen, pageOnly: true },
+    {
+      surface: 'geolocation',
+      claimed: presented.geolocation && {
+        latitude: presented.geolocation.latitude,
+        longitude: presented.geolocation.longitude,
+      },
+      read: (reading) => reading.geolocation,
+      pageOnly: true,
+    },
+  ];
+}
+
+/** Each surface with its verdict: a scope that could not be read (a frame that never loaded) counts for nothing. */
+export function compareSurfaces(
+  presented: PresentedIdentity,
+  engine: Engine,
+  visit: CheckPageVisit,
+): IdentitySurface[] {
+  const { page, frame, worker } = visit.readings;
+  return surfaceRules(presented, engine).map((rule) => {
+    const seen = {
+      page: rule.read(page),
+      frame: rule.pageOnly || !frame ? null : rule.read(frame),
+      worker: rule.pageOnly || !worker ? null : rule.read(worker),
+      ...(rule.header ? { headers: visit.headers.get(rule.header.path)?.[rule.header.name] ?? null } : {}),
+    };
+    const shown = [seen.page, seen.frame, seen.worker].filter(
+      (value, index) => index === 0 || value !== null,
+    );
+    const headerAgrees = !rule.header || isDeepStrictEqual(seen.headers, rule.header.claimed);
+    const verdict: IdentitySurface['verdict'] =
+      rule.claimed === null
+        ? 'host'
+        : shown.every((value) => isDeepStrictEqual(value, rule.claimed)) && headerAgrees
+          ? 'match'
+          : 'mismatch';
+    return { surface: rule.surface, claimed: rule.claimed, seen, verdict };
+  });
+}
+
+/** Whether the browser's time zone and first language are those of the proxy's exit. */
+export function exitLocation(presented: PresentedIdentity, page: ScopeReading): IdentityCheck['exit'] {
+  const { exit } = presented;
+  if (!exit) return null;
+  return {
+    ip: exit.ip,
+    country: exit.country,
+    city: exit.city,
+    timezone: exit.timezone,
+    languages: exit.languages,
+    timezone_matches: page.timezone === exit.timezone,
+    languages_match: page.languages[0] === exit.languages[0],
+  };
+}

@@ -1,0 +1,169 @@
+import { rm } from 'node:fs/promises';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, createClient } from '../../../lib/api/client';
+import type { Identity } from '../../../lib/api/schemas/identity';
+import { launchBrowser } from '../../../server/browser/launch';
+import type { CheckReadings, ScopeReading } from '../../../server/identity/check-page';
+import { CHROMIUM, LOOPBACK_ALLOWED, makeTempDir, relayDevtools } from '../browser/fixtures';
+import { type ServiceHandle, startService } from '../harness';
+import { startCheckServer } from './check-server';
+
+let service: ServiceHandle;
+let api: ApiClient;
+let pages: Awaited<ReturnType<typeof startCheckServer>>;
+const scratch = makeTempDir('pp-identity-bare-');
+
+beforeAll(async () => {
+  [service, pages] = await Promise.all([
+    startService({ env: { EGRESS_ALLOW: 'loopback' } }),
+    startCheckServer(),
+  ]);
+  api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('enterprise'), fetch });
+});
+
+afterAll(async () => {
+  await service?.close();
+  if (service) await rm(service.dataDir, { recursive: true, force: true });
+  await pages?.close();
+  scratch.remove();
+});
+
+/** The check page's readings, through a Playwright client connected with default options. */
+async function readThroughPlaywright(cdpUrl: string): Promise<CheckReadings> {
+  const browser = await chromium.connectOverCDP(cdpUrl);
+  try {
+    const page = await (browser.contexts()[0] ?? (await browser.newContext())).newPage();
+    await page.goto(`${pages.origin}/`);
+    const readings = (await page.evaluate('window.identitySurfaces')) as CheckReadings;
+    await page.close();
+    return readings;
+  } finally {
+    await browser.close();
+  }
+}
+
+function expectDevice(reading: ScopeReading, identity: Identity, engineMajor: string) {
+  expect(reading.user_agent).toBe(
+    identity.user_agent.replace(/Chrome\/[\d.]+/, `Chrome/${engineMajor}.0.0.0`),
+  );
+  expect(reading.platform).toBe(identity.navigator_platform);
+  expect(reading.cpu_cores).toBe(identity.hardware.cpu_cores);
+  expect(reading.memory_gb).toBe(identity.hardware.memory_gb);
+  expect(reading.client_hints).toMatchObject(identity.client_hints);
+  expect(reading.client_hints?.brands.find((entry) => entry.brand === 'Chromium')?.version).toBe(engineMajor);
+  expect(reading.webgl).toEqual(identity.webgl);
+  expect(reading.looks_native).toBe(true);
+}
+
+describe('a profile’s identity in its browser', () => {
+  it('is the same in page, frame, worker and headers, with the engine’s version, for a default client', async () => {
+    const profile = await api.createProfile({ name: 'Linux identity' });
+    const identity = profile.identity as Identity;
+    const session = await api.startSession({ profile_id: profile.id, headless: true });
+    const readings = await readThroughPlaywright(session.cdp_url as string);
+    const engineMajor = /Chrome\/(\d+)/.exec(readings.page.user_agent)?.[1] as string;
+    expect(readings.page.client_hints?.full_version_list.map((entry) => entry.brand)).toContain('Chromium');
+    for (const scope of ['page', 'frame', 'worker'] as const) {
+      const reading = readings[scope];
+      expect(reading, scope).not.toBeNull();
+      expectDevice(reading as ScopeReading, identity, engineMajor);
+      expect(reading?.languages).toEqual(readings.page.languages);
+      expect(reading?.timezone).toBe(readings.page.timezone);
+    }
+    const { screen, window } = identity;
+    expect(readings.page.screen).toEqual({
+      width: screen.width,
+      height: screen.height,
+      avail_width: screen.avail_width,
+      avail_height: screen.avail_height,
+      color_depth: screen.color_depth,
+      pixel_ratio: screen.pixel_ratio,
+    });
+    for (const path of ['/', '/frame', '/worker-fetch']) {
+      const headers = pages.headersOf(path);
+      expect(headers?.['user-agent'], path).toBe(readings.page.user_agent);
+      expect(headers?.['accept-language'], path).toMatch(new RegExp(`^${readings.page.languages[0]},`));
+      // Chromium sends no client hints with a worker's own requests; where it sends them, they agree.
+      if (path === '/worker-fetch' && headers?.['sec-ch-ua'] === undefined) continue;
+      expect(headers?.['sec-ch-ua-platform'], path).toBe(`"${identity.client_hints.platform}"`);
+      expect(headers?.['sec-ch-ua'], path).toBe(
+        readings.page.client_hints?.brands
+          .map(({ brand, version }) => `"${brand}";v="${version}"`)
+          .join(', '),
+      );
+    }
+    expect(pages.headersOf('/page-fetch')).toMatchObject({
+      'sec-ch-ua-platform-version': `"${identity.client_hints.platform_version}"`,
+      'sec-ch-ua-arch': `"${identity.client_hints.architecture}"`,
+      'sec-ch-ua-bitness': `"${identity.client_hints.bitness}"`,
+      'sec-ch-ua-full-version-list': readings.page.client_hints?.full_version_list
+        .map(({ brand, version }) => `"${brand}";v="${version}"`)
+        .join(', '),
+    });
+
+    // Puppeteer sets an 800×600 viewport on every page by default: the screen stays the profile's.
+    const puppet = await puppeteer.connect({ browserWSEndpoint: session.cdp_url as string });
+    const page = await puppet.newPage();
+    await page.goto(`${pages.origin}/`);
+    const seen = (await page.evaluate('window.identitySurfaces')) as CheckReadings;
+    expect(seen.page.screen).toMatchObject({
+      width: screen.width,
+      height: screen.height,
+      pixel_ratio: screen.pixel_ratio,
+    });
+    expectDevice(seen.page, identity, engineMajor);
+    await page.close();
+    await puppet.disconnect();
+    expect(window.width).toBeGreaterThan(0);
+
+    // A run's tab is reached the same way.
+    const queued = await api.runAutomation({
+      session_id: session.id,
+      script: {
+        steps: [
+          { action: 'goto', url: `${pages.origin}/` },
+          {
+            action: 'evaluate',
+            expression: 'window.identitySurfaces.then((seen) => JSON.stringify(seen.worker))',
+            name: 'worker',
+          },
+        ],
+      },
+    });
+    const run = await api.getRun(queued.id, { wait: 25, until: 'finished' });
+    expect(run.status).toBe('succeeded');
+    expectDevice(JSON.parse(String(run.output.worker)) as ScopeReading, identity, engineMajor);
+    await api.stopSession({ session_id: session.id });
+  });
+
+  it('presents the brands Chromium itself sends for its version', async () => {
+    const profile = await api.createProfile({ name: 'Brands' });
+    const session = await api.startSession({ profile_id: profile.id, headless: true });
+    const check = await api.checkProfileIdentity(profile.id);
+    const brands = check.surfaces.find((surface) => surface.surface === 'client_hints.brands');
+    await api.stopSession({ session_id: session.id });
+    expect(check).toMatchObject({ ok: true, temporary_session: false, session_id: session.id });
+    // A browser with no identity at all sends its own brands: the presented ones are the same.
+    const bare = await launchBrowser({
+      chromePath: CHROMIUM,
+      userDataDir: scratch.path,
+      headless: true,
+      proxy: null,
+      fingerprint: {},
+      egress: LOOPBACK_ALLOWED,
+    });
+    try {
+      const relay = await relayDevtools(bare);
+      const client = await chromium.connectOverCDP(relay.url);
+      const page = await (client.contexts()[0] ?? (await client.newContext())).newPage();
+      await page.goto(`${pages.origin}/`);
+      expect(await page.evaluate('navigator.userAgentData.brands')).toEqual(brands?.claimed);
+      await client.close();
+      await relay.close();
+    } finally {
+      await bare.stop();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { rm } from 'node:fs/promises';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, createClient } from '../../../lib/api/client';
+import { type ServiceHandle, startService } from '../harness';
+import { startCheckServer } from './check-server';
+
+let service: ServiceHandle;
+let api: ApiClient;
+let pages: Awaited<ReturnType<typeof startCheckServer>>;
+
+beforeAll(async () => {
+  [service, pages] = await Promise.all([
+    startService({ env: { EGRESS_ALLOW: 'loopback' } }),
+    startCheckServer(),
+  ]);
+  api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('enterprise'), fetch });
+});
+
+afterAll(async () => {
+  await service?.close();
+  if (service) await rm(service.dataDir, { recursive: true, force: true });
+  await pages?.close();
+});
+
+interface Visitor {
+  visitorId: string;
+  components: Record<string, string>;
+}
+
+/** FingerprintJS's visitor in a fresh session of the profile, which is stopped again. */
+async function visitorOf(profileId: string): Promise<Visitor> {
+  const session = await api.startSession({ profile_id: profileId, headless: true });
+  const browser = await chromium.connectOverCDP(session.cdp_url as string);
+  try {
+    const page = await (browser.contexts()[0] ?? (await browser.newContext())).newPage();
+    await page.goto(`${pages.origin}/fp`);
+    return (await page.evaluate('window.visitor')) as Visitor;
+  } finally {
+    await browser.close();
+    await api.stopSession({ session_id: session.id });
+  }
+}
+
+describe('profiles made with defaults', () => {
+  it('are 20 different devices to FingerprintJS, each the same device after a stop and a start', async () => {
+    const profiles = [];
+    for (let index = 0; index < 20; index += 1)
+      profiles.push(await api.createProfile({ name: `Default ${index}` }));
+    const first: Visitor[] = [];
+    for (const profile of profiles) first.push(await visitorOf(profile.id));
+    expect(new Set(first.map((visitor) => visitor.visitorId)).size).toBe(20);
+    // Each pair differs in several surfaces, not in one alone.
+    for (let a = 0; a < first.length; a += 1)
+      for (let b = a + 1; b < first.length; b += 1) {
+        const [one, other] = [first[a] as Visitor, first[b] as Visitor];
+        const differing = Object.keys(one.components).filter(
+          (name) => one.components[name] !== other.components[name],
+        );
+        expect(differing.length, `${a} and ${b} differ in ${differing.join(', ')}`).toBeGreaterThanOrEqual(3);
+      }
+    for (const [index, profile] of profiles.entries())
+      expect((await visitorOf(profile.id)).visitorId, profile.name).toBe(first[index]?.visitorId);
+  }, 240_000);
+});

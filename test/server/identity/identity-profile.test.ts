@@ -1,0 +1,69 @@
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, createClient } from '../../../lib/api/client';
+import { Identity } from '../../../lib/api/schemas/identity';
+import { apiError, type ServiceHandle, startService } from '../harness';
+
+let service: ServiceHandle;
+let api: ApiClient;
+
+beforeAll(async () => {
+  service = await startService();
+  api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('free'), fetch });
+});
+
+afterAll(async () => {
+  await service?.close();
+  if (service) await rm(service.dataDir, { recursive: true, force: true });
+});
+
+describe('a profile’s identity in the API', () => {
+  it('is generated at creation, whole and Linux, different per profile, and kept as given', async () => {
+    const [one, other] = [await api.createProfile({ name: 'One' }), await api.createProfile({ name: 'Two' })];
+    const identity = Identity.parse(one.identity);
+    expect(identity.os.family).toBe('linux');
+    expect(identity.client_hints.platform).toBe('Linux');
+    expect(identity.navigator_platform).toBe('Linux x86_64');
+    expect(identity.webgl.renderer).not.toMatch(/swiftshader/i);
+    expect(identity.location).toEqual({
+      timezone: 'auto',
+      languages: 'auto',
+      locale: 'auto',
+      geolocation: 'auto',
+    });
+    expect(other.identity?.seed).not.toBe(identity.seed);
+    expect(await api.getProfile(one.id)).toMatchObject({ identity });
+
+    const given = { ...identity, location: { ...identity.location, timezone: 'Europe/Paris' } };
+    expect((await api.createProfile({ name: 'Given', identity: given })).identity).toEqual(given);
+  });
+
+  it('is made anew on demand, of a device class if asked, and a clone gets its own unless it keeps it', async () => {
+    const profile = await api.createProfile({ name: 'Renewed' });
+    const renewed = await api.updateProfile(profile.id, {
+      new_identity: true,
+      identity_preset: 'large_screen',
+    });
+    expect(renewed.identity?.seed).not.toBe(profile.identity?.seed);
+    expect(renewed.identity?.screen.width).toBeGreaterThanOrEqual(2400);
+    expect((await api.updateProfile(profile.id, { name: 'Renamed' })).identity).toEqual(renewed.identity);
+
+    const copy = await api.cloneProfile(profile.id);
+    expect(copy.identity?.seed).not.toBe(renewed.identity?.seed);
+    const twin = await api.cloneProfile(profile.id, { keep_identity: true });
+    expect(twin.identity).toEqual(renewed.identity);
+  });
+
+  it('refuses an identity the host cannot carry, and a preset without new_identity, with the field at fault', async () => {
+    const { identity } = await api.createProfile({ name: 'Valid' });
+    const windows = { ...identity, os: { family: 'windows', version: '10.0.0' } };
+    const refused = await apiError(api.createProfile({ name: 'Windows', identity: windows as never }));
+    expect(refused).toMatchObject({ status: 422 });
+    expect(refused.fieldErrors.map((error) => error.path)).toContain('identity.os.family');
+    const presetAlone = await apiError(
+      api.createProfile({ name: 'P' }).then((p) => api.updateProfile(p.id, { identity_preset: 'laptop' })),
+    );
+    expect(presetAlone).toMatchObject({ status: 422 });
+    expect(presetAlone.fieldErrors.map((error) => error.path)).toContain('identity_preset');
+  });
+});
