@@ -8,7 +8,8 @@ import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
 import { type EventLog, runEventData } from '../events/event-log';
 import { EgressRefused } from '../network/egress-lookup';
-import type { ClusterSeat, SessionManager } from '../sessions/manager';
+import type { SessionManager } from '../sessions/manager';
+import type { ClusterSeat } from '../sessions/parts';
 import { getProfile } from '../store/profiles';
 import {
   executorOfProfile,
