@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { KeyCache } from '../accounts/key-cache';
 import { createKeyUses } from '../accounts/key-uses';
-import { createRunQueue } from '../automation/queue';
 import { createRunEvents } from '../automation/run-events';
+import { createRunScheduler } from '../automation/scheduler';
 import { joinCluster } from '../cluster/membership';
 import { createPeers, nodeAuthKey } from '../cluster/peers';
 import { relayThroughDatabase } from '../cluster/relayed-publisher';
@@ -42,7 +42,7 @@ export function wireService(base: BaseDeps): AppDeps {
   };
   const sessions = createSessionManager({ ...base, events, tokens: cdpTokens, cluster });
   const runEvents = createRunEvents(publisher);
-  const automation = createRunQueue({
+  const automation = createRunScheduler({
     ...base,
     limits: base.config.limits,
     dataDir: base.config.dataDir,

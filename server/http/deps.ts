@@ -1,7 +1,7 @@
 import type { KeyCache } from '../accounts/key-cache';
 import type { KeyUses } from '../accounts/key-uses';
-import type { RunQueue } from '../automation/queue';
 import type { RunEvents } from '../automation/run-events';
+import type { RunScheduler } from '../automation/scheduler';
 import type { Membership } from '../cluster/membership';
 import type { ProfileCookies } from '../cookies/profile-cookies';
 import type { Clock } from '../core/clock';
@@ -33,7 +33,7 @@ export interface AppDeps extends BaseDeps {
   /** Signs and checks the tokens of the sessions' `cdp_url`s. */
   cdpTokens: CdpTokens;
   /** Automation runs, queued per profile. */
-  automation: RunQueue;
+  automation: RunScheduler;
   /** A profile's cookies, in its browser whether or not its session runs. */
   cookies: ProfileCookies;
   /** Wakes long polls when a run changes. */

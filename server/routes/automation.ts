@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import { readArtifactFile } from '../automation/artifact-files';
-import type { RunQueue } from '../automation/queue';
+import type { RunScheduler } from '../automation/scheduler';
 import type { AppEnv } from '../http/env';
 import { recordAnswer } from '../http/idempotency';
 import { notFound } from '../http/problem';
@@ -12,7 +12,7 @@ import { findArtifact, findRun, isActiveRun, listRuns, toRun } from '../store/ru
 const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 
 /** Queues a run of the caller's account and answers it where to follow it (the answer kept for a retried key). */
-async function queueRun(c: Context<AppEnv>, automation: RunQueue, body: RunCreate, status: 202) {
+async function queueRun(c: Context<AppEnv>, automation: RunScheduler, body: RunCreate, status: 202) {
   const run = await automation.enqueue(c.get('account').id, body, (queued, tx) =>
     recordAnswer(c, tx, { status, body: queued, headers: { Location: runLocation(queued.id) } }),
   );
