@@ -18,7 +18,7 @@ import { SlidingWindowLimiter } from '../../server/http/sliding-window';
 import { readCursor, validate } from '../../server/http/validate';
 import { toPage } from '../../server/store/pagination';
 
-/** The service's answer to starting a profile that already runs (`server/sessions/manager.ts`). */
+/** The service's answer to starting a profile that already runs (`server/sessions/start-session.ts`). */
 export const SESSION_EXISTS_DETAIL = 'This profile already has a running session; stop it first or use it.';
 
 export interface ServiceClock {
