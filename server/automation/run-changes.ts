@@ -4,10 +4,9 @@ import type { Limits } from '../core/config';
 import type { Queryable } from '../db/driver';
 import { type EventLog, runEventData } from '../events/event-log';
 import { finishRun, type RunRow, toRun } from '../store/runs';
-import type { RunEvents } from './run-events';
 import type { RunScriptResult } from './runner';
 
-/** Records the changes of runs: each with its event, in the same transaction, and a wake-up of its long polls. */
+/** Records the changes of runs, each with its event in the same transaction (which wakes the run's long polls). */
 export interface RunChanges {
   changed(
     type: 'run.started' | 'run.step' | 'run.finished',
@@ -28,11 +27,9 @@ export interface RunChanges {
 export function createRunChanges(deps: {
   clock: Clock;
   events: EventLog;
-  /** Wakes the run's long polls. */
-  runEvents: RunEvents;
   limits: Pick<Limits, 'maxStepOutputBytes' | 'maxRunOutputBytes'>;
 }): RunChanges {
-  const { clock, events, runEvents, limits } = deps;
+  const { clock, events, limits } = deps;
   // An error is output too: cut to a few KB, and never heavier than the output a step or a run may store.
   const stepErrorBytes = Math.min(MAX_TEXT_BYTES, limits.maxStepOutputBytes);
   const runErrorBytes = Math.min(MAX_TEXT_BYTES, limits.maxRunOutputBytes);
@@ -42,12 +39,11 @@ export function createRunChanges(deps: {
     change: (tx: Queryable) => Promise<RunRow>,
     stepIndex?: number,
   ): Promise<RunRow> {
-    const row = await events.transaction(async (tx, emit) => {
+    const row = await events.writeWithEvents(async (tx, emit) => {
       const changedRow = await change(tx);
       await emit(changedRow.account_id, type, runEventData(toRun(changedRow), stepIndex));
       return changedRow;
     });
-    runEvents.changed(row.id);
     return row;
   }
 

@@ -18,7 +18,6 @@ import {
 } from '../store/runs';
 import { executeRun } from './execute';
 import { createRunChanges } from './run-changes';
-import type { RunEvents } from './run-events';
 import { createRunRecovery } from './run-recovery';
 import { targetProfile } from './run-target';
 import type { RunScriptOptions, RunScriptResult } from './runner';
@@ -31,8 +30,6 @@ export interface RunSchedulerDeps {
   clock: Clock;
   log: Logger;
   sessions: SessionManager;
-  /** Wakes the run's long polls. */
-  runEvents: RunEvents;
   /** Where every change of a run is reported (`run.*` events), with the change. */
   events: EventLog;
   run?: (options: RunScriptOptions) => Promise<RunScriptResult>;
@@ -117,7 +114,7 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
 
     async enqueue(accountId, body, record) {
       const profileId = await targetProfile(db, accountId, body);
-      const row = await events.transaction(async (tx, emit) => {
+      const row = await events.writeWithEvents(async (tx, emit) => {
         const executor = (await executorOfProfile(tx, profileId)) ?? nodeId;
         const inserted = await insertRun(tx, clock, {
           accountId,

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { KeyCache } from '../accounts/key-cache';
 import { createKeyUses } from '../accounts/key-uses';
-import { createRunEvents } from '../automation/run-events';
 import { createRunScheduler } from '../automation/scheduler';
 import { joinCluster } from '../cluster/membership';
 import { createPeers, nodeAuthKey } from '../cluster/peers';
@@ -41,13 +40,11 @@ export function wireService(base: BaseDeps): AppDeps {
     peers: createPeers({ db: base.db, nodeId, authKey, log: base.log }),
   };
   const sessions = createSessionManager({ ...base, events, tokens: cdpTokens, cluster });
-  const runEvents = createRunEvents(publisher);
   const automation = createRunScheduler({
     ...base,
     limits: base.config.limits,
     dataDir: base.config.dataDir,
     sessions,
-    runEvents,
     events,
     cluster,
   });
@@ -59,7 +56,6 @@ export function wireService(base: BaseDeps): AppDeps {
     cdpTokens,
     automation,
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
-    runEvents,
     keyCache,
     keyUses,
     publisher,

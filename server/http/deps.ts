@@ -1,6 +1,5 @@
 import type { KeyCache } from '../accounts/key-cache';
 import type { KeyUses } from '../accounts/key-uses';
-import type { RunEvents } from '../automation/run-events';
 import type { RunScheduler } from '../automation/scheduler';
 import type { Membership } from '../cluster/membership';
 import type { ProfileCookies } from '../cookies/profile-cookies';
@@ -36,8 +35,6 @@ export interface AppDeps extends BaseDeps {
   automation: RunScheduler;
   /** A profile's cookies, in its browser whether or not its session runs. */
   cookies: ProfileCookies;
-  /** Wakes long polls when a run changes. */
-  runEvents: RunEvents;
   /** The accounts of keys seen recently. */
   keyCache: KeyCache;
   /** When each key was last used, written at most once a minute. */

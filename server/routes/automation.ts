@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import { readArtifactFile } from '../automation/artifact-files';
 import type { RunScheduler } from '../automation/scheduler';
+import { runTopic } from '../events/publisher';
 import type { AppEnv } from '../http/env';
 import { recordAnswer } from '../http/idempotency';
 import { notFound } from '../http/problem';
@@ -24,7 +25,7 @@ export const automationRoutes: Route[] = [
 
   route(
     'getRun',
-    async (c, { query, status }, { db, runEvents, lifecycle }) => {
+    async (c, { query, status }, { db, publisher, lifecycle }) => {
       const accountId = c.get('account').id;
       if (query.run_id === undefined) {
         const page = await listRuns(db, accountId, {
@@ -46,7 +47,7 @@ export const automationRoutes: Route[] = [
         const deadline = Date.now() + query.wait * 1000;
         const gone = AbortSignal.any([c.req.raw.signal, lifecycle.shutdownSignal]);
         while (!answerable(run) && Date.now() < deadline && !gone.aborted) {
-          await runEvents.nextChange(runId, deadline - Date.now(), gone);
+          await publisher.next(runTopic(runId), deadline - Date.now(), gone);
           run = (await findRun(db, accountId, runId)) ?? run;
         }
       }

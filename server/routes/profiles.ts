@@ -22,7 +22,7 @@ export const profileRoutes: Route[] = [
 
   route('createProfile', async (c, { body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await events.transaction(async (tx, emit) => {
+    const answer = await events.writeWithEvents(async (tx, emit) => {
       await requireOwnProxy(tx, accountId, body.proxy_id);
       const profile = await insertProfile(tx, clock, accountId, body);
       await emit(accountId, 'profile.created', profile);
@@ -43,7 +43,7 @@ export const profileRoutes: Route[] = [
 
   route('updateProfile', async (c, { params, body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const profile = await events.transaction(async (tx, emit) => {
+    const profile = await events.writeWithEvents(async (tx, emit) => {
       await requireOwnProxy(tx, accountId, body.proxy_id);
       const updated = await updateProfile(tx, clock, accountId, params.id, body);
       if (updated) await emit(accountId, 'profile.updated', updated);
@@ -56,7 +56,7 @@ export const profileRoutes: Route[] = [
 
   route('cloneProfile', async (c, { params, body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await events.transaction(async (tx, emit) => {
+    const answer = await events.writeWithEvents(async (tx, emit) => {
       const copy = await cloneProfile(tx, clock, accountId, params.id, body.name);
       if (!copy) throw notFound('profile');
       await emit(accountId, 'profile.created', copy);
@@ -75,7 +75,7 @@ export const profileRoutes: Route[] = [
       if (force !== 'true') throw profileRunning(profile.session_id);
       await sessions.stopForProfile(accountId, id, 'profile_deleted');
     }
-    const outcome = await events.transaction(async (tx, emit) => {
+    const outcome = await events.writeWithEvents(async (tx, emit) => {
       const deleted = await deleteIdleProfile(tx, accountId, id);
       if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id });
       return deleted;

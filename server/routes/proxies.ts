@@ -25,7 +25,7 @@ export const proxyRoutes: Route[] = [
 
   route('createProxy', async (c, { body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await events.transaction(async (tx, emit) => {
+    const answer = await events.writeWithEvents(async (tx, emit) => {
       const proxy = await insertProxy(tx, clock, accountId, body);
       await emit(accountId, 'proxy.created', proxy);
       return recordAnswer(c, tx, { status, body: proxy, headers: { Location: `/v1/proxies/${proxy.id}` } });
@@ -41,7 +41,7 @@ export const proxyRoutes: Route[] = [
 
   route('updateProxy', async (c, { params, body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const proxy = await events.transaction(async (tx, emit) => {
+    const proxy = await events.writeWithEvents(async (tx, emit) => {
       const replaced = await replaceProxy(tx, clock, accountId, params.id, body);
       if (replaced) await emit(accountId, 'proxy.updated', replaced);
       return replaced;
@@ -54,7 +54,7 @@ export const proxyRoutes: Route[] = [
     const accountId = c.get('account').id;
     const { id } = params;
     const deleted = await events
-      .transaction(async (tx, emit) => {
+      .writeWithEvents(async (tx, emit) => {
         const users = await profilesUsingProxy(tx, accountId, id);
         if (users.length > 0) throw proxyInUse(users);
         const gone = await deleteProxy(tx, accountId, id);

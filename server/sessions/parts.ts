@@ -39,7 +39,7 @@ export function changeSession(
   events: EventLog,
   change: (tx: Queryable) => Promise<SessionRow>,
 ): Promise<SessionRow> {
-  return events.transaction(async (tx, emit) => {
+  return events.writeWithEvents(async (tx, emit) => {
     const row = await change(tx);
     if (row.status !== 'stopping') await emit(row.account_id, `session.${row.status}`, toSession(row));
     return row;

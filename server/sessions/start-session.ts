@@ -74,7 +74,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
     let row: SessionRow;
     try {
       const cap = sessionCap(plan, config.limits);
-      const inserted = await events.transaction(async (tx, emit) => {
+      const inserted = await events.writeWithEvents(async (tx, emit) => {
         const outcome = await insertStartingSession(tx, clock, {
           accountId,
           profileId,

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { createRunEvents } from '../../server/automation/run-events';
 import type { RunScriptOptions, RunScriptResult } from '../../server/automation/runner';
 import { createRunScheduler, type RunScheduler } from '../../server/automation/scheduler';
 import { systemClock } from '../../server/core/clock';
@@ -69,7 +68,6 @@ function newQueue(): RunScheduler {
     limits,
     dataDir,
     sessions,
-    runEvents: createRunEvents(publisher),
     events: createEventLog({ db, clock: systemClock, publisher }),
     run: execute,
   });
