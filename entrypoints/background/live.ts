@@ -1,7 +1,5 @@
 import { browser } from 'wxt/browser';
-import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { ServiceEvent } from '../../lib/api/schemas/events';
-import type { Session } from '../../lib/api/schemas/sessions';
 import { EVENTS_PORT } from '../../lib/messaging/protocol';
 import { cachedSessions, connection, watchedRuns } from '../../lib/storage';
 import { forgetProfile } from './lists';
@@ -11,11 +9,22 @@ import type { Watcher } from './watcher';
 
 /** Applies one event of the service's stream to what the extension keeps. */
 export function applyEvent(event: ServiceEvent, sessions: Sessions, watcher: Watcher): Promise<void> {
-  const [kind] = event.type.split('.');
-  if (kind === 'session') return sessions.apply(event.data as unknown as Session);
-  if (kind === 'run') return watcher.apply(event.data as unknown as AutomationRun);
-  if (event.type === 'profile.deleted') return forgetProfile(String(event.data.id));
-  return Promise.resolve();
+  switch (event.type) {
+    case 'session.starting':
+    case 'session.running':
+    case 'session.stopped':
+    case 'session.failed':
+      return sessions.apply(event.data);
+    case 'run.queued':
+    case 'run.started':
+    case 'run.step':
+    case 'run.finished':
+      return watcher.apply(event.data);
+    case 'profile.deleted':
+      return forgetProfile(event.data.id);
+    default:
+      return Promise.resolve();
+  }
 }
 
 /**

@@ -1,16 +1,13 @@
 import type { AutomationRun } from '../../lib/api/schemas/automation';
-import type { EventType } from '../../lib/api/schemas/events';
+import type { EventData, EventType, RunEventData } from '../../lib/api/schemas/events';
 import type { Clock } from '../core/clock';
 import type { Job } from '../core/lifecycle';
 import type { Database, Queryable } from '../db/driver';
 import { appendEvent, pruneEvents } from '../store/events';
 import { accountTopic, type Publisher, runTopic } from './publisher';
 
-/** What an event carries: the resource that changed (`{ id }` once deleted). */
-export type EventData = { id: string } & object;
-
-/** Appends one event of the account to the transaction it is given. */
-export type Emit = (accountId: string, type: EventType, data: EventData) => Promise<void>;
+/** Appends one event of the account to the transaction it is given, its data the shape its type names. */
+export type Emit = <T extends EventType>(accountId: string, type: T, data: EventData<T>) => Promise<void>;
 
 export interface EventLog {
   /**
@@ -53,11 +50,11 @@ export function createEventLog(deps: { db: Database; clock: Clock; publisher: Pu
 }
 
 /** A run as its events carry it: the output only while it is small. */
-export function runEventData(run: AutomationRun, stepIndex?: number): EventData {
+export function runEventData(run: AutomationRun, stepIndex?: number): RunEventData {
   const small = Buffer.byteLength(JSON.stringify(run.output)) <= MAX_EVENT_OUTPUT_BYTES;
   return {
     ...run,
-    ...(small ? {} : { output: {}, output_omitted: true }),
+    ...(small ? {} : { output: {}, output_omitted: true as const }),
     ...(stepIndex === undefined ? {} : { step_index: stepIndex }),
   };
 }
