@@ -2,10 +2,10 @@ import type { Context } from 'hono';
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import { readArtifactFile } from '../automation/artifact-files';
 import type { RunScheduler } from '../automation/scheduler';
+import { NotFound } from '../core/domain-errors';
 import { runTopic } from '../events/publisher';
 import type { AppEnv } from '../http/env';
 import { recordAnswer } from '../http/idempotency';
-import { notFound } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { findArtifact, findRun, isActiveRun, listRuns, toRun } from '../store/runs';
@@ -38,7 +38,7 @@ export const automationRoutes: Route[] = [
       }
       const runId = query.run_id;
       let run = await findRun(db, accountId, runId);
-      if (!run) throw notFound('run');
+      if (!run) throw new NotFound('run');
       const answerable = (current: NonNullable<typeof run>) =>
         query.until === 'finished'
           ? !isActiveRun(current.status)
@@ -58,7 +58,7 @@ export const automationRoutes: Route[] = [
 
   route('rerunRun', async (c, { params, status }, { db, automation }) => {
     const earlier = await findRun(db, c.get('account').id, params.id);
-    if (!earlier) throw notFound('run');
+    if (!earlier) throw new NotFound('run');
     const body = {
       profile_id: earlier.profile_id,
       script: earlier.script,
@@ -74,7 +74,7 @@ export const automationRoutes: Route[] = [
   route('getArtifact', async (c, { params, status }, { db, config }) => {
     const accountId = c.get('account').id;
     const artifact = await findArtifact(db, accountId, params.id, params.name);
-    if (!artifact) throw notFound('artifact');
+    if (!artifact) throw new NotFound('artifact');
     const bytes =
       artifact.bytes ??
       (await readArtifactFile(config.dataDir, { accountId, runId: params.id, name: params.name }));

@@ -1,8 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { profileDataDir } from '../core/data-dir';
+import { NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
-import { notFound, ProblemError, validationProblem } from '../http/problem';
+import { ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { cloneProfile, updateProfile } from '../store/profile-changes';
@@ -37,7 +38,7 @@ export const profileRoutes: Route[] = [
 
   route('getProfile', async (c, { params, status }, { db }) => {
     const profile = await getProfile(db, c.get('account').id, params.id);
-    if (!profile) throw notFound('profile');
+    if (!profile) throw new NotFound('profile');
     return c.json(profile, status);
   }),
 
@@ -49,7 +50,7 @@ export const profileRoutes: Route[] = [
       if (updated) await emit(accountId, 'profile.updated', updated);
       return updated;
     });
-    if (!profile) throw notFound('profile');
+    if (!profile) throw new NotFound('profile');
     // A running browser keeps the settings it started with.
     return c.json({ ...profile, applies_at_next_start: profile.status === 'running' }, status);
   }),
@@ -58,7 +59,7 @@ export const profileRoutes: Route[] = [
     const accountId = c.get('account').id;
     const answer = await events.writeWithEvents(async (tx, emit) => {
       const copy = await cloneProfile(tx, clock, accountId, params.id, body.name);
-      if (!copy) throw notFound('profile');
+      if (!copy) throw new NotFound('profile');
       await emit(accountId, 'profile.created', copy);
       return recordAnswer(c, tx, { status, body: copy, headers: { Location: `/v1/profiles/${copy.id}` } });
     });
@@ -70,7 +71,7 @@ export const profileRoutes: Route[] = [
     const accountId = c.get('account').id;
     const { id } = params;
     const profile = await getProfile(db, accountId, id);
-    if (!profile) throw notFound('profile');
+    if (!profile) throw new NotFound('profile');
     if (profile.session_id) {
       if (force !== 'true') throw profileRunning(profile.session_id);
       await sessions.stopForProfile(accountId, id, 'profile_deleted');
@@ -80,7 +81,7 @@ export const profileRoutes: Route[] = [
       if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id });
       return deleted;
     });
-    if (outcome === 'missing') throw notFound('profile');
+    if (outcome === 'missing') throw new NotFound('profile');
     if (outcome === 'running') {
       throw profileRunning((await getProfile(db, accountId, id))?.session_id ?? null);
     }

@@ -1,7 +1,8 @@
 import { checkProxy } from '../browser/proxy-check';
+import { NotFound } from '../core/domain-errors';
 import { isForeignKeyViolation } from '../db/errors';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
-import { notFound, ProblemError } from '../http/problem';
+import { ProblemError } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import {
@@ -35,7 +36,7 @@ export const proxyRoutes: Route[] = [
 
   route('getProxy', async (c, { params, status }, { db }) => {
     const proxy = await getProxy(db, c.get('account').id, params.id);
-    if (!proxy) throw notFound('proxy');
+    if (!proxy) throw new NotFound('proxy');
     return c.json(proxy, status);
   }),
 
@@ -46,7 +47,7 @@ export const proxyRoutes: Route[] = [
       if (replaced) await emit(accountId, 'proxy.updated', replaced);
       return replaced;
     });
-    if (!proxy) throw notFound('proxy');
+    if (!proxy) throw new NotFound('proxy');
     return c.json(proxy, status);
   }),
 
@@ -66,13 +67,13 @@ export const proxyRoutes: Route[] = [
         if (isForeignKeyViolation(error)) throw proxyInUse(await profilesUsingProxy(db, accountId, id));
         throw error;
       });
-    if (!deleted) throw notFound('proxy');
+    if (!deleted) throw new NotFound('proxy');
     return c.body(null, status);
   }),
 
   route('checkProxy', async (c, { params, status }, { db, config }) => {
     const proxy = await findProxyRow(db, c.get('account').id, params.id);
-    if (!proxy) throw notFound('proxy');
+    if (!proxy) throw new NotFound('proxy');
     if (!config.proxyCheckUrl)
       throw new ProblemError({
         status: 503,
