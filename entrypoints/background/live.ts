@@ -7,24 +7,20 @@ import type { Sessions } from './sessions';
 import type { EventStream } from './stream';
 import type { Watcher } from './watcher';
 
+/** Whether the event's type starts with `prefix` (`session.`, `run.`): its type then names its data. */
+function isOf<P extends string>(
+  event: ServiceEvent,
+  prefix: P,
+): event is Extract<ServiceEvent, { type: `${P}${string}` }> {
+  return event.type.startsWith(prefix);
+}
+
 /** Applies one event of the service's stream to what the extension keeps. */
 export function applyEvent(event: ServiceEvent, sessions: Sessions, watcher: Watcher): Promise<void> {
-  switch (event.type) {
-    case 'session.starting':
-    case 'session.running':
-    case 'session.stopped':
-    case 'session.failed':
-      return sessions.apply(event.data);
-    case 'run.queued':
-    case 'run.started':
-    case 'run.step':
-    case 'run.finished':
-      return watcher.apply(event.data);
-    case 'profile.deleted':
-      return forgetProfile(event.data.id);
-    default:
-      return Promise.resolve();
-  }
+  if (isOf(event, 'session.')) return sessions.apply(event.data);
+  if (isOf(event, 'run.')) return watcher.apply(event.data);
+  if (event.type === 'profile.deleted') return forgetProfile(event.data.id);
+  return Promise.resolve();
 }
 
 /**

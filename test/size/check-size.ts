@@ -14,8 +14,9 @@ import { runWxt } from '../../scripts/wxt';
 // 28 KB until cookies in and out, proxy checks and pasted lists, a profile's run history, re-run, a script on
 // several profiles and focus that lands after each action: 27.9 KB before, 29.4 KB with them. The worker's was
 // 20 KB until it carried the same (the cookie, check and run-history calls and the pasted list's parser):
-// 19.8 KB before, 20.8 KB with them.
-const BUDGETS_KB = { popup: 30, background: 21, dashboard: 30 };
+// 19.8 KB before, 20.8 KB with them. Then 21 KB until the watcher was split by job (the names of its parts'
+// methods stay in the bundle) and events were applied by type without casts: 21,421 bytes before, 21,505 after.
+const BUDGETS_KB = { popup: 30, background: 21.1, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 
