@@ -1,7 +1,5 @@
 import { browser } from 'wxt/browser';
-import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { ServiceEvent } from '../../lib/api/schemas/events';
-import type { Session } from '../../lib/api/schemas/sessions';
 import { EVENTS_PORT } from '../../lib/messaging/protocol';
 import { cachedSessions, connection, watchedRuns } from '../../lib/storage';
 import { forgetProfile } from './lists';
@@ -9,12 +7,19 @@ import type { Sessions } from './sessions';
 import type { EventStream } from './stream';
 import type { Watcher } from './watcher';
 
+/** Whether the event's type starts with `prefix` (`session.`, `run.`): its type then names its data. */
+function isOf<P extends string>(
+  event: ServiceEvent,
+  prefix: P,
+): event is Extract<ServiceEvent, { type: `${P}${string}` }> {
+  return event.type.startsWith(prefix);
+}
+
 /** Applies one event of the service's stream to what the extension keeps. */
 export function applyEvent(event: ServiceEvent, sessions: Sessions, watcher: Watcher): Promise<void> {
-  const [kind] = event.type.split('.');
-  if (kind === 'session') return sessions.apply(event.data as unknown as Session);
-  if (kind === 'run') return watcher.apply(event.data as unknown as AutomationRun);
-  if (event.type === 'profile.deleted') return forgetProfile(String(event.data.id));
+  if (isOf(event, 'session.')) return sessions.apply(event.data);
+  if (isOf(event, 'run.')) return watcher.apply(event.data);
+  if (event.type === 'profile.deleted') return forgetProfile(event.data.id);
   return Promise.resolve();
 }
 

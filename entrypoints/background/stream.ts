@@ -59,7 +59,9 @@ export function createEventStream(deps: EventStreamDeps) {
     opened.onmessage = ({ data }) => {
       const message = JSON.parse(String(data)) as
         | ServiceEvent
-        | { type: 'open' | 'heartbeat' }
+        | { type: 'open' }
+        | { type: 'heartbeat' }
+        | { type: 'stream.reset' }
         | { status: number };
       // A refusal's problem details: the close that follows says what to do.
       if ('status' in message || message.type === 'heartbeat') return;
@@ -69,10 +71,9 @@ export function createEventStream(deps: EventStreamDeps) {
         if (lastEventId === null) inOrder(deps.onCatchUp);
         return;
       }
-      const event = message as ServiceEvent;
-      if (event.type === 'stream.reset') return inOrder(deps.onCatchUp);
-      lastEventId = event.id;
-      inOrder(() => deps.onEvent(event));
+      if (message.type === 'stream.reset') return inOrder(deps.onCatchUp);
+      lastEventId = message.id;
+      inOrder(() => deps.onEvent(message));
     };
     opened.onclose = ({ code }) => {
       if (socket !== opened) return;

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { RunQueue } from '../automation/queue';
+import type { RunScheduler } from '../automation/scheduler';
 import type { Clock } from '../core/clock';
 import type { Config } from '../core/config';
 import { accountArtifactsDir, profileDataDir } from '../core/data-dir';
@@ -30,7 +30,7 @@ export async function deleteAccount(
     config: Config;
     log: Logger;
     sessions: SessionManager;
-    automation: RunQueue;
+    automation: RunScheduler;
   },
   accountId: string,
 ): Promise<void> {

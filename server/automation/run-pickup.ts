@@ -1,8 +1,8 @@
 import type { Job } from '../core/lifecycle';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import type { RunQueue } from './queue';
-import { RUNS_QUEUED_CHANNEL } from './queue';
+import type { RunScheduler } from './scheduler';
+import { RUNS_QUEUED_CHANNEL } from './scheduler';
 
 /** How often a node looks for runs queued for it, in case it missed the notification. */
 const FALLBACK_POLL_MS = 5000;
@@ -14,7 +14,7 @@ const FALLBACK_POLL_MS = 5000;
 export function pickUpRunsQueuedHere(deps: {
   db: Database;
   nodeId: string;
-  automation: RunQueue;
+  automation: RunScheduler;
   log: Logger;
 }): Job | null {
   const { db, nodeId, automation, log } = deps;

@@ -1,8 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { KeyCache } from '../accounts/key-cache';
 import { createKeyUses } from '../accounts/key-uses';
-import { createRunQueue } from '../automation/queue';
-import { createRunEvents } from '../automation/run-events';
+import { createRunScheduler } from '../automation/scheduler';
 import { joinCluster } from '../cluster/membership';
 import { createPeers, nodeAuthKey } from '../cluster/peers';
 import { relayThroughDatabase } from '../cluster/relayed-publisher';
@@ -48,13 +47,11 @@ export function wireService(base: BaseDeps): AppDeps {
     createSessionManager({ ...base, events, tokens: cdpTokens, cluster }),
     liveTokens,
   );
-  const runEvents = createRunEvents(publisher);
-  const automation = createRunQueue({
+  const automation = createRunScheduler({
     ...base,
     limits: base.config.limits,
     dataDir: base.config.dataDir,
     sessions,
-    runEvents,
     events,
     cluster,
   });
@@ -75,7 +72,6 @@ export function wireService(base: BaseDeps): AppDeps {
     automation,
     pages,
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
-    runEvents,
     keyCache,
     keyUses,
     publisher,

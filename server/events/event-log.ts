@@ -1,20 +1,21 @@
 import type { AutomationRun } from '../../lib/api/schemas/automation';
-import type { EventType } from '../../lib/api/schemas/events';
+import type { EventData, EventType, RunEventData } from '../../lib/api/schemas/events';
 import type { Clock } from '../core/clock';
 import type { Job } from '../core/lifecycle';
 import type { Database, Queryable } from '../db/driver';
 import { appendEvent, pruneEvents } from '../store/events';
-import { accountTopic, type Publisher } from './publisher';
+import { accountTopic, type Publisher, runTopic } from './publisher';
 
-/** Appends one event of the account to the transaction it is given. */
-export type Emit = (accountId: string, type: EventType, data: object) => Promise<void>;
+/** Appends one event of the account to the transaction it is given, its data the shape its type names. */
+export type Emit = <T extends EventType>(accountId: string, type: T, data: EventData<T>) => Promise<void>;
 
 export interface EventLog {
   /**
-   * Runs `change` in one transaction in which `emit` records what changed; once it is committed, the accounts'
-   * streams and the webhook sender are woken. A change that is rolled back reports nothing.
+   * A write with its events: runs `change` in one transaction in which `emit` records what changed; once it is
+   * committed, whoever waits is woken, once per commit: the accounts' streams, the long polls of the runs that
+   * changed, and the webhook sender. A change that is rolled back reports nothing.
    */
-  transaction<T>(change: (tx: Queryable, emit: Emit) => Promise<T>): Promise<T>;
+  writeWithEvents<T>(change: (tx: Queryable, emit: Emit) => Promise<T>): Promise<T>;
 }
 
 /** Topic of the webhook sender: published when deliveries were queued. */
@@ -30,17 +31,18 @@ const MAX_EVENT_OUTPUT_BYTES = 16 * 1024;
 export function createEventLog(deps: { db: Database; clock: Clock; publisher: Publisher }): EventLog {
   const { db, clock, publisher } = deps;
   return {
-    async transaction(change) {
-      const accounts = new Set<string>();
+    async writeWithEvents(change) {
+      const topics = new Set<string>();
       let deliveries = 0;
       const result = await db.transaction((tx) =>
         change(tx, async (accountId, type, data) => {
           const stored = await appendEvent(tx, { accountId, type, data, createdAt: clock.now() });
-          accounts.add(accountId);
+          topics.add(accountTopic(accountId));
+          if (type.startsWith('run.')) topics.add(runTopic(data.id));
           deliveries += stored.deliveries;
         }),
       );
-      for (const accountId of accounts) publisher.publish(accountTopic(accountId));
+      for (const topic of topics) publisher.publish(topic);
       if (deliveries > 0) publisher.publish(WEBHOOKS_TOPIC);
       return result;
     },
@@ -48,11 +50,11 @@ export function createEventLog(deps: { db: Database; clock: Clock; publisher: Pu
 }
 
 /** A run as its events carry it: the output only while it is small. */
-export function runEventData(run: AutomationRun, stepIndex?: number): object {
+export function runEventData(run: AutomationRun, stepIndex?: number): RunEventData {
   const small = Buffer.byteLength(JSON.stringify(run.output)) <= MAX_EVENT_OUTPUT_BYTES;
   return {
     ...run,
-    ...(small ? {} : { output: {}, output_omitted: true }),
+    ...(small ? {} : { output: {}, output_omitted: true as const }),
     ...(stepIndex === undefined ? {} : { step_index: stepIndex }),
   };
 }

@@ -1,7 +1,6 @@
 import type { KeyCache } from '../accounts/key-cache';
 import type { KeyUses } from '../accounts/key-uses';
-import type { RunQueue } from '../automation/queue';
-import type { RunEvents } from '../automation/run-events';
+import type { RunScheduler } from '../automation/scheduler';
 import type { Membership } from '../cluster/membership';
 import type { ProfileCookies } from '../cookies/profile-cookies';
 import type { Clock } from '../core/clock';
@@ -39,11 +38,9 @@ export interface AppDeps extends BaseDeps {
   /** The page tools of MCP agents, on the sessions' browsers. */
   pages: AgentPages;
   /** Automation runs, queued per profile. */
-  automation: RunQueue;
+  automation: RunScheduler;
   /** A profile's cookies, in its browser whether or not its session runs. */
   cookies: ProfileCookies;
-  /** Wakes long polls when a run changes. */
-  runEvents: RunEvents;
   /** The accounts of keys seen recently. */
   keyCache: KeyCache;
   /** When each key was last used, written at most once a minute. */

@@ -1,46 +1,12 @@
-import { maxHeaderSize } from 'node:http';
 import { type Endpoint, type EndpointName, endpoints } from '../../lib/api/endpoints';
 import { requests } from '../../lib/api/requests';
 import { ServiceEvent } from '../../lib/api/schemas/events';
-import { Problem } from '../../lib/api/schemas/problem';
 import { z } from '../../lib/api/zod';
-import { AUTH_FAILURES_PER_MINUTE } from './auth';
-import { IDEMPOTENCY_TTL_MS } from './idempotency';
-import { componentSchemas as components, endpointSummaries } from './openapi-meta';
+import { DESCRIPTION } from './openapi-description';
+import { endpointSummaries } from './openapi-meta';
+import { HEADERS, PROBLEM_RESPONSES, RATE_LIMIT_HEADER_REFS, servicePaths } from './openapi-responses';
+import { componentSchemas, type JsonObject, type Schema, schemaRef } from './openapi-schemas';
 import type { Route } from './route';
-import { MAX_BODY_BYTES } from './validate';
-
-type JsonObject = Record<string, unknown>;
-type Schema = z.core.$ZodType;
-
-const COMPONENT = (id: string) => `#/components/schemas/${id}`;
-
-const DESCRIPTION = `The HTTP API of Profile Pilot: browser profiles, proxies, sessions and automation runs.
-
-**Authentication.** Every /v1 request carries \`Authorization: Bearer <key>\`. Keys look like \`pp_live_…\`
-and come from the service's command line (\`npm run service -- keys create --plan free\`). A missing,
-malformed, unknown or revoked key is 401 with \`WWW-Authenticate: Bearer\`. More than
-${AUTH_FAILURES_PER_MINUTE} failed authentications a minute from one address are answered 429.
-
-**Errors** are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`; validation
-errors list \`errors: [{ path, message }]\`. Bodies must be JSON (415 otherwise), at most
-${MAX_BODY_BYTES / 1024 / 1024} MiB (413), well-formed (400) and valid (422; unknown fields too). Another
-account's id answers like an unknown one (404). A known path with another method is 405 with \`Allow\`. Text
-holding U+0000 (the NUL character) is refused wherever it is: path, query or body (422). Requests the HTTP
-parser refuses get problem details too, and the connection is closed: headers over ${maxHeaderSize / 1024} KiB (431
-\`headers_too_large\`), a control character in a header, Content-Length with Transfer-Encoding, HTTP/1.1
-without Host (400 \`malformed_request\`), a request that does not arrive in time (408 \`request_timeout\`).
-
-**Rate limits** per account over a sliding hour: free 100, premium 1000, enterprise unlimited. Limited plans
-get \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` on every response; over the limit 429 with
-\`Retry-After\`. Refused requests do not count.
-
-**Idempotency.** Every POST accepts \`Idempotency-Key\`: a retry with the same key and body within
-${IDEMPOTENCY_TTL_MS / 3600_000} h replays the stored answer with \`Idempotent-Replayed: true\`; another body
-is 422 \`idempotency_key_reused\`; a retry while the first request runs is 409 \`idempotency_in_flight\`.
-
-**Lists** answer \`{ data, next_cursor }\`, newest first; pass \`next_cursor\` as \`cursor\` for the next page
-(an empty \`cursor\` is the first page).`;
 
 /**
  * The OpenAPI 3.1 document of the service, built from the routes it declares (each names its endpoints in
@@ -71,22 +37,6 @@ export function buildOpenApiDocument(version: string, routes: Route[]): JsonObje
       responses: PROBLEM_RESPONSES,
     },
   };
-}
-
-function componentSchemas(): JsonObject {
-  // `metadata`: the registry's descriptions and rules between fields go into the schemas, not only their ids.
-  const { schemas } = z.toJSONSchema(components, {
-    uri: COMPONENT,
-    io: 'input',
-    unrepresentable: 'any',
-    metadata: components,
-  });
-  return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => {
-      const { $schema: _schema, $id: _id, ...rest } = schema as JsonObject;
-      return [id, rest];
-    }),
-  );
 }
 
 function endpointPaths(names: EndpointName[]): JsonObject {
@@ -202,143 +152,6 @@ const QUERY_DESCRIPTIONS: Record<string, string> = {
   profile_id: 'The profile whose session to stop; give this or `session_id`, not both.',
 };
 
-function schemaRef(schema: Schema): JsonObject {
-  const id = components.get(schema)?.id;
-  if (id) return { $ref: COMPONENT(id) };
-  const { $schema: _schema, ...inline } = z.toJSONSchema(schema, {
-    io: 'input',
-    unrepresentable: 'any',
-  }) as JsonObject;
-  return inline;
-}
-
 function tagOf(path: string): string {
   return path.split('/')[2] ?? 'service';
 }
-
-function servicePaths(): JsonObject {
-  return {
-    '/healthz': {
-      get: {
-        operationId: 'health',
-        summary: 'Liveness of the service (no key needed)',
-        tags: ['service'],
-        security: [],
-        responses: {
-          '200': {
-            description: 'The service is up',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    status: { const: 'ok' },
-                    version: { type: 'string' },
-                    uptime_s: { type: 'number' },
-                  },
-                  required: ['status', 'version', 'uptime_s'],
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-    '/v1/mcp': {
-      post: {
-        operationId: 'mcp',
-        summary:
-          'MCP (Model Context Protocol) for AI agents: Streamable HTTP, stateless, JSON answers. The tools ' +
-          '(tools/list) are the profile, proxy, session, run and cookie operations and browser_* page tools; ' +
-          'each tools/call counts as one request of the hourly limit, other messages do not',
-        tags: ['service'],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message' } },
-          },
-        },
-        responses: {
-          '200': {
-            description: 'The JSON-RPC answer',
-            content: { 'application/json': { schema: { type: 'object' } } },
-          },
-          '202': { description: 'A notification, taken' },
-        },
-      },
-    },
-    '/v1/openapi.json': {
-      get: {
-        operationId: 'openapi',
-        summary: 'This document (no key needed)',
-        tags: ['service'],
-        security: [],
-        responses: {
-          '200': {
-            description: 'OpenAPI 3.1',
-            content: { 'application/json': { schema: { type: 'object' } } },
-          },
-        },
-      },
-    },
-  };
-}
-
-const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
-
-const HEADERS: JsonObject = {
-  RateLimit: {
-    description: 'IETF RateLimit: "hourly";r=<requests remaining>;t=<seconds until a request is freed>',
-    schema: { type: 'string' },
-  },
-  'RateLimit-Policy': {
-    description: 'IETF RateLimit-Policy: "hourly";q=<limit>;w=3600',
-    schema: { type: 'string' },
-  },
-  'X-RateLimit-Limit': integerHeader('Requests allowed per sliding hour'),
-  'X-RateLimit-Remaining': integerHeader('Requests left in the current window'),
-  'X-RateLimit-Reset': integerHeader('Seconds until the oldest counted request leaves the window'),
-  'Retry-After': integerHeader('Seconds to wait before retrying'),
-  Location: {
-    description: 'Where the created resource (or the run status) is read',
-    schema: { type: 'string' },
-  },
-  'Idempotent-Replayed': {
-    description: '"true" when this is the stored answer of an earlier request with the same Idempotency-Key',
-    schema: { type: 'string', enum: ['true'] },
-  },
-};
-
-const RATE_LIMIT_HEADER_REFS = Object.fromEntries(
-  ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map(
-    (name) => [name, { $ref: `#/components/headers/${name}` }],
-  ),
-);
-
-function problem(description: string, headers: JsonObject = RATE_LIMIT_HEADER_REFS): JsonObject {
-  return {
-    description,
-    headers,
-    content: { 'application/problem+json': { schema: schemaRef(Problem) } },
-  };
-}
-
-const PROBLEM_RESPONSES: JsonObject = {
-  Problem: problem('An error, as RFC 9457 problem details with a stable `code`'),
-  Unauthorized: problem('`unauthorized`: missing, malformed, unknown or revoked key', {
-    'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
-  }),
-  NotFound: problem('`not_found`: no such resource for this account'),
-  MalformedJson: problem('`malformed_json`: the body is not valid JSON'),
-  PayloadTooLarge: problem('`payload_too_large`: the body is larger than 1 MiB'),
-  UnsupportedMediaType: problem('`unsupported_media_type`: the body is not sent as application/json'),
-  ValidationFailed: problem('`validation_failed` (with `errors`) or `idempotency_key_reused`'),
-  Conflict: problem('A conflict such as `idempotency_in_flight`, `profile_running`, `session_exists`'),
-  TooManyRequests: problem(
-    '`rate_limited`: over the hourly limit of the plan, or too many failed authentications',
-    {
-      ...RATE_LIMIT_HEADER_REFS,
-      'Retry-After': { $ref: '#/components/headers/Retry-After' },
-    },
-  ),
-};

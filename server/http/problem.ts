@@ -77,10 +77,6 @@ export function problemBody({ status, code, detail, errors, extensions }: Proble
   });
 }
 
-export function notFound(what: string): ProblemError {
-  return new ProblemError({ status: 404, code: 'not_found', detail: `There is no ${what} with this id.` });
-}
-
 export function validationProblem(errors: FieldError[], detail: string): ProblemError {
   return new ProblemError({ status: 422, code: 'validation_failed', detail, errors });
 }

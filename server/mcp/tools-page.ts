@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from '../../lib/api/zod';
-import { notFound } from '../http/problem';
+import { NotFound } from '../core/domain-errors';
 import type { PageAnswer, PageCall, PageToolName } from '../pages/page-inputs';
 import { pageInputs } from '../pages/page-inputs';
 import { PageProblem } from '../pages/page-problem';
@@ -95,7 +95,7 @@ export function addPageTools(server: McpServer, ctx: ToolContext): void {
       async (args) => {
         const { session_id } = args as { session_id: string };
         const row = await findSession(deps.db, ctx.account.id, session_id);
-        if (!row) throw notFound('session');
+        if (!row) throw new NotFound('session');
         return toToolAnswer(await deps.pages.call(row, { tool: name, args } as PageCall));
       },
     );

@@ -53,7 +53,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
       input: ProfileCreate,
     },
     async (body) => {
-      const profile = await deps.events.transaction((tx, emit) =>
+      const profile = await deps.events.writeWithEvents((tx, emit) =>
         createOwnProfile(tx, emit, deps.clock, accountId, body),
       );
       return { structured: profile };

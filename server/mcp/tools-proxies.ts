@@ -44,7 +44,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
       input: ProxyInput,
     },
     async (body) => ({
-      structured: await deps.events.transaction((tx, emit) =>
+      structured: await deps.events.writeWithEvents((tx, emit) =>
         createOwnProxy(tx, emit, deps.clock, accountId, body),
       ),
     }),

@@ -4,7 +4,7 @@ import { SessionListQuery } from '../../lib/api/inputs/queries';
 import { SessionStart } from '../../lib/api/inputs/sessions';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
-import { notFound } from '../http/problem';
+import { NotFound } from '../core/domain-errors';
 import { readCursor } from '../http/validate';
 import { findSession, listSessions } from '../store/sessions';
 import { addTool, type ToolContext } from './tool-kit';
@@ -72,7 +72,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     },
     async ({ session_id }) => {
       const row = await findSession(deps.db, accountId, session_id);
-      if (!row) throw notFound('session');
+      if (!row) throw new NotFound('session');
       return { structured: await sessions.stop(row, 'user') };
     },
   );

@@ -1,11 +1,12 @@
 import type { Context } from 'hono';
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import { readArtifactFile } from '../automation/artifact-files';
-import type { RunQueue } from '../automation/queue';
+import type { RunScheduler } from '../automation/scheduler';
+import { NotFound } from '../core/domain-errors';
+import { runTopic } from '../events/publisher';
 import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { recordAnswer } from '../http/idempotency';
-import { notFound } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { findArtifact, findRun, isActiveRun, listRuns, type RunRow, toRun } from '../store/runs';
@@ -13,7 +14,7 @@ import { findArtifact, findRun, isActiveRun, listRuns, type RunRow, toRun } from
 const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 
 /** Queues a run of the caller's account and answers it where to follow it (the answer kept for a retried key). */
-async function queueRun(c: Context<AppEnv>, automation: RunQueue, body: RunCreate, status: 202) {
+async function queueRun(c: Context<AppEnv>, automation: RunScheduler, body: RunCreate, status: 202) {
   const run = await automation.enqueue(c.get('account').id, body, (queued, tx) =>
     recordAnswer(c, tx, { status, body: queued, headers: { Location: runLocation(queued.id) } }),
   );
@@ -22,7 +23,7 @@ async function queueRun(c: Context<AppEnv>, automation: RunQueue, body: RunCreat
 
 /** The run once `answerable`, or as it is at `deadline` or when `gone` aborts. */
 export async function waitForRun(
-  { db, runEvents }: Pick<AppDeps, 'db' | 'runEvents'>,
+  { db, publisher }: Pick<AppDeps, 'db' | 'publisher'>,
   run: RunRow,
   answerable: (run: RunRow) => boolean,
   deadline: number,
@@ -30,7 +31,7 @@ export async function waitForRun(
 ): Promise<RunRow> {
   let current = run;
   while (!answerable(current) && Date.now() < deadline && !gone.aborted) {
-    await runEvents.nextChange(run.id, deadline - Date.now(), gone);
+    await publisher.next(runTopic(run.id), deadline - Date.now(), gone);
     current = (await findRun(db, run.account_id, run.id)) ?? current;
   }
   return current;
@@ -41,7 +42,7 @@ export const automationRoutes: Route[] = [
 
   route(
     'getRun',
-    async (c, { query, status }, { db, runEvents, lifecycle }) => {
+    async (c, { query, status }, { db, publisher, lifecycle }) => {
       const accountId = c.get('account').id;
       if (query.run_id === undefined) {
         const page = await listRuns(db, accountId, {
@@ -53,14 +54,14 @@ export const automationRoutes: Route[] = [
         return c.json(page, status);
       }
       let run = await findRun(db, accountId, query.run_id);
-      if (!run) throw notFound('run');
+      if (!run) throw new NotFound('run');
       const answerable = (current: NonNullable<typeof run>) =>
         query.until === 'finished'
           ? !isActiveRun(current.status)
           : query.after_version === undefined || current.version > query.after_version;
       if (query.wait) {
         const gone = AbortSignal.any([c.req.raw.signal, lifecycle.shutdownSignal]);
-        run = await waitForRun({ db, runEvents }, run, answerable, Date.now() + query.wait * 1000, gone);
+        run = await waitForRun({ db, publisher }, run, answerable, Date.now() + query.wait * 1000, gone);
       }
       return c.json(toRun(run), status);
     },
@@ -69,7 +70,7 @@ export const automationRoutes: Route[] = [
 
   route('rerunRun', async (c, { params, status }, { db, automation }) => {
     const earlier = await findRun(db, c.get('account').id, params.id);
-    if (!earlier) throw notFound('run');
+    if (!earlier) throw new NotFound('run');
     const body = {
       profile_id: earlier.profile_id,
       script: earlier.script,
@@ -85,7 +86,7 @@ export const automationRoutes: Route[] = [
   route('getArtifact', async (c, { params, status }, { db, config }) => {
     const accountId = c.get('account').id;
     const artifact = await findArtifact(db, accountId, params.id, params.name);
-    if (!artifact) throw notFound('artifact');
+    if (!artifact) throw new NotFound('artifact');
     const bytes =
       artifact.bytes ??
       (await readArtifactFile(config.dataDir, { accountId, runId: params.id, name: params.name }));

@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import { CookieList } from '../../lib/api/schemas/cookies';
 import { StopReason } from '../../lib/api/schemas/sessions';
 import { z } from '../../lib/api/zod';
-import type { RunQueue } from '../automation/queue';
+import type { RunScheduler } from '../automation/scheduler';
 import { isNodeAuth, NODE_AUTH_HEADER } from '../cluster/peers';
 import { toWire } from '../cluster/wire-errors';
 import type { ProfileCookies } from '../cookies/profile-cookies';
@@ -32,7 +32,7 @@ const CookiesHere = z.object({
 export function internalRoutes(deps: {
   db: Database;
   sessions: SessionManager;
-  automation: RunQueue;
+  automation: RunScheduler;
   cookies: ProfileCookies;
   pages: AgentPages;
   nodeAuthKey: string;

@@ -4,11 +4,12 @@ import type { Profile } from '../../lib/api/schemas/profiles';
 import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
 import { profileDataDir } from '../core/data-dir';
+import { NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import type { Emit } from '../events/event-log';
 import type { AppDeps } from '../http/deps';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
-import { notFound, ProblemError, validationProblem } from '../http/problem';
+import { ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
@@ -37,7 +38,7 @@ export const profileRoutes: Route[] = [
 
   route('createProfile', async (c, { body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await events.transaction(async (tx, emit) => {
+    const answer = await events.writeWithEvents(async (tx, emit) => {
       const profile = await createOwnProfile(tx, emit, clock, accountId, body);
       return recordAnswer(c, tx, {
         status,
@@ -50,7 +51,7 @@ export const profileRoutes: Route[] = [
 
   route('getProfile', async (c, { params, status }, { db }) => {
     const profile = await getProfile(db, c.get('account').id, params.id);
-    if (!profile) throw notFound('profile');
+    if (!profile) throw new NotFound('profile');
     return c.json(profile, status);
   }),
 
@@ -60,10 +61,10 @@ export const profileRoutes: Route[] = [
 
   route('cloneProfile', async (c, { params, body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await events.transaction(async (tx, emit) => {
+    const answer = await events.writeWithEvents(async (tx, emit) => {
       const identity = body.keep_identity ? null : generateIdentity();
       const copy = await cloneProfile(tx, clock, accountId, params.id, { name: body.name, identity });
-      if (!copy) throw notFound('profile');
+      if (!copy) throw new NotFound('profile');
       await emit(accountId, 'profile.created', copy);
       return recordAnswer(c, tx, { status, body: copy, headers: { Location: `/v1/profiles/${copy.id}` } });
     });
@@ -102,7 +103,7 @@ export async function updateOwnProfile(
   id: string,
   body: z.output<typeof ProfileUpdate>,
 ): Promise<Profile & { applies_at_next_start: boolean }> {
-  const profile = await events.transaction(async (tx, emit) => {
+  const profile = await events.writeWithEvents(async (tx, emit) => {
     await requireOwnProxy(tx, accountId, body.proxy_id);
     const { new_identity, identity_preset, ...changes } = body;
     if (new_identity) changes.identity = generateIdentity(identity_preset);
@@ -110,7 +111,7 @@ export async function updateOwnProfile(
     if (updated) await emit(accountId, 'profile.updated', updated);
     return updated;
   });
-  if (!profile) throw notFound('profile');
+  if (!profile) throw new NotFound('profile');
   return { ...profile, applies_at_next_start: profile.status === 'running' };
 }
 
@@ -122,17 +123,17 @@ export async function deleteOwnProfile(
   force: boolean,
 ): Promise<void> {
   const profile = await getProfile(db, accountId, id);
-  if (!profile) throw notFound('profile');
+  if (!profile) throw new NotFound('profile');
   if (profile.session_id) {
     if (!force) throw profileRunning(profile.session_id);
     await sessions.stopForProfile(accountId, id, 'profile_deleted');
   }
-  const outcome = await events.transaction(async (tx, emit) => {
+  const outcome = await events.writeWithEvents(async (tx, emit) => {
     const deleted = await deleteIdleProfile(tx, accountId, id);
     if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id });
     return deleted;
   });
-  if (outcome === 'missing') throw notFound('profile');
+  if (outcome === 'missing') throw new NotFound('profile');
   if (outcome === 'running') {
     throw profileRunning((await getProfile(db, accountId, id))?.session_id ?? null);
   }

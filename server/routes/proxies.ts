@@ -1,11 +1,12 @@
 import type { ProxyCheck, ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { Clock } from '../core/clock';
+import { NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import { isForeignKeyViolation } from '../db/errors';
 import type { Emit } from '../events/event-log';
 import type { AppDeps } from '../http/deps';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
-import { notFound, ProblemError } from '../http/problem';
+import { ProblemError } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkExit, proxyCheckAnswer } from '../identity/exit-place';
@@ -31,7 +32,7 @@ export const proxyRoutes: Route[] = [
 
   route('createProxy', async (c, { body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await events.transaction(async (tx, emit) => {
+    const answer = await events.writeWithEvents(async (tx, emit) => {
       const proxy = await createOwnProxy(tx, emit, clock, accountId, body);
       return recordAnswer(c, tx, { status, body: proxy, headers: { Location: `/v1/proxies/${proxy.id}` } });
     });
@@ -40,18 +41,18 @@ export const proxyRoutes: Route[] = [
 
   route('getProxy', async (c, { params, status }, { db }) => {
     const proxy = await getProxy(db, c.get('account').id, params.id);
-    if (!proxy) throw notFound('proxy');
+    if (!proxy) throw new NotFound('proxy');
     return c.json(proxy, status);
   }),
 
   route('updateProxy', async (c, { params, body, status }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const proxy = await events.transaction(async (tx, emit) => {
+    const proxy = await events.writeWithEvents(async (tx, emit) => {
       const replaced = await replaceProxy(tx, clock, accountId, params.id, body);
       if (replaced) await emit(accountId, 'proxy.updated', replaced);
       return replaced;
     });
-    if (!proxy) throw notFound('proxy');
+    if (!proxy) throw new NotFound('proxy');
     return c.json(proxy, status);
   }),
 
@@ -59,7 +60,7 @@ export const proxyRoutes: Route[] = [
     const accountId = c.get('account').id;
     const { id } = params;
     const deleted = await events
-      .transaction(async (tx, emit) => {
+      .writeWithEvents(async (tx, emit) => {
         const users = await profilesUsingProxy(tx, accountId, id);
         if (users.length > 0) throw proxyInUse(users);
         const gone = await deleteProxy(tx, accountId, id);
@@ -71,7 +72,7 @@ export const proxyRoutes: Route[] = [
         if (isForeignKeyViolation(error)) throw proxyInUse(await profilesUsingProxy(db, accountId, id));
         throw error;
       });
-    if (!deleted) throw notFound('proxy');
+    if (!deleted) throw new NotFound('proxy');
     return c.body(null, status);
   }),
 
@@ -100,7 +101,7 @@ export async function checkOwnProxy(
   id: string,
 ): Promise<ProxyCheck> {
   const proxy = await findProxyRow(db, accountId, id);
-  if (!proxy) throw notFound('proxy');
+  if (!proxy) throw new NotFound('proxy');
   if (!config.proxyCheckUrl)
     throw new ProblemError({
       status: 503,

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
+import { NotFound } from '../core/domain-errors';
 import type { AppEnv } from '../http/env';
-import { notFound } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { findSession, findSessionOfProfile, listSessions } from '../store/sessions';
@@ -19,7 +19,7 @@ export const sessionRoutes: Route[] = [
 
   route('getSession', async (c, { params, status }, { db, sessions }) => {
     const row = await findSession(db, c.get('account').id, params.id);
-    if (!row) throw notFound('session');
+    if (!row) throw new NotFound('session');
     return c.json(sessions.view(row, originOf(c)), status);
   }),
 
@@ -36,7 +36,7 @@ export const sessionRoutes: Route[] = [
       const row = query.session_id
         ? await findSession(db, accountId, query.session_id)
         : await findSessionOfProfile(db, accountId, query.profile_id as string);
-      if (!row) throw notFound(query.session_id ? 'session' : 'session for this profile');
+      if (!row) throw new NotFound(query.session_id ? 'session' : 'session for this profile');
       return c.json(await sessions.stop(row, 'user'), status);
     },
     { queryOrBody: true },

@@ -1,6 +1,7 @@
 import type { WebhookSettings } from '../core/config';
+import { NotFound } from '../core/domain-errors';
 import { recordAnswer, sendAnswer } from '../http/idempotency';
-import { notFound, validationProblem } from '../http/problem';
+import { validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { resolveAllowed } from '../network/egress-lookup';
@@ -38,7 +39,7 @@ export const webhookRoutes: Route[] = [
   }),
 
   route('deleteWebhook', async (c, { params, status }, { db }) => {
-    if (!(await deleteWebhook(db, c.get('account').id, params.id))) throw notFound('webhook');
+    if (!(await deleteWebhook(db, c.get('account').id, params.id))) throw new NotFound('webhook');
     return c.body(null, status);
   }),
 
@@ -47,7 +48,7 @@ export const webhookRoutes: Route[] = [
       limit: query.limit,
       after: readCursor(query.cursor),
     });
-    if (!page) throw notFound('webhook');
+    if (!page) throw new NotFound('webhook');
     return c.json(page, status);
   }),
 ];

@@ -57,7 +57,8 @@ export async function eventsAfter(
       where account_id = $1 and id > $2::bigint order by id limit $3`,
     [accountId, afterId, limit],
   );
-  return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }));
+  // Each row was written through the event log's typed `emit`: its type names the shape of its data.
+  return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }) as ServiceEvent);
 }
 
 /** The id of the account's latest event ('0' when it has none kept): a new stream starts after it. */

@@ -12,14 +12,16 @@ import { RunStatusQuery, SessionListQuery } from '../../lib/api/inputs/queries';
 import { SessionStop } from '../../lib/api/inputs/sessions';
 import type { Plan } from '../../lib/api/schemas/account';
 import { HOURLY_LIMITS } from '../../server/accounts/plans';
+import { NotFound } from '../../server/core/domain-errors';
 import { formatWait } from '../../server/core/wait';
-import { notFound, ProblemError, type ProblemInit, problemBody } from '../../server/http/problem';
+import { domainProblem } from '../../server/http/errors';
+import { ProblemError, type ProblemInit, problemBody } from '../../server/http/problem';
 import { rateLimitHeaders } from '../../server/http/rate-limit';
 import { SlidingWindowLimiter } from '../../server/http/sliding-window';
 import { readCursor, validate } from '../../server/http/validate';
 import { toPage } from '../../server/store/pagination';
 
-/** The service's answer to starting a profile that already runs (`server/sessions/manager.ts`). */
+/** The service's answer to starting a profile that already runs (`server/sessions/start-session.ts`). */
 export const SESSION_EXISTS_DETAIL = 'This profile already has a running session; stop it first or use it.';
 
 export interface ServiceClock {
@@ -283,6 +285,8 @@ export class FakeService {
       return this.answer(method, url, body);
     } catch (error) {
       if (error instanceof ProblemError) return problem(error.problem);
+      const answer = domainProblem(error);
+      if (answer) return problem(answer);
       throw error;
     }
   }
@@ -292,7 +296,7 @@ export class FakeService {
     const path = url.pathname;
     if (method === 'GET' && path === '/v1/automation/status') {
       const { run_id, status, limit, cursor } = validate(RunStatusQuery, query, 'query');
-      if (run_id) return json(200, this.runs.get(run_id) ?? throwing(notFound('run')));
+      if (run_id) return json(200, this.runs.get(run_id) ?? throwing(new NotFound('run')));
       const active = (run: AutomationRun) => run.status === 'queued' || run.status === 'running';
       return json(
         200,
@@ -314,7 +318,7 @@ export class FakeService {
     }
     const sessionId = path.match(/^\/v1\/sessions\/(ses_\w+)$/)?.[1];
     if (method === 'GET' && sessionId)
-      return json(200, this.sessions.get(sessionId) ?? throwing(notFound('session')));
+      return json(200, this.sessions.get(sessionId) ?? throwing(new NotFound('session')));
     if (method === 'POST' && path === '/v1/sessions/start') {
       const { profile_id } = JSON.parse(String(body)) as { profile_id: string };
       const running = this.liveSessionOf(profile_id);
@@ -332,7 +336,7 @@ export class FakeService {
       const session = session_id
         ? this.sessions.get(session_id)
         : (this.liveSessionOf(profile_id) ?? this.newest(this.sessions, (s) => s.profile_id === profile_id));
-      if (!session) throw notFound(session_id ? 'session' : 'session for this profile');
+      if (!session) throw new NotFound(session_id ? 'session' : 'session for this profile');
       return json(200, session.status === 'running' ? this.stopSession(session.id, 'user') : session);
     }
     // Everything else a person clicks through (profiles, proxies, account) answers an empty page.

@@ -35,6 +35,10 @@ const FLOORS: string[][] = [
  * list, which lives as long as that viewer's socket. */
 const TIMER_OWNERS = ['server/boot/jobs.ts', 'server/db/pglite.ts', 'server/live/screencast-viewer.ts'];
 const ALLOWED_AT_TOP = ['README.md'];
+/** A file longer than this does more than one job: split it by job (server/README.md). */
+const MAX_SOURCE_LINES = 300;
+/** The folders of source code, the service's and the extension's. */
+const SOURCE_ROOTS = ['server', 'lib', 'entrypoints', 'components', 'dashboard', 'scripts'];
 
 const SERVER = path.join(PROJECT_ROOT, 'server');
 const IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]*)['"]/g;
@@ -95,6 +99,13 @@ describe('server boundaries', () => {
       .filter((file) => /\bsetInterval\s*\(/.test(readFileSync(file, 'utf8')))
       .map(relative);
     expect(timers).toEqual([]);
+  });
+
+  it(`keeps every source file within ${MAX_SOURCE_LINES} lines`, () => {
+    const long = SOURCE_ROOTS.flatMap((root) => sourceFiles(path.join(PROJECT_ROOT, root)))
+      .map((file) => ({ file: relative(file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_SOURCE_LINES);
+    expect(long).toEqual([]);
   });
 
   it('biome.json states the same floors and timer rule', () => {

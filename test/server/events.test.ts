@@ -2,7 +2,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient } from '../../lib/api/client';
-import type { ServiceEvent } from '../../lib/api/schemas/events';
 import { processesWithUserDataDir } from './browser/fixtures';
 import { type EventStream, openEventStream } from './event-stream';
 import { type ServiceHandle, startService } from './harness';
@@ -27,10 +26,13 @@ async function newAccount(plan: 'free' | 'premium' | 'enterprise') {
   return { key, api: createClient({ baseUrl: service.baseUrl, apiKey: key, fetch }) };
 }
 
-const types = (events: ServiceEvent[]) => events.map((event) => event.type);
+/** An event as the test reads it: any type (the stream's own messages too), its data read field by field. */
+type StreamEvent = { id: string; type: string; created_at: string; data: Record<string, unknown> };
 
-async function take(events: EventStream, count: number): Promise<ServiceEvent[]> {
-  const taken: ServiceEvent[] = [];
+const types = (events: StreamEvent[]) => events.map((event) => event.type);
+
+async function take(events: EventStream, count: number): Promise<StreamEvent[]> {
+  const taken: StreamEvent[] = [];
   while (taken.length < count) taken.push(await events.nextEvent());
   return taken;
 }
@@ -87,7 +89,8 @@ describe('GET /v1/events', () => {
     await service.stop();
     service = await startService({ dataDir: service.dataDir, env: { EVENT_HEARTBEAT: '1' } });
     const afterRestart = await stream(key, { 'Last-Event-ID': missed[1]?.id as string });
-    expect((await afterRestart.nextEvent()).data.name).toBe('D');
+    const next: StreamEvent = await afterRestart.nextEvent();
+    expect(next.data.name).toBe('D');
   });
 
   it('tells a client that resumes after an event it no longer keeps to read the lists again', async () => {
@@ -181,7 +184,7 @@ describe('GET /v1/events', () => {
     });
     const finished = await events.nextEvent((event) => event.type === 'run.finished');
     expect(finished.data).toMatchObject({ id: run.id, status: 'succeeded', output: { two: 2, xs: 'xxx' } });
-    const runEvents: ServiceEvent[] = [];
+    const runEvents: StreamEvent[] = [];
     for (;;) {
       const event = await events.nextEvent();
       if (event.type.startsWith('run.')) runEvents.push(event);
@@ -201,7 +204,7 @@ describe('GET /v1/events', () => {
       [1, 'running'],
       [1, 'succeeded'],
     ]);
-    expect(stepOf(runEvents[3] as ServiceEvent)).toMatchObject({
+    expect(stepOf(runEvents[3] as StreamEvent)).toMatchObject({
       started_at: expect.any(String),
       finished_at: expect.any(String),
     });
@@ -248,9 +251,9 @@ describe('the WebSocket form of /v1/events', () => {
     });
   }
 
-  const nextEvent = async (messages: AsyncIterator<string>): Promise<ServiceEvent> => {
+  const nextEvent = async (messages: AsyncIterator<string>): Promise<StreamEvent> => {
     for (;;) {
-      const event = JSON.parse((await messages.next()).value) as ServiceEvent;
+      const event = JSON.parse((await messages.next()).value) as StreamEvent;
       if (event.type !== 'heartbeat' && event.type !== 'open') return event;
     }
   };
@@ -298,7 +301,7 @@ describe('the WebSocket form of /v1/events', () => {
   });
 });
 
-function stepOf(event: ServiceEvent): { status: string; started_at?: string; finished_at?: string } {
+function stepOf(event: StreamEvent): { status: string; started_at?: string; finished_at?: string } {
   const steps = event.data.steps as { index: number; status: string }[];
   return steps[event.data.step_index as number] as { status: string };
 }

@@ -1,5 +1,9 @@
 import { z } from '../zod';
+import { AutomationRun } from './automation';
 import { Id, listOf, Timestamp } from './common';
+import { Profile } from './profiles';
+import { ProxyConfig } from './proxies';
+import { Session } from './sessions';
 
 /**
  * What the event stream (`GET /v1/events`) and webhooks report. `data` is the resource as the API answers it
@@ -8,15 +12,12 @@ import { Id, listOf, Timestamp } from './common';
  * Sessions come without `cdp_url` (ask the session for one). `stream.reset` says events were missed (the
  * Last-Event-ID given is older than the service keeps): read the lists again.
  */
+const SESSION_EVENTS = ['session.starting', 'session.running', 'session.stopped', 'session.failed'] as const;
+const RUN_EVENTS = ['run.queued', 'run.started', 'run.step', 'run.finished'] as const;
+
 export const EVENT_TYPES = [
-  'session.starting',
-  'session.running',
-  'session.stopped',
-  'session.failed',
-  'run.queued',
-  'run.started',
-  'run.step',
-  'run.finished',
+  ...SESSION_EVENTS,
+  ...RUN_EVENTS,
   'profile.created',
   'profile.updated',
   'profile.deleted',
@@ -27,15 +28,47 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const ServiceEvent = z.object({
-  /** Increases with every event of the account; the stream's `id:` and what Last-Event-ID resumes after. */
-  id: z.string(),
-  type: z.string(),
-  created_at: Timestamp,
-  data: z.looseObject({}),
+/** A run as its events carry it. */
+export const RunEventData = z.extend(AutomationRun, {
+  /** The output was left out (above 16 KiB): read the run for it. */
+  output_omitted: z.optional(z.literal(true)),
+  /** `run.step`: the step that changed. */
+  step_index: z.optional(z.number()),
 });
 
+/** An event of the given types carrying `data`. */
+function eventOf<const T extends readonly [EventType, ...EventType[]], D extends z.core.$ZodType>(
+  types: T,
+  data: D,
+) {
+  return z.object({
+    /** Increases with every event of the account; the stream's `id:` and what Last-Event-ID resumes after. */
+    id: z.string(),
+    type: z.enum(types),
+    created_at: Timestamp,
+    data,
+  });
+}
+
+/** One event, keyed on `type`: each type names the shape of its `data`. */
+export const ServiceEvent = z.discriminatedUnion('type', [
+  eventOf(SESSION_EVENTS, Session),
+  eventOf(RUN_EVENTS, RunEventData),
+  eventOf(['profile.created', 'profile.updated'], Profile),
+  eventOf(['proxy.created', 'proxy.updated'], ProxyConfig),
+  eventOf(['profile.deleted', 'proxy.deleted'], z.object({ id: Id })),
+]);
+
 export type ServiceEvent = z.infer<typeof ServiceEvent>;
+export type RunEventData = z.infer<typeof RunEventData>;
+/** What an event of type `T` carries. */
+export type EventData<T extends EventType> = ServiceEvent extends infer E
+  ? E extends { type: infer Types; data: infer Data }
+    ? T extends Types
+      ? Data
+      : never
+    : never
+  : never;
 
 /** An endpoint that receives the account's events, signed as Standard Webhooks describes. */
 export const Webhook = z.object({

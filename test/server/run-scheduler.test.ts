@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { createRunQueue, type RunQueue } from '../../server/automation/queue';
-import { createRunEvents } from '../../server/automation/run-events';
 import type { RunScriptOptions, RunScriptResult } from '../../server/automation/runner';
+import { createRunScheduler, type RunScheduler } from '../../server/automation/scheduler';
 import { systemClock } from '../../server/core/clock';
 import { loadConfig } from '../../server/core/config';
 import { createLogger } from '../../server/core/log';
@@ -17,7 +16,7 @@ import type { SessionRow } from '../../server/store/sessions';
 import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
 
 /*
- * The run queue alone, on a real PGlite database: the scripts it executes are the test's, each ending when the
+ * The run scheduler alone, on a real PGlite database: the scripts it executes are the test's, each ending when the
  * test says, and the sessions it asks for are a stand-in (the runs never drive a browser).
  */
 
@@ -25,7 +24,7 @@ let scratch: ScratchDatabase;
 let dataDir: string;
 let db: Database;
 let accountId: string;
-let queue: RunQueue;
+let queue: RunScheduler;
 /** Each script the queue executed, in order: its first step's name, and how to end it. */
 const executed: { name: string; finish(result: RunScriptResult): void }[] = [];
 const arrivals: (() => void)[] = [];
@@ -58,18 +57,17 @@ async function enqueue(profileId: string, name: string) {
 }
 
 /** A queue on the test's database that executes the test's scripts (a drained queue takes no more). */
-function newQueue(): RunQueue {
+function newQueue(): RunScheduler {
   const log = createLogger({ write: () => {} });
   const limits = loadConfig({}).limits;
   const publisher = createPublisher();
-  return createRunQueue({
+  return createRunScheduler({
     db,
     clock: systemClock,
     log,
     limits,
     dataDir,
     sessions,
-    runEvents: createRunEvents(publisher),
     events: createEventLog({ db, clock: systemClock, publisher }),
     run: execute,
   });

@@ -1,0 +1,78 @@
+import type { Clock } from '../core/clock';
+import type { Limits } from '../core/config';
+import type { Database } from '../db/driver';
+import type { SessionManager } from '../sessions/manager';
+import { markRunStarted, type RunRow, updateStep } from '../store/runs';
+import { findSession } from '../store/sessions';
+import { saveArtifact } from './artifacts';
+import type { RunChanges } from './run-changes';
+import { sessionFor } from './run-target';
+import { type RunScriptOptions, type RunScriptResult, runScript } from './runner';
+
+export interface ExecuteDeps {
+  db: Database;
+  clock: Clock;
+  limits: Pick<Limits, 'maxStepOutputBytes' | 'maxRunOutputBytes' | 'maxArtifactBytes'>;
+  dataDir: string;
+  sessions: SessionManager;
+  changes: RunChanges;
+  run?: (options: RunScriptOptions) => Promise<RunScriptResult>;
+}
+
+/**
+ * Executes one queued run to its end: finds or starts its session, runs the script reporting each step, stops
+ * the session it started, and records the outcome. `shuttingDown` turns a cancel into a failure that says why.
+ */
+export async function executeRun(
+  deps: ExecuteDeps,
+  run: RunRow,
+  signal: AbortSignal,
+  shuttingDown: () => boolean,
+): Promise<void> {
+  const { db, clock, limits, sessions, changes } = deps;
+  const execute = deps.run ?? runScript;
+  const target = await sessionFor(db, sessions, run);
+  if ('error' in target) return void (await changes.finish(run.id, 'failed', {}, target.error));
+  await changes.changed('run.started', (tx) =>
+    markRunStarted(tx, clock, run.id, { sessionId: target.session.id, ownsSession: target.owned }),
+  );
+  let result: RunScriptResult;
+  try {
+    const cdpUrl = sessions.localCdpUrl(target.session);
+    result =
+      cdpUrl === null
+        ? { status: 'failed', output: {}, error: 'The session stopped before this run could start.' }
+        : await execute({
+            cdpUrl,
+            script: run.script,
+            signal,
+            egressRefusalOf: (host) => sessions.egressRefusalOf(target.session.id, host),
+            limits: {
+              stepOutputBytes: limits.maxStepOutputBytes,
+              runOutputBytes: limits.maxRunOutputBytes,
+            },
+            onStepStart: async (index) => {
+              const started = { status: 'running' as const, started_at: clock.now().toISOString() };
+              await changes.changed('run.step', (tx) => updateStep(tx, run.id, index, started), index);
+            },
+            onStepEnd: async (index, outcome) => {
+              const finished = outcome.status === 'skipped' ? {} : { finished_at: clock.now().toISOString() };
+              const error = outcome.error === undefined ? {} : { error: changes.stepError(outcome.error) };
+              const patch = { ...outcome, ...error, ...finished };
+              await changes.changed('run.step', (tx) => updateStep(tx, run.id, index, patch), index);
+            },
+            saveArtifact: (name, png) =>
+              saveArtifact(deps, { accountId: run.account_id, runId: run.id }, name, png),
+          });
+  } finally {
+    // Before the run is reported finished, so that whoever sees it finished sees its session stopped too.
+    if (target.owned) {
+      const session = await findSession(db, run.account_id, target.session.id);
+      if (session) await sessions.stop(session, shuttingDown() ? 'service_shutdown' : 'user');
+    }
+  }
+  if (shuttingDown() && result.status === 'cancelled') {
+    result = { ...result, status: 'failed', error: 'The service shut down while this run was running.' };
+  }
+  await changes.finish(run.id, result.status, result.output, result.error);
+}

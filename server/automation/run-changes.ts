@@ -1,0 +1,58 @@
+import { boundedText, MAX_TEXT_BYTES } from '../core/bounded-text';
+import type { Clock } from '../core/clock';
+import type { Limits } from '../core/config';
+import type { Queryable } from '../db/driver';
+import { type EventLog, runEventData } from '../events/event-log';
+import { finishRun, type RunRow, toRun } from '../store/runs';
+import type { RunScriptResult } from './runner';
+
+/** Records the changes of runs, each with its event in the same transaction (which wakes the run's long polls). */
+export interface RunChanges {
+  changed(
+    type: 'run.started' | 'run.step' | 'run.finished',
+    change: (tx: Queryable) => Promise<RunRow>,
+    stepIndex?: number,
+  ): Promise<RunRow>;
+  /** Ends a run, its error cut to the bound of a run's output. */
+  finish(
+    runId: string,
+    status: RunScriptResult['status'],
+    output: Record<string, unknown>,
+    error: string | null,
+  ): Promise<RunRow>;
+  /** A step's error cut to the bound of a step's output. */
+  stepError(error: string): string;
+}
+
+export function createRunChanges(deps: {
+  clock: Clock;
+  events: EventLog;
+  limits: Pick<Limits, 'maxStepOutputBytes' | 'maxRunOutputBytes'>;
+}): RunChanges {
+  const { clock, events, limits } = deps;
+  // An error is output too: cut to a few KB, and never heavier than the output a step or a run may store.
+  const stepErrorBytes = Math.min(MAX_TEXT_BYTES, limits.maxStepOutputBytes);
+  const runErrorBytes = Math.min(MAX_TEXT_BYTES, limits.maxRunOutputBytes);
+
+  async function changed(
+    type: 'run.started' | 'run.step' | 'run.finished',
+    change: (tx: Queryable) => Promise<RunRow>,
+    stepIndex?: number,
+  ): Promise<RunRow> {
+    const row = await events.writeWithEvents(async (tx, emit) => {
+      const changedRow = await change(tx);
+      await emit(changedRow.account_id, type, runEventData(toRun(changedRow), stepIndex));
+      return changedRow;
+    });
+    return row;
+  }
+
+  return {
+    changed,
+    finish(runId, status, output, error) {
+      const text = error === null ? null : boundedText(error, runErrorBytes);
+      return changed('run.finished', (tx) => finishRun(tx, clock, runId, { status, output, error: text }));
+    },
+    stepError: (error) => boundedText(error, stepErrorBytes),
+  };
+}

@@ -1,0 +1,48 @@
+import type { RunCreate } from '../../lib/api/inputs/automation';
+import { Conflict, isDomainError, NotFound } from '../core/domain-errors';
+import type { Queryable } from '../db/driver';
+import { EgressRefused } from '../network/egress-lookup';
+import type { SessionManager } from '../sessions/manager';
+import { getProfile } from '../store/profiles';
+import type { RunRow } from '../store/runs';
+import { findSession, findSessionOfProfile, type SessionRow } from '../store/sessions';
+
+/** The profile a new run is for: the one it names, or the one of the running session it names. */
+export async function targetProfile(db: Queryable, accountId: string, body: RunCreate): Promise<string> {
+  if (body.session_id) {
+    const session = await findSession(db, accountId, body.session_id);
+    if (!session) throw new NotFound('session');
+    if (session.status !== 'running') {
+      throw new Conflict(
+        'session_not_running',
+        `This session is ${session.status}; start a new one, or run on the profile instead.`,
+      );
+    }
+    return session.profile_id;
+  }
+  const profile = await getProfile(db, accountId, body.profile_id as string);
+  if (!profile) throw new NotFound('profile');
+  return profile.id;
+}
+
+/** The session a run drives: the one it names, the profile's running one, or one it starts for itself. */
+export async function sessionFor(
+  db: Queryable,
+  sessions: Pick<SessionManager, 'start'>,
+  run: RunRow,
+): Promise<{ session: SessionRow; owned: boolean } | { error: string }> {
+  const live = run.session_id
+    ? await findSession(db, run.account_id, run.session_id)
+    : await findSessionOfProfile(db, run.account_id, run.profile_id);
+  if (live?.status === 'running') return { session: live, owned: false };
+  if (run.session_id) return { error: 'The session stopped before this run could start.' };
+  try {
+    return { session: await sessions.start(run.account_id, run.profile_id), owned: true };
+  } catch (error) {
+    const detail =
+      isDomainError(error) || error instanceof EgressRefused
+        ? error.message
+        : 'its browser could not be started';
+    return { error: `The run could not start a session: ${detail}` };
+  }
+}

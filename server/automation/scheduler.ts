@@ -1,0 +1,164 @@
+import type { RunCreate } from '../../lib/api/inputs/automation';
+import type { AutomationRun } from '../../lib/api/schemas/automation';
+import type { Clock } from '../core/clock';
+import type { Limits } from '../core/config';
+import { NotFound } from '../core/domain-errors';
+import type { Logger } from '../core/log';
+import type { Database, Queryable } from '../db/driver';
+import { type EventLog, runEventData } from '../events/event-log';
+import type { SessionManager } from '../sessions/manager';
+import type { ClusterSeat } from '../sessions/parts';
+import {
+  executorOfProfile,
+  findQueuedRunsOfNode,
+  findRun,
+  insertRun,
+  type RunRow,
+  toRun,
+} from '../store/runs';
+import { executeRun } from './execute';
+import { createRunChanges } from './run-changes';
+import { createRunRecovery } from './run-recovery';
+import { targetProfile } from './run-target';
+import type { RunScriptOptions, RunScriptResult } from './runner';
+
+export interface RunSchedulerDeps {
+  limits: Pick<Limits, 'maxStepOutputBytes' | 'maxRunOutputBytes' | 'maxArtifactBytes'>;
+  /** The data dir, whose `artifacts` folder holds the runs' screenshots. */
+  dataDir: string;
+  db: Database;
+  clock: Clock;
+  log: Logger;
+  sessions: SessionManager;
+  /** Where every change of a run is reported (`run.*` events), with the change. */
+  events: EventLog;
+  run?: (options: RunScriptOptions) => Promise<RunScriptResult>;
+  /** This process among others on one database; alone when not given. */
+  cluster?: Pick<ClusterSeat, 'nodeId' | 'peers'>;
+}
+
+export interface RunScheduler {
+  /** Checks the target, stores the run as queued (with `record`, in the same transaction) and schedules it. */
+  enqueue(
+    accountId: string,
+    body: RunCreate,
+    record: (run: AutomationRun, tx: Queryable) => Promise<unknown>,
+  ): Promise<AutomationRun>;
+  cancel(accountId: string, runId: string): Promise<AutomationRun>;
+  /** On start-up: runs this node had queued or running when it stopped end failed. */
+  reconcile(): Promise<void>;
+  /** Takes up the runs other nodes queued for this one (they go to the node that runs the profile's session). */
+  pickUp(): Promise<void>;
+  /** Fails the runs of nodes that left the cluster without finishing them. */
+  sweepOrphans(): Promise<void>;
+  /** On shutdown: cancels what runs and waits for it to settle. */
+  drain(): Promise<void>;
+}
+
+/** NOTIFY channel on which a node is told (its id as payload) that a run was queued for it. */
+export const RUNS_QUEUED_CHANNEL = 'pp_runs_queued';
+
+/** How long a cancel waits for the run to wind down (its own session stopped too) before answering its state. */
+const CANCEL_SETTLE_MS = 10_000;
+
+/**
+ * Schedules runs one at a time per profile (a profile has at most one session), in the order they came, on the
+ * node that runs the profile's session; cancels them and drains them at shutdown. `execute.ts` runs each one.
+ */
+export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
+  const { db, clock, log, events } = deps;
+  const nodeId = deps.cluster?.nodeId ?? 'nod_alone';
+  const changes = createRunChanges(deps);
+  const recovery = createRunRecovery({ db, log, nodeId, changes });
+  const chains = new Map<string, Promise<void>>();
+  /** Runs scheduled on this node, so that a run picked up twice (notified, then polled) runs once. */
+  const scheduled = new Set<string>();
+  const running = new Map<string, { controller: AbortController; settled: Promise<void> }>();
+  let shuttingDown = false;
+
+  function schedule(run: RunRow): void {
+    if (scheduled.has(run.id)) return;
+    scheduled.add(run.id);
+    const previous = chains.get(run.profile_id) ?? Promise.resolve();
+    const next = previous.then(() => perform(run.id, run.account_id));
+    chains.set(run.profile_id, next);
+    void next.finally(() => {
+      scheduled.delete(run.id);
+      if (chains.get(run.profile_id) === next) chains.delete(run.profile_id);
+    });
+  }
+
+  async function perform(runId: string, accountId: string): Promise<void> {
+    const run = await findRun(db, accountId, runId);
+    // Left queued at shutdown: the next start fails it with a sentence (reconcile).
+    if (run?.status !== 'queued' || shuttingDown) return;
+    const controller = new AbortController();
+    let settle = () => {};
+    running.set(runId, { controller, settled: new Promise((resolve) => (settle = resolve)) });
+    try {
+      await executeRun({ ...deps, changes }, run, controller.signal, () => shuttingDown);
+    } catch (error) {
+      log.error('automation run crashed', { run_id: runId, error });
+      await changes
+        .finish(runId, 'failed', {}, 'The service failed while running this script.')
+        .catch(() => {});
+    } finally {
+      running.delete(runId);
+      settle();
+    }
+  }
+
+  return {
+    reconcile: recovery.reconcile,
+    sweepOrphans: recovery.sweepOrphans,
+
+    async enqueue(accountId, body, record) {
+      const profileId = await targetProfile(db, accountId, body);
+      const row = await events.writeWithEvents(async (tx, emit) => {
+        const executor = (await executorOfProfile(tx, profileId)) ?? nodeId;
+        const inserted = await insertRun(tx, clock, {
+          accountId,
+          profileId,
+          sessionId: body.session_id ?? null,
+          name: body.name ?? null,
+          script: body.script,
+          nodeId: executor,
+        });
+        await emit(accountId, 'run.queued', runEventData(toRun(inserted)));
+        await record(toRun(inserted), tx);
+        if (executor !== nodeId) await tx.query('select pg_notify($1, $2)', [RUNS_QUEUED_CHANNEL, executor]);
+        return inserted;
+      });
+      if (row.node_id === nodeId) schedule(row);
+      return toRun(row);
+    },
+
+    async cancel(accountId, runId) {
+      const run = await findRun(db, accountId, runId);
+      if (!run) throw new NotFound('run');
+      if (run.status === 'queued') {
+        return toRun(
+          await changes.finish(runId, 'cancelled', {}, 'The run was cancelled before it started.'),
+        );
+      }
+      const active = running.get(runId);
+      if (active) {
+        active.controller.abort();
+        await Promise.race([active.settled, new Promise((resolve) => setTimeout(resolve, CANCEL_SETTLE_MS))]);
+      } else if (run.node_id !== null && run.node_id !== nodeId) {
+        await deps.cluster?.peers.cancelElsewhere({ ...run, node_id: run.node_id });
+      }
+      return toRun((await findRun(db, accountId, runId)) as RunRow);
+    },
+
+    async pickUp() {
+      for (const run of await findQueuedRunsOfNode(db, nodeId)) schedule(run);
+    },
+
+    async drain() {
+      shuttingDown = true;
+      for (const { controller } of running.values()) controller.abort();
+      await Promise.all([...running.values()].map((active) => active.settled));
+    },
+  };
+}

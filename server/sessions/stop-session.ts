@@ -1,0 +1,111 @@
+import type { Session } from '../../lib/api/schemas/sessions';
+import type { RunningBrowser } from '../browser/launch';
+import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
+import { nodeNotAnswering } from '../cluster/peers';
+import { profileDataDir } from '../core/data-dir';
+import { isDomainError } from '../core/domain-errors';
+import {
+  findSession,
+  LIVE_SESSION_STATUSES,
+  markStopped,
+  markStopping,
+  type SessionRow,
+  type StopReason,
+  toSession,
+} from '../store/sessions';
+import { changeSession, isHere, type SessionParts } from './parts';
+
+export interface SessionStopper {
+  /** Stops a session here or on the node that runs it (safe to repeat) and answers its final state. */
+  stop(row: SessionRow, reason: StopReason): Promise<Session>;
+  /** Stops a session that no DevTools client used for the idle timeout, if it still runs. */
+  stopIdle(accountId: string, sessionId: string): Promise<void>;
+  /** The browser went away without being asked: the person closed it, or it crashed. */
+  exited(row: SessionRow, browser: RunningBrowser): Promise<void>;
+  /** A live session without a handle in this process: its browser, if still there, was started by an earlier run. */
+  stopLeftover(row: SessionRow): Promise<void>;
+}
+
+export function createSessionStopper(parts: SessionParts): SessionStopper {
+  const { db, clock, config, log, events, cluster, profileState, browsers, launching } = parts;
+  const stopping = new Map<string, Promise<Session>>();
+  const saveProfile = (row: SessionRow) =>
+    profileState.save(row.profile_id, profileDataDir(config.dataDir, row.profile_id));
+
+  function stop(row: SessionRow, reason: StopReason): Promise<Session> {
+    if (!isLive(row)) return Promise.resolve(toSession(row));
+    if (!isHere(parts, row)) return stopElsewhere(row, reason);
+    let pending = stopping.get(row.id);
+    if (!pending) {
+      pending = stopLive(row, reason).finally(() => stopping.delete(row.id));
+      stopping.set(row.id, pending);
+    }
+    return pending;
+  }
+
+  async function stopLive(row: SessionRow, reason: StopReason): Promise<Session> {
+    await launching.get(row.id)?.catch(() => {});
+    await markStopping(db, clock, row.id);
+    const browser = browsers.get(row.id);
+    browsers.delete(row.id);
+    if (browser) {
+      await browser.stop();
+      await saveProfile(row);
+    } else await stopLeftover(row);
+    log.info('session stopped', { session_id: row.id, reason });
+    return toSession(await changeSession(events, (tx) => markStopped(tx, clock, row.id, reason)));
+  }
+
+  /** Asks the node that runs it; a node that has left holds no browser any more: the session is lost with it. */
+  async function stopElsewhere(row: SessionRow, reason: StopReason): Promise<Session> {
+    let asked: boolean;
+    try {
+      asked = await cluster.peers.stopElsewhere(row, reason);
+    } catch (error) {
+      if (isDomainError(error)) throw error;
+      log.warn('the node running a session did not answer its stop', { session_id: row.id, error });
+      throw nodeNotAnswering(row.id);
+    }
+    if (!asked)
+      return toSession(await changeSession(events, (tx) => markStopped(tx, clock, row.id, 'node_lost')));
+    return toSession((await findSession(db, row.account_id, row.id)) ?? row);
+  }
+
+  async function stopLeftover(row: SessionRow): Promise<void> {
+    const userDataDir = profileDataDir(config.dataDir, row.profile_id);
+    const pid = row.pid ?? findBrowserProcess(userDataDir);
+    if (pid !== null) await stopOrphanBrowser(pid, userDataDir);
+  }
+
+  return {
+    stop,
+    stopLeftover,
+
+    async stopIdle(accountId, sessionId) {
+      const row = await findSession(db, accountId, sessionId);
+      if (row?.status !== 'running') return;
+      log.info('session idle', { session_id: sessionId, idle_ms: config.limits.sessionIdleMs });
+      await stop(row, 'idle').catch((error) =>
+        log.error('could not stop an idle session', { session_id: sessionId, error }),
+      );
+    },
+
+    async exited(row, browser) {
+      const sessionId = row.id;
+      if (!browsers.delete(sessionId)) return; // stopped by us
+      log.info('browser exited on its own', { session_id: sessionId });
+      // Its helpers may outlive it a moment, still writing the profile: they end before its files are saved.
+      await browser
+        .stop()
+        .catch((error) => log.warn('browser helpers did not end', { session_id: sessionId, error }));
+      await saveProfile(row);
+      await changeSession(events, (tx) => markStopped(tx, clock, sessionId, 'browser_exited')).catch(
+        (error) => log.error('could not record a browser exit', { session_id: sessionId, error }),
+      );
+    },
+  };
+}
+
+function isLive(row: SessionRow): boolean {
+  return (LIVE_SESSION_STATUSES as readonly string[]).includes(row.status);
+}
