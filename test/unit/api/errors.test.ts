@@ -123,6 +123,14 @@ describe('error answers', () => {
     expect(sleeps).toEqual([]);
   });
 
+  it('429 at the plan’s session cap says the service’s sentence, not that the hourly limit is used up', async () => {
+    const detail = 'Your free plan allows 2 sessions at once; stop one to start another.';
+    const { api } = harness([problemResponse(429, { code: 'session_limit', detail })]);
+    const error = await failure(api.getAccount());
+    expect(error).toMatchObject({ status: 429, code: 'session_limit' });
+    expect(error.userMessage).toBe(detail);
+  });
+
   it.each([
     ['1', 'Try again in 1 second.'],
     ['45', 'Try again in 45 seconds.'],
