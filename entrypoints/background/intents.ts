@@ -4,7 +4,7 @@ import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import type { Handlers } from '../../lib/messaging/receive';
 import { cachedProfiles, cachedProxies, pendingView, preferences, savedScripts } from '../../lib/storage';
-import { forgetKey, requireApi, saveConnection } from './connection';
+import { forgetKey, knowPlan, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import { forgetProfile, putFirst, refreshList, replaced } from './lists';
 import { moreProfiles, refreshProfiles } from './profile-list';
@@ -29,7 +29,11 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
     'profiles.refresh': ({ filter }) => refreshProfiles(filter),
     'profiles.more': () => moreProfiles(),
     'proxies.refresh': async () => refreshList(cachedProxies, (await requireApi()).listProxies(LIST)),
-    'sessions.refresh': () => sessions.reconcile(STALE_ON_POPUP_MS),
+    async 'sessions.refresh'() {
+      // The plan is not what the person asked for: a failure to read it leaves the sessions to answer.
+      await knowPlan().catch(() => undefined);
+      return sessions.reconcile(STALE_ON_POPUP_MS);
+    },
     'profile.create': async ({ profile }) =>
       putFirst(cachedProfiles, (await requireApi()).createProfile(profile as ProfileCreate)),
     async 'profile.delete'({ profileId, force }) {

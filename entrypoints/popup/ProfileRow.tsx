@@ -109,6 +109,7 @@ export function ProfileRow(props: ProfileRowProps) {
           question={t(confirm === 'running' ? 'deleteRunningQuestion' : 'deleteQuestion', name)}
           action={t(confirm === 'running' ? 'stopAndDelete' : 'delete')}
           busy={task.busy}
+          destructive
           onConfirm={remove}
           onCancel={() => {
             setConfirm(null);

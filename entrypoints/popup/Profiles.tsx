@@ -7,6 +7,7 @@ import { ListState, Problem } from '../../components/Problem';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
+import type { Reply } from '../../lib/messaging/protocol';
 import { cachedProfiles, cachedProxies, type ProfileFilter } from '../../lib/storage';
 import { BulkActions } from './BulkActions';
 import { ProfileForm } from './ProfileForm';
@@ -54,42 +55,85 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const change = (part: ProfileFilter) => setFilter((current) => ({ ...current, ...part }));
   const proxyOf = ({ proxy, proxy_id }: Profile) =>
     proxies?.find(({ id }) => id === proxy_id)?.name ?? proxy ?? t(proxy_id ? 'savedProxy' : 'noProxy');
+  const allShownPicked = Boolean(shown?.length) && picked.length === shown?.length;
+  /** Reads the pages not shown yet, then picks every profile the filter matches. */
+  async function pickAllMatching() {
+    const reply = await more.run(async () => {
+      let last: Reply<undefined> = { ok: true, value: undefined };
+      let cursor = (await cachedProfiles.getValue())?.next_cursor;
+      while (last.ok && cursor) {
+        last = await connector.send({ type: 'profiles.more' });
+        const next = (await cachedProfiles.getValue())?.next_cursor;
+        // The list changed under the reading (a new search): what it holds now is what is picked.
+        if (next === cursor) break;
+        cursor = next;
+      }
+      return last;
+    });
+    if (reply.ok) setSelected(((await cachedProfiles.getValue())?.data ?? []).map(({ id }) => id));
+  }
   return (
     <section class="stack">
-      <div class="bar toolbar">
-        <input
-          type="search"
-          aria-label={t('searchProfiles')}
-          placeholder={t('searchProfiles')}
-          value={filter?.q ?? ''}
-          onInput={(event) => change({ q: event.currentTarget.value })}
-        />
-        <select
-          aria-label={t('profileStatusFilter')}
-          class="narrow"
-          value={filter?.status ?? ''}
-          onInput={(event) => {
-            const status = event.currentTarget.value;
-            change({ status: status === 'running' || status === 'idle' ? status : undefined });
-          }}
-        >
-          <option value="">{t('anyStatus')}</option>
-          <option value="running">{t('running')}</option>
-          <option value="idle">{t('idle')}</option>
-        </select>
-        <button type="button" data-lands="new" onClick={() => edit(true)}>
-          {t('newProfile')}
-        </button>
-      </div>
-      {filter?.tag && (
-        <p class="bar">
-          <span class="grow">{t('taggedFilter', filter.tag)}</span>
-          <button type="button" onClick={() => change({ tag: undefined })}>
-            {t('removeTagFilter')}
+      <div class="toolbar">
+        <div class="bar">
+          <input
+            type="search"
+            aria-label={t('searchProfiles')}
+            placeholder={t('searchProfiles')}
+            value={filter?.q ?? ''}
+            onInput={(event) => change({ q: event.currentTarget.value })}
+          />
+          <select
+            aria-label={t('profileStatusFilter')}
+            class="narrow"
+            value={filter?.status ?? ''}
+            onInput={(event) => {
+              const status = event.currentTarget.value;
+              change({ status: status === 'running' || status === 'idle' ? status : undefined });
+            }}
+          >
+            <option value="">{t('anyStatus')}</option>
+            <option value="running">{t('running')}</option>
+            <option value="idle">{t('idle')}</option>
+          </select>
+          <button type="button" class="primary" data-lands="new" onClick={() => edit(true)}>
+            {t('newProfile')}
           </button>
-        </p>
-      )}
-      {picked.length > 0 && (
+        </div>
+        {filter?.tag && (
+          <p class="bar">
+            <span class="grow">{t('taggedFilter', filter.tag)}</span>
+            <button type="button" onClick={() => change({ tag: undefined })}>
+              {t('removeTagFilter')}
+            </button>
+          </p>
+        )}
+        {shown?.length ? (
+          <div class="bar">
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={allShownPicked}
+                onInput={(event) => setSelected(event.currentTarget.checked ? shown.map(({ id }) => id) : [])}
+              />
+              {t('selectAllShown')}
+            </label>
+            {typeof total === 'number' && (
+              <span class="muted grow" role="status" aria-busy={task.busy}>
+                {shown.length < total
+                  ? t('profilesShown', shown.length, total)
+                  : total === 1
+                    ? t('profilesOne')
+                    : t('profilesTotal', total)}
+              </span>
+            )}
+            {listing?.next_cursor && typeof total === 'number' && (
+              <button type="button" disabled={more.busy} onClick={pickAllMatching}>
+                {t('selectAllMatching', total)}
+              </button>
+            )}
+          </div>
+        ) : null}
         <BulkActions
           selected={picked}
           onDone={(outcome) => {
@@ -97,7 +141,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             setBulkOutcome(outcome);
           }}
         />
-      )}
+      </div>
       {bulkOutcome && <Outcome text={bulkOutcome} />}
       <Problem error={task.error} retry={() => refresh(filter ?? undefined)} />
       <ListState
@@ -106,15 +150,6 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
         loading={t('loadingProfiles')}
         empty={narrowed ? t('noProfileMatches') : t('noProfiles')}
       />
-      {shown?.length && typeof total === 'number' ? (
-        <p class="muted" role="status" aria-busy={task.busy}>
-          {shown.length < total
-            ? t('profilesShown', shown.length, total)
-            : total === 1
-              ? t('profilesOne')
-              : t('profilesTotal', total)}
-        </p>
-      ) : null}
       <ul class="rows">
         {shown?.map((profile) => (
           <ProfileRow

@@ -60,6 +60,7 @@ export function ProxyRow({
         <Confirm
           question={t('deleteProxyQuestion', proxy.name)}
           action={t('delete')}
+          destructive
           busy={task.busy}
           onConfirm={() =>
             task

@@ -1,6 +1,6 @@
 import type { Plan } from '../../lib/api/schemas/account';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { SESSION_CAPS } from '../accounts/plans';
+import { sessionCap } from '../accounts/plans';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { CHROME_INSTALL_HINT, findChrome } from '../browser/find-chrome';
 import {
@@ -152,7 +152,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     };
     let row: SessionRow;
     try {
-      const cap = sessionCap(plan);
+      const cap = sessionCap(plan, limits.enterpriseMaxSessions);
       const inserted = await events.transaction(async (tx, emit) => {
         const outcome = await insertStartingSession(tx, clock, {
           accountId,
@@ -225,10 +225,6 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   function takeSlot(): void {
     if (!hasRoom()) throw atCapacity(limits.maxBrowsers);
     slotsTaken += 1;
-  }
-
-  function sessionCap(plan: Plan): number {
-    return plan === 'enterprise' ? limits.enterpriseMaxSessions : SESSION_CAPS[plan];
   }
 
   /** A session no DevTools client (the runner is one) has used for the idle timeout is stopped as `idle`. */

@@ -7,6 +7,7 @@ export const account: Account = {
   name: 'Local',
   plan: 'free',
   hourly_limit: 100,
+  session_limit: 2,
   key_prefix: 'pk_live_ab',
   created_at: at,
 };

@@ -10,6 +10,7 @@ import {
   lastProfile,
   lastRun,
   pendingView,
+  plan,
   preferences,
   quota,
   savedScripts,
@@ -260,12 +261,25 @@ describe('messages', () => {
     vi.setSystemTime(START + 60_000);
     expect(await send({ type: 'runs.seen' })).toEqual({ ok: true, value: undefined });
     expect(await watchedRuns.getValue()).toMatchObject([{ seen: true }]);
+    answer('GET', '/v1/account', () =>
+      Response.json({
+        id: 'acc_1',
+        name: 'Local',
+        plan: 'free',
+        hourly_limit: 100,
+        session_limit: 2,
+        key_prefix: 'pp',
+        created_at: '',
+      }),
+    );
     const reply = await send({ type: 'sessions.refresh' });
     expect(reply).toMatchObject({ ok: true, value: [{ id: session.id }] });
     expect((await cachedSessions.getValue())?.data.map((s) => s.id)).toEqual([session.id]);
     expect(await quota.getValue()).toMatchObject({ limit: 100 });
     await vi.advanceTimersByTimeAsync(0);
     expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
+    // The plan's limits, not known yet, were read once with it, for the warnings of bulk actions.
+    expect(await plan.getValue()).toEqual({ name: 'free', hourlyLimit: 100, sessionLimit: 2 });
   });
 
   it('sessions.refresh says in a sentence why the service cannot be reached, keeping what it knew', async () => {
@@ -498,6 +512,7 @@ describe('intents that change the lists and settings', () => {
       name: 'Local',
       plan: 'free',
       hourly_limit: 100,
+      session_limit: 2,
       key_prefix: 'pp',
       created_at: '',
     };
@@ -512,6 +527,7 @@ describe('intents that change the lists and settings', () => {
     expect(reply).toMatchObject({ ok: true, value: { account: { name: 'Local' }, quota: { limit: 100 } } });
     expect(await connection.getValue()).toEqual({ serviceUrl: 'http://127.0.0.1:9999', apiKey: 'pp_new' });
     expect(await quota.getValue()).toMatchObject({ limit: 100, remaining: 72 });
+    expect(await plan.getValue()).toEqual({ name: 'free', hourlyLimit: 100, sessionLimit: 2 });
   });
 
   it('connection.save keeps the saved connection when the service refuses the key', async () => {

@@ -11,6 +11,7 @@ const account = {
   name: 'Local',
   plan: 'free' as const,
   hourly_limit: 100,
+  session_limit: 2,
   key_prefix: 'pp_live_abcd',
   created_at: '2025-01-06T09:00:00.000Z',
 };

@@ -12,6 +12,7 @@ const account = {
   name: 'Team',
   plan: 'premium' as const,
   hourly_limit: 1000,
+  session_limit: 10,
   key_prefix: 'pp',
   created_at: '',
 };

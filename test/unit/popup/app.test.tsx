@@ -18,6 +18,7 @@ const account = {
   name: 'Local',
   plan: 'enterprise',
   hourly_limit: null,
+  session_limit: 50,
   key_prefix: 'pp',
   created_at: '',
 } as const;
