@@ -7,7 +7,7 @@ import { cachedProfiles, cachedProxies, pendingView, preferences, savedScripts }
 import { forgetKey, knowPlan, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import { forgetProfile, putFirst, refreshList, replaced } from './lists';
-import { moreProfiles, refreshProfiles } from './profile-list';
+import { moreProfiles, refreshProfiles, searchProfiles } from './profile-list';
 import { createPastedProxies } from './proxy-list';
 import type { Runs } from './runs';
 import type { Sessions } from './sessions';
@@ -28,6 +28,7 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
   return {
     'profiles.refresh': ({ filter }) => refreshProfiles(filter),
     'profiles.more': () => moreProfiles(),
+    'profiles.search': ({ q, cursor }) => searchProfiles(q, cursor),
     'proxies.refresh': async () => refreshList(cachedProxies, (await requireApi()).listProxies(LIST)),
     async 'sessions.refresh'() {
       // The plan is not what the person asked for: a failure to read it leaves the sessions to answer.

@@ -21,6 +21,7 @@ export interface StopAllResult {
 export interface IntentReplies {
   'profiles.refresh': undefined;
   'profiles.more': undefined;
+  'profiles.search': { data: Profile[]; next_cursor: string | null };
   'proxies.refresh': undefined;
   'sessions.refresh': Session[];
   'profile.create': Profile;

@@ -15,7 +15,7 @@ import { startAuthenticatingProxy } from '../server/browser/fixtures';
 import { type ServiceHandle, startService } from '../server/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
-import { goTo, rowOf, runToSuccess, shownUnlessRefused } from './support/popup';
+import { goTo, pick, rowOf, runToSuccess, shownUnlessRefused } from './support/popup';
 import { saveScreenshot } from './support/screenshots';
 import { serviceReader } from './support/service-api';
 import { SITE_TITLE, startSite } from './support/site';
@@ -147,8 +147,9 @@ describe('a new user in the popup', () => {
     const worker = extension.currentWorker();
     await recordNotifications(worker);
     await goTo(popup, 'Automation');
-    const profile = popup.getByLabel('Profiles', { exact: true });
-    expect(await profile.locator('option:checked').textContent()).toBe(PROFILE);
+    // Nothing is picked by itself.
+    expect(await popup.getByRole('checkbox', { name: PROFILE }).isChecked()).toBe(false);
+    await pick(popup, PROFILE);
     const script = {
       steps: [
         { action: 'goto', url: `${site.origin}/?via=script` },

@@ -25,6 +25,16 @@ export function rowOf(popup: Page, name: string): Locator {
   return popup.getByRole('listitem').filter({ has: popup.getByText(name, { exact: true }) });
 }
 
+/** The names of the profiles Automation's picker lists. */
+export function pickable(popup: Page): Promise<string[]> {
+  return popup.getByRole('group', { name: 'Profiles to run on' }).locator('label').allTextContents();
+}
+
+/** Ticks a profile in Automation's picker. */
+export function pick(popup: Page, name: string): Promise<void> {
+  return popup.getByRole('group', { name: 'Profiles to run on' }).getByRole('checkbox', { name }).check();
+}
+
 /** Runs `script` as `name` from the Automation view and waits until its row says it succeeded; gives the row. */
 export async function runToSuccess(popup: Page, name: string, script: object): Promise<Locator> {
   await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script, null, 2));
