@@ -559,7 +559,7 @@ describe('run history, re-run, several profiles', () => {
     await popup.getByText("This profile's runs on the service").click();
     const earlier = rowOf(popup, 'Made through the API');
     await shownUnlessRefused(popup, earlier);
-    expect(await earlier.locator('summary').textContent()).toBe('Made through the API succeeded');
+    expect(await earlier.locator('summary .status').textContent()).toBe('succeeded');
     await earlier.getByRole('button', { name: 'Run again' }).click();
     await expect
       .poll(async () => (await runsOf(first.id)).map((run) => run.name))

@@ -165,7 +165,10 @@ describe('a new user in the popup', () => {
       'screenshot succeeded',
     ]);
     const outputs = run.getByRole('definition');
-    expect((await run.getByRole('term').allTextContents()).sort()).toEqual(['page', 'title']);
+    // In the order of the steps that wrote them.
+    expect(await run.getByRole('term').allTextContents()).toEqual(['title', 'page']);
+    await run.getByRole('button', { name: 'Full size' }).click();
+    await run.locator('img.shot').waitFor();
     expect(await outputs.allTextContents()).toContain(SITE_TITLE);
     const thumbnail = run.getByRole('img', { name: 'Screenshot page' });
     await thumbnail.waitFor();

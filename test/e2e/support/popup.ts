@@ -43,7 +43,7 @@ export async function runToSuccess(popup: Page, name: string, script: object): P
   const run = rowOf(popup, name);
   await shownUnlessRefused(popup, run);
   await eventually('the run to succeed in the popup', async () =>
-    (await run.locator('summary').textContent()) === `${name} succeeded` ? true : undefined,
+    (await run.locator('summary .status').textContent()) === 'succeeded' ? true : undefined,
   );
   return run;
 }

@@ -1,0 +1,22 @@
+/** Times as people read them: how long ago, and the exact moment for a tooltip. */
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** "5 minutes ago", "yesterday", "just now": `iso` from `now`, in the reader's language. */
+export function ago(iso: string, now = Date.now()): string {
+  const past = now - Date.parse(iso);
+  const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  for (const [unit, ms] of UNITS) {
+    if (past >= ms) return relative.format(-Math.floor(past / ms), unit);
+  }
+  return relative.format(0, 'second');
+}
+
+/** The exact moment, in the reader's time zone and language. */
+export function exactly(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
