@@ -24,6 +24,7 @@ export const profile: Profile = {
   session_id: null,
   created_at: at,
   updated_at: at,
+  last_used_at: null,
 };
 
 export const proxy: ProxyConfig = {
