@@ -14,6 +14,9 @@ import { ProfileForm } from './ProfileForm';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProfileRow } from './ProfileRow';
 
+/** A proxy URL as a row shows it: its host and port, without the scheme or the user name. */
+const hostOf = (url: string) => url.replace(/^[a-z0-9]+:\/\/(?:[^@/]*@)?/i, '');
+
 const sameFilter = (a: ProfileFilter, b: ProfileFilter) =>
   (a.q?.trim() ?? '') === (b.q?.trim() ?? '') && a.tag === b.tag && a.status === b.status;
 
@@ -54,7 +57,8 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const narrowed = Boolean(listed.q?.trim() || listed.tag || listed.status);
   const change = (part: ProfileFilter) => setFilter((current) => ({ ...current, ...part }));
   const proxyOf = ({ proxy, proxy_id }: Profile) =>
-    proxies?.find(({ id }) => id === proxy_id)?.name ?? proxy ?? t(proxy_id ? 'savedProxy' : 'noProxy');
+    proxies?.find(({ id }) => id === proxy_id)?.name ??
+    (proxy ? hostOf(proxy) : t(proxy_id ? 'savedProxy' : 'noProxy'));
   const allShownPicked = Boolean(shown?.length) && picked.length === shown?.length;
   /** Reads the pages not shown yet, then picks every profile the filter matches. */
   async function pickAllMatching() {

@@ -17,7 +17,7 @@ import { type ServiceHandle, startService } from '../server/harness';
 import { axeViolations } from './support/axe';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
-import { goTo, pick, pickable, rowOf, shownUnlessRefused } from './support/popup';
+import { goTo, pick, pickable, rowAction, rowOf, shownUnlessRefused } from './support/popup';
 import { serviceReader } from './support/service-api';
 import { eventually } from './support/wait';
 import { badge } from './support/worker';
@@ -145,6 +145,25 @@ describe('every profile', () => {
     popup = await extension.openPopup('#/profiles');
     const count = popup.getByRole('status').filter({ hasText: /profiles?$/ });
     await expect.poll(() => count.textContent()).toBe(`50 of ${COUNT} profiles`);
+    // Dense rows: at least eight whole rows between the sticky bar and the footer of the 600-px popup, one
+    // primary action and a ⋯ menu each, the name no smaller than its status.
+    const fit = await popup.locator('ul.rows > li').evaluateAll((rows) => {
+      const top = document.querySelector('.toolbar')?.getBoundingClientRect().bottom ?? 0;
+      const bottom = document.querySelector('footer')?.getBoundingClientRect().top ?? innerHeight;
+      const whole = rows.filter((row) => {
+        const box = row.getBoundingClientRect();
+        return box.top >= top && box.bottom <= bottom;
+      });
+      const size = (row: Element, selector: string) =>
+        Number.parseFloat(getComputedStyle(row.querySelector(selector) as Element).fontSize);
+      return {
+        whole: whole.length,
+        buttons: rows[0]?.querySelectorAll('button').length,
+        nameBigger: rows.every((row) => size(row, '.name') >= size(row, '.status')),
+      };
+    });
+    expect(fit).toEqual({ whole: expect.any(Number), buttons: 2, nameBigger: true });
+    expect(fit.whole).toBeGreaterThanOrEqual(8);
 
     const search = popup.getByLabel('Search profiles');
     await search.fill('Scale 0500');
@@ -166,6 +185,7 @@ describe('every profile', () => {
     }
 
     await search.fill('');
+    await popup.getByRole('button', { name: `More actions for ${nameOf(COUNT)}` }).click();
     await rowOf(popup, nameOf(COUNT)).getByRole('button', { name: 'Show profiles tagged vip' }).click();
     await popup.getByText('Tagged vip').waitFor();
     await expect.poll(() => count.textContent()).toBe('50 of 100 profiles');
@@ -262,7 +282,7 @@ describe('editing', () => {
     expect(created.status).toBe(201);
     popup = await extension.openPopup('#/profiles');
     await popup.getByLabel('Search profiles').fill('Edit me');
-    await popup.getByRole('button', { name: 'Edit Edit me' }).click();
+    await rowAction(popup, 'Edit me', 'Edit');
     await expect.poll(() => popup.evaluate(() => document.activeElement?.textContent)).toBe('Edit Edit me');
     await popup.getByLabel('Profile name').fill('Edited');
     await popup.getByLabel('Tags').fill('new, eu');
@@ -270,7 +290,7 @@ describe('editing', () => {
     await popup.getByLabel('Start from').selectOption({ label: 'Windows · German · Berlin' });
     await popup.getByRole('button', { name: 'Save' }).click();
     // The focus lands on the profile saved.
-    await expect.poll(() => focusedLabel(popup)).toBe('Edit Edited');
+    await expect.poll(() => focusedLabel(popup)).toBe('More actions for Edited');
     await popup.getByLabel('Search profiles').fill('Edited');
     await popup.getByRole('status').filter({ hasText: '1 profile' }).waitFor();
     await rowOf(popup, 'Edited').waitFor();
@@ -285,7 +305,7 @@ describe('editing', () => {
       /^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .*Chrome\/\d+/,
     );
 
-    await popup.getByRole('button', { name: 'Clone Edited' }).click();
+    await rowAction(popup, 'Edited', 'Clone');
     await shownUnlessRefused(popup, rowOf(popup, 'Edited (copy)'));
     const [copy] = await profilesNamed('Edited (copy)');
     expect(copy).toMatchObject({
@@ -344,7 +364,7 @@ describe('editing', () => {
     // Escape closes the question and gives the focus back to the button that asked it.
     await popup.getByRole('button', { name: 'Delete In use' }).click();
     await popup.getByRole('group', { name: 'Delete the proxy In use?' }).waitFor();
-    await expect.poll(() => focusedLabel(popup)).toBe('Delete');
+    await expect.poll(() => focusedLabel(popup)).toBe('Cancel');
     await popup.keyboard.press('Escape');
     await expect.poll(() => focusedLabel(popup)).toBe('Delete In use');
     await popup.getByRole('button', { name: 'Delete In use' }).click();
@@ -408,7 +428,7 @@ describe('proxy tools', () => {
     expect(created.status).toBe(201);
     popup = await extension.openPopup('#/profiles');
     await popup.getByLabel('Search profiles').fill('Tokyo shopper');
-    await popup.getByRole('button', { name: 'Edit Tokyo shopper' }).click();
+    await rowAction(popup, 'Tokyo shopper', 'Edit');
     await popup.getByLabel('Proxy', { exact: true }).selectOption({ label: name });
     await popup.getByText('Fingerprint').click();
     await popup.getByRole('button', { name: "Match the proxy's time zone" }).click();
@@ -433,7 +453,7 @@ describe('cookies in and out', () => {
 
     popup = await extension.openPopup('#/profiles');
     await popup.getByLabel('Search profiles').fill('Cookie jar');
-    await popup.getByRole('button', { name: 'Edit Cookie jar' }).click();
+    await rowAction(popup, 'Cookie jar', 'Edit');
     await popup.getByText('Cookies', { exact: true }).click();
     await popup
       .getByLabel('Paste cookies (JSON or cookies.txt)')

@@ -15,7 +15,7 @@ import { startAuthenticatingProxy } from '../server/browser/fixtures';
 import { type ServiceHandle, startService } from '../server/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
-import { goTo, pick, rowOf, runToSuccess, shownUnlessRefused } from './support/popup';
+import { goTo, pick, rowAction, rowOf, runToSuccess, shownUnlessRefused } from './support/popup';
 import { saveScreenshot } from './support/screenshots';
 import { serviceReader } from './support/service-api';
 import { SITE_TITLE, startSite } from './support/site';
@@ -216,7 +216,7 @@ describe('a new user in the popup', () => {
   it('deletes the profile once the person confirms', async () => {
     const { data } = await api.get<{ data: Profile[] }>('/v1/profiles');
     await goTo(popup, 'Profiles');
-    await popup.getByRole('button', { name: `Delete ${PROFILE}` }).click();
+    await rowAction(popup, PROFILE, 'Delete');
     const question = popup.getByRole('group', {
       name: `Delete ${PROFILE}? Its cookies and browser data are removed too.`,
     });

@@ -25,6 +25,12 @@ export function rowOf(popup: Page, name: string): Locator {
   return popup.getByRole('listitem').filter({ has: popup.getByText(name, { exact: true }) });
 }
 
+/** Chooses one of a profile row's actions behind its ⋯ menu: `Edit`, `Clone`, `Delete`. */
+export async function rowAction(popup: Page, profile: string, action: string): Promise<void> {
+  await popup.getByRole('button', { name: `More actions for ${profile}` }).click();
+  await popup.getByRole('button', { name: `${action} ${profile}` }).click();
+}
+
 /** The names of the profiles Automation's picker lists. */
 export function pickable(popup: Page): Promise<string[]> {
   return popup.getByRole('group', { name: 'Profiles to run on' }).locator('label').allTextContents();

@@ -59,7 +59,11 @@ describe('Bulk actions', () => {
     });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Start 4' }));
-    fireEvent.click(within(screen.getByRole('group')).getByRole('button', { name: 'Start 4' }));
+    fireEvent.click(
+      within(screen.getByRole('group', { name: /^Start 4 profiles\?/ })).getByRole('button', {
+        name: 'Start 4',
+      }),
+    );
     const outcome = await screen.findByText(/Started 2 of 4\./);
     expect(outcome.textContent).toBe(`Started 2 of 4.\nThe rest were not started: ${sentence}`);
     expect(mock.sentOf('session.start')).toHaveLength(3);
@@ -75,7 +79,7 @@ describe('Bulk actions', () => {
     const start = screen.getByRole('button', { name: 'Start 2' });
     expect(start.classList.contains('danger')).toBe(false);
     fireEvent.click(start);
-    expect(screen.queryByRole('group')).toBeNull();
+    expect(screen.queryByRole('group', { name: /^Start 2 profiles\?/ })).toBeNull();
     await waitFor(() => expect(mock.sentOf('session.start')).toHaveLength(2));
   });
 
