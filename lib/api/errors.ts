@@ -135,7 +135,8 @@ function describeFailure(
     : status >= 500
       ? SAYS.failed(status)
       : SAYS.refused(status);
-  if (!field) return said;
+  // A detail that already says what is wrong with the field is said once.
+  if (!field || problem?.detail?.includes(field.message)) return said;
   return `${said} ${field.path ? `${field.path}: ` : ''}${field.message}.`;
 }
 
