@@ -4,6 +4,7 @@ import { ConnectForm } from '../../components/ConnectForm';
 import { useItem } from '../../components/hooks';
 import { Options } from '../../components/Options';
 import { quotaText } from '../../components/quota';
+import { noteReply, useServiceDown } from '../../components/service-down';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { connection, pendingView, quota } from '../../lib/storage';
@@ -44,8 +45,9 @@ export function App() {
   // running marks, before anyone looks.
   const apiKey = saved?.apiKey;
   useEffect(() => {
-    if (apiKey) connector.send({ type: 'sessions.refresh' });
+    if (apiKey) connector.send({ type: 'sessions.refresh' }).then(noteReply);
   }, [apiKey]);
+  const down = useServiceDown();
   // While the popup is open the worker follows the service's event stream: what changes shows at once.
   useEffect(() => (apiKey ? connector.followEvents() : undefined), [apiKey]);
   if (!saved) return null;
@@ -91,6 +93,16 @@ export function App() {
         <h1 class="visually-hidden" tabIndex={-1}>
           {t('viewHeading', t(view))}
         </h1>
+        {down && (
+          <div role="alert" class="problem banner">
+            <p>
+              <strong>{down.message}</strong> {t('serviceDownHint')}
+            </p>
+            <button type="button" onClick={() => location.reload()}>
+              {t('tryAgain')}
+            </button>
+          </div>
+        )}
         {view === 'proxies' ? (
           <Proxies />
         ) : view === 'sessions' ? (
@@ -101,7 +113,8 @@ export function App() {
           <Profiles focus={id} />
         )}
       </main>
-      {quotaSeen && (
+      {/* The quota last seen says nothing true while the service is down. */}
+      {quotaSeen && !down && (
         <footer class="muted">
           <span role="status">{quotaText(quotaSeen)}</span>
         </footer>

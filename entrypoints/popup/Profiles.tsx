@@ -4,6 +4,7 @@ import { LoadMore } from '../../components/LoadMore';
 import { useEditing } from '../../components/landing';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
+import { useServiceDown } from '../../components/service-down';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -30,6 +31,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
   const task = useTask();
   const more = useTask();
+  const down = useServiceDown();
   const { editing, edit, close, land } = useEditing<Profile>();
   const [selected, setSelected] = useState<string[]>([]);
   /** What the last bulk action did, as sentences. */
@@ -51,7 +53,8 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   }, [asked]);
 
   if (editing) return <ProfileForm profile={editing === true ? undefined : editing} onDone={close} />;
-  const shown = listing?.data;
+  // Rows kept from before are not shown under a service that cannot be reached: they may be stale.
+  const shown = down ? undefined : listing?.data;
   const picked = shown?.filter(({ id }) => selected.includes(id)) ?? [];
   const total = listing?.total;
   const narrowed = Boolean(listed.q?.trim() || listed.tag || listed.status);

@@ -11,7 +11,7 @@ import {
   watchedRuns,
 } from '../../../lib/storage';
 import { type Answers, type MockConnector, mockConnector } from './connector-mock';
-import { installPopupBrowser, ok, profile, refreshed, typeInto, watched } from './harness';
+import { fail, installPopupBrowser, ok, profile, refreshed, typeInto, watched } from './harness';
 
 const account = {
   id: 'a',
@@ -92,6 +92,22 @@ describe('App', () => {
     await connected();
     render(<App />);
     await waitFor(() => expect(mock.followed()).toBe(1));
+  });
+
+  it('says once, in a banner, that the service cannot be reached: no quota, no stale rows, no error per list', async () => {
+    await connected();
+    await quota.setValue({ limit: null, remaining: null, resetSeconds: null, observedAt: 1 });
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    const unreachable = 'The service at http://127.0.0.1:8787 cannot be reached. Is it running?';
+    const down = () => fail('network_error', unreachable);
+    mockConnector({ ...worker, 'sessions.refresh': down, 'profiles.refresh': down, 'proxies.refresh': down });
+    render(<App />);
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toContain(unreachable);
+    expect(banner.textContent).toContain('npm start');
+    await waitFor(() => expect(screen.queryByText('Shop')).toBeNull());
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.queryByText(/Requests: unlimited|no hourly limit/)).toBeNull();
   });
 
   it('has the worker reconcile the sessions as it opens', async () => {
