@@ -9,6 +9,9 @@ import { cachedProfiles } from '../../lib/storage';
 /** How long typing must pause before the search goes to the service. */
 export const TYPING_PAUSE_MS = 300;
 
+/** Picks named one by one under the list (those out of the search's sight included); more are counted. */
+const NAMED = 3;
+
 /** A profile picked, by id and the name it had when picked (it may be out of the list the search shows). */
 export interface Picked {
   id: string;
@@ -106,9 +109,21 @@ export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
         </ul>
       )}
       <Problem error={more.error} />
-      <p id={`${id}h`} class="note">
-        {value.length ? t('pickedCount', value.length) : t('pickedNone')} {t('pickSeveral')}
-      </p>
+      <div class="bar">
+        <p id={`${id}h`} class="note grow">
+          {value.length === 0
+            ? t('pickedNone')
+            : value.length <= NAMED
+              ? t('pickedNamed', value.length, value.map(({ name }) => name).join(', '))
+              : t('pickedCount', value.length)}{' '}
+          {t('pickSeveral')}
+        </p>
+        {value.length > 0 && (
+          <button type="button" aria-label={t('clearPicksLabel')} onClick={() => onPick([])}>
+            {t('clearPicks')}
+          </button>
+        )}
+      </div>
     </fieldset>
   );
 }

@@ -209,7 +209,7 @@ describe('Automation', () => {
       { type: 'profiles.search', q: '' },
       { type: 'profiles.search', q: '', cursor: 'c50' },
     ]);
-    expect(screen.getByText(/^1 picked\./)).toBeTruthy();
+    expect(screen.getByText(/^1 picked: Profile 60\./)).toBeTruthy();
   });
 
   it('says where a run started from the form appears', async () => {
