@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../lib/i18n';
-import { useServiceDown } from './service-down';
+import { useSaidByBanner } from './service-down';
 
 interface ProblemProps {
   /** A sentence, and how long the service asked to wait before trying again. */
@@ -13,7 +13,7 @@ interface ProblemProps {
  * reached is said once, by the popup's banner, not again here.
  */
 export function Problem({ error, retry }: ProblemProps) {
-  const down = useServiceDown();
+  const saidByBanner = useSaidByBanner();
   // The error whose wait is over: Retry is disabled from the first moment an error asks to wait.
   const [waited, setWaited] = useState<ProblemProps['error']>(null);
   useEffect(() => {
@@ -21,7 +21,7 @@ export function Problem({ error, retry }: ProblemProps) {
     const timer = setTimeout(() => setWaited(error), error.retryAfter * 1000);
     return () => clearTimeout(timer);
   }, [error]);
-  if (!error || (down && error.code === 'network_error')) return null;
+  if (!error || (saidByBanner && error.code === 'network_error')) return null;
   return (
     <p role="alert" class="problem">
       {error.message}{' '}

@@ -3,24 +3,48 @@ import type { Reply, WorkerError } from '../lib/messaging/protocol';
 
 /**
  * Whether the service answered the last thing this page asked, for one banner that says it is down instead of
- * an error in every list and row. Set by a reply that got no answer; cleared by any answer.
+ * an error in every list and row. Set by a reply that got no answer; cleared by any answer. Lists and rows
+ * leave the failure to the banner only while one is drawn (the set-up form has none: it says it itself).
  */
 let down: WorkerError | null = null;
-const listeners = new Set<(error: WorkerError | null) => void>();
+let banners = 0;
+const listeners = new Set<() => void>();
+const tell = () => {
+  for (const listener of listeners) listener();
+};
 
 export function noteReply(reply: Reply<unknown>): void {
   const next = reply.ok ? null : reply.error.code === 'network_error' ? reply.error : down;
   if (next === down) return;
   down = next;
-  for (const listener of listeners) listener(down);
+  tell();
 }
 
-/** The failure that says the service cannot be reached, while it is so; else null. */
-export function useServiceDown(): WorkerError | null {
-  const [error, setError] = useState(down);
+function useChanges(): void {
+  const [, setCount] = useState(0);
   useEffect(() => {
-    listeners.add(setError);
-    return () => void listeners.delete(setError);
+    const changed = () => setCount((count) => count + 1);
+    listeners.add(changed);
+    return () => void listeners.delete(changed);
   }, []);
-  return error;
+}
+
+/** The failure that says the service cannot be reached, for the banner that says so; it counts as drawn. */
+export function useServiceDownBanner(): WorkerError | null {
+  useChanges();
+  useEffect(() => {
+    banners += 1;
+    tell();
+    return () => {
+      banners -= 1;
+      tell();
+    };
+  }, []);
+  return down;
+}
+
+/** Whether a banner says the service cannot be reached: then a list or row does not say it again. */
+export function useSaidByBanner(): boolean {
+  useChanges();
+  return down !== null && banners > 0;
 }

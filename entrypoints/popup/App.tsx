@@ -4,7 +4,7 @@ import { ConnectForm } from '../../components/ConnectForm';
 import { useItem } from '../../components/hooks';
 import { Options } from '../../components/Options';
 import { quotaText } from '../../components/quota';
-import { noteReply, useServiceDown } from '../../components/service-down';
+import { noteReply, useSaidByBanner, useServiceDownBanner } from '../../components/service-down';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { connection, pendingView, quota } from '../../lib/storage';
@@ -12,6 +12,22 @@ import { Automation } from './Automation';
 import { Profiles } from './Profiles';
 import { Proxies } from './Proxies';
 import { Sessions } from './Sessions';
+
+/** Says once, for every view, that the service cannot be reached and what to do. */
+function ServiceDownBanner() {
+  const down = useServiceDownBanner();
+  if (!down) return null;
+  return (
+    <div role="alert" class="problem banner">
+      <p>
+        <strong>{down.message}</strong> {t('serviceDownHint')}
+      </p>
+      <button type="button" onClick={() => location.reload()}>
+        {t('tryAgain')}
+      </button>
+    </div>
+  );
+}
 
 const VIEWS = ['profiles', 'proxies', 'sessions', 'automation'] as const;
 
@@ -47,7 +63,7 @@ export function App() {
   useEffect(() => {
     if (apiKey) connector.send({ type: 'sessions.refresh' }).then(noteReply);
   }, [apiKey]);
-  const down = useServiceDown();
+  const serviceDown = useSaidByBanner();
   // While the popup is open the worker follows the service's event stream: what changes shows at once.
   useEffect(() => (apiKey ? connector.followEvents() : undefined), [apiKey]);
   if (!saved) return null;
@@ -93,16 +109,7 @@ export function App() {
         <h1 class="visually-hidden" tabIndex={-1}>
           {t('viewHeading', t(view))}
         </h1>
-        {down && (
-          <div role="alert" class="problem banner">
-            <p>
-              <strong>{down.message}</strong> {t('serviceDownHint')}
-            </p>
-            <button type="button" onClick={() => location.reload()}>
-              {t('tryAgain')}
-            </button>
-          </div>
-        )}
+        <ServiceDownBanner />
         {view === 'proxies' ? (
           <Proxies />
         ) : view === 'sessions' ? (
@@ -114,7 +121,7 @@ export function App() {
         )}
       </main>
       {/* The quota last seen says nothing true while the service is down. */}
-      {quotaSeen && !down && (
+      {quotaSeen && !serviceDown && (
         <footer class="muted">
           <span role="status">{quotaText(quotaSeen)}</span>
         </footer>

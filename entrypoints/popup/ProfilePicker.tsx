@@ -119,7 +119,7 @@ export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
           {t('pickSeveral')}
         </p>
         {value.length > 0 && (
-          <button type="button" aria-label={t('clearPicksLabel')} onClick={() => onPick([])}>
+          <button type="button" onClick={() => onPick([])}>
             {t('clearPicks')}
           </button>
         )}

@@ -4,7 +4,7 @@ import { LoadMore } from '../../components/LoadMore';
 import { useEditing } from '../../components/landing';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
-import { useServiceDown } from '../../components/service-down';
+import { useSaidByBanner } from '../../components/service-down';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -31,7 +31,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
   const task = useTask();
   const more = useTask();
-  const down = useServiceDown();
+  const down = useSaidByBanner();
   const { editing, edit, close, land } = useEditing<Profile>();
   const [selected, setSelected] = useState<string[]>([]);
   /** What the last bulk action did, as sentences. */

@@ -572,7 +572,7 @@ describe('run history, re-run, several profiles', () => {
     await popup.getByLabel('Find a profile').fill('Historic A');
     await expect.poll(() => pickable(popup)).toEqual(['Historic A']);
     // Picks the popup kept from earlier are named under the list, out of the search's sight too: cleared.
-    const clear = popup.getByRole('button', { name: 'Unpick every profile' });
+    const clear = popup.getByRole('button', { name: 'Clear picks' });
     if (await clear.count()) await clear.click();
     await pick(popup, 'Historic A');
     await popup.getByText("This profile's runs on the service").click();

@@ -60,7 +60,7 @@ function quotaLine(popup: Page) {
 
 describe('the popup explains what went wrong', () => {
   it('a key the service refuses', async () => {
-    const popup = await connect(service.baseUrl, 'pp_live_0000000000000000000000000000');
+    const popup = await connect(service.baseUrl, 'pp_live_00000000000000000000000000000000');
     expect(await alertOf(popup)).toBe('The service refused the API key. Check it, or create a new one.');
     expect(await popup.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
     await saveScreenshot(popup, 'error');
@@ -69,7 +69,7 @@ describe('the popup explains what went wrong', () => {
 
   it('a service that is not running', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const popup = await connect(url, 'pp_live_0000000000000000000000000000');
+    const popup = await connect(url, 'pp_live_00000000000000000000000000000000');
     expect(await alertOf(popup)).toBe(`The service at ${url} cannot be reached. Is it running?`);
     await popup.close();
   });

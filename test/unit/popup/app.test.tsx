@@ -64,7 +64,7 @@ describe('App', () => {
     render(<App />);
     const url = await screen.findByLabelText<HTMLInputElement>('Service URL');
     expect(url.value).toBe('http://127.0.0.1:8787');
-    typeInto(screen.getByLabelText('API key'), 'pp_live_key');
+    typeInto(screen.getByLabelText('API key'), 'pp_live_Key00000000000000000000000000000');
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     expect((await screen.findByRole('status')).textContent).toBe(
       'Connected to Local on the enterprise plan. Requests: unlimited',
