@@ -283,7 +283,10 @@ describe('editing', () => {
     popup = await extension.openPopup('#/profiles');
     await popup.getByLabel('Search profiles').fill('Edit me');
     await rowAction(popup, 'Edit me', 'Edit');
-    await expect.poll(() => popup.evaluate(() => document.activeElement?.textContent)).toBe('Edit Edit me');
+    // The form's first field has the focus.
+    await expect
+      .poll(() => popup.evaluate(() => (document.activeElement as HTMLInputElement).labels?.[0]?.textContent))
+      .toBe('Profile name');
     await popup.getByLabel('Profile name').fill('Edited');
     await popup.getByLabel('Tags').fill('new, eu');
     await popup.getByText('Fingerprint').click();
