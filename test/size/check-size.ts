@@ -14,8 +14,12 @@ import { runWxt } from '../../scripts/wxt';
 // 28 KB until cookies in and out, proxy checks and pasted lists, a profile's run history, re-run, a script on
 // several profiles and focus that lands after each action: 27.9 KB before, 29.4 KB with them. The worker's was
 // 20 KB until it carried the same (the cookie, check and run-history calls and the pasted list's parser):
-// 19.8 KB before, 20.8 KB with them.
-const BUDGETS_KB = { popup: 30, background: 21, dashboard: 30 };
+// 19.8 KB before, 20.8 KB with them. Then 30 and 21 until the popup served a person with hundreds of profiles
+// (issue 31): Automation's own picker with paging, dense rows with a ⋯ menu and last used, Select all matching and
+// the plan's session cap in bulk confirms, one offline banner, run times and durations, a full-size screenshot, a
+// key's shape checked at set-up; the worker's picker search, the plan's limits and last-used marks. The popup was
+// 29.4 KB before (as recorded above), 31.3 KB with them; the worker 20.8 KB before, 21.1 KB with them.
+const BUDGETS_KB = { popup: 32, background: 22, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 
