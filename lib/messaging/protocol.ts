@@ -32,7 +32,7 @@ export interface IntentReplies {
   'cookies.import': CookiesImported;
   'proxy.delete': undefined;
   'proxy.check': ProxyCheck;
-  'proxies.paste': string[];
+  'proxies.paste': { report: string[]; refused: string[] };
   'proxy.save': ProxyConfig;
   'session.start': Session;
   'session.stop': Session;

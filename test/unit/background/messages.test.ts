@@ -485,6 +485,28 @@ describe('intents that change the lists and settings', () => {
     expect((await cachedProfiles.getValue())?.data.map((p) => p.id)).toEqual(['prf_1', 'prf_2']);
   });
 
+  it('proxies.paste refuses a repeated line and a proxy saved already without a request, and gives the lines back', async () => {
+    await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: START });
+    const created = answer('POST', '/v1/proxies', () =>
+      Response.json(proxy('prx_9', '10.2.2.2:1080'), { status: 201 }),
+    );
+    const text = 'socks5://10.2.2.2:1080\nsocks5://10.2.2.2:1080\nhttp://10.0.0.1:3128\nnot a proxy';
+    const reply = await send({ type: 'proxies.paste', text });
+    expect(reply).toMatchObject({
+      ok: true,
+      value: {
+        report: [
+          'Line 1: added 10.2.2.2:1080.',
+          'Line 2: not added: the same proxy as line 1.',
+          'Line 3: not added: already saved as Office.',
+          expect.stringMatching(/^Line 4: not added: /),
+        ],
+        refused: ['socks5://10.2.2.2:1080', 'http://10.0.0.1:3128', 'not a proxy'],
+      },
+    });
+    expect(created).toHaveLength(1);
+  });
+
   it('proxy.save creates a proxy, or changes the one it names, first in the cached list', async () => {
     await cachedProxies.setValue({ data: [proxy('prx_1', 'Office'), proxy('prx_2', 'Lab')], savedAt: START });
     const created = answer('POST', '/v1/proxies', () =>

@@ -42,6 +42,26 @@ describe('Proxies', () => {
     expect(await screen.findByText(/No saved proxies yet/)).toBeTruthy();
   });
 
+  it('keeps the pasted lines not added in the box, under a report line by line', async () => {
+    installPopupBrowser();
+    mockConnector({
+      'proxies.refresh': listed(),
+      'proxies.paste': () =>
+        ok({
+          report: ['Line 1: added 10.2.2.2:1080.', 'Line 2: not added: the same proxy as line 1.'],
+          refused: ['socks5://10.2.2.2:1080'],
+        }),
+    });
+    render(<Proxies />);
+    const box = await screen.findByLabelText<HTMLTextAreaElement>(/^Proxies, one a line/);
+    typeInto(box, 'socks5://10.2.2.2:1080\nsocks5://10.2.2.2:1080');
+    fireEvent.click(screen.getByRole('button', { name: 'Add proxies' }));
+    expect((await screen.findByText(/^Line 1: added/)).textContent).toBe(
+      'Line 1: added 10.2.2.2:1080.\nLine 2: not added: the same proxy as line 1.\nThe lines not added are left in the box, to correct.',
+    );
+    expect(box.value).toBe('socks5://10.2.2.2:1080');
+  });
+
   it('lists name, scheme://host:port and whether a password is set', async () => {
     installPopupBrowser();
     mockConnector({ 'proxies.refresh': listed(office, proxy('prx_2', 'Plain')) });
