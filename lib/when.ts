@@ -1,4 +1,4 @@
-/** Times as people read them: how long ago, and the exact moment for a tooltip. */
+/** Times as people read them: how long ago (or from now), and the exact moment for a tooltip. */
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['day', 86_400_000],
@@ -6,12 +6,12 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
 ];
 
-/** "5 minutes ago", "yesterday", "just now": `iso` from `now`, in the reader's language. */
-export function ago(iso: string, now = Date.now()): string {
-  const past = now - Date.parse(iso);
+/** "5 minutes ago", "yesterday", "in 3 days", "now": `iso` from `now`, in the reader's language. */
+export function fromNow(iso: string, now = Date.now()): string {
+  const apart = Date.parse(iso) - now;
   const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
   for (const [unit, ms] of UNITS) {
-    if (past >= ms) return relative.format(-Math.floor(past / ms), unit);
+    if (Math.abs(apart) >= ms) return relative.format(Math.trunc(apart / ms), unit);
   }
   return relative.format(0, 'second');
 }

@@ -6,7 +6,7 @@ import { RowMenu } from '../../components/RowMenu';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { ago, exactly } from '../../lib/when';
+import { exactly, fromNow } from '../../lib/when';
 
 interface ProfileRowProps {
   profile: Profile;
@@ -61,7 +61,7 @@ export function ProfileRow(props: ProfileRowProps) {
         <small class="muted meta" title={profile.notes || undefined}>
           {profile.last_used_at ? (
             <time dateTime={profile.last_used_at} title={exactly(profile.last_used_at)}>
-              {t('lastUsed', ago(profile.last_used_at))}
+              {t('lastUsed', fromNow(profile.last_used_at))}
             </time>
           ) : (
             t('neverUsed')

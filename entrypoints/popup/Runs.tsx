@@ -7,7 +7,7 @@ import { connector } from '../../lib/messaging/connector';
 import { profileNameOf } from '../../lib/profile-name';
 import { outputsInStepOrder, runDuration } from '../../lib/run-reading';
 import { cachedProfiles, connection, watchedRuns } from '../../lib/storage';
-import { ago, exactly } from '../../lib/when';
+import { exactly, fromNow } from '../../lib/when';
 
 /** A run or step status as people read it: `status_succeeded` → "Succeeded". */
 const statusText = (status: string) => t(`status_${status}` as MessageName);
@@ -72,7 +72,7 @@ function RunItem({ run, dropped, open, profile }: Listed & { open: boolean; prof
           <small class="muted meta">
             {run.name && `${profile} · `}
             <time dateTime={run.created_at} title={exactly(run.created_at)}>
-              {ago(run.created_at)}
+              {fromNow(run.created_at)}
             </time>
             {duration && ` · ${duration}`}
           </small>
