@@ -178,6 +178,16 @@ describe('Automation', () => {
     expect(await cachedProfiles.getValue()).toEqual(tagged);
   });
 
+  it('says so when the hourly limit refuses its search, instead of an empty list', async () => {
+    installPopupBrowser();
+    const sentence = 'The hourly request limit is used up. Try again in 4 minutes.';
+    mockConnector({
+      'profiles.search': () => fail('rate_limited', sentence, { status: 429, retryAfter: 240 }),
+    });
+    render(<Automation />);
+    expect((await screen.findByRole('alert')).textContent).toContain(sentence);
+  });
+
   it('picks nothing by itself: Run waits for a profile and says so', async () => {
     installPopupBrowser();
     mockConnector(profiles);
