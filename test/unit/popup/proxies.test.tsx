@@ -62,6 +62,24 @@ describe('Proxies', () => {
     expect(box.value).toBe('socks5://10.2.2.2:1080');
   });
 
+  it('shows whether a checked proxy works or fails, each its own way', async () => {
+    installPopupBrowser();
+    mockConnector({
+      'proxies.refresh': listed(office, proxy('prx_2', 'Plain')),
+      'proxy.check': ({ proxyId }) =>
+        ok(
+          proxyId === 'prx_2'
+            ? { ok: false, reason: 'The proxy refused the connection.', took_ms: 12 }
+            : { ok: true, ip: '203.0.113.9', timezone: 'Asia/Tokyo', took_ms: 40 },
+        ),
+    });
+    render(<Proxies />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check Plain' }));
+    fireEvent.click(screen.getByRole('button', { name: `Check ${office.name}` }));
+    expect((await screen.findByText(/^Does not work/)).className).toBe('check-result fails');
+    expect((await screen.findByText(/^Works/)).className).toBe('check-result works');
+  });
+
   it('lists name, scheme://host:port and whether a password is set', async () => {
     installPopupBrowser();
     mockConnector({ 'proxies.refresh': listed(office, proxy('prx_2', 'Plain')) });
