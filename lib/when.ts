@@ -11,7 +11,7 @@ export function fromNow(iso: string, now = Date.now()): string {
   const apart = Date.parse(iso) - now;
   const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
   for (const [unit, ms] of UNITS) {
-    if (Math.abs(apart) >= ms) return relative.format(Math.trunc(apart / ms), unit);
+    if (Math.abs(apart) >= ms) return relative.format(Math.round(apart / ms), unit);
   }
   return relative.format(0, 'second');
 }
