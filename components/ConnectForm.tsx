@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { isWellFormedKey } from '../lib/api/key-shape';
 import type { Account } from '../lib/api/schemas/account';
 import { t } from '../lib/i18n';
 import { connector } from '../lib/messaging/connector';
@@ -26,17 +27,21 @@ interface ConnectFormProps {
 export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormProps) {
   const { draft, bind, forget } = useDraft('connect', { serviceUrl, apiKey: '' });
   const [tried, setTried] = useState(false);
+  /** The address and key the shown failure is about: it goes once either is changed. */
+  const [asked, setAsked] = useState('');
   const [connected, setConnected] = useState<string>();
   const task = useTask();
   const url = draft.serviceUrl.trim().replace(/\/+$/, '');
   const apiKey = draft.apiKey.trim();
   const urlError = servicePermissionPattern(url) ? undefined : t('serviceUrlInvalid');
-  const keyError = apiKey ? undefined : t('apiKeyMissing');
+  const keyError = !apiKey ? t('apiKeyMissing') : isWellFormedKey(apiKey) ? undefined : t('apiKeyMalformed');
 
   function connect(event: Event) {
     event.preventDefault();
     setTried(true);
     if (urlError || keyError || task.busy) return;
+    // What was said of the address and key connected with last time: not of these.
+    setAsked(`${url} ${apiKey}`);
     // Asked before any await: browsers only show the permission prompt during the click.
     const access = requestServiceAccess(url).catch(() => false);
     // Read before the worker saves the new address: the old one's access is given back once it is replaced.
@@ -92,7 +97,7 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormPro
           </a>
         </p>
       )}
-      <Problem error={task.error} />
+      <Problem error={asked === `${url} ${apiKey}` ? task.error : null} />
       {/* Busy, it keeps the focus: a disabled button would drop it to the page. */}
       <button type="submit" aria-disabled={task.busy}>
         {task.busy ? t('connecting') : t('connect')}

@@ -1,25 +1,29 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
-/** A popup form: its title takes the focus when it opens, so that it is announced, and Escape leaves it. */
+/**
+ * A popup form named by its title: its first field takes the focus when it opens (the form's name is announced
+ * with it), and Escape leaves it.
+ */
 export function EditorForm(props: {
   title: string;
   onSubmit: (event: Event) => void;
   onEscape: () => void;
   children: ComponentChildren;
 }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  const form = useRef<HTMLFormElement>(null);
+  const title = useId();
+  useEffect(() => form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus(), []);
   return (
     <form
+      ref={form}
+      aria-labelledby={title}
       class="stack"
       onSubmit={props.onSubmit}
       onKeyDown={(e) => e.key === 'Escape' && props.onEscape()}
       noValidate
     >
-      <h2 tabIndex={-1} ref={heading}>
-        {props.title}
-      </h2>
+      <h2 id={title}>{props.title}</h2>
       {props.children}
     </form>
   );

@@ -12,6 +12,8 @@ interface PasteBoxProps<T> {
   send: (text: string) => Promise<Reply<T>>;
   /** The outcome of a send, as sentences. */
   outcomeOf: (value: T) => string;
+  /** What of the text stays in the box after a send (the lines refused, to correct); else it is emptied. */
+  kept?: (value: T) => string;
   /** More ways to fill the text (a file input), given the way to set it. */
   more?: (setText: (text: string) => void) => ComponentChildren;
 }
@@ -20,7 +22,7 @@ interface PasteBoxProps<T> {
  * Pasted text sent with one button; the refusal, or the outcome, under it. The text stays in this form only,
  * never in a draft: what is pasted here may hold passwords or session cookies.
  */
-export function PasteBox<T>({ label, action, send, outcomeOf, more }: PasteBoxProps<T>) {
+export function PasteBox<T>({ label, action, send, outcomeOf, kept, more }: PasteBoxProps<T>) {
   const [text, setText] = useState('');
   const [outcome, setOutcome] = useState('');
   const task = useTask();
@@ -28,7 +30,7 @@ export function PasteBox<T>({ label, action, send, outcomeOf, more }: PasteBoxPr
     setOutcome('');
     const reply = await task.run(() => send(text));
     if (!reply.ok) return;
-    setText('');
+    setText(kept?.(reply.value) ?? '');
     setOutcome(outcomeOf(reply.value));
   }
   return (

@@ -1,14 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../lib/i18n';
+import { useSaidByBanner } from './service-down';
 
 interface ProblemProps {
   /** A sentence, and how long the service asked to wait before trying again. */
-  error: { message: string; retryAfter?: number | null } | null;
+  error: { message: string; retryAfter?: number | null; code?: string } | null;
   retry?: () => unknown;
 }
 
-/** A failure as a sentence, with a Retry that waits as long as the service asked. */
+/**
+ * A failure as a sentence, with a Retry that waits as long as the service asked. A service that cannot be
+ * reached is said once, by the popup's banner, not again here.
+ */
 export function Problem({ error, retry }: ProblemProps) {
+  const saidByBanner = useSaidByBanner();
   // The error whose wait is over: Retry is disabled from the first moment an error asks to wait.
   const [waited, setWaited] = useState<ProblemProps['error']>(null);
   useEffect(() => {
@@ -16,7 +21,7 @@ export function Problem({ error, retry }: ProblemProps) {
     const timer = setTimeout(() => setWaited(error), error.retryAfter * 1000);
     return () => clearTimeout(timer);
   }, [error]);
-  if (!error) return null;
+  if (!error || (saidByBanner && error.code === 'network_error')) return null;
   return (
     <p role="alert" class="problem">
       {error.message}{' '}

@@ -3,6 +3,7 @@ import type { WxtStorageItem } from 'wxt/utils/storage';
 import type { Reply, WorkerError } from '../lib/messaging/protocol';
 import { type Cached, drafts } from '../lib/storage';
 import { keepable, restore } from './draft-keeping';
+import { noteReply } from './service-down';
 
 // biome-ignore lint/suspicious/noExplicitAny: any item, whatever its metadata
 type Item<T> = WxtStorageItem<T, any>;
@@ -31,6 +32,7 @@ export function useTask() {
     setBusy(true);
     setError(null);
     const reply = await task();
+    noteReply(reply);
     setBusy(false);
     if (!reply.ok) setError(reply.error);
     return reply;

@@ -54,7 +54,7 @@ export function AccountPage({ onDeleted }: { onDeleted: () => void }) {
         />
         <Problem text={passwords.problem} />
         {changed && (
-          <p role="status">
+          <p role="status" class="ok">
             Your password was changed; other browsers signed in to this account were signed out.
           </p>
         )}

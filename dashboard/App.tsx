@@ -46,7 +46,11 @@ export function App() {
     return (
       <main class="dashboard narrow">
         <h1>Profile Pilot</h1>
-        {farewell && <p role="status">{farewell}</p>}
+        {farewell && (
+          <p role="status" class="ok">
+            {farewell}
+          </p>
+        )}
         <SignIn signup={status.signup} onSignedIn={refresh} />
       </main>
     );

@@ -7,10 +7,10 @@ import {
   MAX_KEY_LIFETIME_DAYS,
 } from '../lib/dashboard/schemas';
 import { call } from './api';
-import { when } from './dates';
 import { NewKey } from './NewKey';
 import { Problem } from './Problem';
 import { useForm } from './use-form';
+import { When } from './When';
 
 /** The account's keys, a form to create one (shown once), and Revoke, which asks first. */
 export function KeysPage() {
@@ -95,14 +95,24 @@ export function KeysPage() {
           <tbody>
             {keys.map((key) => (
               <tr key={key.id}>
-                <td>{key.name}</td>
-                <td>
+                <td data-label="Name">{key.name}</td>
+                <td data-label="Prefix">
                   <code>{key.prefix}…</code>
                 </td>
-                <td>{when(key.created_at)}</td>
-                <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
-                <td>{key.expires_at ? when(key.expires_at) : 'Never'}</td>
-                <td>{stateOf(key)}</td>
+                <td data-label="Created">
+                  <When iso={key.created_at} />
+                </td>
+                <td data-label="Last used">{key.last_used_at ? <When iso={key.last_used_at} /> : 'Never'}</td>
+                <td data-label="Expires">{key.expires_at ? <When iso={key.expires_at} /> : 'Never'}</td>
+                <td data-label="State">
+                  {key.revoked_at ? (
+                    <>
+                      Revoked <When iso={key.revoked_at} />
+                    </>
+                  ) : (
+                    stateOf(key)
+                  )}
+                </td>
                 <td>
                   {!key.revoked_at && confirming !== key.id && (
                     <button type="button" class="danger" onClick={() => setConfirming(key.id)}>
@@ -133,7 +143,6 @@ export function KeysPage() {
 }
 
 function stateOf(key: DashboardKey): string {
-  if (key.revoked_at) return `Revoked ${when(key.revoked_at)}`;
   if (key.expires_at && Date.parse(key.expires_at) <= Date.now()) return 'Expired';
   return 'Active';
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Session } from '../lib/api/schemas/sessions';
 import { call } from './api';
-import { when } from './dates';
 import { Problem } from './Problem';
+import { When } from './When';
 
 /** The account's running sessions, each with Watch (its live view, with control) and a view-only address. */
 export function SessionsPage() {
@@ -49,7 +49,9 @@ export function SessionsPage() {
               return (
                 <tr key={session.id}>
                   <td>{name}</td>
-                  <td>{when(session.started_at)}</td>
+                  <td>
+                    <When iso={session.started_at} />
+                  </td>
                   <td class="bar">
                     {session.live_view_url && (
                       <a

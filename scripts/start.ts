@@ -143,6 +143,12 @@ try {
   say(`The extension is loaded from ${shown(extensionDir)} and connected with key ${key.slice(0, 12)}…`);
   if (headless) {
     say('There is no display here, so Chromium runs headless. Set DISPLAY (or run on a desktop) to see it.');
+    // The key itself is not printed: this output may end up in shared logs. Its file is the person's alone.
+    say(
+      `To use the extension in your own Chromium or Chrome: open chrome://extensions, turn on Developer mode, ` +
+        `choose Load unpacked and pick ${shown(extensionDir)}; in its popup, use the address ${service.url} ` +
+        `and the key in ${shown(keyFile)}.`,
+    );
   } else {
     say('Chromium is open with the extension: click its toolbar icon, or use the popup tab.');
   }

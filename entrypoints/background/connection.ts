@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/api/errors';
 import type { QuotaSnapshot } from '../../lib/api/rate-limit';
 import type { Account } from '../../lib/api/schemas/account';
 import { t } from '../../lib/i18n';
-import { connection, quota } from '../../lib/storage';
+import { connection, plan, quota } from '../../lib/storage';
 import { change, inTurn } from './in-turn';
 
 let quotaWrites: Promise<unknown> = Promise.resolve();
@@ -36,13 +36,31 @@ export async function saveConnection(
     seen = snapshot;
   }).getAccount();
   await inTurn(() =>
-    Promise.all([connection.setValue({ serviceUrl, apiKey }), seen && quota.setValue(seen)]),
+    Promise.all([
+      connection.setValue({ serviceUrl, apiKey }),
+      seen && quota.setValue(seen),
+      plan.setValue(limitsOf(account)),
+    ]),
   );
   return { account, quota: seen };
 }
 
-export function forgetKey(): Promise<void> {
-  return change(connection, (saved) => ({ ...saved, apiKey: null }));
+const limitsOf = ({ plan, hourly_limit, session_limit }: Account) => ({
+  name: plan,
+  hourlyLimit: hourly_limit,
+  sessionLimit: session_limit,
+});
+
+/** Reads the plan's limits once if they are not known (a key saved before they were kept). */
+export async function knowPlan(): Promise<void> {
+  if (await plan.getValue()) return;
+  const api = await connect();
+  if (api) await plan.setValue(limitsOf(await api.getAccount()));
+}
+
+export async function forgetKey(): Promise<void> {
+  await plan.setValue(null);
+  await change(connection, (saved) => ({ ...saved, apiKey: null }));
 }
 
 /** Like `connect`, for actions the person asked for: no key is an error with a sentence. */

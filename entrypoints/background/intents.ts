@@ -5,10 +5,10 @@ import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import type { Handlers } from '../../lib/messaging/receive';
 import { cachedProfiles, cachedProxies, pendingView, preferences, savedScripts } from '../../lib/storage';
-import { forgetKey, requireApi, saveConnection } from './connection';
+import { forgetKey, knowPlan, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import { forgetProfile, putFirst, refreshList, replaced } from './lists';
-import { moreProfiles, refreshProfiles } from './profile-list';
+import { moreProfiles, refreshProfiles, searchProfiles } from './profile-list';
 import { createPastedProxies } from './proxy-list';
 import type { Runs } from './runs';
 import type { Sessions } from './sessions';
@@ -29,8 +29,13 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
   return {
     'profiles.refresh': ({ filter }) => refreshProfiles(filter),
     'profiles.more': () => moreProfiles(),
+    'profiles.search': ({ q, cursor }) => searchProfiles(q, cursor),
     'proxies.refresh': async () => refreshList(cachedProxies, (await requireApi()).listProxies(LIST)),
-    'sessions.refresh': () => sessions.reconcile(STALE_ON_POPUP_MS),
+    async 'sessions.refresh'() {
+      // The plan is not what the person asked for: a failure to read it leaves the sessions to answer.
+      await knowPlan().catch(() => undefined);
+      return sessions.reconcile(STALE_ON_POPUP_MS);
+    },
     'profile.create': async ({ profile }) =>
       putFirst(cachedProfiles, (await requireApi()).createProfile(profile as ProfileCreate)),
     async 'profile.delete'({ profileId, force }) {

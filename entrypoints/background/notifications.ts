@@ -3,6 +3,7 @@ import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { type MessageName, t } from '../../lib/i18n';
 import { routes } from '../../lib/messaging/protocol';
+import { outputsInStepOrder, runDuration } from '../../lib/run-reading';
 import { preferences, type WatchedRun } from '../../lib/storage';
 import { profileName } from './profiles';
 import { openSettings, openView } from './views';
@@ -34,7 +35,7 @@ export async function announceRun({ run, phase, message }: WatchedRun): Promise<
     failed: 'runFailedTitle',
     cancelled: 'runCancelledTitle',
   };
-  const took = duration(run);
+  const took = runDuration(run);
   const detail = run.status === 'succeeded' ? outputsOf(run) : (run.error ?? failedStepError(run));
   const lines = [took === null ? '' : t('runTook', took), detail].filter(Boolean);
   await show(routes.run(run.id), t(titles[run.status] ?? 'runFailedTitle', name), lines.join('\n'));
@@ -68,17 +69,8 @@ export async function openFromNotification(
   await openView(id);
 }
 
-function duration(run: AutomationRun): string | null {
-  const start = Date.parse(run.started_at ?? run.created_at);
-  const end = Date.parse(run.finished_at ?? '');
-  if (Number.isNaN(start) || Number.isNaN(end)) return null;
-  const seconds = Math.max(0, Math.round((end - start) / 1000));
-  if (seconds < 60) return t('durationSeconds', seconds);
-  return t('durationMinutes', Math.floor(seconds / 60), seconds % 60);
-}
-
 function outputsOf(run: AutomationRun): string {
-  const shown = Object.entries(run.output)
+  const shown = outputsInStepOrder(run)
     .slice(0, SHOWN_OUTPUTS)
     .map(([key, value]) => `${key}: ${clip(typeof value === 'string' ? value : JSON.stringify(value))}`);
   return shown.length > 0 ? shown.join(' · ') : t('runNoOutput');

@@ -40,6 +40,15 @@ export async function refreshProfiles(filter?: ProfileFilter): Promise<void> {
   );
 }
 
+/** A page of the profiles `q` matches, for a picker: answered, not cached. */
+export async function searchProfiles(q: string, cursor?: string) {
+  const { data, next_cursor } = await (await requireApi()).listProfiles({
+    ...queryOf({ q }),
+    ...(cursor ? { cursor } : {}),
+  });
+  return { data, next_cursor };
+}
+
 /** Adds the next page of the cached list to it, unless the list changed meanwhile. */
 export async function moreProfiles(): Promise<void> {
   const asked = latest;

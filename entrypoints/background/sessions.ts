@@ -44,7 +44,17 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
             data: profiles.data.map((profile) => {
               if (onlyId && profile.id !== onlyId) return profile;
               const session = byProfile.get(profile.id);
-              return { ...profile, status: session ? 'running' : 'idle', session_id: session?.id ?? null };
+              // A session started since the list was read is the profile's latest use (ISO times sort as text).
+              const used = [profile.last_used_at, session?.started_at]
+                .filter((at) => at != null)
+                .sort()
+                .at(-1);
+              return {
+                ...profile,
+                status: session ? 'running' : 'idle',
+                session_id: session?.id ?? null,
+                last_used_at: used ?? null,
+              };
             }),
           }),
       ]);

@@ -4,6 +4,7 @@ import { ConnectForm } from '../../components/ConnectForm';
 import { useItem } from '../../components/hooks';
 import { Options } from '../../components/Options';
 import { quotaText } from '../../components/quota';
+import { noteReply, useSaidByBanner, useServiceDownBanner } from '../../components/service-down';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { connection, pendingView, quota } from '../../lib/storage';
@@ -11,6 +12,22 @@ import { Automation } from './Automation';
 import { Profiles } from './Profiles';
 import { Proxies } from './Proxies';
 import { Sessions } from './Sessions';
+
+/** Says once, for every view, that the service cannot be reached and what to do. */
+function ServiceDownBanner() {
+  const down = useServiceDownBanner();
+  if (!down) return null;
+  return (
+    <div role="alert" class="problem banner">
+      <p>
+        <strong>{down.message}</strong> {t('serviceDownHint')}
+      </p>
+      <button type="button" onClick={() => location.reload()}>
+        {t('tryAgain')}
+      </button>
+    </div>
+  );
+}
 
 const VIEWS = ['profiles', 'proxies', 'sessions', 'automation'] as const;
 
@@ -44,8 +61,9 @@ export function App() {
   // running marks, before anyone looks.
   const apiKey = saved?.apiKey;
   useEffect(() => {
-    if (apiKey) connector.send({ type: 'sessions.refresh' });
+    if (apiKey) connector.send({ type: 'sessions.refresh' }).then(noteReply);
   }, [apiKey]);
+  const serviceDown = useSaidByBanner();
   // While the popup is open the worker follows the service's event stream: what changes shows at once.
   useEffect(() => (apiKey ? connector.followEvents() : undefined), [apiKey]);
   if (!saved) return null;
@@ -91,6 +109,7 @@ export function App() {
         <h1 class="visually-hidden" tabIndex={-1}>
           {t('viewHeading', t(view))}
         </h1>
+        <ServiceDownBanner />
         {view === 'proxies' ? (
           <Proxies />
         ) : view === 'sessions' ? (
@@ -101,7 +120,8 @@ export function App() {
           <Profiles focus={id} />
         )}
       </main>
-      {quotaSeen && (
+      {/* The quota last seen says nothing true while the service is down. */}
+      {quotaSeen && !serviceDown && (
         <footer class="muted">
           <span role="status">{quotaText(quotaSeen)}</span>
         </footer>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Field } from '../../components/Field';
 import { useDraft, useItem, useTask } from '../../components/hooks';
 import { Outcome } from '../../components/Outcome';
@@ -10,8 +10,8 @@ import { checkScript, type ScriptProblem, toScriptProblem } from '../../lib/auto
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import type { Reply } from '../../lib/messaging/protocol';
-import { cachedProfiles, quota, savedScripts } from '../../lib/storage';
-import { ProfilePicker } from './ProfilePicker';
+import { quota, savedScripts } from '../../lib/storage';
+import { type Picked, ProfilePicker } from './ProfilePicker';
 import { RunList, Runs } from './Runs';
 
 const pretty = (script: Script) => JSON.stringify(script, null, 2);
@@ -29,23 +29,23 @@ function useExamples(): Record<string, Script> {
 
 /** Write or pick a script, run it on a profile, and follow the recent runs. `focus` is a run to show open. */
 export function Automation({ focus }: { focus?: string | undefined }) {
-  const profiles = useItem(cachedProfiles)?.data;
   const saved = useItem(savedScripts);
   const examples = useExamples();
-  // The profiles picked, as ids joined by commas (a draft keeps text).
-  const { draft, update, bind } = useDraft('script', { profileIds: '', name: '', text: '' });
+  // The profiles picked, as JSON (a draft keeps text).
+  const { draft, update, bind } = useDraft('script', { picked: '', name: '', text: '' });
   const task = useTask();
   const seen = useItem(quota);
   const [outcome, setOutcome] = useState('');
   const [nameMissing, setNameMissing] = useState(false);
+  const recentRuns = useRef<HTMLHeadingElement>(null);
   const checked = draft.text.trim() ? checkScript(draft.text) : { script: null, problems: [] };
   const problems = checked.notJson
     ? [{ step: null, message: t('scriptNotJson', checked.notJson) }]
     : checked.problems.length
       ? checked.problems
       : (task.error?.fieldErrors.map(toScriptProblem) ?? []);
-  const picked = draft.profileIds ? draft.profileIds.split(',') : [];
-  const profileIds = picked.length > 0 ? picked : profiles?.[0] ? [profiles[0].id] : [];
+  const picked = readPicked(draft.picked);
+  const profileIds = picked.map(({ id }) => id);
   const several = profileIds.length > 1;
   const name = draft.name.trim();
 
@@ -68,7 +68,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
     if (!script || profileIds.length === 0) return;
     setOutcome('');
     const failed: string[] = [];
-    await task.run(async () => {
+    const reply = await task.run(async () => {
       let firstRefusal: Reply<unknown> | null = null;
       for (const profileId of profileIds) {
         const reply = await connector.send({
@@ -77,12 +77,14 @@ export function Automation({ focus }: { focus?: string | undefined }) {
         });
         if (reply.ok) continue;
         firstRefusal ??= reply;
-        const profileName = profiles?.find(({ id }) => id === profileId)?.name ?? profileId;
+        const profileName = picked.find(({ id }) => id === profileId)?.name ?? profileId;
         failed.push(`${profileName}: ${reply.error.message}`);
       }
       return firstRefusal ?? { ok: true, value: undefined };
     });
-    if (!several) return;
+    // The run appears above the form, out of sight: it is brought into view, and the form says where it went.
+    if (reply.ok || several) recentRuns.current?.scrollIntoView({ block: 'start' });
+    if (!several) return reply.ok && setOutcome(t('runStartedAbove'));
     setOutcome(
       [t('runsStarted', profileIds.length - failed.length, profileIds.length), ...failed].join('\n'),
     );
@@ -90,10 +92,10 @@ export function Automation({ focus }: { focus?: string | undefined }) {
 
   return (
     <section class="stack">
-      <h2>{t('recentRuns')}</h2>
+      <h2 ref={recentRuns}>{t('recentRuns')}</h2>
       <Runs focus={focus} />
       <form class="stack" onSubmit={run} noValidate>
-        <ProfilePicker value={profileIds} onPick={(ids) => update({ profileIds: ids.join(',') })} />
+        <ProfilePicker value={picked} onPick={(chosen) => update({ picked: JSON.stringify(chosen) })} />
         <Field as="select" label={t('loadScript')} value="" onInput={load}>
           <option value="">{t('chooseScript')}</option>
           <optgroup label={t('examples')}>
@@ -145,6 +147,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
         </div>
         <Problem error={task.error} />
         {several && <p class="muted">{costText(seen, profileIds.length)}</p>}
+        {checked.script && profileIds.length === 0 && <p class="muted">{t('pickProfileFirst')}</p>}
         <button
           type="submit"
           class="primary"
@@ -157,6 +160,16 @@ export function Automation({ focus }: { focus?: string | undefined }) {
       {profileIds.length === 1 && <ProfileHistory key={profileIds[0]} profileId={profileIds[0] as string} />}
     </section>
   );
+}
+
+/** The profiles picked, from the draft's text. */
+function readPicked(text: string): Picked[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed as Picked[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The profile's latest runs as the service has them (whoever started them), read when opened. */

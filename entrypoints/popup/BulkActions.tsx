@@ -6,7 +6,7 @@ import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import type { Reply } from '../../lib/messaging/protocol';
-import { quota } from '../../lib/storage';
+import { cachedSessions, plan, quota } from '../../lib/storage';
 
 type Action = 'start' | 'stop' | 'delete';
 
@@ -24,8 +24,10 @@ function send(action: Action, profileId: string): Promise<Reply<unknown>> {
 }
 
 /**
- * Start, stop or delete the selected profiles, one request each, after saying how many requests that spends of
- * what is left this hour.
+ * Start, stop or delete the selected profiles, one request each. Before, it says what that spends of the
+ * requests left this hour and whether the plan's sessions at once leave room; a start that spends nothing
+ * worth asking about is not asked about. Drawn only while profiles are selected, and mounted before, so that
+ * what it warns from is read by then.
  */
 export function BulkActions({
   selected,
@@ -35,37 +37,62 @@ export function BulkActions({
   onDone: (outcome: string) => void;
 }) {
   const seen = useItem(quota);
+  const limits = useItem(plan);
+  const running = useItem(cachedSessions)?.data.length ?? 0;
   const [asking, setAsking] = useState<Action | null>(null);
   const [busy, setBusy] = useState(false);
   const opener = useRef<HTMLButtonElement | null>(null);
   const targets = (action: Action) => selected.filter(TARGETS[action]);
+  const room = limits ? Math.max(0, limits.sessionLimit - running) : Number.POSITIVE_INFINITY;
+  const overCap = targets('start').length > room;
 
   async function run(action: Action) {
     setBusy(true);
     const chosen = targets(action);
     const failed: string[] = [];
+    let done = 0;
     for (const profile of chosen) {
       const reply = await send(action, profile.id);
-      if (!reply.ok) failed.push(`${profile.name}: ${reply.error.message}`);
+      if (reply.ok) done += 1;
+      // The plan's cap refuses every further start alike: said once, and no more requests spent on it.
+      else if (reply.error.code === 'session_limit') {
+        failed.push(t('bulkStoppedAtCap', reply.error.message));
+        break;
+      } else failed.push(`${profile.name}: ${reply.error.message}`);
     }
     setBusy(false);
     setAsking(null);
-    onDone([t(`bulkDone_${action}`, chosen.length - failed.length, chosen.length), ...failed].join('\n'));
+    onDone([t(`bulkDone_${action}`, done, chosen.length), ...failed].join('\n'));
+  }
+
+  function ask(action: Action, button: HTMLButtonElement) {
+    const unlimited = seen?.limit === null || limits?.hourlyLimit === null;
+    if (action === 'start' && unlimited && !overCap) return void run(action);
+    opener.current = button;
+    setAsking(action);
+  }
+
+  function question(action: Action): string {
+    const count = targets(action).length;
+    const cap =
+      action === 'start' && overCap && limits
+        ? ` ${t('bulkOverSessions', limits.name, limits.sessionLimit, running, room)}`
+        : '';
+    return `${t(`bulkQuestion_${action}`, count)}${cap} ${costText(seen, count)}`;
   }
 
   const button = (action: Action) => (
     <button
       type="button"
+      class={action === 'delete' ? 'danger' : undefined}
       disabled={busy || targets(action).length === 0}
-      onClick={(event) => {
-        opener.current = event.currentTarget;
-        setAsking(action);
-      }}
+      onClick={(event) => ask(action, event.currentTarget)}
     >
       {t(`bulk_${action}`, targets(action).length)}
     </button>
   );
 
+  if (selected.length === 0) return null;
   return (
     <div class="stack bulk">
       <div class="bar">
@@ -74,11 +101,17 @@ export function BulkActions({
         {button('stop')}
         {button('delete')}
       </div>
+      {busy && !asking && (
+        <p role="status" class="muted">
+          {t('starting')}
+        </p>
+      )}
       {asking && (
         <Confirm
-          question={`${t(`bulkQuestion_${asking}`, targets(asking).length)} ${costText(seen, targets(asking).length)}`}
+          question={question(asking)}
           action={t(`bulk_${asking}`, targets(asking).length)}
           busy={busy}
+          destructive={asking === 'delete'}
           onConfirm={() => run(asking)}
           onCancel={() => {
             setAsking(null);

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
-import { Field } from '../../components/Field';
-import { useList, useSettled } from '../../components/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
+import { useItem, useSettled, useTask } from '../../components/hooks';
+import { Problem } from '../../components/Problem';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -9,55 +9,121 @@ import { cachedProfiles } from '../../lib/storage';
 /** How long typing must pause before the search goes to the service. */
 export const TYPING_PAUSE_MS = 300;
 
-interface ProfilePickerProps {
-  value: string[];
-  onPick: (profileIds: string[]) => void;
+/** Picks named one by one under the list (those out of the search's sight included); more are counted. */
+const NAMED = 3;
+
+/** A profile picked, by id and the name it had when picked (it may be out of the list the search shows). */
+export interface Picked {
+  id: string;
+  name: string;
 }
 
-/** The profiles to run on (one or several), found by the service's search as in the Profiles view. */
+interface Found {
+  data: Profile[];
+  next_cursor: string | null;
+}
+
+interface ProfilePickerProps {
+  value: Picked[];
+  onPick: (picked: Picked[]) => void;
+}
+
+/**
+ * The profiles a script runs on: its own search on the service (the Profiles view's filter is not its
+ * business), a box to tick per profile, every match reachable a page at a time, and nothing picked by itself.
+ * An empty search is answered from the Profiles view's list when that list is the unfiltered one.
+ */
 export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
-  const { list: profiles } = useList(
-    cachedProfiles,
-    () => connector.send({ type: 'profiles.refresh' }),
-    true,
-  );
-  const [typed, setTyped] = useState<string | null>(null);
-  const asked = useSettled(typed, TYPING_PAUSE_MS);
+  const cached = useItem(cachedProfiles);
+  const [typed, setTyped] = useState('');
+  const asked = useSettled(typed, TYPING_PAUSE_MS).trim();
+  const [found, setFound] = useState<Found | null>(null);
+  const task = useTask();
+  const more = useTask();
+  const id = useId();
+  const unfiltered = cached && !(cached.filter?.q?.trim() || cached.filter?.tag || cached.filter?.status);
+  const fromCache =
+    !asked && unfiltered ? { data: cached.data, next_cursor: cached.next_cursor ?? null } : null;
+  const known = cached !== undefined;
   useEffect(() => {
-    if (asked === null) return;
-    cachedProfiles.getValue().then((listed) => {
-      const filter = listed?.filter ?? {};
-      if ((filter.q ?? '').trim() !== asked.trim())
-        connector.send({ type: 'profiles.refresh', filter: { ...filter, q: asked } });
-    });
-  }, [asked]);
+    setFound(null);
+    if (!known || fromCache) return;
+    let current = true;
+    task
+      .run(() => connector.send({ type: 'profiles.search', q: asked }))
+      .then((reply) => current && reply.ok && setFound(reply.value));
+    return () => {
+      current = false;
+    };
+  }, [asked, known, Boolean(fromCache)]);
+  const shown = found ?? fromCache;
+  const pickedIds = new Set(value.map(({ id }) => id));
+  const toggle = ({ id, name }: Profile, on: boolean) =>
+    onPick(on ? [...value, { id, name }] : value.filter((picked) => picked.id !== id));
+
+  async function readMore(cursor: string) {
+    const reply = await more.run(() => connector.send({ type: 'profiles.search', q: asked, cursor }));
+    if (reply.ok)
+      setFound({ data: [...(shown?.data ?? []), ...reply.value.data], next_cursor: reply.value.next_cursor });
+  }
+
   return (
-    <div class="stack">
-      <Field
-        label={t('findProfile')}
+    <fieldset class="picker stack" aria-describedby={`${id}h`}>
+      <legend>{t('profilesToRunOn')}</legend>
+      <input
         type="search"
-        value={typed ?? ''}
-        onInput={(e) => setTyped(e.currentTarget.value)}
+        aria-label={t('findProfile')}
+        placeholder={t('findProfile')}
+        value={typed}
+        onInput={(event) => setTyped(event.currentTarget.value)}
       />
-      <Field
-        as="select"
-        label={t('profiles')}
-        multiple
-        size={4}
-        error={profiles?.length === 0 ? t('noProfilesToRun') : undefined}
-        hint={t('pickSeveral')}
-        onInput={(event) =>
-          onPick(
-            [...(event.currentTarget as unknown as HTMLSelectElement).selectedOptions].map((o) => o.value),
-          )
-        }
-      >
-        {profiles?.map((profile: Profile) => (
-          <option key={profile.id} value={profile.id} selected={value.includes(profile.id)}>
-            {profile.name}
-          </option>
-        ))}
-      </Field>
-    </div>
+      <Problem error={task.error} />
+      {shown && shown.data.length === 0 && !task.busy && (
+        <p class="muted">{asked ? t('noSearchMatches', asked) : t('noProfilesToRun')}</p>
+      )}
+      {shown && shown.data.length > 0 && (
+        <ul class="pick-list" aria-busy={task.busy}>
+          {shown.data.map((profile) => (
+            <li key={profile.id}>
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={pickedIds.has(profile.id)}
+                  onInput={(event) => toggle(profile, event.currentTarget.checked)}
+                />
+                {profile.name}
+              </label>
+            </li>
+          ))}
+          {shown.next_cursor && (
+            <li>
+              <button
+                type="button"
+                aria-busy={more.busy}
+                onClick={() => shown.next_cursor && !more.busy && readMore(shown.next_cursor)}
+              >
+                {more.busy ? t('loadingMore') : t('loadMore')}
+              </button>
+            </li>
+          )}
+        </ul>
+      )}
+      <Problem error={more.error} />
+      <div class="bar">
+        <p id={`${id}h`} class="note grow">
+          {value.length === 0
+            ? t('pickedNone')
+            : value.length <= NAMED
+              ? t('pickedNamed', value.length, value.map(({ name }) => name).join(', '))
+              : t('pickedCount', value.length)}{' '}
+          {t('pickSeveral')}
+        </p>
+        {value.length > 0 && (
+          <button type="button" onClick={() => onPick([])}>
+            {t('clearPicks')}
+          </button>
+        )}
+      </div>
+    </fieldset>
   );
 }

@@ -3,9 +3,11 @@ import { Confirm } from '../../components/Confirm';
 import { useTask } from '../../components/hooks';
 import { glanceText } from '../../components/identity-text';
 import { Problem } from '../../components/Problem';
+import { RowMenu } from '../../components/RowMenu';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
+import { exactly, fromNow } from '../../lib/when';
 
 interface ProfileRowProps {
   profile: Profile;
@@ -21,14 +23,17 @@ interface ProfileRowProps {
   onSelect: (selected: boolean) => void;
 }
 
-/** One profile: its status, proxy and tags, Start or Stop, Delete after a question. */
+/**
+ * One profile in two dense lines: its name and status, then when it was last used, its proxy, tags and notes;
+ * one primary action (Start or Stop), the rest (Edit, Clone, Delete after a question, a tag's filter) behind ⋯.
+ */
 export function ProfileRow(props: ProfileRowProps) {
   const { profile, proxy, focused, onTag, onEdit, onDeleted, selected, onSelect } = props;
   const { id, name } = profile;
   const task = useTask();
   /** Whether a confirmation is open, and whether it is the one for a running profile. */
   const [confirm, setConfirm] = useState<'idle' | 'running' | null>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
+  const row = useRef<HTMLLIElement>(null);
   const running = profile.status === 'running';
 
   function remove() {
@@ -41,7 +46,7 @@ export function ProfileRow(props: ProfileRowProps) {
   }
 
   return (
-    <li class={focused ? 'row focused' : 'row'} aria-current={focused || undefined}>
+    <li ref={row} class={focused ? 'row profile focused' : 'row profile'} aria-current={focused || undefined}>
       <input
         type="checkbox"
         class="pick"
@@ -50,27 +55,32 @@ export function ProfileRow(props: ProfileRowProps) {
         onInput={(event) => onSelect(event.currentTarget.checked)}
       />
       <div class="grow">
-        <strong>{name}</strong>
+        <strong class="name" title={name}>
+          {name}
+        </strong>
         <span class={running ? 'status on' : 'status'}>{running ? t('running') : t('idle')}</span>
-        <small class="muted">{proxy}</small>
-        {profile.identity && (
-          <small class="muted">{glanceText(profile.identity, profile.proxy !== null)}</small>
-        )}
-        {profile.tags.map((tag) => (
-          <button
-            key={tag}
-            type="button"
-            class="tag"
-            aria-label={t('showTagged', tag)}
-            onClick={() => onTag(tag)}
-          >
-            {tag}
-          </button>
-        ))}
+        <small class="muted meta" title={profile.notes || undefined}>
+          {profile.last_used_at ? (
+            <time dateTime={profile.last_used_at} title={exactly(profile.last_used_at)}>
+              {t('lastUsed', fromNow(profile.last_used_at))}
+            </time>
+          ) : (
+            t('neverUsed')
+          )}
+          {[
+            proxy,
+            profile.identity && glanceText(profile.identity, profile.proxy !== null),
+            ...profile.tags.map((tag) => `#${tag}`),
+            profile.notes,
+          ]
+            .filter(Boolean)
+            .map((part) => ` · ${part}`)}
+        </small>
       </div>
       {/* Busy, it keeps the focus and says what is under way. */}
       <button
         type="button"
+        class={running ? undefined : 'primary'}
         aria-disabled={task.busy}
         aria-label={
           task.busy
@@ -88,35 +98,44 @@ export function ProfileRow(props: ProfileRowProps) {
       >
         {task.busy ? t(running ? 'stopping' : 'starting') : t(running ? 'stop' : 'start')}
       </button>
-      <button type="button" data-lands={id} aria-label={t('editNamed', name)} onClick={onEdit}>
-        {t('edit')}
-      </button>
-      <button
-        type="button"
-        disabled={task.busy}
-        aria-label={t('cloneNamed', name)}
-        onClick={() => task.run(() => connector.send({ type: 'profile.clone', profileId: id }))}
-      >
-        {t('clone')}
-      </button>
-      <button
-        type="button"
-        ref={deleteButton}
-        disabled={task.busy}
-        aria-label={t('deleteNamed', name)}
-        onClick={() => setConfirm(running ? 'running' : 'idle')}
-      >
-        {t('delete')}
-      </button>
+      <RowMenu label={t('moreActionsNamed', name)} lands={id}>
+        <button type="button" aria-label={t('editNamed', name)} onClick={onEdit}>
+          {t('edit')}
+        </button>
+        <button
+          type="button"
+          disabled={task.busy}
+          aria-label={t('cloneNamed', name)}
+          onClick={() => task.run(() => connector.send({ type: 'profile.clone', profileId: id }))}
+        >
+          {t('clone')}
+        </button>
+        {profile.tags.map((tag) => (
+          <button key={tag} type="button" aria-label={t('showTagged', tag)} onClick={() => onTag(tag)}>
+            {t('showTaggedShort', tag)}
+          </button>
+        ))}
+        <button
+          type="button"
+          class="danger"
+          disabled={task.busy}
+          aria-label={t('deleteNamed', name)}
+          onClick={() => setConfirm(running ? 'running' : 'idle')}
+        >
+          {t('delete')}
+        </button>
+      </RowMenu>
       {confirm && (
         <Confirm
           question={t(confirm === 'running' ? 'deleteRunningQuestion' : 'deleteQuestion', name)}
           action={t(confirm === 'running' ? 'stopAndDelete' : 'delete')}
           busy={task.busy}
+          destructive
           onConfirm={remove}
           onCancel={() => {
             setConfirm(null);
-            deleteButton.current?.focus();
+            // Delete was in the menu, closed now: the focus goes back to the menu's button.
+            row.current?.querySelector<HTMLElement>('.menu > button')?.focus();
           }}
         />
       )}

@@ -4,14 +4,19 @@ import { LoadMore } from '../../components/LoadMore';
 import { useEditing } from '../../components/landing';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
+import { useSaidByBanner } from '../../components/service-down';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
+import type { Reply } from '../../lib/messaging/protocol';
 import { cachedProfiles, cachedProxies, type ProfileFilter } from '../../lib/storage';
 import { BulkActions } from './BulkActions';
 import { ProfileForm } from './ProfileForm';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProfileRow } from './ProfileRow';
+
+/** A proxy URL as a row shows it: its host and port, without the scheme or the user name. */
+const hostOf = (url: string) => url.replace(/^[a-z0-9]+:\/\/(?:[^@/]*@)?/i, '');
 
 const sameFilter = (a: ProfileFilter, b: ProfileFilter) =>
   (a.q?.trim() ?? '') === (b.q?.trim() ?? '') && a.tag === b.tag && a.status === b.status;
@@ -26,6 +31,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
   const task = useTask();
   const more = useTask();
+  const down = useSaidByBanner();
   const { editing, edit, close, land } = useEditing<Profile>();
   const [selected, setSelected] = useState<string[]>([]);
   /** What the last bulk action did, as sentences. */
@@ -47,49 +53,94 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   }, [asked]);
 
   if (editing) return <ProfileForm profile={editing === true ? undefined : editing} onDone={close} />;
-  const shown = listing?.data;
+  // Rows kept from before are not shown under a service that cannot be reached: they may be stale.
+  const shown = down ? undefined : listing?.data;
   const picked = shown?.filter(({ id }) => selected.includes(id)) ?? [];
   const total = listing?.total;
   const narrowed = Boolean(listed.q?.trim() || listed.tag || listed.status);
   const change = (part: ProfileFilter) => setFilter((current) => ({ ...current, ...part }));
   const proxyOf = ({ proxy, proxy_id }: Profile) =>
-    proxies?.find(({ id }) => id === proxy_id)?.name ?? proxy ?? t(proxy_id ? 'savedProxy' : 'noProxy');
+    proxies?.find(({ id }) => id === proxy_id)?.name ??
+    (proxy ? hostOf(proxy) : t(proxy_id ? 'savedProxy' : 'noProxy'));
+  const allShownPicked = Boolean(shown?.length) && picked.length === shown?.length;
+  /** Reads the pages not shown yet, then picks every profile the filter matches. */
+  async function pickAllMatching() {
+    const reply = await more.run(async () => {
+      let last: Reply<undefined> = { ok: true, value: undefined };
+      let cursor = (await cachedProfiles.getValue())?.next_cursor;
+      while (last.ok && cursor) {
+        last = await connector.send({ type: 'profiles.more' });
+        const next = (await cachedProfiles.getValue())?.next_cursor;
+        // The list changed under the reading (a new search): what it holds now is what is picked.
+        if (next === cursor) break;
+        cursor = next;
+      }
+      return last;
+    });
+    if (reply.ok) setSelected(((await cachedProfiles.getValue())?.data ?? []).map(({ id }) => id));
+  }
   return (
     <section class="stack">
-      <div class="bar toolbar">
-        <input
-          type="search"
-          aria-label={t('searchProfiles')}
-          placeholder={t('searchProfiles')}
-          value={filter?.q ?? ''}
-          onInput={(event) => change({ q: event.currentTarget.value })}
-        />
-        <select
-          aria-label={t('profileStatusFilter')}
-          class="narrow"
-          value={filter?.status ?? ''}
-          onInput={(event) => {
-            const status = event.currentTarget.value;
-            change({ status: status === 'running' || status === 'idle' ? status : undefined });
-          }}
-        >
-          <option value="">{t('anyStatus')}</option>
-          <option value="running">{t('running')}</option>
-          <option value="idle">{t('idle')}</option>
-        </select>
-        <button type="button" data-lands="new" onClick={() => edit(true)}>
-          {t('newProfile')}
-        </button>
-      </div>
-      {filter?.tag && (
-        <p class="bar">
-          <span class="grow">{t('taggedFilter', filter.tag)}</span>
-          <button type="button" onClick={() => change({ tag: undefined })}>
-            {t('removeTagFilter')}
+      <div class="toolbar">
+        <div class="bar">
+          <input
+            type="search"
+            aria-label={t('searchProfiles')}
+            placeholder={t('searchProfiles')}
+            value={filter?.q ?? ''}
+            onInput={(event) => change({ q: event.currentTarget.value })}
+          />
+          <select
+            aria-label={t('profileStatusFilter')}
+            class="narrow"
+            value={filter?.status ?? ''}
+            onInput={(event) => {
+              const status = event.currentTarget.value;
+              change({ status: status === 'running' || status === 'idle' ? status : undefined });
+            }}
+          >
+            <option value="">{t('anyStatus')}</option>
+            <option value="running">{t('running')}</option>
+            <option value="idle">{t('idle')}</option>
+          </select>
+          <button type="button" class="primary" data-lands="new" onClick={() => edit(true)}>
+            {t('newProfile')}
           </button>
-        </p>
-      )}
-      {picked.length > 0 && (
+        </div>
+        {filter?.tag && (
+          <p class="bar">
+            <span class="grow">{t('taggedFilter', filter.tag)}</span>
+            <button type="button" onClick={() => change({ tag: undefined })}>
+              {t('removeTagFilter')}
+            </button>
+          </p>
+        )}
+        {shown?.length ? (
+          <div class="bar">
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={allShownPicked}
+                onInput={(event) => setSelected(event.currentTarget.checked ? shown.map(({ id }) => id) : [])}
+              />
+              {t('selectAllShown')}
+            </label>
+            {typeof total === 'number' && (
+              <span class="muted grow" role="status" aria-busy={task.busy}>
+                {shown.length < total
+                  ? t('profilesShown', shown.length, total)
+                  : total === 1
+                    ? t('profilesOne')
+                    : t('profilesTotal', total)}
+              </span>
+            )}
+            {listing?.next_cursor && typeof total === 'number' && (
+              <button type="button" disabled={more.busy} onClick={pickAllMatching}>
+                {t('selectAllMatching', total)}
+              </button>
+            )}
+          </div>
+        ) : null}
         <BulkActions
           selected={picked}
           onDone={(outcome) => {
@@ -97,7 +148,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             setBulkOutcome(outcome);
           }}
         />
-      )}
+      </div>
       {bulkOutcome && <Outcome text={bulkOutcome} />}
       <Problem error={task.error} retry={() => refresh(filter ?? undefined)} />
       <ListState
@@ -106,15 +157,6 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
         loading={t('loadingProfiles')}
         empty={narrowed ? t('noProfileMatches') : t('noProfiles')}
       />
-      {shown?.length && typeof total === 'number' ? (
-        <p class="muted" role="status" aria-busy={task.busy}>
-          {shown.length < total
-            ? t('profilesShown', shown.length, total)
-            : total === 1
-              ? t('profilesOne')
-              : t('profilesTotal', total)}
-        </p>
-      ) : null}
       <ul class="rows">
         {shown?.map((profile) => (
           <ProfileRow

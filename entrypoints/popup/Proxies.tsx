@@ -43,7 +43,10 @@ function PasteProxies() {
           label={t('pasteProxiesLabel')}
           action={t('addProxies')}
           send={(text) => connector.send({ type: 'proxies.paste', text })}
-          outcomeOf={(report) => report.join('\n')}
+          outcomeOf={({ report, refused }) =>
+            [...report, ...(refused.length ? [t('pastedRefusedKept')] : [])].join('\n')
+          }
+          kept={({ refused }) => refused.join('\n')}
         />
       </div>
     </details>

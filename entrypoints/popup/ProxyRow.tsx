@@ -20,12 +20,13 @@ export function ProxyRow({
 }) {
   const task = useTask();
   const [confirm, setConfirm] = useState(false);
-  const [checked, setChecked] = useState('');
+  /** The last check's sentence, and whether the proxy worked: the two look different. */
+  const [checked, setChecked] = useState<{ text: string; works: boolean } | null>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
   async function check() {
-    setChecked('');
+    setChecked(null);
     const reply = await task.run(() => connector.send({ type: 'proxy.check', proxyId: proxy.id }));
-    if (reply.ok) setChecked(proxyCheckText(reply.value));
+    if (reply.ok) setChecked({ text: proxyCheckText(reply.value), works: reply.value.ok });
   }
   return (
     <li class="row">
@@ -60,6 +61,7 @@ export function ProxyRow({
         <Confirm
           question={t('deleteProxyQuestion', proxy.name)}
           action={t('delete')}
+          destructive
           busy={task.busy}
           onConfirm={() =>
             task
@@ -76,7 +78,11 @@ export function ProxyRow({
           }}
         />
       )}
-      {checked && <p role="status">{checked}</p>}
+      {checked && (
+        <p role="status" class={checked.works ? 'check-result works' : 'check-result fails'}>
+          {checked.text}
+        </p>
+      )}
       <Problem error={task.error} />
     </li>
   );

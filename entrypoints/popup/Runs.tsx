@@ -5,7 +5,9 @@ import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { profileNameOf } from '../../lib/profile-name';
+import { outputsInStepOrder, runDuration } from '../../lib/run-reading';
 import { cachedProfiles, connection, watchedRuns } from '../../lib/storage';
+import { exactly, fromNow } from '../../lib/when';
 import { WatchButton } from './WatchButton';
 
 /** A run or step status as people read it: `status_succeeded` → "Succeeded". */
@@ -48,24 +50,33 @@ export function RunList({ runs, focus }: { runs: Listed[]; focus?: string | unde
           run={run}
           dropped={dropped}
           open={focus ? run.id === focus : index === 0}
-          name={run.name ?? t('runOnProfile', profileNameOf(run, profiles))}
+          profile={profileNameOf(run, profiles)}
         />
       ))}
     </ul>
   );
 }
 
-function RunItem({ run, dropped, open, name }: Listed & { open: boolean; name: string }) {
+function RunItem({ run, dropped, open, profile }: Listed & { open: boolean; profile: string }) {
   const [shown, setShown] = useState(open);
   const task = useTask();
-  const outputs = Object.entries(run.output);
+  const outputs = outputsInStepOrder(run);
+  const duration = runDuration(run);
   const error = run.error ?? run.steps.find((step) => step.status === 'failed')?.error ?? dropped;
   const active = run.status === 'queued' || run.status === 'running';
   return (
     <li class="run">
       <details open={shown} onToggle={(event) => setShown(event.currentTarget.open)}>
         <summary>
-          <strong>{name}</strong> <span class={`status ${run.status}`}>{statusText(run.status)}</span>
+          <strong>{run.name ?? t('runOnProfile', profile)}</strong>{' '}
+          <span class={`status ${run.status}`}>{statusText(run.status)}</span>
+          <small class="muted meta">
+            {run.name && `${profile} · `}
+            <time dateTime={run.created_at} title={exactly(run.created_at)}>
+              {fromNow(run.created_at)}
+            </time>
+            {duration && ` · ${duration}`}
+          </small>
         </summary>
         {shown && (
           <div class="stack">
@@ -107,7 +118,7 @@ function RunItem({ run, dropped, open, name }: Listed & { open: boolean; name: s
               {t(active ? 'cancelRun' : 'runAgain')}
             </button>
             {run.status === 'running' && run.session_id && (
-              <WatchButton sessionId={run.session_id} name={name} />
+              <WatchButton sessionId={run.session_id} name={run.name ?? t('runOnProfile', profile)} />
             )}
             <Problem error={task.error} />
           </div>
@@ -134,12 +145,13 @@ function RunError({ text }: { text: string }) {
 }
 
 /**
- * A screenshot as a thumbnail that opens full size. The popup fetches it from the service itself with the key
+ * A screenshot as a thumbnail that shows at the popup's full width when asked. The popup fetches it from the service itself with the key
  * (the bytes do not pass through the worker) and shows it from an object URL.
  */
 function Screenshot({ path, name }: { path: string; name: string }) {
   const [src, setSrc] = useState<string>();
   const [failed, setFailed] = useState(false);
+  const [full, setFull] = useState(false);
   useEffect(() => {
     let url = '';
     connection
@@ -157,8 +169,11 @@ function Screenshot({ path, name }: { path: string; name: string }) {
   }, [path]);
   if (!src) return <span class="muted">{t(failed ? 'screenshotFailed' : 'loadingScreenshot')}</span>;
   return (
-    <a href={src} target="_blank" rel="noreferrer">
-      <img src={src} alt={t('screenshotNamed', name)} class="thumb" />
-    </a>
+    <div class="stack">
+      <img src={src} alt={t('screenshotNamed', name)} class={full ? 'shot' : 'thumb'} />
+      <button type="button" aria-pressed={full} onClick={() => setFull(!full)}>
+        {t(full ? 'viewSmaller' : 'viewFullSize')}
+      </button>
+    </div>
   );
 }

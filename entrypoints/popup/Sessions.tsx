@@ -29,11 +29,14 @@ export function Sessions() {
 
   return (
     <section class="stack">
-      <div class="bar">
-        <button type="button" disabled={task.busy || !sessions?.length} onClick={stopAll}>
-          {t('stopAll')}
-        </button>
-      </div>
+      {/* Nothing to stop: no button that can only be disabled. */}
+      {sessions?.length ? (
+        <div class="bar">
+          <button type="button" disabled={task.busy} onClick={stopAll}>
+            {t('stopAll')}
+          </button>
+        </div>
+      ) : null}
       <Problem error={task.error ?? (notStopped ? { message: notStopped } : null)} retry={refresh} />
       <ListState list={sessions} busy={task.busy} loading={t('loadingSessions')} empty={t('noSessions')} />
       <ul class="rows">

@@ -120,6 +120,9 @@ function describeFailure(
   retryAfter: number | null,
 ): string {
   if (status === 401) return SAYS.badKey;
+  // Only the hourly limit is a used-up quota; any other 429 (sessions or streams at the plan's cap, too many
+  // wrong keys) is the service's own sentence.
+  if (status === 429 && problem?.detail && problem.code !== 'rate_limited') return sentence(problem.detail);
   if (status === 429)
     return `${SAYS.quotaUsed} Try again ${retryAfter === null ? 'later' : `in ${duration(retryAfter)}`}.`;
   // The service answers every error with a problem document; a bare 404 comes from something else.
@@ -132,7 +135,8 @@ function describeFailure(
     : status >= 500
       ? SAYS.failed(status)
       : SAYS.refused(status);
-  if (!field) return said;
+  // A detail that already says what is wrong with the field is said once.
+  if (!field || problem?.detail?.includes(field.message)) return said;
   return `${said} ${field.path ? `${field.path}: ` : ''}${field.message}.`;
 }
 

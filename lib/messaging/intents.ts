@@ -50,6 +50,11 @@ export const Intents = {
   }),
   /** The next page of the profiles listed, added to the cached list. */
   'profiles.more': intent({}),
+  /**
+   * A page of the profiles whose name or tags hold `q`, answered and not cached: a picker's own search, which
+   * the Profiles view's list and filter know nothing of.
+   */
+  'profiles.search': intent({ q: z.string(), cursor: z.optional(z.string()) }),
   'proxies.refresh': intent({}),
   /** Reconciles the cached sessions (and the profiles' running marks) with the service. */
   'sessions.refresh': intent({}),

@@ -22,6 +22,7 @@ export interface StopAllResult {
 export interface IntentReplies {
   'profiles.refresh': undefined;
   'profiles.more': undefined;
+  'profiles.search': { data: Profile[]; next_cursor: string | null };
   'proxies.refresh': undefined;
   'sessions.refresh': Session[];
   'profile.create': Profile;
@@ -33,7 +34,7 @@ export interface IntentReplies {
   'cookies.import': CookiesImported;
   'proxy.delete': undefined;
   'proxy.check': ProxyCheck;
-  'proxies.paste': string[];
+  'proxies.paste': { report: string[]; refused: string[] };
   'proxy.save': ProxyConfig;
   'session.start': Session;
   'session.stop': Session;

@@ -1,6 +1,7 @@
 import { type StorageItemKey, storage } from 'wxt/utils/storage';
 import type { Script } from '../api/inputs/automation';
 import type { QuotaSnapshot } from '../api/rate-limit';
+import type { Plan } from '../api/schemas/account';
 import type { AutomationRun } from '../api/schemas/automation';
 import type { Profile } from '../api/schemas/profiles';
 import type { ProxyConfig } from '../api/schemas/proxies';
@@ -72,6 +73,14 @@ export interface WatchedRun {
   message: string | null;
 }
 
+export interface PlanLimits {
+  name: Plan;
+  /** Requests an hour; null without a limit. */
+  hourlyLimit: number | null;
+  /** Sessions at once. */
+  sessionLimit: number;
+}
+
 export interface LastProfile {
   id: string;
   name: string;
@@ -104,6 +113,8 @@ export const cachedSessions = item<Cached<Session> | null>('local:cachedSessions
 /** Runs the worker follows or recently followed, newest first. */
 export const watchedRuns = item<WatchedRun[]>('local:watchedRuns', []);
 export const quota = item<QuotaSnapshot | null>('local:quota', null);
+/** What the key's plan allows, as the service last said: warnings before a bulk action are drawn from it. */
+export const plan = item<PlanLimits | null>('local:plan', null);
 export const lastProfile = item<LastProfile | null>('local:lastProfile', null);
 export const lastRun = item<LastRun | null>('local:lastRun', null);
 /** The route (`#/runs/<id>`) a notification asked the popup to show; the popup clears it once shown. */

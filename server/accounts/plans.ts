@@ -12,3 +12,8 @@ export const SESSION_CAPS: Record<Exclude<Plan, 'enterprise'>, number> = {
   free: 2,
   premium: 10,
 };
+
+/** The sessions a plan may hold at once on this service. */
+export function sessionCap(plan: Plan, enterpriseMaxSessions: number): number {
+  return plan === 'enterprise' ? enterpriseMaxSessions : SESSION_CAPS[plan];
+}

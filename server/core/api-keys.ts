@@ -1,19 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isWellFormedKey, KEY_MARKER, KEY_RANDOM_LENGTH } from '../../lib/api/key-shape';
 import { randomBase62 } from './ids';
 
-export const KEY_MARKER = 'pp_live_';
-const KEY_RANDOM_LENGTH = 32;
+export { isWellFormedKey, KEY_MARKER };
+
 /** Characters of a key kept in clear for display and lookup: the marker and 4 random characters. */
 export const KEY_PREFIX_LENGTH = KEY_MARKER.length + 4;
-const KEY_SHAPE = new RegExp(`^${KEY_MARKER}[0-9A-Za-z]{${KEY_RANDOM_LENGTH}}$`);
-
 /** A new key: `pp_live_` and 32 base62 characters (~190 bits), recognisable by scanners and people. */
 export function generateApiKey(): string {
   return KEY_MARKER + randomBase62(KEY_RANDOM_LENGTH);
-}
-
-export function isWellFormedKey(text: string): boolean {
-  return KEY_SHAPE.test(text);
 }
 
 export function keyPrefix(key: string): string {

@@ -38,7 +38,8 @@ const exactlyOneOf = (...fields: string[]) => fields.map((field) => ({ required:
 
 componentSchemas.add(Account, {
   id: 'Account',
-  description: 'The account the key belongs to; hourly_limit is null for an unlimited plan.',
+  description:
+    'The account the key belongs to; hourly_limit is null for an unlimited plan; session_limit is how many sessions it may hold at once.',
 });
 componentSchemas.add(Step, {
   id: 'Step',

@@ -1,9 +1,9 @@
 import type { Account } from '../../lib/api/schemas/account';
-import { HOURLY_LIMITS } from '../accounts/plans';
+import { HOURLY_LIMITS, sessionCap } from '../accounts/plans';
 import { type Route, route } from '../http/route';
 
 export const accountRoutes: Route[] = [
-  route('getAccount', (c, { status }) => {
+  route('getAccount', (c, { status }, { config }) => {
     const account = c.get('account');
     return c.json(
       {
@@ -11,6 +11,7 @@ export const accountRoutes: Route[] = [
         name: account.name,
         plan: account.plan,
         hourly_limit: HOURLY_LIMITS[account.plan],
+        session_limit: sessionCap(account.plan, config.limits.enterpriseMaxSessions),
         key_prefix: account.key_prefix,
         created_at: account.created_at.toISOString(),
       } satisfies Account,

@@ -1,6 +1,4 @@
 import type { Plan } from '../../lib/api/schemas/account';
-import { SESSION_CAPS } from '../accounts/plans';
-import type { Limits } from '../core/config';
 import { PlanLimit, Unavailable } from '../core/domain-errors';
 
 /** A machine at its browser cap frees a slot when any session stops; a minute is a fair first wait. */
@@ -29,11 +27,6 @@ export function createSlots(maxBrowsers: number, draining: () => boolean): Slots
       };
     },
   };
-}
-
-/** How many sessions the account's plan runs at once. */
-export function sessionCap(plan: Plan, limits: Pick<Limits, 'enterpriseMaxSessions'>): number {
-  return plan === 'enterprise' ? limits.enterpriseMaxSessions : SESSION_CAPS[plan];
 }
 
 export function atCapacity(maxHere: number): Unavailable {

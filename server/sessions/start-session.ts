@@ -1,3 +1,4 @@
+import { sessionCap } from '../accounts/plans';
 import {
   BrowserLaunchError,
   type LaunchOptions,
@@ -21,7 +22,7 @@ import {
   type SessionRow,
   toSession,
 } from '../store/sessions';
-import { atCapacity, type Slots, sessionCap, sessionLimit } from './capacity';
+import { atCapacity, type Slots, sessionLimit } from './capacity';
 import { chromeToLaunch } from './chrome-path';
 import type { IdleWatch } from './idle-watch';
 import { changeSession, type SessionParts } from './parts';
@@ -75,7 +76,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
     const releaseSlot = slots.take();
     let row: SessionRow;
     try {
-      const cap = sessionCap(plan, config.limits);
+      const cap = sessionCap(plan, config.limits.enterpriseMaxSessions);
       const inserted = await events.writeWithEvents(async (tx, emit) => {
         const outcome = await insertStartingSession(tx, clock, {
           accountId,

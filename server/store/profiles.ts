@@ -26,6 +26,7 @@ interface ProfileRow {
   /** A Date, or its JSON text when the row was read as JSON. */
   created_at: Date | string;
   updated_at: Date | string;
+  last_used_at: Date | string | null;
   live_session_id: string | null;
 }
 
@@ -48,6 +49,7 @@ export interface ProfileFilter {
  */
 const SELECT_PROFILES = `
   select p.seq, p.id, p.name, p.proxy_id, p.tags, p.notes, p.fingerprint, p.identity, p.created_at, p.updated_at,
+         p.last_used_at,
          coalesce(x.scheme, p.proxy_scheme) as proxy_scheme, coalesce(x.host, p.proxy_host) as proxy_host,
          coalesce(x.port, p.proxy_port) as proxy_port,
          case when x.id is null then p.proxy_username else x.username end as proxy_username,
@@ -71,6 +73,7 @@ export function toProfile(row: ProfileRow): Profile {
     session_id: row.live_session_id,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
+    last_used_at: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(),
   };
 }
 

@@ -88,6 +88,7 @@ export async function insertRun(
   const steps: StepResult[] = fields.script.steps.map((step, index) => ({
     index,
     action: step.action,
+    ...('name' in step && step.name ? { output_name: step.name } : {}),
     status: 'pending',
   }));
   const [row] = await db.query<RunRow>(

@@ -138,7 +138,9 @@ export async function insertStartingSession(
      returning ${COLUMNS}`,
     [newId('ses'), fields.accountId, fields.profileId, fields.headless, now, fields.nodeId],
   );
-  return row ? { row } : { refused: 'profile_busy' };
+  if (!row) return { refused: 'profile_busy' };
+  await tx.query('update profiles set last_used_at = $2 where id = $1', [fields.profileId, now]);
+  return { row };
 }
 
 export async function markRunning(

@@ -129,6 +129,29 @@ describe('the dashboard', () => {
     expect(await keyRow('CI server').textContent()).not.toMatch(/Expires.*Never/);
   });
 
+  it('fits a 390-px phone: the header covers nothing, the keys do not scroll sideways; times read relative', async () => {
+    const desktop = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const fit = await page.evaluate(() => {
+      scrollTo(0, 0);
+      const header = document.querySelector('.dashboard-header')?.getBoundingClientRect();
+      const heading = document.querySelector('main h1, main h2')?.getBoundingClientRect();
+      const account = document.querySelector('.dashboard-header .grow') as HTMLElement;
+      return {
+        headingBelowHeader: Boolean(header && heading && heading.top >= header.bottom),
+        sideways: document.documentElement.scrollWidth > innerWidth,
+        accountLines: Math.round(
+          account.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(account).lineHeight),
+        ),
+      };
+    });
+    expect(fit).toEqual({ headingBelowHeader: true, sideways: false, accountLines: 1 });
+    if (desktop) await page.setViewportSize(desktop);
+    const created = keyRow('Laptop').locator('time').first();
+    expect(await created.textContent()).toMatch(/now|ago/);
+    expect(await created.getAttribute('title')).toMatch(/\d{4}/);
+  });
+
   it('uses one key, revokes it after asking, and the service refuses it at once', async () => {
     expect(await profilesWith(keys.first)).toBe(200);
     await keyRow('Laptop').getByRole('button', { name: 'Revoke' }).click();

@@ -151,6 +151,9 @@ describe('npm start', () => {
     const said = again.output.join('\n');
     expect(said).not.toContain('Made a local account');
     expect(said).toContain(`connected with key ${saved.trim().slice(0, 12)}…`);
+    // Headless, it says how to load the built extension into one's own browser, and where the key is, not the key.
+    expect(said).toMatch(/Load unpacked and pick \S*\.output\/chrome-mv3; .* the key in \S*local-key\./);
+    expect(said).not.toContain(saved.trim());
     expect(readFileSync(keyFile(), 'utf8')).toBe(saved);
     expect(await pressCtrlC(again.child), again.output.join('\n')).toBe(0);
   });

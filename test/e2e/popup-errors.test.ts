@@ -60,7 +60,7 @@ function quotaLine(popup: Page) {
 
 describe('the popup explains what went wrong', () => {
   it('a key the service refuses', async () => {
-    const popup = await connect(service.baseUrl, 'pp_live_0000000000000000000000000000');
+    const popup = await connect(service.baseUrl, 'pp_live_00000000000000000000000000000000');
     expect(await alertOf(popup)).toBe('The service refused the API key. Check it, or create a new one.');
     expect(await popup.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
     await saveScreenshot(popup, 'error');
@@ -69,7 +69,7 @@ describe('the popup explains what went wrong', () => {
 
   it('a service that is not running', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const popup = await connect(url, 'pp_live_0000000000000000000000000000');
+    const popup = await connect(url, 'pp_live_00000000000000000000000000000000');
     expect(await alertOf(popup)).toBe(`The service at ${url} cannot be reached. Is it running?`);
     await popup.close();
   });
@@ -105,8 +105,13 @@ describe('the popup explains what went wrong', () => {
   it('a service that stopped after set-up', async () => {
     await service.stop();
     const popup = await extension.openPopup('#/proxies');
-    expect(await alertOf(popup)).toBe(`The service at ${service.baseUrl} cannot be reached. Is it running?`);
-    expect(await popup.getByRole('alert').getByRole('button', { name: 'Retry' }).isEnabled()).toBe(true);
+    // Said once, in one banner that says what to do, with no quota claimed under it.
+    expect(await alertOf(popup)).toBe(
+      `The service at ${service.baseUrl} cannot be reached. Is it running? Start it (npm start in the project folder), then try again. Nothing shown here is current until it answers.Try again`,
+    );
+    await goTo(popup, 'Profiles');
+    expect(await popup.getByRole('alert').count()).toBe(1);
+    expect(await quotaLine(popup).count()).toBe(0);
     await popup.close();
   });
 });

@@ -15,7 +15,7 @@ import { startAuthenticatingProxy } from '../server/browser/fixtures';
 import { type ServiceHandle, startService } from '../server/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
-import { goTo, rowOf, runToSuccess, shownUnlessRefused } from './support/popup';
+import { goTo, pick, rowAction, rowOf, runToSuccess, shownUnlessRefused } from './support/popup';
 import { saveScreenshot } from './support/screenshots';
 import { serviceReader } from './support/service-api';
 import { SITE_TITLE, startSite } from './support/site';
@@ -147,8 +147,9 @@ describe('a new user in the popup', () => {
     const worker = extension.currentWorker();
     await recordNotifications(worker);
     await goTo(popup, 'Automation');
-    const profile = popup.getByLabel('Profiles', { exact: true });
-    expect(await profile.locator('option:checked').textContent()).toBe(PROFILE);
+    // Nothing is picked by itself.
+    expect(await popup.getByRole('checkbox', { name: PROFILE }).isChecked()).toBe(false);
+    await pick(popup, PROFILE);
     const script = {
       steps: [
         { action: 'goto', url: `${site.origin}/?via=script` },
@@ -164,7 +165,10 @@ describe('a new user in the popup', () => {
       'screenshot succeeded',
     ]);
     const outputs = run.getByRole('definition');
-    expect((await run.getByRole('term').allTextContents()).sort()).toEqual(['page', 'title']);
+    // In the order of the steps that wrote them.
+    expect(await run.getByRole('term').allTextContents()).toEqual(['title', 'page']);
+    await run.getByRole('button', { name: 'Full size' }).click();
+    await run.locator('img.shot').waitFor();
     expect(await outputs.allTextContents()).toContain(SITE_TITLE);
     const thumbnail = run.getByRole('img', { name: 'Screenshot page' });
     await thumbnail.waitFor();
@@ -212,7 +216,7 @@ describe('a new user in the popup', () => {
   it('deletes the profile once the person confirms', async () => {
     const { data } = await api.get<{ data: Profile[] }>('/v1/profiles');
     await goTo(popup, 'Profiles');
-    await popup.getByRole('button', { name: `Delete ${PROFILE}` }).click();
+    await rowAction(popup, PROFILE, 'Delete');
     const question = popup.getByRole('group', {
       name: `Delete ${PROFILE}? Its cookies and browser data are removed too.`,
     });

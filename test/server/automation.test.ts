@@ -107,6 +107,8 @@ describe('automation', () => {
       page: `/v1/automation/runs/${final.id}/artifacts/page`,
     });
     expect(final.steps.map((s) => s.status)).toEqual(steps.map(() => 'succeeded'));
+    // Each step names the output it wrote, so that outputs can be read in step order.
+    expect(final.steps.flatMap((s) => s.output_name ?? [])).toEqual(['result', 'link', 'title', 'page']);
     for (const step of final.steps) expect(Date.parse(step.finished_at ?? '')).toBeGreaterThan(0);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
     expect(final.version).toBeGreaterThan(steps.length * 2);

@@ -109,6 +109,7 @@ describe('authentication', () => {
       plan: 'premium',
       name: 'basics',
       hourly_limit: 1000,
+      session_limit: 10,
       key_prefix: key.slice(0, 12),
     });
     expect(account.id).toMatch(/^acc_/);

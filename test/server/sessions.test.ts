@@ -85,7 +85,10 @@ describe('sessions', () => {
 
   it('marks a session stopped (browser_exited) when its browser goes away on its own', async () => {
     const profile = await api.createProfile({ name: 'Closed by hand' });
+    expect(profile.last_used_at).toBeNull();
     const session = await api.startSession({ profile_id: profile.id });
+    // A profile says when it was last used: when its latest session started.
+    expect((await api.getProfile(profile.id)).last_used_at).toBe(session.started_at);
     for (const pid of processesWithUserDataDir(browserDir(profile.id))) process.kill(pid, 'SIGKILL');
     const after = await until(
       () => api.getSession(session.id),

@@ -21,7 +21,11 @@ import { runWxt } from '../../scripts/wxt';
 // grew with the profile's identity (issue 27): its schema in every profile answer, the identity check's answer,
 // and in the popup the identity in words with New identity and Check identity: the popup to 30.8 KB (before MCP's
 // section), the worker to 22.9 KB.
-const BUDGETS_KB = { popup: 33, background: 23.5, dashboard: 30 };
+// Then issue 31 (a person with hundreds of profiles: Automation's own picker with paging, dense rows with a ⋯
+// menu and last used, Select all matching and the plan's session cap in bulk confirms, one offline banner, run
+// times and durations, a full-size screenshot, a key's shape checked at set-up) took the popup from 29.4 to 31.4 KB
+// and the worker from 20.8 to 21.3 KB on its own; all of these together are measured by npm run test:size.
+const BUDGETS_KB = { popup: 35, background: 24, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 

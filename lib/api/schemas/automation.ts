@@ -8,6 +8,8 @@ export const StepStatus = z.enum(['pending', 'running', 'succeeded', 'failed', '
 export const StepResult = z.object({
   index: z.number(),
   action: z.string(),
+  /** The output this step writes (`output[output_name]`), for steps that write one: outputs read in step order. */
+  output_name: z.optional(z.string()),
   status: StepStatus,
   started_at: z.optional(Timestamp),
   finished_at: z.optional(Timestamp),

@@ -24,6 +24,8 @@ export const Profile = z.object({
   session_id: z.nullable(z.string()),
   created_at: Timestamp,
   updated_at: Timestamp,
+  /** When a session of it last started; null if none ever did. */
+  last_used_at: z.nullable(Timestamp),
 });
 
 /** A page of profiles; `total` (every profile the filters match) only when asked with `?total=true`. */

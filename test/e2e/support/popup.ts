@@ -25,6 +25,22 @@ export function rowOf(popup: Page, name: string): Locator {
   return popup.getByRole('listitem').filter({ has: popup.getByText(name, { exact: true }) });
 }
 
+/** Chooses one of a profile row's actions behind its ⋯ menu: `Edit`, `Clone`, `Delete`. */
+export async function rowAction(popup: Page, profile: string, action: string): Promise<void> {
+  await popup.getByRole('button', { name: `More actions for ${profile}` }).click();
+  await popup.getByRole('button', { name: `${action} ${profile}` }).click();
+}
+
+/** The names of the profiles Automation's picker lists. */
+export function pickable(popup: Page): Promise<string[]> {
+  return popup.getByRole('group', { name: 'Profiles to run on' }).locator('label').allTextContents();
+}
+
+/** Ticks a profile in Automation's picker. */
+export function pick(popup: Page, name: string): Promise<void> {
+  return popup.getByRole('group', { name: 'Profiles to run on' }).getByRole('checkbox', { name }).check();
+}
+
 /** Runs `script` as `name` from the Automation view and waits until its row says it succeeded; gives the row. */
 export async function runToSuccess(popup: Page, name: string, script: object): Promise<Locator> {
   await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script, null, 2));
@@ -33,7 +49,7 @@ export async function runToSuccess(popup: Page, name: string, script: object): P
   const run = rowOf(popup, name);
   await shownUnlessRefused(popup, run);
   await eventually('the run to succeed in the popup', async () =>
-    (await run.locator('summary').textContent()) === `${name} succeeded` ? true : undefined,
+    (await run.locator('summary .status').textContent()) === 'succeeded' ? true : undefined,
   );
   return run;
 }

@@ -99,6 +99,20 @@ describe('error answers', () => {
     expect(error.userMessage).toBe('The request body is not valid. name: must not be empty.');
   });
 
+  it('422 whose detail already says the field’s message says it once', async () => {
+    const message = 'Line 3 has 1 tab-separated field where cookies.txt has 7';
+    const errors = [{ path: '', message }];
+    const { api } = harness([
+      problemResponse(422, {
+        code: 'validation_failed',
+        detail: `The cookies could not be read: ${message}.`,
+        errors,
+      }),
+    ]);
+    const error = await failure(api.createProfile({ name: 'x' }));
+    expect(error.userMessage).toBe(`The cookies could not be read: ${message}.`);
+  });
+
   it('422 without a detail still names the field', async () => {
     const errors = [{ path: 'port', message: 'must be 1 to 65535' }];
     const { api } = harness([problemResponse(422, { code: 'validation_failed', errors })]);
@@ -121,6 +135,14 @@ describe('error answers', () => {
     expect(error.userMessage).toBe('The hourly request limit is used up. Try again in 4 minutes.');
     expect(requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
+  });
+
+  it('429 at the plan’s session cap says the service’s sentence, not that the hourly limit is used up', async () => {
+    const detail = 'Your free plan allows 2 sessions at once; stop one to start another.';
+    const { api } = harness([problemResponse(429, { code: 'session_limit', detail })]);
+    const error = await failure(api.getAccount());
+    expect(error).toMatchObject({ status: 429, code: 'session_limit' });
+    expect(error.userMessage).toBe(detail);
   });
 
   it.each([

@@ -7,6 +7,7 @@ export const account: Account = {
   name: 'Local',
   plan: 'free',
   hourly_limit: 100,
+  session_limit: 2,
   key_prefix: 'pk_live_ab',
   created_at: at,
 };
@@ -24,6 +25,7 @@ export const profile: Profile = {
   session_id: null,
   created_at: at,
   updated_at: at,
+  last_used_at: null,
 };
 
 export const proxy: ProxyConfig = {

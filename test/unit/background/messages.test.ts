@@ -10,6 +10,7 @@ import {
   lastProfile,
   lastRun,
   pendingView,
+  plan,
   preferences,
   quota,
   savedScripts,
@@ -260,12 +261,25 @@ describe('messages', () => {
     vi.setSystemTime(START + 60_000);
     expect(await send({ type: 'runs.seen' })).toEqual({ ok: true, value: undefined });
     expect(await watchedRuns.getValue()).toMatchObject([{ seen: true }]);
+    answer('GET', '/v1/account', () =>
+      Response.json({
+        id: 'acc_1',
+        name: 'Local',
+        plan: 'free',
+        hourly_limit: 100,
+        session_limit: 2,
+        key_prefix: 'pp',
+        created_at: '',
+      }),
+    );
     const reply = await send({ type: 'sessions.refresh' });
     expect(reply).toMatchObject({ ok: true, value: [{ id: session.id }] });
     expect((await cachedSessions.getValue())?.data.map((s) => s.id)).toEqual([session.id]);
     expect(await quota.getValue()).toMatchObject({ limit: 100 });
     await vi.advanceTimersByTimeAsync(0);
     expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
+    // The plan's limits, not known yet, were read once with it, for the warnings of bulk actions.
+    expect(await plan.getValue()).toEqual({ name: 'free', hourlyLimit: 100, sessionLimit: 2 });
   });
 
   it('sessions.refresh says in a sentence why the service cannot be reached, keeping what it knew', async () => {
@@ -471,6 +485,28 @@ describe('intents that change the lists and settings', () => {
     expect((await cachedProfiles.getValue())?.data.map((p) => p.id)).toEqual(['prf_1', 'prf_2']);
   });
 
+  it('proxies.paste refuses a repeated line and a proxy saved already without a request, and gives the lines back', async () => {
+    await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: START });
+    const created = answer('POST', '/v1/proxies', () =>
+      Response.json(proxy('prx_9', '10.2.2.2:1080'), { status: 201 }),
+    );
+    const text = 'socks5://10.2.2.2:1080\nsocks5://10.2.2.2:1080\nhttp://10.0.0.1:3128\nnot a proxy';
+    const reply = await send({ type: 'proxies.paste', text });
+    expect(reply).toMatchObject({
+      ok: true,
+      value: {
+        report: [
+          'Line 1: added 10.2.2.2:1080.',
+          'Line 2: not added: the same proxy as line 1.',
+          'Line 3: not added: already saved as Office.',
+          expect.stringMatching(/^Line 4: not added: /),
+        ],
+        refused: ['socks5://10.2.2.2:1080', 'http://10.0.0.1:3128', 'not a proxy'],
+      },
+    });
+    expect(created).toHaveLength(1);
+  });
+
   it('proxy.save creates a proxy, or changes the one it names, first in the cached list', async () => {
     await cachedProxies.setValue({ data: [proxy('prx_1', 'Office'), proxy('prx_2', 'Lab')], savedAt: START });
     const created = answer('POST', '/v1/proxies', () =>
@@ -498,6 +534,7 @@ describe('intents that change the lists and settings', () => {
       name: 'Local',
       plan: 'free',
       hourly_limit: 100,
+      session_limit: 2,
       key_prefix: 'pp',
       created_at: '',
     };
@@ -512,6 +549,7 @@ describe('intents that change the lists and settings', () => {
     expect(reply).toMatchObject({ ok: true, value: { account: { name: 'Local' }, quota: { limit: 100 } } });
     expect(await connection.getValue()).toEqual({ serviceUrl: 'http://127.0.0.1:9999', apiKey: 'pp_new' });
     expect(await quota.getValue()).toMatchObject({ limit: 100, remaining: 72 });
+    expect(await plan.getValue()).toEqual({ name: 'free', hourlyLimit: 100, sessionLimit: 2 });
   });
 
   it('connection.save keeps the saved connection when the service refuses the key', async () => {

@@ -4,8 +4,8 @@ import { inTurn } from '../../../entrypoints/background/in-turn';
 import { createSessions } from '../../../entrypoints/background/sessions';
 import type { ApiClient } from '../../../lib/api/client';
 import type { Session } from '../../../lib/api/schemas/sessions';
-import { cachedSessions } from '../../../lib/storage';
-import { session } from '../popup/harness';
+import { cachedProfiles, cachedSessions } from '../../../lib/storage';
+import { profile, session } from '../popup/harness';
 
 const started = session('ses_1', 'prf_1');
 
@@ -34,5 +34,16 @@ describe('the worker’s sessions', () => {
     release();
     await Promise.all([held, starting, applying]);
     expect((await cachedSessions.getValue())?.data).toEqual([started]);
+  });
+
+  it('marks a profile just started as used then, before its list is read again', async () => {
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    const client = { startSession: async () => started } as unknown as ApiClient;
+    const sessions = createSessions({ api: async () => client, now: () => 0, onExited: async () => {} });
+    await sessions.start('prf_1');
+    expect((await cachedProfiles.getValue())?.data[0]).toMatchObject({
+      status: 'running',
+      last_used_at: started.started_at,
+    });
   });
 });

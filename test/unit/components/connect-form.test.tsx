@@ -11,6 +11,7 @@ const account = {
   name: 'Local',
   plan: 'free' as const,
   hourly_limit: 100,
+  session_limit: 2,
   key_prefix: 'pp_live_abcd',
   created_at: '2025-01-06T09:00:00.000Z',
 };
@@ -22,6 +23,10 @@ function fill(url: string, key: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
 }
 
+/** Keys of the right shape: the service decides whether it knows them. */
+const GOOD = 'pp_live_Good0000000000000000000000000000';
+const BAD = 'pp_live_Bad00000000000000000000000000000';
+
 describe('ConnectForm', () => {
   afterEach(cleanup);
   let stubs: ReturnType<typeof installPopupBrowser>;
@@ -31,7 +36,7 @@ describe('ConnectForm', () => {
     stubs = installPopupBrowser();
     mock = mockConnector({
       'connection.save': ({ apiKey }) =>
-        apiKey === 'pp_live_good'
+        apiKey === GOOD
           ? ok({ account, quota: seen })
           : fail('unauthorized', 'The service refused the API key. Check it, or create a new one.', {
               status: 401,
@@ -50,26 +55,26 @@ describe('ConnectForm', () => {
 
   it('explains an address that is not http(s)', async () => {
     render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
-    fill('ftp://example.com', 'pp_live_good');
+    fill('ftp://example.com', GOOD);
     expect(await screen.findByText(/Enter an http:\/\/ or https:\/\/ address/)).toBeTruthy();
     expect(mock.sent()).toEqual([]);
   });
 
   it('says in a sentence why the key was refused, and keeps what was typed', async () => {
     render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
-    fill('http://127.0.0.1:8787', 'pp_live_bad');
+    fill('http://127.0.0.1:8787', BAD);
     expect((await screen.findByRole('alert')).textContent).toContain('The service refused the API key.');
-    expect(screen.getByLabelText<HTMLInputElement>('API key').value).toBe('pp_live_bad');
+    expect(screen.getByLabelText<HTMLInputElement>('API key').value).toBe(BAD);
     expect((await connection.getValue()).apiKey).toBeNull();
   });
 
   it('has the worker check and save the connection with one request, and shows the plan and the quota left', async () => {
     render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
-    fill('http://127.0.0.1:8787/', 'pp_live_good');
+    fill('http://127.0.0.1:8787/', GOOD);
     const status = await screen.findByRole('status');
     expect(status.textContent).toBe('Connected to Local on the free plan. 72 of 100 requests left this hour');
     expect(mock.sent()).toEqual([
-      { type: 'connection.save', serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_good' },
+      { type: 'connection.save', serviceUrl: 'http://127.0.0.1:8787', apiKey: GOOD },
     ]);
     // The worker saves the key and the quota (messages.test.ts); the form never writes them itself.
     expect((await connection.getValue()).apiKey).toBeNull();
@@ -81,7 +86,7 @@ describe('ConnectForm', () => {
   it('asks for the host permission of another origin first, and says so when it is refused', async () => {
     stubs.request.mockResolvedValueOnce(false);
     render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
-    fill('https://pilot.example.com', 'pp_live_good');
+    fill('https://pilot.example.com', GOOD);
     expect((await screen.findByRole('alert')).textContent).toContain(
       'The extension needs your permission to reach pilot.example.com.',
     );
@@ -96,9 +101,31 @@ describe('ConnectForm', () => {
         fail('network_error', 'The service at http://127.0.0.1:9 cannot be reached. Is it running?'),
     });
     render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
-    fill('http://127.0.0.1:9', 'pp_live_good');
+    fill('http://127.0.0.1:9', GOOD);
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toContain('cannot be reached. Is it running?'),
     );
+  });
+
+  it('refuses a key of the wrong shape at once, without asking the service', async () => {
+    installPopupBrowser();
+    const mock = mockConnector({});
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={() => {}} />);
+    fill('http://127.0.0.1:8787', 'pp_live_abc1234…');
+    expect(await screen.findByText(/^This is not an API key: keys start with pp_live_/)).toBeTruthy();
+    expect(mock.sentOf('connection.save')).toEqual([]);
+  });
+
+  it('drops a “cannot be reached” once the address is changed', async () => {
+    installPopupBrowser();
+    mockConnector({
+      'connection.save': () =>
+        fail('network_error', 'The service at http://127.0.0.1:9 cannot be reached. Is it running?'),
+    });
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={() => {}} />);
+    fill('http://127.0.0.1:9', GOOD);
+    await screen.findByRole('alert');
+    typeInto(screen.getByLabelText('Service URL'), 'http://127.0.0.1:8787');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

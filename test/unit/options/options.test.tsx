@@ -12,6 +12,7 @@ const account = {
   name: 'Team',
   plan: 'premium' as const,
   hourly_limit: 1000,
+  session_limit: 10,
   key_prefix: 'pp',
   created_at: '',
 };
@@ -61,15 +62,17 @@ describe('Options', () => {
   it('replaces the key after checking the new one', async () => {
     render(<Options />);
     fireEvent.click(await screen.findByRole('button', { name: 'Replace key' }));
-    fireEvent.input(screen.getByLabelText('API key'), { target: { value: 'pp_live_new' } });
+    fireEvent.input(screen.getByLabelText('API key'), {
+      target: { value: 'pp_live_New00000000000000000000000000000' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     expect((await screen.findByRole('status')).textContent).toBe(
       'Connected to Team on the premium plan. 998 of 1000 requests left this hour',
     );
-    expect((await connection.getValue()).apiKey).toBe('pp_live_new');
+    expect((await connection.getValue()).apiKey).toBe('pp_live_New00000000000000000000000000000');
     expect(mock.sentOf('connection.save')).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('API key: pp_live_new…')).toBeTruthy();
+    expect(await screen.findByText('API key: pp_live_New0…')).toBeTruthy();
   });
 
   it('keeps the session default and the notification choices', async () => {

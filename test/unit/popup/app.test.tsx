@@ -11,13 +11,14 @@ import {
   watchedRuns,
 } from '../../../lib/storage';
 import { type Answers, type MockConnector, mockConnector } from './connector-mock';
-import { installPopupBrowser, ok, profile, refreshed, typeInto, watched } from './harness';
+import { fail, installPopupBrowser, ok, profile, refreshed, typeInto, watched } from './harness';
 
 const account = {
   id: 'a',
   name: 'Local',
   plan: 'enterprise',
   hourly_limit: null,
+  session_limit: 50,
   key_prefix: 'pp',
   created_at: '',
 } as const;
@@ -63,7 +64,7 @@ describe('App', () => {
     render(<App />);
     const url = await screen.findByLabelText<HTMLInputElement>('Service URL');
     expect(url.value).toBe('http://127.0.0.1:8787');
-    typeInto(screen.getByLabelText('API key'), 'pp_live_key');
+    typeInto(screen.getByLabelText('API key'), 'pp_live_Key00000000000000000000000000000');
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     expect((await screen.findByRole('status')).textContent).toBe(
       'Connected to Local on the enterprise plan. Requests: unlimited',
@@ -91,6 +92,22 @@ describe('App', () => {
     await connected();
     render(<App />);
     await waitFor(() => expect(mock.followed()).toBe(1));
+  });
+
+  it('says once, in a banner, that the service cannot be reached: no quota, no stale rows, no error per list', async () => {
+    await connected();
+    await quota.setValue({ limit: null, remaining: null, resetSeconds: null, observedAt: 1 });
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    const unreachable = 'The service at http://127.0.0.1:8787 cannot be reached. Is it running?';
+    const down = () => fail('network_error', unreachable);
+    mockConnector({ ...worker, 'sessions.refresh': down, 'profiles.refresh': down, 'proxies.refresh': down });
+    render(<App />);
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toContain(unreachable);
+    expect(banner.textContent).toContain('npm start');
+    await waitFor(() => expect(screen.queryByText('Shop')).toBeNull());
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.queryByText(/Requests: unlimited|no hourly limit/)).toBeNull();
   });
 
   it('has the worker reconcile the sessions as it opens', async () => {

@@ -2,17 +2,21 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Automation } from '../../../entrypoints/popup/Automation';
+import type { Profile } from '../../../lib/api/schemas/profiles';
 import { cachedProfiles, savedScripts } from '../../../lib/storage';
 import examples from '../../../public/scripts/examples.json';
 import { type Answers, mockConnector } from './connector-mock';
-import { fail, installPopupBrowser, ok, profile, refreshed, typeInto, watched } from './harness';
+import { fail, installPopupBrowser, ok, profile, typeInto, watched } from './harness';
 
 const script = { steps: [{ action: 'goto', url: 'https://example.com/' }] };
 const scriptField = () => screen.getByLabelText<HTMLTextAreaElement>('Script (JSON steps)');
 const runButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Run' });
-const profiles: Answers = {
-  'profiles.refresh': refreshed(cachedProfiles, profile('prf_1', 'Shop'), profile('prf_2', 'Mail')),
-};
+const shop = profile('prf_1', 'Shop');
+const mail = profile('prf_2', 'Mail');
+/** As the worker answers a picker's search: one page, nothing cached. */
+const found = (...data: Profile[]) => ok({ data, next_cursor: null });
+const profiles: Answers = { 'profiles.search': () => found(shop, mail) };
+const pick = async (name: string) => fireEvent.click(await screen.findByRole('checkbox', { name }));
 /** As the worker keeps a script by name (or forgets it). */
 const keepScripts: Answers = {
   'savedScript.set': async ({ name, script }) => {
@@ -38,6 +42,7 @@ describe('Automation', () => {
     installPopupBrowser();
     mockConnector({ ...profiles, 'runs.seen': () => ok(undefined) });
     render(<Automation />);
+    await pick('Shop');
     typeInto(scriptField(), '{"steps": [');
     expect(screen.getByText(/^This is not valid JSON yet: /)).toBeTruthy();
     typeInto(
@@ -89,8 +94,7 @@ describe('Automation', () => {
     installPopupBrowser();
     const mock = mockConnector({ ...profiles, 'run.start': () => ok(watched({ id: 'run_1' })) });
     render(<Automation />);
-    await screen.findByRole('option', { name: 'Mail' });
-    typeInto(screen.getByLabelText('Profiles'), 'prf_2');
+    await pick('Mail');
     typeInto(scriptField(), JSON.stringify(script));
     typeInto(screen.getByLabelText('Script name'), 'Check');
     fireEvent.click(runButton());
@@ -112,10 +116,8 @@ describe('Automation', () => {
           : fail('not_found', 'That profile no longer exists.', { status: 404 }),
     });
     render(<Automation />);
-    await screen.findByRole('option', { name: 'Mail' });
-    const picker = screen.getByLabelText<HTMLSelectElement>('Profiles');
-    for (const option of picker.options) option.selected = true;
-    fireEvent.input(picker);
+    await pick('Shop');
+    await pick('Mail');
     typeInto(scriptField(), JSON.stringify(script));
     await screen.findByText('This takes 2 requests; your plan has no hourly limit.');
     fireEvent.click(screen.getByRole('button', { name: 'Run on 2 profiles' }));
@@ -135,7 +137,7 @@ describe('Automation', () => {
         }),
     });
     render(<Automation />);
-    await screen.findByRole('option', { name: 'Shop' });
+    await pick('Shop');
     typeInto(scriptField(), JSON.stringify(script));
     fireEvent.click(runButton());
     expect(await screen.findByText('Step 1: url: is not allowed')).toBeTruthy();
@@ -145,7 +147,7 @@ describe('Automation', () => {
 
   it('says to create a profile first when there is none', async () => {
     installPopupBrowser();
-    mockConnector({ 'profiles.refresh': refreshed(cachedProfiles) });
+    mockConnector({ 'profiles.search': () => found() });
     render(<Automation />);
     expect(await screen.findByText('Create a profile first: scripts run in a profile.')).toBeTruthy();
   });
@@ -153,9 +155,80 @@ describe('Automation', () => {
   it('uses the known profiles without asking the service again', async () => {
     installPopupBrowser();
     const mock = mockConnector({ 'runs.seen': () => ok(undefined) });
-    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    await cachedProfiles.setValue({ data: [shop], savedAt: 1 });
     render(<Automation />);
-    await screen.findByRole('option', { name: 'Shop' });
+    await screen.findByRole('checkbox', { name: 'Shop' });
     expect(mock.sentOf('profiles.refresh')).toEqual([]);
+    expect(mock.sentOf('profiles.search')).toEqual([]);
+  });
+
+  it('keeps its own search: the Profiles view’s tag filter does not narrow it, and its typing does not reach that view', async () => {
+    installPopupBrowser();
+    const tagged = { data: [shop], filter: { tag: 'amazon' }, next_cursor: null, total: 1, savedAt: 1 };
+    await cachedProfiles.setValue(tagged);
+    const mock = mockConnector({
+      'profiles.search': ({ q }) => (q === 'ma' ? found(mail) : found(shop, mail)),
+    });
+    render(<Automation />);
+    expect(await screen.findByRole('checkbox', { name: 'Mail' })).toBeTruthy();
+    typeInto(screen.getByRole('searchbox', { name: 'Find a profile' }), 'ma');
+    await waitFor(() => expect(screen.queryByRole('checkbox', { name: 'Shop' })).toBeNull());
+    expect(mock.sentOf('profiles.search').map(({ q }) => q)).toEqual(['', 'ma']);
+    expect(mock.sentOf('profiles.refresh')).toEqual([]);
+    expect(await cachedProfiles.getValue()).toEqual(tagged);
+  });
+
+  it('says so when the hourly limit refuses its search, instead of an empty list', async () => {
+    installPopupBrowser();
+    const sentence = 'The hourly request limit is used up. Try again in 4 minutes.';
+    mockConnector({
+      'profiles.search': () => fail('rate_limited', sentence, { status: 429, retryAfter: 240 }),
+    });
+    render(<Automation />);
+    expect((await screen.findByRole('alert')).textContent).toContain(sentence);
+  });
+
+  it('picks nothing by itself: Run waits for a profile and says so', async () => {
+    installPopupBrowser();
+    mockConnector(profiles);
+    render(<Automation />);
+    await screen.findByRole('checkbox', { name: 'Shop' });
+    expect(screen.getAllByRole('checkbox').every((box) => !(box as HTMLInputElement).checked)).toBe(true);
+    typeInto(scriptField(), JSON.stringify(script));
+    expect(screen.getByText('Pick a profile to run the script on.')).toBeTruthy();
+    expect(runButton().disabled).toBe(true);
+    await pick('Shop');
+    expect(runButton().disabled).toBe(false);
+  });
+
+  it('reaches every match a page at a time, past the first page', async () => {
+    installPopupBrowser();
+    const many = Array.from({ length: 60 }, (_, i) => profile(`prf_${i + 1}`, `Profile ${i + 1}`));
+    const mock = mockConnector({
+      'profiles.search': ({ cursor }) =>
+        cursor
+          ? ok({ data: many.slice(50), next_cursor: null })
+          : ok({ data: many.slice(0, 50), next_cursor: 'c50' }),
+    });
+    render(<Automation />);
+    await screen.findByRole('checkbox', { name: 'Profile 50' });
+    expect(screen.queryByRole('checkbox', { name: 'Profile 60' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await pick('Profile 60');
+    expect(mock.sentOf('profiles.search')).toEqual([
+      { type: 'profiles.search', q: '' },
+      { type: 'profiles.search', q: '', cursor: 'c50' },
+    ]);
+    expect(screen.getByText(/^1 picked: Profile 60\./)).toBeTruthy();
+  });
+
+  it('says where a run started from the form appears', async () => {
+    installPopupBrowser();
+    mockConnector({ ...profiles, 'run.start': () => ok(watched({ id: 'run_1' })) });
+    render(<Automation />);
+    await pick('Shop');
+    typeInto(scriptField(), JSON.stringify(script));
+    fireEvent.click(runButton());
+    expect(await screen.findByText('Run started: it is first in Recent runs, at the top.')).toBeTruthy();
   });
 });

@@ -78,6 +78,7 @@ export function profile(id: string, name: string, more: Partial<Profile> = {}): 
     session_id: null,
     created_at: AT,
     updated_at: AT,
+    last_used_at: null,
     ...more,
   };
 }

@@ -16,6 +16,14 @@ const noProxies = refreshed(cachedProxies);
 describe('ProfileForm', () => {
   afterEach(cleanup);
 
+  it('puts the focus on Name, the first field, as it opens', async () => {
+    installPopupBrowser();
+    mockConnector({ 'proxies.refresh': noProxies });
+    render(<ProfileForm onDone={() => {}} />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Profile name')));
+    expect(screen.getByRole('form', { name: 'New profile' })).toBeTruthy();
+  });
+
   it('says what is wrong on Save and sends nothing', async () => {
     installPopupBrowser();
     const mock = mockConnector({ 'proxies.refresh': noProxies });

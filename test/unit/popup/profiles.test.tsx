@@ -68,12 +68,13 @@ describe('Profiles', () => {
     await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: 1 });
     render(<Profiles />);
     expect(await screen.findByText('Shop')).toBeTruthy();
-    expect(within(row('Shop')).getByText('Office')).toBeTruthy();
+    expect(within(row('Shop')).getByText(/ · Office$/)).toBeTruthy();
     await listed(shop, research, mail)();
     list1.give(ok(undefined));
     expect(await screen.findByText('Research')).toBeTruthy();
-    expect(within(row('Research')).getByText('socks5://u@127.0.0.1:1080')).toBeTruthy();
-    expect(within(row('Mail')).getByText('No proxy')).toBeTruthy();
+    // The host of a proxy of its own, without its scheme or user name.
+    expect(within(row('Research')).getByText('Never used · 127.0.0.1:1080')).toBeTruthy();
+    expect(within(row('Mail')).getByText(/ · No proxy$/)).toBeTruthy();
     expect((await cachedProfiles.getValue())?.data.map((p) => p.name)).toEqual(['Shop', 'Research', 'Mail']);
   });
 
@@ -84,10 +85,10 @@ describe('Profiles', () => {
       'proxies.refresh': refreshed(cachedProxies, proxy('prx_1', 'Office')),
     });
     render(<Profiles />);
-    expect(await screen.findByText('Office')).toBeTruthy();
+    expect(await screen.findByText(/ · Office$/)).toBeTruthy();
     cleanup();
     render(<Profiles />);
-    await screen.findByText('Office');
+    await screen.findByText(/ · Office$/);
     expect(mock.sentOf('proxies.refresh')).toHaveLength(1);
   });
 
@@ -144,7 +145,8 @@ describe('Profiles', () => {
     const eu = profile('prf_5', 'Berlin', { tags: ['eu', 'retail'] });
     const mock = mockConnector({ 'profiles.refresh': searched(shop, eu) });
     render(<Profiles />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Show profiles tagged eu' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'More actions for Berlin' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Show profiles tagged eu' }));
     await waitFor(() => expect(screen.queryByText('Shop')).toBeNull());
     expect(screen.getByText('Tagged eu')).toBeTruthy();
     typeInto(screen.getByLabelText('Status'), 'idle');
@@ -205,10 +207,12 @@ describe('Profiles', () => {
     installPopupBrowser();
     const mock = mockConnector({ 'profiles.refresh': listed(shop, mail), 'profile.delete': deleted });
     render(<Profiles />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete Mail' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'More actions for Mail' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Mail' }));
     expect(screen.getByText('Delete Mail? Its cookies and browser data are removed too.')).toBeTruthy();
     fireEvent.click(within(row('Mail')).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByText(/Delete Mail\?/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'More actions for Mail' }));
     fireEvent.click(screen.getByRole('button', { name: 'Delete Mail' }));
     fireEvent.click(within(row('Mail')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('Mail')).toBeNull());
@@ -223,7 +227,8 @@ describe('Profiles', () => {
     const mock = mockConnector({ 'profiles.refresh': listed(shop, running), 'profile.delete': deleted });
     await cachedSessions.setValue({ data: [session('ses_1', 'prf_4')], savedAt: 1 });
     render(<Profiles />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete Running' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'More actions for Running' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Running' }));
     expect(
       screen.getByText('Running is running. Stop its session and delete it, with its browser data?'),
     ).toBeTruthy();
@@ -242,7 +247,8 @@ describe('Profiles', () => {
         fail('profile_running', 'The profile has a running session. Stop it first.', { status: 409 }),
     });
     render(<Profiles />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete Mail' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'More actions for Mail' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Mail' }));
     fireEvent.click(within(row('Mail')).getByRole('button', { name: 'Delete' }));
     expect((await screen.findByRole('alert')).textContent).toContain('The profile has a running session.');
     expect(screen.getByRole('button', { name: 'Stop and delete' })).toBeTruthy();

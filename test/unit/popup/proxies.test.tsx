@@ -42,6 +42,44 @@ describe('Proxies', () => {
     expect(await screen.findByText(/No saved proxies yet/)).toBeTruthy();
   });
 
+  it('keeps the pasted lines not added in the box, under a report line by line', async () => {
+    installPopupBrowser();
+    mockConnector({
+      'proxies.refresh': listed(),
+      'proxies.paste': () =>
+        ok({
+          report: ['Line 1: added 10.2.2.2:1080.', 'Line 2: not added: the same proxy as line 1.'],
+          refused: ['socks5://10.2.2.2:1080'],
+        }),
+    });
+    render(<Proxies />);
+    const box = await screen.findByLabelText<HTMLTextAreaElement>(/^Proxies, one a line/);
+    typeInto(box, 'socks5://10.2.2.2:1080\nsocks5://10.2.2.2:1080');
+    fireEvent.click(screen.getByRole('button', { name: 'Add proxies' }));
+    expect((await screen.findByText(/^Line 1: added/)).textContent).toBe(
+      'Line 1: added 10.2.2.2:1080.\nLine 2: not added: the same proxy as line 1.\nThe lines not added are left in the box, to correct.',
+    );
+    expect(box.value).toBe('socks5://10.2.2.2:1080');
+  });
+
+  it('shows whether a checked proxy works or fails, each its own way', async () => {
+    installPopupBrowser();
+    mockConnector({
+      'proxies.refresh': listed(office, proxy('prx_2', 'Plain')),
+      'proxy.check': ({ proxyId }) =>
+        ok(
+          proxyId === 'prx_2'
+            ? { ok: false, reason: 'The proxy refused the connection.', took_ms: 12 }
+            : { ok: true, ip: '203.0.113.9', timezone: 'Asia/Tokyo', took_ms: 40 },
+        ),
+    });
+    render(<Proxies />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check Plain' }));
+    fireEvent.click(screen.getByRole('button', { name: `Check ${office.name}` }));
+    expect((await screen.findByText(/^Does not work/)).className).toBe('check-result fails');
+    expect((await screen.findByText(/^Works/)).className).toBe('check-result works');
+  });
+
   it('lists name, scheme://host:port and whether a password is set', async () => {
     installPopupBrowser();
     mockConnector({ 'proxies.refresh': listed(office, proxy('prx_2', 'Plain')) });

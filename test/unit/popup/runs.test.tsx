@@ -149,6 +149,52 @@ describe('Runs', () => {
     });
   });
 
+  it('shows a screenshot at full width when asked, and small again', async () => {
+    installPopupBrowser();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(new Blob(['png']))),
+    );
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:shot');
+    const path = '/v1/automation/runs/run_1/artifacts/page';
+    await watchedRuns.setValue([watched({ id: 'run_1', status: 'succeeded', output: { page: path } })]);
+    render(<Runs />);
+    const image = await screen.findByRole('img', { name: 'Screenshot page' });
+    expect(image.className).toBe('thumb');
+    fireEvent.click(screen.getByRole('button', { name: 'Full size' }));
+    expect(image.className).toBe('shot');
+    fireEvent.click(screen.getByRole('button', { name: 'Smaller' }));
+    expect(image.className).toBe('thumb');
+  });
+
+  it('names the profile, when the run started, how long it took, and its outputs in step order', async () => {
+    installPopupBrowser();
+    vi.useFakeTimers({ now: Date.parse('2025-01-06T09:05:00.000Z'), toFake: ['Date'] });
+    await watchedRuns.setValue([
+      watched({
+        id: 'run_1',
+        name: 'Prices',
+        profile_name: 'Shop',
+        status: 'succeeded',
+        started_at: '2025-01-06T09:00:00.000Z',
+        finished_at: '2025-01-06T09:00:07.000Z',
+        steps: [
+          { index: 0, action: 'extract', output_name: 'zeta', status: 'succeeded' },
+          { index: 1, action: 'extract', output_name: 'alpha', status: 'succeeded' },
+          { index: 2, action: 'evaluate', output_name: 'middle', status: 'succeeded' },
+        ],
+        // As the service's JSON gives them back: sorted, not in step order.
+        output: { alpha: 'second', middle: 'third', zeta: 'first' },
+      }),
+    ]);
+    render(<Runs />);
+    const summary = (await screen.findByText('Prices')).closest('summary') as HTMLElement;
+    expect(summary.textContent).toBe('Prices succeededShop · 5 minutes ago · 7 s');
+    expect(within(summary).getByText('5 minutes ago').getAttribute('title')).toMatch(/2025/);
+    expect(screen.getAllByRole('term').map((term) => term.textContent)).toEqual(['zeta', 'alpha', 'middle']);
+    vi.useRealTimers();
+  });
+
   it('says when a screenshot cannot be loaded', async () => {
     installPopupBrowser();
     vi.stubGlobal(

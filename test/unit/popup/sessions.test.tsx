@@ -28,6 +28,8 @@ describe('Sessions', () => {
     await cachedSessions.setValue({ data: [], savedAt: 1 });
     first.give(ok([]));
     expect(await screen.findByText('No sessions are running. Start one from Profiles.')).toBeTruthy();
+    // Nothing to stop: no Stop all that could only be disabled.
+    expect(screen.queryByRole('button', { name: 'Stop all' })).toBeNull();
   });
 
   it('lists running sessions with their profile and age, and copies the CDP URL', async () => {
