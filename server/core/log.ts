@@ -32,7 +32,7 @@ export function createLogger(options: {
   fields?: LogFields;
 }): Logger {
   const threshold = LEVELS[options.level ?? 'info'];
-  const write = options.write ?? writeToStderr;
+  const write = options.write ?? ((line: string) => process.stderr.write(line));
   const base = options.fields ?? {};
   const emit = (level: LogLevel, msg: string, fields: LogFields = {}) => {
     if (LEVELS[level] < threshold) return;
@@ -47,26 +47,6 @@ export function createLogger(options: {
     child: (fields) => createLogger({ ...options, fields: { ...base, ...fields } }),
   };
 }
-
-let pendingLines = '';
-
-/**
- * Lines written in one turn of the event loop go to stderr in one write (a write to a pipe or file is a
- * synchronous system call: one per request line was a tenth of a list request's CPU). What is pending when
- * the process exits is written then.
- */
-function writeToStderr(line: string): void {
-  if (pendingLines === '') setImmediate(flushStderr);
-  pendingLines += line;
-}
-
-function flushStderr(): void {
-  const text = pendingLines;
-  pendingLines = '';
-  if (text !== '') process.stderr.write(text);
-}
-
-process.on('exit', flushStderr);
 
 function serializeErrors(_key: string, value: unknown): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
