@@ -16,7 +16,7 @@ import { routes } from '../../server/routes/index';
 import { createAccountWithKey } from '../../server/store/accounts';
 import { insertProxy } from '../../server/store/proxies';
 import type { StopReason } from '../../server/store/sessions';
-import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../support/scratch-database';
 
 /*
  * The app in-process on a real PGlite database, with route groups and a sessions port made for the test:

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Script } from '../../lib/api/inputs/automation';
 import { type RunScriptOptions, runScript, type StepOutcome } from '../../server/automation/runner';
-import { CHROMIUM } from './browser/fixtures';
+import { CHROMIUM } from '../support/browser-fixtures';
 
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -9,8 +9,8 @@ import { ApiError } from '../../lib/api/errors';
 import type { Step } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { artifactFile } from '../../server/automation/artifact-files';
-import { processesWithUserDataDir } from './browser/fixtures';
-import { type ServiceHandle, startService } from './harness';
+import { processesWithUserDataDir } from '../support/browser-fixtures';
+import { type ServiceHandle, startService } from '../support/harness';
 
 /** The test pages are served on loopback, which sessions reach only when the operator allows it. */
 const LOOPBACK_PAGES = { EGRESS_ALLOW: 'loopback' };

@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
-import { openEventStream } from './event-stream';
-import { type ServiceHandle, startService } from './harness';
+import { openEventStream } from '../support/event-stream';
+import { type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let api: ApiClient;

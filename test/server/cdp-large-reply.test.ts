@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { type ServiceHandle, startService } from './harness';
+import { type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let api: ApiClient;

@@ -1,9 +1,9 @@
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { startPageServer } from './browser/fixtures';
-import { type ServiceHandle, startService } from './harness';
-import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
+import { startPageServer } from '../support/browser-fixtures';
+import { type ServiceHandle, startService } from '../support/harness';
+import { type PostgresServer, postgresForTests, startPostgres } from '../support/postgres-server';
 
 /* Two processes of the service, each with its own data dir, on one PostgreSQL: a profile's browser data follows it. */
 

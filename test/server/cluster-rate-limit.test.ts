@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataDir, requester, type ServiceHandle, startService } from './harness';
-import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
+import { createDataDir, requester, type ServiceHandle, startService } from '../support/harness';
+import { type PostgresServer, postgresForTests, startPostgres } from '../support/postgres-server';
 
 /* Two processes of the service on one PostgreSQL server (DATABASE_URL) share each account's hourly count. */
 

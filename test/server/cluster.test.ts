@@ -9,10 +9,17 @@ import WebSocket from 'ws';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { eventually } from '../e2e/support/wait';
-import { openEventStream } from './event-stream';
-import { createDataDir, JSON_HEADERS, requester, runCli, type ServiceHandle, startService } from './harness';
-import { freePort, nginxForTests, startNginx } from './nginx';
-import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
+import { openEventStream } from '../support/event-stream';
+import {
+  createDataDir,
+  JSON_HEADERS,
+  requester,
+  runCli,
+  type ServiceHandle,
+  startService,
+} from '../support/harness';
+import { freePort, nginxForTests, startNginx } from '../support/nginx';
+import { type PostgresServer, postgresForTests, startPostgres } from '../support/postgres-server';
 
 /*
  * Three service processes on one real PostgreSQL, each with its own data dir and room for one browser: any of

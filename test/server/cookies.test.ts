@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Cookie } from '../../lib/api/schemas/cookies';
-import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let api: ApiClient;

@@ -5,7 +5,7 @@ import { createKeyOfAccount } from '../../server/store/account-keys';
 import { findAccountByKey } from '../../server/store/accounts';
 import { createEmailAccount } from '../../server/store/dashboard-accounts';
 import { findSignIn, SIGN_IN_LIFETIME_MS, startSignIn } from '../../server/store/sign-ins';
-import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../support/scratch-database';
 
 let scratch: ScratchDatabase;
 let db: Database;

@@ -6,9 +6,9 @@ import { createClient } from '../../lib/api/client';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { profileDataDir } from '../../server/core/data-dir';
 import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from '../../server/dashboard/attempts';
-import { liveProcessesInGroup, processesWithUserDataDir } from './browser/fixtures';
-import { dashboardClient } from './dashboard-client';
-import { requester, type ServiceHandle, startService } from './harness';
+import { liveProcessesInGroup, processesWithUserDataDir } from '../support/browser-fixtures';
+import { dashboardClient } from '../support/dashboard-client';
+import { requester, type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 const PASSWORD = 'correct horse battery';

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
-import { openToOthers } from './browser/fixtures';
-import { runCli, startService } from './harness';
+import { openToOthers } from '../support/browser-fixtures';
+import { runCli, startService } from '../support/harness';
 
 const made: string[] = [];
 afterAll(async () => {

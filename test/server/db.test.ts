@@ -15,7 +15,7 @@ import { openDatabase } from '../../server/db/open';
 import { openPglite } from '../../server/db/pglite';
 import { keepStatisticsCurrent } from '../../server/db/statistics';
 
-import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
+import { type PostgresServer, postgresForTests, startPostgres } from '../support/postgres-server';
 
 const postgresBin = postgresForTests();
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
-import { createDataDir, requester, type ServiceHandle, startService } from './harness';
+import { createDataDir, requester, type ServiceHandle, startService } from '../support/harness';
 
 let dataDir: string;
 let service: ServiceHandle | undefined;

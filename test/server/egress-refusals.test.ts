@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Step } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
-import { apiError, type ServiceHandle, startService } from './harness';
+import { apiError, type ServiceHandle, startService } from '../support/harness';
 
 /** Only 127.0.0.2 is allowed: the page there is reachable, the rest of loopback stays refused. */
 const ALLOWED_PAGE_HOST = '127.0.0.2';

@@ -2,9 +2,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient } from '../../lib/api/client';
-import { processesWithUserDataDir } from './browser/fixtures';
-import { type EventStream, openEventStream } from './event-stream';
-import { type ServiceHandle, startService } from './harness';
+import { processesWithUserDataDir } from '../support/browser-fixtures';
+import { type EventStream, openEventStream } from '../support/event-stream';
+import { type ServiceHandle, startService } from '../support/harness';
 
 /*
  * The event stream against the real service: SSE and its WebSocket form, in order, resumed with

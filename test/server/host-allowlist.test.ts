@@ -4,8 +4,8 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient } from '../../lib/api/client';
-import { dashboardClient } from './dashboard-client';
-import { type ServiceHandle, startService } from './harness';
+import { dashboardClient } from '../support/dashboard-client';
+import { type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let key: string;

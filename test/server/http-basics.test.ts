@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
 import { endpoints } from '../../lib/api/endpoints';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
 
 const EXTENSION = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 let service: ServiceHandle;

@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../lib/api/endpoints';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let request: ReturnType<typeof requester>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 

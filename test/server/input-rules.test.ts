@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import { endpoints } from '../../lib/api/endpoints';
-import { startPageServer } from './browser/fixtures';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { startPageServer } from '../support/browser-fixtures';
+import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let api: ApiClient;

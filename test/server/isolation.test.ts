@@ -15,8 +15,8 @@ import {
   processesWithUserDataDir,
   startAuthenticatingProxy,
   startPageServer,
-} from './browser/fixtures';
-import { apiError, type ServiceHandle, startService } from './harness';
+} from '../support/browser-fixtures';
+import { apiError, type ServiceHandle, startService } from '../support/harness';
 
 /** Follows a run with the long poll until it ends. */
 async function finish(api: ApiClient, run: AutomationRun): Promise<AutomationRun> {

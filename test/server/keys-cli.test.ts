@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../server/core/api-keys';
 import { PROJECT_ROOT } from '../../server/core/config';
 import { openDatabase } from '../../server/db/open';
-import { createDataDir, requester, runCli, type ServiceHandle, startService } from './harness';
+import { createDataDir, requester, runCli, type ServiceHandle, startService } from '../support/harness';
 
 const KEY = /^pp_live_[0-9A-Za-z]{32}$/;
 let dataDir: string;

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { CHROMIUM } from './browser/fixtures';
-import { type ServiceHandle, startService } from './harness';
+import { CHROMIUM } from '../support/browser-fixtures';
+import { type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let api: ApiClient;

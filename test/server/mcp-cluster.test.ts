@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceHandle, startService } from './harness';
-import { connect, httpTransport, ok, refOf, serveFormPage, snapshotOf } from './mcp-client';
-import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
+import { type ServiceHandle, startService } from '../support/harness';
+import { connect, httpTransport, ok, refOf, serveFormPage, snapshotOf } from '../support/mcp-client';
+import { type PostgresServer, postgresForTests, startPostgres } from '../support/postgres-server';
 
 /*
  * Two processes on one PostgreSQL, room for one browser each: an agent's page tools reach a session through

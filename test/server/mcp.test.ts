@@ -4,8 +4,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../server/core/config';
-import { type ServiceHandle, startService } from './harness';
-import { call, connect, httpTransport, ok, refOf, serveFormPage, textOf } from './mcp-client';
+import { type ServiceHandle, startService } from '../support/harness';
+import { call, connect, httpTransport, ok, refOf, serveFormPage, textOf } from '../support/mcp-client';
 
 const TOOLS = [
   'list_profiles',

@@ -7,7 +7,7 @@ import { type ApiClient, createClient } from '../../lib/api/client';
 import { endpoints } from '../../lib/api/endpoints';
 import { requests } from '../../lib/api/requests';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
 
 const NUL = '\u0000';
 const NUL_MESSAGE = 'must not contain U+0000 (the NUL character)';

@@ -6,7 +6,7 @@ import { leaveCluster, registerNode } from '../../server/store/nodes';
 import { insertProfile } from '../../server/store/profiles';
 import { findOrphanedRuns, finishRun, insertRun, markRunStarted } from '../../server/store/runs';
 import { findOrphanedSessions, insertStartingSession, markRunning } from '../../server/store/sessions';
-import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../support/scratch-database';
 
 /* What a lost node leaves behind, as the survivors' sweep finds it in the database. */
 

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import { loadMigrations } from '../../server/db/migrate';
-import { openEventStream } from './event-stream';
-import { createDataDir, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
-import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
+import { openEventStream } from '../support/event-stream';
+import { createDataDir, JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
+import { type PostgresServer, postgresForTests, startPostgres } from '../support/postgres-server';
 
 /* The same service on a real PostgreSQL server (DATABASE_URL) instead of the embedded PGlite. */
 

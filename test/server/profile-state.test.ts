@@ -16,7 +16,7 @@ import { createProfileStateSync } from '../../server/sessions/profile-state';
 import { createAccountWithKey } from '../../server/store/accounts';
 import { deleteAccountRow } from '../../server/store/dashboard-accounts';
 import { deleteIdleProfile, insertProfile } from '../../server/store/profiles';
-import { makeTempDir, openToOthers } from './browser/fixtures';
+import { makeTempDir, openToOthers } from '../support/browser-fixtures';
 
 /* A profile's browser data saved to the database from one data dir and restored into another. */
 

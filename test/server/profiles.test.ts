@@ -2,7 +2,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import { profileDataDir } from '../../server/core/data-dir';
-import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let client: ApiClient;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let client: ApiClient;

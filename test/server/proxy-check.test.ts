@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { startAuthenticatingProxy } from './browser/fixtures';
-import { apiError, type ServiceHandle, startService } from './harness';
+import { startAuthenticatingProxy } from '../support/browser-fixtures';
+import { apiError, type ServiceHandle, startService } from '../support/harness';
 
 let checkAddress: Server;
 let proxy: Awaited<ReturnType<typeof startAuthenticatingProxy>>;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_FAILURES_PER_MINUTE } from '../../server/http/auth';
-import { createDataDir, requester, type ServiceHandle, startService } from './harness';
+import { createDataDir, requester, type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/driver';
 import { createAccountWithKey } from '../../server/store/accounts';
 import { countRequest, requestsPerMinute } from '../../server/store/request-counts';
-import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../support/scratch-database';
 
 /* The hourly counts in the database, on a clock the test moves (the service passes its own clock's time in). */
 

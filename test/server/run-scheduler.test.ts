@@ -13,7 +13,7 @@ import { createAccountWithKey } from '../../server/store/accounts';
 import { insertProfile } from '../../server/store/profiles';
 import { findRun } from '../../server/store/runs';
 import type { SessionRow } from '../../server/store/sessions';
-import { openScratchDatabase, type ScratchDatabase } from './scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../support/scratch-database';
 
 /*
  * The run scheduler alone, on a real PGlite database: the scripts it executes are the test's, each ending when the

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
-import { apiError, createDataDir, runCli, type ServiceHandle, startService } from './harness';
+import { apiError, createDataDir, runCli, type ServiceHandle, startService } from '../support/harness';
 
 /* `npm run service` as the README describes it: its flags, `--help`, and a CHROME_PATH that cannot run. */
 

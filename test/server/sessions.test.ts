@@ -3,8 +3,12 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { processesWithUserDataDir, startAuthenticatingProxy, startPageServer } from './browser/fixtures';
-import { apiError, type ServiceHandle, startService } from './harness';
+import {
+  processesWithUserDataDir,
+  startAuthenticatingProxy,
+  startPageServer,
+} from '../support/browser-fixtures';
+import { apiError, type ServiceHandle, startService } from '../support/harness';
 
 let service: ServiceHandle;
 let api: ApiClient;

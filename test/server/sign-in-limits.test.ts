@@ -4,9 +4,9 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from '../../server/dashboard/attempts';
-import { dashboardClient } from './dashboard-client';
-import { createDataDir, type ServiceHandle, startService } from './harness';
-import { type PostgresServer, postgresForTests, startPostgres } from './postgres-server';
+import { dashboardClient } from '../support/dashboard-client';
+import { createDataDir, type ServiceHandle, startService } from '../support/harness';
+import { type PostgresServer, postgresForTests, startPostgres } from '../support/postgres-server';
 
 const PASSWORD = 'correct horse battery';
 const PERSON = 'person@example.com';

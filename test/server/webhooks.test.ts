@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
-import { type ServiceHandle, startService } from './harness';
+import { type ServiceHandle, startService } from '../support/harness';
 
 /*
  * Webhooks against the real service and real receivers on loopback (a service bound to loopback allows them
