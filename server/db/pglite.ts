@@ -17,7 +17,7 @@ interface Prepared {
  *
  * Durability: PostgreSQL runs with fsync on, and PGlite's Node file layer (Emscripten's NODEFS), which has no
  * fsync of its own, is given one that calls the OS's: a commit is on disk before it is answered, as with a
- * PostgreSQL server (see test/server/durability.test.ts). A transaction that commits without waiting
+ * PostgreSQL server (see test/server/db/durability.test.ts). A transaction that commits without waiting
  * (synchronous_commit off, as the hourly request counts do) is on disk within WAL_FLUSH_DELAY_MS: PGlite has no
  * WAL writer, so without the flush below such commits would wait for the next one that does wait.
  */

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
-import { requester, type ServiceHandle, startService } from '../server/harness';
-import { postgresForTests, startPostgres } from '../server/postgres-server';
+import { requester, type ServiceHandle, startService } from '../support/harness';
+import { postgresForTests, startPostgres } from '../support/postgres-server';
 import { measureLoad } from './support/load';
 import { processTree } from './support/proc-cpu';
 

@@ -11,8 +11,8 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { PROJECT_ROOT } from '../../server/core/config';
-import { type ServiceHandle, startService } from '../server/harness';
-import { findPostgresBin, type PostgresServer, startPostgres } from '../server/postgres-server';
+import { type ServiceHandle, startService } from '../support/harness';
+import { findPostgresBin, type PostgresServer, startPostgres } from '../support/postgres-server';
 import type { RecordedAnswer } from './support/bare-server';
 import { type LoadFigures, type LoadRequest, measureLoad, median } from './support/load';
 

@@ -8,8 +8,8 @@
  */
 import { chromium, type Page } from 'playwright-core';
 import { createClient } from '../../lib/api/client';
-import { CHROMIUM } from '../server/browser/fixtures';
-import { startService } from '../server/harness';
+import { CHROMIUM } from '../support/browser-fixtures';
+import { startService } from '../support/harness';
 import { measureLoad, median } from './support/load';
 import { ownCpuSeconds } from './support/proc-cpu';
 

@@ -18,7 +18,7 @@ import { launchBrowser } from '../../server/browser/launch';
 import { EgressPolicy } from '../../server/core/egress-policy';
 import { generateIdentity } from '../../server/identity/generate';
 import { launchFingerprint, presentIdentity } from '../../server/identity/presented';
-import { startService } from '../server/harness';
+import { startService } from '../support/harness';
 import { median } from './support/load';
 import { chromePathForBench, closeRaw, launchRaw, removeRawFolder } from './support/raw-chromium';
 

@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { createClient } from '../../lib/api/client';
 import { PROJECT_ROOT } from '../../server/core/config';
-import { startService } from '../server/harness';
+import { startService } from '../support/harness';
 import { median } from './support/load';
 import {
   chromePathForBench,

@@ -20,7 +20,7 @@ import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { EMPTY_HISTORY, HOUR_MS, type PollHistory } from '../../lib/scheduling/watch-plan';
 import type { WatchedRun } from '../../lib/storage';
 import { HOURLY_LIMITS } from '../../server/accounts/plans';
-import { FakeService } from './fake-service';
+import { FakeService } from '../support/fake-service';
 
 export interface Scenario {
   plan: Plan;

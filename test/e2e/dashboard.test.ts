@@ -8,8 +8,8 @@ import path from 'node:path';
 import { chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
-import { CHROMIUM } from '../server/browser/fixtures';
-import { type ServiceHandle, startService } from '../server/harness';
+import { CHROMIUM } from '../support/browser-fixtures';
+import { type ServiceHandle, startService } from '../support/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { type ServiceHandle, startService } from '../server/harness';
+import { type ServiceHandle, startService } from '../support/harness';
 import { cleanupStack } from './support/cleanup';
 import { type FirefoxExtension, openFirefoxExtension } from './support/firefox';
 import {

@@ -1,7 +1,7 @@
 /** The popup's Watch opens a running session's live view in a tab, which shows the session's page. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
-import { type ServiceHandle, startService } from '../server/harness';
+import { type ServiceHandle, startService } from '../support/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
 import { goTo, rowOf } from './support/popup';

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
 import { PROJECT_ROOT } from '../../server/core/config';
-import { makeTempDir, openToOthers, processesWithUserDataDir } from '../server/browser/fixtures';
+import { makeTempDir, openToOthers, processesWithUserDataDir } from '../support/browser-fixtures';
 import { cleanupStack } from './support/cleanup';
 import { processesWithEnvironment } from './support/processes';
 import { serviceReader } from './support/service-api';

@@ -5,7 +5,7 @@
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceHandle, startService } from '../server/harness';
+import { type ServiceHandle, startService } from '../support/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
 import { goTo } from './support/popup';

@@ -8,7 +8,7 @@ import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { connectExtension } from '../../scripts/extension-browser';
-import { JSON_HEADERS, type ServiceHandle, startService } from '../server/harness';
+import { JSON_HEADERS, type ServiceHandle, startService } from '../support/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
 import { rowOf } from './support/popup';

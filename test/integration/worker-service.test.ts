@@ -10,7 +10,7 @@ import background from '../../entrypoints/background';
 import { createClient, type Profile } from '../../lib/api';
 import type { Intent, IntentReplies, Reply } from '../../lib/messaging';
 import { cachedSessions, connection, type WatchedRun, watchedRuns } from '../../lib/storage';
-import { type ServiceHandle, startService } from '../server/harness';
+import { type ServiceHandle, startService } from '../support/harness';
 import { installBrowser, POPUP } from '../unit/background/browser-stubs';
 
 const PAGE = '<!doctype html><title>Worker test page</title><h1 id="greeting">Hello, worker</h1>';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../server/core/config';
-import { postgresForTests } from './postgres-server';
+import { postgresForTests } from '../support/postgres-server';
 
 /* `npm run bench` and `npm run bench:cluster` in a short form (one small size, one round, one session), so that
  * they cannot rot. */

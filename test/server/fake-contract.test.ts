@@ -1,5 +1,5 @@
 /**
- * The fake service (`test/bench/fake-service.ts`), which the worker's unit tests and the watcher simulation
+ * The fake service (`test/support/fake-service.ts`), which the worker's unit tests and the watcher simulation
  * run against, answers as the real service does: the same cases run against both, and their answers must be
  * the same (ids told apart only by which session they name). A fake that drifts hides bugs, as one that
  * answered only its first page once hid the worker's.
@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Plan } from '../../lib/api/schemas/account';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { FakeService, SESSION_EXISTS_DETAIL } from '../bench/fake-service';
-import { type ServiceHandle, startService } from './harness';
+import { FakeService, SESSION_EXISTS_DETAIL } from '../support/fake-service';
+import { type ServiceHandle, startService } from '../support/harness';
 
 const PLAN: Plan = 'premium';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from './harness';
+import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'pp-paths-'));
 const MISSING_CHROME = path.join(scratch, 'secret-folder', 'chromium');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { type ExtensionBrowser, launchWithExtension } from '../../../scripts/extension-browser';
 import { PROJECT_ROOT } from '../../../server/core/config';
-import { makeTempDir } from '../../server/browser/fixtures';
+import { makeTempDir } from '../../support/browser-fixtures';
 
 /** Where the global set-up builds the extension (`wxt build --mode e2e`). */
 export const EXTENSION_DIR = path.join(PROJECT_ROOT, '.output/chrome-mv3-e2e');

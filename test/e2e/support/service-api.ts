@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { requester } from '../../server/harness';
+import { requester } from '../../support/harness';
 
 /** Reads the service with the test's key, to check what the popup did really happened there. */
 export function serviceReader(baseUrl: string, key: string) {

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHROME_INSTALL_HINT, findChrome } from '../../../server/browser/find-chrome';
-import { makeTempDir } from './fixtures';
+import { makeTempDir } from '../../support/browser-fixtures';
 
 const scratch = makeTempDir('find-chrome');
 afterAll(() => scratch.remove());

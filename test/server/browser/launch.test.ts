@@ -24,7 +24,7 @@ import {
   relayDevtools,
   startAuthenticatingProxy,
   startPageServer,
-} from './fixtures';
+} from '../../support/browser-fixtures';
 
 const launchTimes: number[] = [];
 const stopTimes: number[] = [];
@@ -224,7 +224,7 @@ describe('a browser whose service is gone', () => {
   it('ends by itself with its pipe, its cookies kept', async () => {
     const owner = spawn(
       process.execPath,
-      ['--import', 'tsx', join(import.meta.dirname, 'browser-owner.ts'), orphanProfile.path],
+      ['--import', 'tsx', join(import.meta.dirname, '../../support/browser-owner.ts'), orphanProfile.path],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processGroupOf } from '../../../server/browser/processes';
 import { openSessionRelay } from '../../../server/browser/proxy-relay';
 import type { ProxySettings } from '../../../server/browser/settings';
-import { LOOPBACK_ALLOWED, startPageServer } from './fixtures';
-import { startSocksServer } from './socks-server';
+import { LOOPBACK_ALLOWED, startPageServer } from '../../support/browser-fixtures';
+import { startSocksServer } from '../../support/socks-server';
 
 /* SOCKS proxies with credentials reach Chromium through the local relay: traffic gets to the target through
    the SOCKS server, which checked the credentials. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chromeMajorVersion, desktopUserAgent } from '../../../server/browser/user-agent';
-import { CHROMIUM } from './fixtures';
+import { CHROMIUM } from '../../support/browser-fixtures';
 
 describe('the user agent of a headless session', () => {
   it('is Chrome’s own for its version and platform, without the headless mark', () => {

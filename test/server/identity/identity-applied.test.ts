@@ -6,9 +6,9 @@ import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { Identity } from '../../../lib/api/schemas/identity';
 import { launchBrowser } from '../../../server/browser/launch';
 import type { CheckReadings, ScopeReading } from '../../../server/identity/check-page';
-import { CHROMIUM, LOOPBACK_ALLOWED, makeTempDir, relayDevtools } from '../browser/fixtures';
-import { type ServiceHandle, startService } from '../harness';
-import { startCheckServer } from './check-server';
+import { CHROMIUM, LOOPBACK_ALLOWED, makeTempDir, relayDevtools } from '../../support/browser-fixtures';
+import { startCheckServer } from '../../support/check-server';
+import { type ServiceHandle, startService } from '../../support/harness';
 
 let service: ServiceHandle;
 let api: ApiClient;

@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
-import { type ServiceHandle, startService } from '../harness';
-import { startCheckServer } from './check-server';
+import { startCheckServer } from '../../support/check-server';
+import { type ServiceHandle, startService } from '../../support/harness';
 
 let service: ServiceHandle;
 let api: ApiClient;

@@ -5,9 +5,9 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { CheckReadings } from '../../../server/identity/check-page';
-import { startAuthenticatingProxy } from '../browser/fixtures';
-import { type ServiceHandle, startService } from '../harness';
-import { startCheckServer } from './check-server';
+import { startAuthenticatingProxy } from '../../support/browser-fixtures';
+import { startCheckServer } from '../../support/check-server';
+import { type ServiceHandle, startService } from '../../support/harness';
 
 /** A public address DB-IP places in Frankfurt am Main: what the local "what is my IP" page answers. */
 const EXIT_IP = '2.16.1.1';

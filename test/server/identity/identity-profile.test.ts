@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import { Identity } from '../../../lib/api/schemas/identity';
-import { apiError, type ServiceHandle, startService } from '../harness';
+import { apiError, type ServiceHandle, startService } from '../../support/harness';
 
 let service: ServiceHandle;
 let api: ApiClient;

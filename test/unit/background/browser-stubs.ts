@@ -5,7 +5,7 @@
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import messages from '../../../public/_locales/en/messages.json';
-import { FakeService, type ServiceOptions } from '../../bench/fake-service';
+import { FakeService, type ServiceOptions } from '../../support/fake-service';
 
 interface Message {
   message: string;

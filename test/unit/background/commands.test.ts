@@ -3,7 +3,7 @@ import { fakeBrowser } from 'wxt/testing';
 import background from '../../../entrypoints/background';
 import { COMMANDS } from '../../../entrypoints/background/commands';
 import { cachedSessions, connection, lastProfile, lastRun, watchedRuns } from '../../../lib/storage';
-import { type FakeService, SESSION_EXISTS_DETAIL } from '../../bench/fake-service';
+import { type FakeService, SESSION_EXISTS_DETAIL } from '../../support/fake-service';
 import { installBrowser, installService } from './browser-stubs';
 
 const START = Date.UTC(2025, 0, 6, 9);

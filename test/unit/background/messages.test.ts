@@ -16,7 +16,7 @@ import {
   savedScripts,
   watchedRuns,
 } from '../../../lib/storage';
-import { type FakeService, SESSION_EXISTS_DETAIL } from '../../bench/fake-service';
+import { type FakeService, SESSION_EXISTS_DETAIL } from '../../support/fake-service';
 import { profile, proxy, session } from '../popup/harness';
 import { getMessage, installBrowser, installService, POPUP, sent } from './browser-stubs';
 

@@ -5,7 +5,7 @@ import { connect, latestQuota } from '../../../entrypoints/background/connection
 import { createWatcher, WATCH_ALARM } from '../../../entrypoints/background/watcher';
 import { EMPTY_HISTORY, type PollHistory } from '../../../lib/scheduling/watch-plan';
 import { connection, type WatchedRun, watchedRuns } from '../../../lib/storage';
-import type { FakeService } from '../../bench/fake-service';
+import type { FakeService } from '../../support/fake-service';
 import { installBrowser, installService, sent } from './browser-stubs';
 
 const START = Date.UTC(2025, 0, 6, 9);

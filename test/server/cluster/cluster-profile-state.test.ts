@@ -1,0 +1,107 @@
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, createClient } from '../../../lib/api/client';
+import { startPageServer } from '../../support/browser-fixtures';
+import { type ServiceHandle, startService } from '../../support/harness';
+import { type PostgresServer, postgresForTests, startPostgres } from '../../support/postgres-server';
+
+/* Two processes of the service, each with its own data dir, on one PostgreSQL: a profile's browser data follows it. */
+
+const bin = postgresForTests();
+let postgres: PostgresServer;
+let first: ServiceHandle;
+let second: ServiceHandle;
+let pages: Awaited<ReturnType<typeof startPageServer>>;
+let key: string;
+
+const clientOf = (service: ServiceHandle): ApiClient =>
+  createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+
+/** Starts the profile on the service, runs `use` in a page of its browser, then stops the session. */
+async function inSession(
+  service: ServiceHandle,
+  profileId: string,
+  use: (page: Page, context: BrowserContext) => Promise<void>,
+): Promise<void> {
+  const api = clientOf(service);
+  const session = await api.startSession({ profile_id: profileId, headless: true });
+  const browser = await chromium.connectOverCDP(session.cdp_url as string);
+  try {
+    const context = browser.contexts()[0] as BrowserContext;
+    const page = await context.newPage();
+    await use(page, context);
+    await page.close();
+  } finally {
+    // Disconnects this client only: the session's browser is the service's to stop.
+    await browser.close();
+  }
+  expect(await api.stopSession({ profile_id: profileId })).toMatchObject({ status: 'stopped' });
+}
+
+const records = (service: ServiceHandle, msg: string) =>
+  service.logs.map((line) => JSON.parse(line)).filter((record) => record.msg === msg);
+
+describe.skipIf(!bin)('a profile’s browser data across processes', () => {
+  beforeAll(async () => {
+    postgres = await startPostgres(bin as string);
+    // The page server listens on loopback, which sessions reach only when the operator allows it.
+    const env = { DATABASE_URL: postgres.url, EGRESS_ALLOW: 'loopback' };
+    // The second starts once the first has migrated the new database (one of two started at once exited, once).
+    [first, pages] = await Promise.all([startService({ env }), startPageServer()]);
+    second = await startService({ env });
+    key = await first.createKey('enterprise');
+  });
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close(), pages?.close()]);
+    await postgres?.stop();
+  });
+
+  it('carries cookies and local storage set on one process to the next start on another, and back', async () => {
+    const profile = await clientOf(first).createProfile({ name: 'Travelling' });
+    await inSession(first, profile.id, async (page) => {
+      await page.goto(`${pages.origin}/set-cookie?flavour=oatmeal`);
+      await page.evaluate(() => localStorage.setItem('note', 'from the first process'));
+    });
+
+    await inSession(second, profile.id, async (page, context) => {
+      expect(await context.cookies(pages.origin)).toContainEqual(
+        expect.objectContaining({ name: 'flavour', value: 'oatmeal' }),
+      );
+      await page.goto(`${pages.origin}/`);
+      expect(pages.requests.at(-1)?.headers.cookie).toBe('flavour=oatmeal');
+      expect(await page.evaluate(() => localStorage.getItem('note'))).toBe('from the first process');
+      await page.goto(`${pages.origin}/set-cookie?topping=raisins`);
+    });
+    expect(records(second, 'profile state restored')).toMatchObject([{ profile_id: profile.id, version: 1 }]);
+
+    // The first process still holds version 1 in its own data dir: the stored version 2 replaces it.
+    await inSession(first, profile.id, async (page) => {
+      await page.goto(`${pages.origin}/`);
+      expect(pages.requests.at(-1)?.headers.cookie?.split('; ').sort()).toEqual([
+        'flavour=oatmeal',
+        'topping=raisins',
+      ]);
+    });
+    expect(records(first, 'profile state restored')).toMatchObject([{ profile_id: profile.id, version: 2 }]);
+    expect(records(first, 'profile state saved').map((record) => record.version)).toEqual([1, 3]);
+  });
+
+  it('saves the data of a browser the person closed themselves before the session is reported stopped', async () => {
+    const api = clientOf(first);
+    const profile = await api.createProfile({ name: 'Closed by hand' });
+    const session = await api.startSession({ profile_id: profile.id, headless: true });
+    const browser = await chromium.connectOverCDP(session.cdp_url as string);
+    const page = await (browser.contexts()[0] as BrowserContext).newPage();
+    await page.goto(`${pages.origin}/set-cookie?closed=by-hand`);
+    await (await browser.newBrowserCDPSession()).send('Browser.close').catch(() => {});
+    await expect
+      .poll(async () => (await api.getSession(session.id)).stop_reason, { timeout: 15_000 })
+      .toBe('browser_exited');
+
+    await inSession(second, profile.id, async (_page, context) => {
+      expect(await context.cookies(pages.origin)).toContainEqual(
+        expect.objectContaining({ name: 'closed', value: 'by-hand' }),
+      );
+    });
+  });
+});

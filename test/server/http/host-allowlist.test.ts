@@ -1,0 +1,187 @@
+// DNS rebinding, tried as the attack: a web page whose domain now resolves to 127.0.0.1 reaches the service with
+// its own name in Host (and Origin). The service answers only the names it is served as.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createClient } from '../../../lib/api/client';
+import { dashboardClient } from '../../support/dashboard-client';
+import { type ServiceHandle, startService } from '../../support/harness';
+
+let service: ServiceHandle;
+let key: string;
+let evil: string;
+
+beforeAll(async () => {
+  service = await startService({ env: { PUBLIC_URL: 'https://pilot.example.com,http://10.9.8.7:9000' } });
+  key = await service.createKey('enterprise');
+  evil = `evil.example:${service.port}`;
+});
+afterAll(() => service.close());
+
+interface Answer {
+  status: number;
+  type: string | undefined;
+  body: string;
+}
+
+/** A request to the service's socket with the Host (and other headers) given: what a rebound page sends. */
+function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: service.port, method, path, headers, setHost: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: text }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function expectMisdirected(answer: Answer) {
+  expect(answer.status).toBe(421);
+  expect(answer.type).toBe('application/problem+json');
+  expect(JSON.parse(answer.body)).toMatchObject({ status: 421, code: 'misdirected_request' });
+}
+
+/** Opens a WebSocket with the Host given; resolves with the HTTP status it was refused with, or 101. */
+function upgrade(url: string, host: string): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, { headers: { Host: host } });
+    socket.once('open', () => {
+      socket.terminate();
+      resolve(101);
+    });
+    socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    socket.once('error', () => resolve(0));
+  });
+}
+
+describe('a foreign Host', () => {
+  it('is refused with 421 on /v1 even with a valid key, and on /healthz and the OpenAPI document', async () => {
+    const auth = { Authorization: `Bearer ${key}` };
+    expectMisdirected(await send('GET', '/v1/profiles', { Host: evil, ...auth }));
+    expectMisdirected(
+      await send(
+        'POST',
+        '/v1/profiles',
+        { Host: evil, ...auth, 'Content-Type': 'application/json' },
+        JSON.stringify({ name: 'planted' }),
+      ),
+    );
+    expectMisdirected(await send('GET', '/healthz', { Host: evil }));
+    expectMisdirected(await send('GET', '/v1/openapi.json', { Host: evil }));
+    expectMisdirected(await send('GET', '/dashboard', { Host: evil }));
+    // A loopback name on another port, and a name that only starts like one, are foreign too.
+    expectMisdirected(await send('GET', '/healthz', { Host: `127.0.0.1:${service.port + 1}` }));
+    expectMisdirected(await send('GET', '/healthz', { Host: `localhost.evil.example:${service.port}` }));
+    expectMisdirected(await send('GET', '/healthz', { Host: `127.0.0.1:${service.port}@evil.example` }));
+    const profiles = await send('GET', '/v1/profiles', { Host: `127.0.0.1:${service.port}`, ...auth });
+    expect(JSON.parse(profiles.body)).toMatchObject({ data: [] });
+  });
+
+  it('cannot sign up, nor use a dashboard sign-in with its own matching Origin', async () => {
+    const signUp = JSON.stringify({ email: 'rebound@example.com', password: 'correct horse battery' });
+    const json = { 'Content-Type': 'application/json' };
+    expectMisdirected(
+      await send('POST', '/dashboard/api/sign-up', { Host: evil, Origin: `http://${evil}`, ...json }, signUp),
+    );
+
+    const person = dashboardClient(service.baseUrl);
+    expect(
+      (
+        await person.json('POST', '/sign-up', {
+          email: 'person@example.com',
+          password: 'correct horse battery',
+        })
+      ).status,
+    ).toBe(201);
+    const cookie = `pp_dashboard=${person.token}`;
+    const asPage = { Host: evil, Origin: `http://${evil}`, Cookie: cookie, ...json };
+    expectMisdirected(await send('POST', '/dashboard/api/keys', asPage, JSON.stringify({ name: 'stolen' })));
+    expectMisdirected(await send('GET', '/dashboard/api/keys', asPage));
+    expect((await person.json<{ data: unknown[] }>('GET', '/keys')).body.data).toEqual([]);
+  });
+
+  it('cannot open the event stream or a session’s DevTools over a WebSocket', async () => {
+    const client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+    const eventsUrl = `${service.baseUrl.replace('http', 'ws')}/v1/events`;
+    expect(await upgrade(eventsUrl, evil)).toBe(421);
+    expect(await upgrade(eventsUrl, `127.0.0.1:${service.port}`)).toBe(101);
+
+    const profile = await client.createProfile({ name: 'rebinding' });
+    const session = await client.startSession({ profile_id: profile.id, headless: true });
+    try {
+      const cdpUrl = session.cdp_url as string;
+      expect(await upgrade(cdpUrl, evil)).toBe(421);
+      expect(await upgrade(cdpUrl, `localhost:${service.port}`)).toBe(101);
+    } finally {
+      await client.stopSession({ session_id: session.id });
+    }
+  });
+});
+
+describe('the names the service is served as', () => {
+  it('are its loopback names with its port and each PUBLIC_URL, with or without the default port', async () => {
+    for (const host of [
+      `127.0.0.1:${service.port}`,
+      `localhost:${service.port}`,
+      `LOCALHOST:${service.port}`,
+      `[::1]:${service.port}`,
+      'pilot.example.com',
+      'pilot.example.com:443',
+      '10.9.8.7:9000',
+    ]) {
+      expect({ host, status: (await send('GET', '/healthz', { Host: host })).status }).toEqual({
+        host,
+        status: 200,
+      });
+    }
+    expectMisdirected(await send('GET', '/healthz', { Host: 'pilot.example.com:8443' }));
+  });
+
+  it('take the dashboard’s calls only from their own origins, not from whatever Host names', async () => {
+    const body = JSON.stringify({ email: 'public@example.com', password: 'correct horse battery' });
+    const json = { 'Content-Type': 'application/json' };
+    const fromPublicPage = { Host: 'pilot.example.com', Origin: 'https://pilot.example.com', ...json };
+    expect((await send('POST', '/dashboard/api/sign-up', fromPublicPage, body)).status).toBe(201);
+    // A public name in Host, called from a page of an origin the service is not served at.
+    const fromOtherPage = { ...fromPublicPage, Origin: 'https://pilot.example.com.evil.example' };
+    const refused = await send('POST', '/dashboard/api/sign-up', fromOtherPage, body);
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'forbidden' });
+  });
+});
+
+describe('/internal without a node’s credentials', () => {
+  it('is 404 problem+json whatever the method, as if the path did not exist', async () => {
+    for (const [method, path] of [
+      ['GET', '/internal/sessions'],
+      ['POST', '/internal/sessions'],
+      ['GET', '/internal/runs/run_x/cancel'],
+      ['POST', '/internal/runs/run_x/cancel'],
+    ] as const) {
+      const body = method === 'POST' ? '{}' : undefined;
+      const json = { 'Content-Type': 'application/json' };
+      const answer = await send(method, path, { Host: `127.0.0.1:${service.port}`, ...json }, body);
+      expect({ method, path, status: answer.status, type: answer.type }).toEqual({
+        method,
+        path,
+        status: 404,
+        type: 'application/problem+json',
+      });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        code: 'not_found',
+        detail: `There is nothing at ${path}.`,
+      });
+      expect(answer.body).not.toMatch(/POST|allowed/);
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServiceHandle, startService } from '../../support/harness';
+import { connect, httpTransport, ok, refOf, serveFormPage, snapshotOf } from '../../support/mcp-client';
+import { type PostgresServer, postgresForTests, startPostgres } from '../../support/postgres-server';
+
+/*
+ * Two processes on one PostgreSQL, room for one browser each: an agent's page tools reach a session through
+ * either, and a snapshot's refs taken through one are good for a click through the other (they live beside the
+ * browser, on the node that runs it).
+ */
+
+const bin = postgresForTests();
+let postgres: PostgresServer;
+let first: ServiceHandle;
+let second: ServiceHandle;
+let site: Awaited<ReturnType<typeof serveFormPage>>;
+let key: string;
+
+describe.skipIf(!bin)('MCP page tools across the processes of a cluster', () => {
+  beforeAll(async () => {
+    postgres = await startPostgres(bin as string);
+    // The form is served on loopback, which sessions reach only when the operator allows it.
+    const env = { DATABASE_URL: postgres.url, EGRESS_ALLOW: 'loopback', MAX_BROWSERS: '1' };
+    [first, site] = await Promise.all([startService({ env }), serveFormPage()]);
+    second = await startService({ env });
+    key = await first.createKey('enterprise');
+  });
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close(), site?.close()]);
+    await postgres?.stop();
+  });
+
+  it('fills a form on a browser of one process through the other, refs and all', async () => {
+    const [onFirst, onSecond] = await Promise.all([
+      connect(httpTransport(first.baseUrl, key)),
+      connect(httpTransport(second.baseUrl, key)),
+    ]);
+    const profile = await ok(onFirst, 'create_profile', { name: 'Clustered agent' });
+    const session = await ok(onFirst, 'start_session', { profile_id: profile.id, headless: true });
+    const session_id = session.id as string;
+
+    await ok(onSecond, 'browser_navigate', { session_id, url: site.url });
+    const snapshot = await snapshotOf(onSecond, session_id);
+    await ok(onFirst, 'browser_type', {
+      session_id,
+      ref: refOf(snapshot, 'textbox', 'Email'),
+      text: 'grace@example.com',
+    });
+    await ok(onSecond, 'browser_click', { session_id, ref: refOf(snapshot, 'button', 'Sign up') });
+    expect(await snapshotOf(onFirst, session_id)).toContain('Welcome, grace@example.com');
+
+    expect((await ok(onSecond, 'stop_session', { session_id })).status).toBe('stopped');
+    await Promise.all([onFirst.close(), onSecond.close()]);
+  });
+});

@@ -1,0 +1,290 @@
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../../server/core/config';
+import { type ServiceHandle, startService } from '../../support/harness';
+import { call, connect, httpTransport, ok, refOf, serveFormPage, textOf } from '../../support/mcp-client';
+
+const TOOLS = [
+  'list_profiles',
+  'create_profile',
+  'update_profile',
+  'delete_profile',
+  'list_proxies',
+  'create_proxy',
+  'check_proxy',
+  'list_sessions',
+  'start_session',
+  'stop_session',
+  'run_script',
+  'get_cookies',
+  'set_cookies',
+  'browser_navigate',
+  'browser_snapshot',
+  'browser_click',
+  'browser_type',
+  'browser_fill_form',
+  'browser_select_option',
+  'browser_press_key',
+  'browser_wait_for',
+  'browser_take_screenshot',
+  'browser_evaluate',
+  'browser_tabs',
+];
+
+const IDLE_S = 4;
+
+let service: ServiceHandle;
+let site: { url: string; close(): Promise<void> };
+let pageUrl: string;
+let key: string;
+let strangerKey: string;
+
+beforeAll(async () => {
+  site = await serveFormPage();
+  pageUrl = site.url;
+  // The page is on loopback, which sessions reach only when the operator allows it. Sessions nobody uses stop
+  // after 4 s, so that a test can tell that an agent's use counts.
+  service = await startService({ env: { EGRESS_ALLOW: 'loopback', SESSION_IDLE_TIMEOUT: String(IDLE_S) } });
+  [key, strangerKey] = await Promise.all([service.createKey('free'), service.createKey('free')]);
+});
+
+afterAll(async () => {
+  await service?.close();
+  await site?.close();
+});
+
+function stdioTransport(apiKey: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(PROJECT_ROOT, 'server', 'mcp', 'stdio.ts'), '--url', service.baseUrl],
+    env: { ...(process.env as Record<string, string>), PROFILE_PILOT_KEY: apiKey },
+    cwd: PROJECT_ROOT,
+    stderr: 'pipe',
+  });
+}
+
+/** What an agent does: a profile, its browser, a form filled by refs, a screenshot, and the session stopped. */
+async function fillTheForm(
+  client: Client,
+  label: string,
+): Promise<{ sessionId: string; transcript: string[] }> {
+  const transcript: string[] = [];
+  const step = async (name: string, args: Record<string, unknown>) => {
+    const result = await call(client, name, args);
+    expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+    transcript.push(
+      `→ ${name} ${JSON.stringify(args)}`,
+      `← ${textOf(result).split('\n').slice(0, 12).join('\n   ')}`,
+    );
+    return result;
+  };
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
+  const profile = (await step('create_profile', { name: `Agent ${label}` })).structuredContent as {
+    id: string;
+  };
+  const session = (await step('start_session', { profile_id: profile.id, headless: true }))
+    .structuredContent as { id: string; status: string };
+  expect(session.status).toBe('running');
+  const session_id = session.id;
+  await step('browser_navigate', { session_id, url: pageUrl });
+  const before = (await step('browser_snapshot', { session_id })).structuredContent as { snapshot: string };
+  const field = refOf(before.snapshot, 'textbox', 'Email');
+  const button = refOf(before.snapshot, 'button', 'Sign up');
+  await step('browser_type', { session_id, ref: field, element: 'Email field', text: 'ada@example.com' });
+  await step('browser_click', { session_id, ref: button, element: 'Sign up button' });
+  const after = (await step('browser_snapshot', { session_id })).structuredContent as { snapshot: string };
+  expect(after.snapshot).toContain('Welcome, ada@example.com');
+
+  // A ref of a page that has since changed is refused, never applied to whatever is there now.
+  await ok(client, 'browser_navigate', { session_id, url: `${pageUrl}?again` });
+  const stale = await call(client, 'browser_click', { session_id, ref: button });
+  expect(stale.isError).toBe(true);
+  expect(textOf(stale)).toMatch(/take a new snapshot/);
+
+  const shot = await call(client, 'browser_take_screenshot', { session_id });
+  const image = shot.content.find((part) => part.type === 'image');
+  expect(image?.mimeType).toBe('image/png');
+  expect(
+    Buffer.from(image?.type === 'image' ? image.data : '', 'base64')
+      .subarray(1, 4)
+      .toString(),
+  ).toBe('PNG');
+  return { sessionId: session_id, transcript };
+}
+
+describe('MCP over Streamable HTTP at /v1/mcp', () => {
+  it('lets an agent fill a form by refs, and keeps another account out of its session', async () => {
+    const client = await connect(httpTransport(service.baseUrl, key));
+    const stranger = await connect(httpTransport(service.baseUrl, strangerKey));
+    const { sessionId, transcript } = await fillTheForm(client, 'http');
+    if (process.env.MCP_TRANSCRIPT) console.log(transcript.join('\n'));
+
+    for (const [name, args] of [
+      ['browser_snapshot', { session_id: sessionId }],
+      ['stop_session', { session_id: sessionId }],
+    ] as const) {
+      const refused = await call(stranger, name, args);
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toBe('There is no session with this id.');
+    }
+    // A script in the same session, waited for; cookies in and out of its running browser.
+    const run = await ok(client, 'run_script', {
+      session_id: sessionId,
+      script: {
+        steps: [
+          { action: 'goto', url: pageUrl },
+          { action: 'extract', selector: 'button', name: 'label' },
+        ],
+      },
+    });
+    expect(run).toMatchObject({ status: 'succeeded', output: { label: 'Sign up' } });
+    const sessions = (await ok(client, 'list_sessions', { status: 'running' })) as {
+      data: { id: string; profile_id: string }[];
+    };
+    const profileId = sessions.data.find((session) => session.id === sessionId)?.profile_id;
+    const expires = Math.floor(Date.now() / 1000) + 3600;
+    expect(
+      await ok(client, 'set_cookies', {
+        profile_id: profileId,
+        cookies: [{ name: 'agent', value: 'was-here', domain: '127.0.0.1', expires }],
+      }),
+    ).toMatchObject({ imported: 1 });
+    const { cookies } = (await ok(client, 'get_cookies', { profile_id: profileId })) as {
+      cookies: { name: string; value: string }[];
+    };
+    expect(cookies).toContainEqual(expect.objectContaining({ name: 'agent', value: 'was-here' }));
+
+    const stopped = await ok(client, 'stop_session', { session_id: sessionId });
+    expect(stopped.status).toBe('stopped');
+    const afterStop = await call(client, 'browser_snapshot', { session_id: sessionId });
+    expect(afterStop.isError).toBe(true);
+    expect(textOf(afterStop)).toMatch(/stopped; start the profile's session again/);
+    await Promise.all([client.close(), stranger.close()]);
+  });
+
+  it('manages proxies and profiles with the API’s own rules and sentences', async () => {
+    const client = await connect(httpTransport(service.baseUrl, key));
+    const proxy = await ok(client, 'create_proxy', {
+      name: 'Office',
+      scheme: 'http',
+      host: 'proxy.example',
+      port: 8080,
+    });
+    const profile = await ok(client, 'create_profile', { name: 'Shop', tags: ['eu'] });
+    const changed = await ok(client, 'update_profile', {
+      profile_id: profile.id,
+      changes: { proxy_id: proxy.id },
+    });
+    expect(changed).toMatchObject({ proxy_id: proxy.id, applies_at_next_start: false });
+    const listed = (await ok(client, 'list_profiles', { tag: 'eu' })) as { data: { id: string }[] };
+    expect(listed.data.map((item) => item.id)).toEqual([profile.id]);
+    // No proxy answers there: the check says why, as POST /v1/proxies/:id/check does.
+    expect(await ok(client, 'check_proxy', { proxy_id: proxy.id })).toMatchObject({
+      ok: false,
+      reason: expect.any(String),
+    });
+    const invalid = await call(client, 'create_profile', {
+      name: 'Both',
+      proxy: 'http://a.example:1',
+      proxy_id: proxy.id,
+    });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toMatch(/give either proxy or proxy_id, not both/);
+    expect(await ok(client, 'delete_profile', { profile_id: profile.id })).toEqual({ deleted: profile.id });
+    expect(textOf(await call(client, 'delete_profile', { profile_id: profile.id }))).toBe(
+      'There is no profile with this id.',
+    );
+    await client.close();
+  });
+
+  it('answers 401 problem+json without a key or with a bad one, and 405 to GET', async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    for (const authorization of [undefined, 'Bearer pp_live_not_a_key']) {
+      const response = await fetch(`${service.baseUrl}/v1/mcp`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...(authorization ? { Authorization: authorization } : {}),
+        },
+        body: initialize,
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(((await response.json()) as { code: string }).code).toBe('unauthorized');
+    }
+    // Stateless: no stream to open and no session to end.
+    const get = await fetch(`${service.baseUrl}/v1/mcp`, { headers: { Authorization: `Bearer ${key}` } });
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    const client = new Client({ name: 'no-key', version: '1' });
+    await expect(
+      client.connect(new StreamableHTTPClientTransport(new URL('/v1/mcp', service.baseUrl))),
+    ).rejects.toThrow(/401/);
+  });
+
+  it('counts each tool call as one request of the hourly limit, and not the protocol around them', async () => {
+    const freeKey = await service.createKey('free');
+    const seen: (string | null)[] = [];
+    const client = await connect(httpTransport(service.baseUrl, freeKey, seen));
+    const remaining = async () => {
+      await ok(client, 'list_proxies', {});
+      return Number(/r=(\d+)/.exec(seen.at(-1) ?? '')?.[1]);
+    };
+    const first = await remaining();
+    expect(first).toBe(99);
+    await client.listTools();
+    await client.ping();
+    expect(await remaining()).toBe(first - 1);
+    expect(await remaining()).toBe(first - 2);
+    // The rest of the hour's 100, then a refusal that says when to retry.
+    for (let used = 3; used < 100; used++) await ok(client, 'list_profiles', { q: 'nothing' });
+    const refused = await call(client, 'list_profiles', {});
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(
+      /^The free plan allows 100 requests an hour; the next one is possible in \d+ (minutes|seconds)\.$/,
+    );
+    await client.close();
+  });
+});
+
+describe('an agent’s use of a session', () => {
+  it('keeps it from going idle, while a session nobody uses stops as idle', async () => {
+    const client = await connect(httpTransport(service.baseUrl, await service.createKey('free')));
+    const [used, unused] = await Promise.all(
+      ['Used', 'Unused'].map(async (name) => {
+        const profile = await ok(client, 'create_profile', { name });
+        return (await ok(client, 'start_session', { profile_id: profile.id, headless: true })).id as string;
+      }),
+    );
+    await ok(client, 'browser_snapshot', { session_id: used });
+    await new Promise((resolve) => setTimeout(resolve, (IDLE_S + 3) * 1000));
+    const { data } = (await ok(client, 'list_sessions', {})) as {
+      data: { id: string; status: string; stop_reason: string | null }[];
+    };
+    expect(data.find((session) => session.id === used)?.status).toBe('running');
+    expect(data.find((session) => session.id === unused)).toMatchObject({
+      status: 'stopped',
+      stop_reason: 'idle',
+    });
+    await ok(client, 'stop_session', { session_id: used });
+    await client.close();
+  });
+});
+
+describe('MCP over stdio (npm run mcp)', () => {
+  it('relays the same journey to the service', async () => {
+    const client = await connect(stdioTransport(key));
+    const { sessionId } = await fillTheForm(client, 'stdio');
+    expect((await ok(client, 'stop_session', { session_id: sessionId })).status).toBe('stopped');
+    await client.close();
+  });
+});
