@@ -1,9 +1,9 @@
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
-import { type ServiceHandle, startService } from '../harness';
-import { type PostgresServer, postgresForTests, startPostgres } from '../postgres-server';
-import { startCheckServer } from './check-server';
+import { startCheckServer } from '../../support/check-server';
+import { type ServiceHandle, startService } from '../../support/harness';
+import { type PostgresServer, postgresForTests, startPostgres } from '../../support/postgres-server';
 
 /*
  * Two processes on one PostgreSQL: a profile's session started through one runs there, started through the other
