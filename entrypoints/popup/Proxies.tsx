@@ -2,6 +2,7 @@ import { useList } from '../../components/hooks';
 import { useEditing } from '../../components/landing';
 import { PasteBox } from '../../components/PasteBox';
 import { ListState, Problem } from '../../components/Problem';
+import { useSaidByBanner } from '../../components/service-down';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -13,7 +14,10 @@ import { ProxyRow } from './ProxyRow';
 export function Proxies() {
   const { list, task, refresh } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }));
   const { editing, edit, close, land } = useEditing<ProxyConfig>();
+  const down = useSaidByBanner();
   if (editing) return <ProxyForm proxy={editing === true ? undefined : editing} onDone={close} />;
+  // Proxies kept from before are not shown under a service that cannot be reached: they may be stale.
+  const shown = down ? undefined : list;
   return (
     <section class="stack">
       <div class="bar">
@@ -23,9 +27,9 @@ export function Proxies() {
       </div>
       <PasteProxies />
       <Problem error={task.error} retry={refresh} />
-      <ListState list={list} busy={task.busy} loading={t('loadingProxies')} empty={t('noProxies')} />
+      <ListState list={shown} busy={task.busy} loading={t('loadingProxies')} empty={t('noProxies')} />
       <ul class="rows">
-        {list?.map((proxy) => (
+        {shown?.map((proxy) => (
           <ProxyRow key={proxy.id} proxy={proxy} onEdit={() => edit(proxy)} onDeleted={() => land('')} />
         ))}
       </ul>
