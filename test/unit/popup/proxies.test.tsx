@@ -135,13 +135,15 @@ describe('Proxies', () => {
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));
     typeInto(field('Port'), '70000');
-    expect(screen.getByText('must be 1 to 65535')).toBeTruthy();
+    expect(screen.getByText('Port must be 1 to 65535.')).toBeTruthy();
     typeInto(field('Port'), '80a');
-    expect(screen.getByText('must be a whole number')).toBeTruthy();
+    expect(screen.getByText('Port must be a whole number.')).toBeTruthy();
     typeInto(field('Port'), '8080');
     expect(field('Port').getAttribute('aria-invalid')).toBe('false');
     typeInto(field('Paste a proxy URL'), 'gopher://x:1');
-    expect(screen.getByText('scheme must be one of http, https, socks4, socks5')).toBeTruthy();
+    expect(
+      screen.getByText('Paste a proxy URL scheme must be one of http, https, socks4, socks5.'),
+    ).toBeTruthy();
   });
 
   it('edits a proxy: the password reads "unchanged" and is left out until touched', async () => {
