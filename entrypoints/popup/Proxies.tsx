@@ -27,7 +27,13 @@ export function Proxies() {
       </div>
       <PasteProxies />
       <Problem error={task.error} retry={refresh} />
-      <ListState list={shown} busy={task.busy} loading={t('loadingProxies')} empty={t('noProxies')} />
+      <ListState
+        list={shown}
+        busy={task.busy}
+        loading={t('loadingProxies')}
+        empty={t('noProxies')}
+        action={{ label: t('addFirstProxy'), run: () => edit(true) }}
+      />
       <ul class="rows">
         {shown?.map((proxy) => (
           <ProxyRow key={proxy.id} proxy={proxy} onEdit={() => edit(proxy)} onDeleted={() => land('')} />

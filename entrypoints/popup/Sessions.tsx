@@ -38,7 +38,13 @@ export function Sessions() {
         </div>
       ) : null}
       <Problem error={task.error ?? (notStopped ? { message: notStopped } : null)} retry={refresh} />
-      <ListState list={sessions} busy={task.busy} loading={t('loadingSessions')} empty={t('noSessions')} />
+      <ListState
+        list={sessions}
+        busy={task.busy}
+        loading={t('loadingSessions')}
+        empty={t('noSessions')}
+        action={{ label: t('openProfiles'), run: () => void (location.hash = '#/profiles') }}
+      />
       <ul class="rows">
         {sessions?.map((session) => (
           <SessionRow key={session.id} session={session} name={profileNameOf(session, profiles)} />

@@ -206,7 +206,7 @@ describe('every profile', () => {
 
     await goTo(popup, 'Sessions');
     await popup.getByRole('button', { name: 'Stop Scale 0500' }).click();
-    await popup.getByText('No sessions are running. Start one from Profiles.').waitFor();
+    await popup.getByText('No sessions are running: start one from Profiles.').waitFor();
     const { data } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
     expect(data).toEqual([]);
   });

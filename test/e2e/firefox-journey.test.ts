@@ -74,7 +74,7 @@ describe('the extension in Firefox', () => {
     await control(popup, 'button', 'Connect').click();
     await textUnlessRefused(popup, `Connected to ${ACCOUNT} on the enterprise plan. Requests: unlimited`);
     await control(popup, 'button', 'Continue').click();
-    await textUnlessRefused(popup, 'No profiles yet. Create one with New profile.');
+    await textUnlessRefused(popup, 'No profiles yet: ');
   });
 
   it('creates a profile and lists it', async () => {
@@ -125,7 +125,7 @@ describe('the extension in Firefox', () => {
   it('stops the session; the badge clears', async () => {
     await control(popup, 'link', 'Sessions').click();
     await control(popup, 'button', `Stop ${PROFILE}`).click();
-    await textUnlessRefused(popup, 'No sessions are running. Start one from Profiles.');
+    await textUnlessRefused(popup, 'No sessions are running: start one from Profiles.');
     const { data } = await api.get<{ data: Session[] }>('/v1/sessions');
     expect(data).toMatchObject([{ status: 'stopped', stop_reason: 'user' }]);
     await eventually('the badge to clear', async () => ((await badge(popup)).text === '' ? true : undefined));

@@ -40,6 +40,8 @@ describe('Proxies', () => {
     await listed()();
     first.give(ok(undefined));
     expect(await screen.findByText(/No saved proxies yet/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add the first proxy' }));
+    expect(await screen.findByLabelText('Host')).toBeTruthy();
   });
 
   it('keeps the pasted lines not added in the box, under a report line by line', async () => {
