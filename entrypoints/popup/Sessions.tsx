@@ -8,6 +8,10 @@ import { profileNameOf } from '../../lib/profile-name';
 import { cachedProfiles, cachedSessions } from '../../lib/storage';
 import { WatchButton } from './WatchButton';
 
+function openProfiles() {
+  location.hash = '#/profiles';
+}
+
 /** The running sessions, with their CDP address to copy, Watch, Stop, and Stop all. */
 export function Sessions() {
   const sessions = useItem(cachedSessions)?.data;
@@ -43,7 +47,7 @@ export function Sessions() {
         busy={task.busy}
         loading={t('loadingSessions')}
         empty={t('noSessions')}
-        action={{ label: t('openProfiles'), run: () => void (location.hash = '#/profiles') }}
+        action={{ label: t('openProfiles'), run: openProfiles }}
       />
       <ul class="rows">
         {sessions?.map((session) => (
