@@ -201,6 +201,15 @@ describe('Automation', () => {
     expect(runButton().disabled).toBe(false);
   });
 
+  it('shows no error on a form nobody touched', async () => {
+    installPopupBrowser();
+    mockConnector(profiles);
+    const { container } = render(<Automation />);
+    await screen.findByRole('checkbox', { name: 'Shop' });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(container.querySelector('.error, .problem, [aria-invalid="true"]')).toBeNull();
+  });
+
   it('reaches every match a page at a time, past the first page', async () => {
     installPopupBrowser();
     const many = Array.from({ length: 60 }, (_, i) => profile(`prf_${i + 1}`, `Profile ${i + 1}`));
