@@ -73,7 +73,6 @@ describe('the extension in Firefox', () => {
     await byLabel(popup, 'API key').fill(key);
     await control(popup, 'button', 'Connect').click();
     await textUnlessRefused(popup, `Connected to ${ACCOUNT} on the enterprise plan. Requests: unlimited`);
-    await control(popup, 'button', 'Continue').click();
     await textUnlessRefused(popup, 'No profiles yet: ');
   });
 

@@ -60,17 +60,18 @@ describe('App', () => {
     vi.unstubAllGlobals();
   });
 
-  it('starts with the set-up on first open, and moves on once connected', async () => {
+  it('starts with the set-up on first open, and moves on once connected, saying to what, with no screen between', async () => {
     render(<App />);
     const url = await screen.findByLabelText<HTMLInputElement>('Service URL');
     expect(url.value).toBe('http://127.0.0.1:8787');
     typeInto(screen.getByLabelText('API key'), 'pp_live_Key00000000000000000000000000000');
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
-    expect((await screen.findByRole('status')).textContent).toBe(
+    expect(await screen.findByText('Shop')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe(
       'Connected to Local on the enterprise plan. Requests: unlimited',
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('Shop')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('status'));
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
   });
 
   it('shows the views, Profiles first, and the quota left', async () => {
