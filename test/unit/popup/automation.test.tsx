@@ -49,8 +49,8 @@ describe('Automation', () => {
       scriptField(),
       JSON.stringify({ steps: [{ action: 'goto', url: 'ftp://x' }, { action: 'click' }] }),
     );
-    expect(screen.getByText('Step 1: url: must be an http:// or https:// address')).toBeTruthy();
-    expect(screen.getByText('Step 2: selector: is required')).toBeTruthy();
+    expect(screen.getByText('Step 1: The field “url” must be an http:// or https:// address.')).toBeTruthy();
+    expect(screen.getByText('Step 2: The field “selector” is required.')).toBeTruthy();
     expect(scriptField().getAttribute('aria-invalid')).toBe('true');
     expect(runButton().disabled).toBe(true);
     typeInto(scriptField(), JSON.stringify(script));
@@ -140,7 +140,7 @@ describe('Automation', () => {
     await pick('Shop');
     typeInto(scriptField(), JSON.stringify(script));
     fireEvent.click(runButton());
-    expect(await screen.findByText('Step 1: url: is not allowed')).toBeTruthy();
+    expect(await screen.findByText('Step 1: The field “url” is not allowed.')).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('The request is not valid.');
     expect(JSON.parse(scriptField().value)).toEqual(script);
   });
