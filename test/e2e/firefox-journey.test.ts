@@ -107,6 +107,8 @@ describe('the extension in Firefox', () => {
     };
     await byLabel(popup, 'Script (JSON steps)').fill(JSON.stringify(script));
     await byLabel(popup, 'Script name').fill(RUN);
+    // Automation picks no profile by itself: Run waits for one.
+    await control(popup, 'checkbox', PROFILE).click();
     await control(popup, 'button', 'Run').click();
     await textUnlessRefused(popup, `${RUN} succeeded`);
     await textUnlessRefused(popup, SITE_TITLE);
