@@ -19,8 +19,8 @@ interface ConnectFormProps {
   serviceUrl: string;
   /** The address and key go to the worker, which saves them once the service accepts the key. */
   onConnecting?: () => void;
-  /** The person read the result and moves on. */
-  onDone: () => void;
+  /** The service accepted the key: the form's work is done; `connected` says to what, to show where it goes. */
+  onDone: (connected: string) => void;
 }
 
 /** Service URL and API key, checked by the worker with one real request before it saves them. */
@@ -29,7 +29,6 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormPro
   const [tried, setTried] = useState(false);
   /** The address and key the shown failure is about: it goes once either is changed. */
   const [asked, setAsked] = useState('');
-  const [connected, setConnected] = useState<string>();
   const task = useTask();
   const url = draft.serviceUrl.trim().replace(/\/+$/, '');
   const apiKey = draft.apiKey.trim();
@@ -60,20 +59,10 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormPro
           releaseServiceAccess((await previous).serviceUrl, url).catch(() => undefined),
           forget(),
         ]);
-        setConnected(describe(account, seen ? quotaText(seen) : ''));
+        onDone(describe(account, seen ? quotaText(seen) : ''));
       });
   }
 
-  if (connected)
-    return (
-      <section class="stack">
-        <p role="status">{connected}</p>
-        {/* biome-ignore lint/a11y/noAutofocus: the result of Connect takes the focus from the button gone with the form */}
-        <button type="button" autoFocus onClick={onDone}>
-          {t('continue')}
-        </button>
-      </section>
-    );
   return (
     <form class="stack" onSubmit={connect} noValidate>
       <p>{t('connectIntro')}</p>

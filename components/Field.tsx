@@ -13,11 +13,20 @@ type FieldProps = {
   rows?: number;
 } & InputHTMLAttributes<HTMLInputElement>;
 
+/**
+ * An error as a sentence that names its field: the schemas' fragments ("must not be empty") start in lower case
+ * and become "Profile name must not be empty."; a sentence of the popup's own is shown as it is.
+ */
+function asSentence(label: string, error: ComponentChildren): ComponentChildren {
+  if (typeof error !== 'string' || !/^[a-z]/.test(error)) return error;
+  return `${label} ${error}${/[.!?]$/.test(error) ? '' : '.'}`;
+}
+
 /** A labelled input, select or text area with its hint and its error tied to it for screen readers. */
 export function Field({ label, error, hint, as = 'input', ...control }: FieldProps) {
   const id = useId();
   const Control = as as 'input';
-  const note = error ?? hint;
+  const note = error ? asSentence(label, error) : hint;
   return (
     <div class="field">
       <label for={id}>{label}</label>

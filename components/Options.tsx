@@ -6,6 +6,7 @@ import { connection, type Preferences, preferences } from '../lib/storage';
 import { AgentSetup } from './AgentSetup';
 import { ConnectForm } from './ConnectForm';
 import { useItem } from './hooks';
+import { Outcome } from './Outcome';
 
 const SHORTCUTS_PAGE = 'chrome://extensions/shortcuts';
 
@@ -22,6 +23,8 @@ export function Options() {
   const saved = useItem(connection);
   const prefs = useItem(preferences);
   const [replacing, setReplacing] = useState(false);
+  /** What the key just connected reached, said where the form was. */
+  const [connected, setConnected] = useState('');
   if (!saved || !prefs) return null;
   const check = (name: keyof Preferences, label: string) => (
     <label class="check">
@@ -42,6 +45,7 @@ export function Options() {
         <h2>{t('connectionHeading')}</h2>
         {saved.apiKey && !replacing ? (
           <>
+            {connected && <Outcome text={connected} />}
             <p>{t('serviceAt', saved.serviceUrl)}</p>
             <p>{t('keyMasked', `${saved.apiKey.slice(0, 12)}…`)}</p>
             <div class="bar">
@@ -58,7 +62,13 @@ export function Options() {
             </div>
           </>
         ) : (
-          <ConnectForm serviceUrl={saved.serviceUrl} onDone={() => setReplacing(false)} />
+          <ConnectForm
+            serviceUrl={saved.serviceUrl}
+            onDone={(sentence) => {
+              setConnected(sentence);
+              setReplacing(false);
+            }}
+          />
         )}
       </section>
       <section class="stack">

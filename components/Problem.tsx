@@ -34,17 +34,22 @@ export function Problem({ error, retry }: ProblemProps) {
   );
 }
 
-/** What a list shows when it has nothing to show: that it is loading, or what to do to fill it. */
+/**
+ * What a list shows when it has nothing to show: that it is loading, or what to do to fill it, with the button
+ * that does it (`action`).
+ */
 export function ListState({
   list,
   busy,
   loading,
   empty,
+  action,
 }: {
   list?: unknown[] | undefined;
   busy: boolean;
   loading: string;
   empty: string;
+  action?: { label: string; run: () => void } | undefined;
 }) {
   if (list?.length) return null;
   if (busy)
@@ -53,5 +58,17 @@ export function ListState({
         {loading}
       </p>
     );
-  return list ? <p class="muted">{empty}</p> : null;
+  if (!list) return null;
+  return (
+    <div class="empty stack">
+      <p class="muted">{empty}</p>
+      {action && (
+        <p>
+          <button type="button" class="primary" onClick={action.run}>
+            {action.label}
+          </button>
+        </p>
+      )}
+    </div>
+  );
 }

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Field } from '../components/Field';
 import {
@@ -11,6 +12,9 @@ import { NewKey } from './NewKey';
 import { Problem } from './Problem';
 import { useForm } from './use-form';
 import { When } from './When';
+
+/** The keys table's columns, which the revoke question's row spans. */
+const COLUMNS = 7;
 
 /** The account's keys, a form to create one (shown once), and Revoke, which asks first. */
 export function KeysPage() {
@@ -94,46 +98,60 @@ export function KeysPage() {
           </thead>
           <tbody>
             {keys.map((key) => (
-              <tr key={key.id}>
-                <td data-label="Name">{key.name}</td>
-                <td data-label="Prefix">
-                  <code>{key.prefix}…</code>
-                </td>
-                <td data-label="Created">
-                  <When iso={key.created_at} />
-                </td>
-                <td data-label="Last used">{key.last_used_at ? <When iso={key.last_used_at} /> : 'Never'}</td>
-                <td data-label="Expires">{key.expires_at ? <When iso={key.expires_at} /> : 'Never'}</td>
-                <td data-label="State">
-                  {key.revoked_at ? (
-                    <>
-                      Revoked <When iso={key.revoked_at} />
-                    </>
-                  ) : (
-                    stateOf(key)
-                  )}
-                </td>
-                <td>
-                  {!key.revoked_at && confirming !== key.id && (
-                    <button type="button" class="danger" onClick={() => setConfirming(key.id)}>
-                      Revoke
-                    </button>
-                  )}
-                  {confirming === key.id && (
-                    <fieldset class="confirm">
-                      <legend>Revoke “{key.name}”? Programs using it are refused at once.</legend>
-                      <div class="bar">
-                        <button type="button" class="danger" onClick={() => revoke(key)}>
-                          Revoke key
-                        </button>
-                        <button type="button" onClick={() => setConfirming(undefined)}>
-                          Cancel
-                        </button>
-                      </div>
-                    </fieldset>
-                  )}
-                </td>
-              </tr>
+              <Fragment key={key.id}>
+                <tr>
+                  <td data-label="Name">{key.name}</td>
+                  <td data-label="Prefix">
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td data-label="Created">
+                    <When iso={key.created_at} />
+                  </td>
+                  <td data-label="Last used">
+                    {key.last_used_at ? <When iso={key.last_used_at} /> : 'Never'}
+                  </td>
+                  <td data-label="Expires">{key.expires_at ? <When iso={key.expires_at} /> : 'Never'}</td>
+                  <td data-label="State">
+                    {key.revoked_at ? (
+                      <>
+                        Revoked <When iso={key.revoked_at} />
+                      </>
+                    ) : (
+                      stateOf(key)
+                    )}
+                  </td>
+                  <td>
+                    {!key.revoked_at && (
+                      <button
+                        type="button"
+                        class="danger"
+                        aria-expanded={confirming === key.id}
+                        onClick={() => setConfirming(confirming === key.id ? undefined : key.id)}
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+                {/* The question has a row of its own: inside the key's row it would widen a column and reflow the table. */}
+                {confirming === key.id && (
+                  <tr>
+                    <td colSpan={COLUMNS}>
+                      <fieldset class="confirm">
+                        <legend>Revoke “{key.name}”? Programs using it are refused at once.</legend>
+                        <div class="bar">
+                          <button type="button" class="danger" onClick={() => revoke(key)}>
+                            Revoke key
+                          </button>
+                          <button type="button" onClick={() => setConfirming(undefined)}>
+                            Cancel
+                          </button>
+                        </div>
+                      </fieldset>
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
             ))}
           </tbody>
         </table>

@@ -4,7 +4,14 @@ import type { CookieInput } from '../../lib/api/inputs/cookies';
 import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import type { Handlers } from '../../lib/messaging/receive';
-import { cachedProfiles, cachedProxies, pendingView, preferences, savedScripts } from '../../lib/storage';
+import {
+  cachedProfiles,
+  cachedProxies,
+  pendingView,
+  preferences,
+  proxyChecks,
+  savedScripts,
+} from '../../lib/storage';
 import { forgetKey, knowPlan, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import { forgetProfile, putFirst, refreshList, replaced } from './lists';
@@ -61,8 +68,14 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
         cachedProxies,
         (cached) => cached && { ...cached, data: cached.data.filter(({ id }) => id !== proxyId) },
       );
+      await change(proxyChecks, ({ [proxyId]: _, ...others }) => others);
     },
-    'proxy.check': async ({ proxyId }) => (await requireApi()).checkProxy(proxyId),
+    // The result is kept for the popups to come: a check takes seconds and the popup closes on a click outside.
+    async 'proxy.check'({ proxyId }) {
+      const check = await (await requireApi()).checkProxy(proxyId);
+      await change(proxyChecks, (all) => ({ ...all, [proxyId]: { check, at: Date.now() } }));
+      return check;
+    },
     'proxies.paste': ({ text }) => createPastedProxies(text),
     async 'proxy.save'({ proxyId, proxy }) {
       const api = await requireApi();

@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { ConnectForm } from '../../components/ConnectForm';
 import { useItem } from '../../components/hooks';
 import { Options } from '../../components/Options';
+import { Outcome } from '../../components/Outcome';
 import { quotaText } from '../../components/quota';
 import { noteReply, useSaidByBanner, useServiceDownBanner } from '../../components/service-down';
 import { t } from '../../lib/i18n';
@@ -46,9 +47,10 @@ export function App() {
   const hash = useHash();
   const saved = useItem(connection);
   const quotaSeen = useItem(quota);
-  // Set as the key is sent, so that the result stays on screen, once the worker saved the key, until the person
-  // moves on.
+  // Set as the key is sent, so that the form stays on screen while the worker saves the key.
   const [connecting, setConnecting] = useState(false);
+  /** What a connect just made in this popup reached, said above the first view instead of a screen of its own. */
+  const [connected, setConnected] = useState('');
   useEffect(() => {
     // A notification asked for a view (a run, a profile): show it once.
     pendingView.getValue().then((route) => {
@@ -78,7 +80,8 @@ export function App() {
         <ConnectForm
           serviceUrl={saved.serviceUrl}
           onConnecting={() => setConnecting(true)}
-          onDone={() => {
+          onDone={(sentence) => {
+            setConnected(sentence);
             setConnecting(false);
             location.hash = '#/';
           }}
@@ -110,6 +113,7 @@ export function App() {
           {t('viewHeading', t(view))}
         </h1>
         <ServiceDownBanner />
+        {connected && <Outcome text={connected} />}
         {view === 'proxies' ? (
           <Proxies />
         ) : view === 'sessions' ? (

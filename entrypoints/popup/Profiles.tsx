@@ -156,6 +156,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
         busy={task.busy}
         loading={t('loadingProfiles')}
         empty={narrowed ? t('noProfileMatches') : t('noProfiles')}
+        action={narrowed ? undefined : { label: t('createFirstProfile'), run: () => edit(true) }}
       />
       <ul class="rows">
         {shown?.map((profile) => (

@@ -1,11 +1,13 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../../components/Confirm';
-import { useTask } from '../../components/hooks';
+import { useItem, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
 import { proxyCheckText } from '../../components/proxy-check';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
+import { proxyChecks } from '../../lib/storage';
+import { fromNow } from '../../lib/when';
 
 /** One saved proxy: its address and whether it has a password, Edit, and Delete after a question. */
 export function ProxyRow({
@@ -20,14 +22,10 @@ export function ProxyRow({
 }) {
   const task = useTask();
   const [confirm, setConfirm] = useState(false);
-  /** The last check's sentence, and whether the proxy worked: the two look different. */
-  const [checked, setChecked] = useState<{ text: string; works: boolean } | null>(null);
+  /** The last check, whichever popup asked for it: the worker keeps it. Works and fails look different. */
+  const checked = useItem(proxyChecks)?.[proxy.id];
   const deleteButton = useRef<HTMLButtonElement>(null);
-  async function check() {
-    setChecked(null);
-    const reply = await task.run(() => connector.send({ type: 'proxy.check', proxyId: proxy.id }));
-    if (reply.ok) setChecked({ text: proxyCheckText(reply.value), works: reply.value.ok });
-  }
+  const check = () => task.run(() => connector.send({ type: 'proxy.check', proxyId: proxy.id }));
   return (
     <li class="row">
       <div class="grow">
@@ -78,9 +76,13 @@ export function ProxyRow({
           }}
         />
       )}
-      {checked && (
-        <p role="status" class={checked.works ? 'check-result works' : 'check-result fails'}>
-          {checked.text}
+      {checked && !task.busy && (
+        <p
+          role="status"
+          class={checked.check.ok ? 'check-result works' : 'check-result fails'}
+          title={t('checkedAgo', fromNow(new Date(checked.at).toISOString()))}
+        >
+          {proxyCheckText(checked.check)}
         </p>
       )}
       <Problem error={task.error} />

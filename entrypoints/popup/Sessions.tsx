@@ -8,6 +8,10 @@ import { profileNameOf } from '../../lib/profile-name';
 import { cachedProfiles, cachedSessions } from '../../lib/storage';
 import { WatchButton } from './WatchButton';
 
+function openProfiles() {
+  location.hash = '#/profiles';
+}
+
 /** The running sessions, with their CDP address to copy, Watch, Stop, and Stop all. */
 export function Sessions() {
   const sessions = useItem(cachedSessions)?.data;
@@ -38,7 +42,13 @@ export function Sessions() {
         </div>
       ) : null}
       <Problem error={task.error ?? (notStopped ? { message: notStopped } : null)} retry={refresh} />
-      <ListState list={sessions} busy={task.busy} loading={t('loadingSessions')} empty={t('noSessions')} />
+      <ListState
+        list={sessions}
+        busy={task.busy}
+        loading={t('loadingSessions')}
+        empty={t('noSessions')}
+        action={{ label: t('openProfiles'), run: openProfiles }}
+      />
       <ul class="rows">
         {sessions?.map((session) => (
           <SessionRow key={session.id} session={session} name={profileNameOf(session, profiles)} />

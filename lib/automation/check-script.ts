@@ -36,6 +36,6 @@ export function toScriptProblem({ path, message }: FieldError): ScriptProblem {
   const [, step, field = ''] = match ?? [];
   return {
     step: step === undefined ? null : Number(step),
-    message: field ? `${field}: ${message}` : message,
+    message: field ? `The field “${field}” ${message}.` : message,
   };
 }

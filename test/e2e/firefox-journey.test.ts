@@ -73,8 +73,7 @@ describe('the extension in Firefox', () => {
     await byLabel(popup, 'API key').fill(key);
     await control(popup, 'button', 'Connect').click();
     await textUnlessRefused(popup, `Connected to ${ACCOUNT} on the enterprise plan. Requests: unlimited`);
-    await control(popup, 'button', 'Continue').click();
-    await textUnlessRefused(popup, 'No profiles yet. Create one with New profile.');
+    await textUnlessRefused(popup, 'No profiles yet: ');
   });
 
   it('creates a profile and lists it', async () => {
@@ -108,6 +107,8 @@ describe('the extension in Firefox', () => {
     };
     await byLabel(popup, 'Script (JSON steps)').fill(JSON.stringify(script));
     await byLabel(popup, 'Script name').fill(RUN);
+    // Automation picks no profile by itself: Run waits for one.
+    await control(popup, 'checkbox', PROFILE).click();
     await control(popup, 'button', 'Run').click();
     await textUnlessRefused(popup, `${RUN} succeeded`);
     await textUnlessRefused(popup, SITE_TITLE);
@@ -125,7 +126,7 @@ describe('the extension in Firefox', () => {
   it('stops the session; the badge clears', async () => {
     await control(popup, 'link', 'Sessions').click();
     await control(popup, 'button', `Stop ${PROFILE}`).click();
-    await textUnlessRefused(popup, 'No sessions are running. Start one from Profiles.');
+    await textUnlessRefused(popup, 'No sessions are running: start one from Profiles.');
     const { data } = await api.get<{ data: Session[] }>('/v1/sessions');
     expect(data).toMatchObject([{ status: 'stopped', stop_reason: 'user' }]);
     await eventually('the badge to clear', async () => ((await badge(popup)).text === '' ? true : undefined));

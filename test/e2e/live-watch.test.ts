@@ -30,7 +30,7 @@ it('opens the live view of a running session from the Sessions view', async () =
   await popup.getByLabel('Service URL').fill(service.baseUrl);
   await popup.getByLabel('API key').fill(key);
   await popup.getByRole('button', { name: 'Connect' }).click();
-  await popup.getByRole('button', { name: 'Continue' }).click();
+  await popup.getByRole('status').filter({ hasText: 'Connected to' }).waitFor();
   await goTo(popup, 'Sessions');
   const opened = extension.context.waitForEvent('page');
   await rowOf(popup, 'Watched').getByRole('button', { name: 'Watch Watched' }).click();

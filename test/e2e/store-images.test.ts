@@ -86,8 +86,7 @@ describe('store images', () => {
     );
     await popup.getByLabel('Service URL').fill(service.baseUrl);
     await popup.getByRole('button', { name: 'Connect' }).click();
-    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Continue' }));
-    await popup.getByRole('button', { name: 'Continue' }).click();
+    await shownUnlessRefused(popup, popup.getByRole('status').filter({ hasText: 'Connected to' }));
   });
 
   it('profiles, one of them running', async () => {

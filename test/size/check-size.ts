@@ -25,6 +25,8 @@ import { runWxt } from '../../scripts/wxt';
 // menu and last used, Select all matching and the plan's session cap in bulk confirms, one offline banner, run
 // times and durations, a full-size screenshot, a key's shape checked at set-up) took the popup from 29.4 to 31.4 KB
 // and the worker from 20.8 to 21.3 KB on its own; all of these together are measured by npm run test:size.
+// Its last points (kept proxy checks with Check all, empty views with their action, no Continue screen) left
+// the popup at 34.0 KB and the worker at 23.6 KB, within these budgets (npm run test:size).
 const BUDGETS_KB = { popup: 35, background: 24, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');

@@ -12,7 +12,7 @@ export function byLabel(popup: Page, label: string): Locator<Element> {
 }
 
 /** A button or link by its accessible name. */
-export function control(popup: Page, role: 'button' | 'link', name: string): Locator<Element> {
+export function control(popup: Page, role: 'button' | 'link' | 'checkbox', name: string): Locator<Element> {
   return popup.locator(`::-p-aria(${name}[role="${role}"])`);
 }
 

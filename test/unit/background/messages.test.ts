@@ -12,6 +12,7 @@ import {
   pendingView,
   plan,
   preferences,
+  proxyChecks,
   quota,
   savedScripts,
   watchedRuns,
@@ -333,6 +334,24 @@ describe('intents that change the lists and settings', () => {
   beforeEach(async () => {
     await cachedSessions.setValue({ data: [], savedAt: START });
     await startWorker();
+  });
+
+  it('proxy.check keeps each proxy’s last result for the popups to come; proxy.delete forgets it', async () => {
+    const works = {
+      ok: true,
+      ip: '203.0.113.9',
+      country: 'JP',
+      city: 'Tokyo',
+      timezone: 'Asia/Tokyo',
+      took_ms: 40,
+    };
+    answer('POST', '/v1/proxies/prx_1/check', () => Response.json(works));
+    answer('DELETE', '/v1/proxies/prx_1', () => new Response(null, { status: 204 }));
+    vi.setSystemTime(START + 7_000);
+    expect(await send({ type: 'proxy.check', proxyId: 'prx_1' })).toEqual({ ok: true, value: works });
+    expect(await proxyChecks.getValue()).toEqual({ prx_1: { check: works, at: START + 7_000 } });
+    expect(await send({ type: 'proxy.delete', proxyId: 'prx_1' })).toEqual({ ok: true, value: undefined });
+    expect(await proxyChecks.getValue()).toEqual({});
   });
 
   it('profiles.refresh reads the first page and its total; proxies.refresh the whole list; dated now', async () => {

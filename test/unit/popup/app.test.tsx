@@ -11,7 +11,7 @@ import {
   watchedRuns,
 } from '../../../lib/storage';
 import { type Answers, type MockConnector, mockConnector } from './connector-mock';
-import { fail, installPopupBrowser, ok, profile, refreshed, typeInto, watched } from './harness';
+import { fail, installPopupBrowser, ok, profile, proxy, refreshed, typeInto, watched } from './harness';
 
 const account = {
   id: 'a',
@@ -60,17 +60,18 @@ describe('App', () => {
     vi.unstubAllGlobals();
   });
 
-  it('starts with the set-up on first open, and moves on once connected', async () => {
+  it('starts with the set-up on first open, and moves on once connected, saying to what, with no screen between', async () => {
     render(<App />);
     const url = await screen.findByLabelText<HTMLInputElement>('Service URL');
     expect(url.value).toBe('http://127.0.0.1:8787');
     typeInto(screen.getByLabelText('API key'), 'pp_live_Key00000000000000000000000000000');
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
-    expect((await screen.findByRole('status')).textContent).toBe(
+    expect(await screen.findByText('Shop')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe(
       'Connected to Local on the enterprise plan. Requests: unlimited',
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('Shop')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('status'));
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
   });
 
   it('shows the views, Profiles first, and the quota left', async () => {
@@ -108,6 +109,26 @@ describe('App', () => {
     await waitFor(() => expect(screen.queryByText('Shop')).toBeNull());
     expect(screen.getAllByRole('alert')).toHaveLength(1);
     expect(screen.queryByText(/Requests: unlimited|no hourly limit/)).toBeNull();
+  });
+
+  it('shows no stale proxies under the banner, and its error is gone once the popup reopens to a service up', async () => {
+    await connected();
+    await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: 1 });
+    const down = () =>
+      fail('network_error', 'The service at http://127.0.0.1:8787 cannot be reached. Is it running?');
+    mockConnector({ ...worker, 'sessions.refresh': down, 'profiles.refresh': down, 'proxies.refresh': down });
+    location.hash = '#/proxies';
+    const { unmount } = render(<App />);
+    await screen.findByText(/cannot be reached/);
+    // The cached list is read by now (the refresh that failed came after it): its rows must stay hidden.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText('Office')).toBeNull();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    unmount();
+    mockConnector({ ...worker, 'proxies.refresh': refreshed(cachedProxies, proxy('prx_1', 'Office')) });
+    render(<App />);
+    expect(await screen.findByText('Office')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('has the worker reconcile the sessions as it opens', async () => {

@@ -49,8 +49,8 @@ describe('Automation', () => {
       scriptField(),
       JSON.stringify({ steps: [{ action: 'goto', url: 'ftp://x' }, { action: 'click' }] }),
     );
-    expect(screen.getByText('Step 1: url: must be an http:// or https:// address')).toBeTruthy();
-    expect(screen.getByText('Step 2: selector: is required')).toBeTruthy();
+    expect(screen.getByText('Step 1: The field “url” must be an http:// or https:// address.')).toBeTruthy();
+    expect(screen.getByText('Step 2: The field “selector” is required.')).toBeTruthy();
     expect(scriptField().getAttribute('aria-invalid')).toBe('true');
     expect(runButton().disabled).toBe(true);
     typeInto(scriptField(), JSON.stringify(script));
@@ -140,7 +140,7 @@ describe('Automation', () => {
     await pick('Shop');
     typeInto(scriptField(), JSON.stringify(script));
     fireEvent.click(runButton());
-    expect(await screen.findByText('Step 1: url: is not allowed')).toBeTruthy();
+    expect(await screen.findByText('Step 1: The field “url” is not allowed.')).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('The request is not valid.');
     expect(JSON.parse(scriptField().value)).toEqual(script);
   });
@@ -199,6 +199,15 @@ describe('Automation', () => {
     expect(runButton().disabled).toBe(true);
     await pick('Shop');
     expect(runButton().disabled).toBe(false);
+  });
+
+  it('shows no error on a form nobody touched', async () => {
+    installPopupBrowser();
+    mockConnector(profiles);
+    const { container } = render(<Automation />);
+    await screen.findByRole('checkbox', { name: 'Shop' });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(container.querySelector('.error, .problem, [aria-invalid="true"]')).toBeNull();
   });
 
   it('reaches every match a page at a time, past the first page', async () => {

@@ -29,7 +29,7 @@ describe('ProfileForm', () => {
     const mock = mockConnector({ 'proxies.refresh': noProxies });
     render(<ProfileForm onDone={() => {}} />);
     save();
-    expect(await screen.findByText('must not be empty')).toBeTruthy();
+    expect(await screen.findByText('Profile name must not be empty.')).toBeTruthy();
     expect(screen.getByLabelText('Profile name').getAttribute('aria-invalid')).toBe('true');
     expect(mock.sentOf('profile.create')).toEqual([]);
   });
@@ -40,9 +40,9 @@ describe('ProfileForm', () => {
     render(<ProfileForm onDone={() => {}} />);
     typeInto(screen.getByLabelText('Proxy'), 'url');
     typeInto(screen.getByLabelText('Proxy URL'), 'ftp://host:80');
-    expect(screen.getByText('scheme must be one of http, https, socks4, socks5')).toBeTruthy();
+    expect(screen.getByText('Proxy URL scheme must be one of http, https, socks4, socks5.')).toBeTruthy();
     typeInto(screen.getByLabelText('Proxy URL'), 'socks5://host:99999');
-    expect(screen.getByText('port must be between 1 and 65535')).toBeTruthy();
+    expect(screen.getByText('Proxy URL port must be between 1 and 65535.')).toBeTruthy();
     typeInto(screen.getByLabelText('Proxy URL'), 'socks5://user:pw@host:1080');
     expect(screen.getByLabelText('Proxy URL').getAttribute('aria-invalid')).toBe('false');
   });
@@ -93,7 +93,7 @@ describe('ProfileForm', () => {
     typeInto(screen.getByLabelText('Profile name'), 'Shop');
     save();
     expect((await screen.findByRole('alert')).textContent).toContain('The request is not valid.');
-    expect(screen.getByText('is taken')).toBeTruthy();
+    expect(screen.getByText('Profile name is taken.')).toBeTruthy();
     expect(screen.getByLabelText<HTMLInputElement>('Profile name').value).toBe('Shop');
   });
 

@@ -53,11 +53,13 @@ describe('Profiles', () => {
     expect(await screen.findByText('Loading profiles…')).toBeTruthy();
   });
 
-  it('says what to do when there are no profiles', async () => {
+  it('says what to do when there are no profiles, with the button that does it', async () => {
     installPopupBrowser();
-    mockConnector({ 'profiles.refresh': listed() });
+    mockConnector({ 'profiles.refresh': listed(), 'proxies.refresh': refreshed(cachedProxies) });
     render(<Profiles />);
-    expect(await screen.findByText('No profiles yet. Create one with New profile.')).toBeTruthy();
+    expect(await screen.findByText(/^No profiles yet: a profile is a browser of its own/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Create the first profile' }));
+    expect(await screen.findByRole('form', { name: 'New profile' })).toBeTruthy();
   });
 
   it('draws the last known list at once and refreshes it behind', async () => {

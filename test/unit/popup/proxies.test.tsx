@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Proxies } from '../../../entrypoints/popup/Proxies';
-import type { ProxyConfig } from '../../../lib/api/schemas/proxies';
-import { cachedProxies, drafts } from '../../../lib/storage';
+import type { ProxyCheck, ProxyConfig } from '../../../lib/api/schemas/proxies';
+import { cachedProxies, drafts, proxyChecks } from '../../../lib/storage';
 import { type IntentOf, mockConnector } from './connector-mock';
 import { fail, installPopupBrowser, later, ok, proxy, refreshed, typeInto } from './harness';
 
@@ -17,6 +17,22 @@ const office = proxy('prx_1', 'Office', {
 });
 const listed = (...proxies: ProxyConfig[]) => refreshed(cachedProxies, ...proxies);
 const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label, { exact: true });
+
+/** As the worker answers a check: the result is kept, by proxy, for the rows to show; one write at a time. */
+function checkedAs(make: (intent: IntentOf<'proxy.check'>) => ProxyCheck) {
+  let writes = Promise.resolve();
+  return async (intent: IntentOf<'proxy.check'>) => {
+    const check = make(intent);
+    writes = writes.then(async () =>
+      proxyChecks.setValue({
+        ...(await proxyChecks.getValue()),
+        [intent.proxyId]: { check, at: Date.now() },
+      }),
+    );
+    await writes;
+    return ok(check);
+  };
+}
 
 /** As the worker answers a save: the proxy it saved goes first in the cached list. */
 function savedAs(make: (intent: IntentOf<'proxy.save'>) => ProxyConfig) {
@@ -40,6 +56,8 @@ describe('Proxies', () => {
     await listed()();
     first.give(ok(undefined));
     expect(await screen.findByText(/No saved proxies yet/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add the first proxy' }));
+    expect(await screen.findByLabelText('Host')).toBeTruthy();
   });
 
   it('keeps the pasted lines not added in the box, under a report line by line', async () => {
@@ -62,22 +80,57 @@ describe('Proxies', () => {
     expect(box.value).toBe('socks5://10.2.2.2:1080');
   });
 
-  it('shows whether a checked proxy works or fails, each its own way', async () => {
+  it('shows whether a checked proxy works or fails, each its own way, with the country of its exit', async () => {
     installPopupBrowser();
     mockConnector({
       'proxies.refresh': listed(office, proxy('prx_2', 'Plain')),
-      'proxy.check': ({ proxyId }) =>
-        ok(
-          proxyId === 'prx_2'
-            ? { ok: false, reason: 'The proxy refused the connection.', took_ms: 12 }
-            : { ok: true, ip: '203.0.113.9', timezone: 'Asia/Tokyo', took_ms: 40 },
-        ),
+      'proxy.check': checkedAs(({ proxyId }) =>
+        proxyId === 'prx_2'
+          ? { ok: false, reason: 'The proxy refused the connection.', took_ms: 12 }
+          : {
+              ok: true,
+              ip: '203.0.113.9',
+              country: 'JP',
+              city: 'Tokyo',
+              timezone: 'Asia/Tokyo',
+              took_ms: 40,
+            },
+      ),
     });
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'Check Plain' }));
     fireEvent.click(screen.getByRole('button', { name: `Check ${office.name}` }));
     expect((await screen.findByText(/^Does not work/)).className).toBe('check-result fails');
-    expect((await screen.findByText(/^Works/)).className).toBe('check-result works');
+    const works = await screen.findByText(/^Works/);
+    expect(works.className).toBe('check-result works');
+    expect(works.textContent).toBe('Works: exit IP 203.0.113.9 in Tokyo, JP (Asia/Tokyo), 40 ms.');
+  });
+
+  it('shows the last check again when the popup reopens, as the worker kept it', async () => {
+    installPopupBrowser();
+    await proxyChecks.setValue({
+      prx_1: { check: { ok: true, ip: '203.0.113.9', country: 'JP', took_ms: 40 }, at: 1 },
+    });
+    mockConnector({ 'proxies.refresh': listed(office) });
+    render(<Proxies />);
+    expect((await screen.findByText(/^Works/)).textContent).toBe('Works: exit IP 203.0.113.9 in JP, 40 ms.');
+  });
+
+  it('checks every proxy with Check all', async () => {
+    installPopupBrowser();
+    const mock = mockConnector({
+      'proxies.refresh': listed(office, proxy('prx_2', 'Plain')),
+      'proxy.check': checkedAs(() => ({ ok: true, ip: '203.0.113.9', took_ms: 5 })),
+    });
+    render(<Proxies />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Check all' }));
+    await waitFor(() => expect(screen.getAllByText(/^Works/)).toHaveLength(2));
+    expect(
+      mock
+        .sentOf('proxy.check')
+        .map(({ proxyId }) => proxyId)
+        .sort(),
+    ).toEqual(['prx_1', 'prx_2']);
   });
 
   it('lists name, scheme://host:port and whether a password is set', async () => {
@@ -135,13 +188,15 @@ describe('Proxies', () => {
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));
     typeInto(field('Port'), '70000');
-    expect(screen.getByText('must be 1 to 65535')).toBeTruthy();
+    expect(screen.getByText('Port must be 1 to 65535.')).toBeTruthy();
     typeInto(field('Port'), '80a');
-    expect(screen.getByText('must be a whole number')).toBeTruthy();
+    expect(screen.getByText('Port must be a whole number.')).toBeTruthy();
     typeInto(field('Port'), '8080');
     expect(field('Port').getAttribute('aria-invalid')).toBe('false');
     typeInto(field('Paste a proxy URL'), 'gopher://x:1');
-    expect(screen.getByText('scheme must be one of http, https, socks4, socks5')).toBeTruthy();
+    expect(
+      screen.getByText('Paste a proxy URL scheme must be one of http, https, socks4, socks5.'),
+    ).toBeTruthy();
   });
 
   it('edits a proxy: the password reads "unchanged" and is left out until touched', async () => {

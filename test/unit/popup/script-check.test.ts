@@ -31,22 +31,22 @@ describe('checkScript', () => {
       }),
     );
     expect(checked.problems).toEqual([
-      { step: 1, message: 'text: is required' },
-      { step: null, message: 'timeout_ms: must be at least 1000' },
+      { step: 1, message: 'The field “text” is required.' },
+      { step: null, message: 'The field “timeout_ms” must be at least 1000.' },
     ]);
     expect(checkScript('{"steps":[]}').problems).toEqual([
-      { step: null, message: 'steps: needs at least one step' },
+      { step: null, message: 'The field “steps” needs at least one step.' },
     ]);
   });
 
   it('reads the service’s field errors about a run’s script the same way', () => {
     expect(toScriptProblem({ path: 'script.steps[3].selector', message: 'must not be empty' })).toEqual({
       step: 3,
-      message: 'selector: must not be empty',
+      message: 'The field “selector” must not be empty.',
     });
     expect(toScriptProblem({ path: 'profile_id', message: 'is required' })).toEqual({
       step: null,
-      message: 'profile_id: is required',
+      message: 'The field “profile_id” is required.',
     });
   });
 });

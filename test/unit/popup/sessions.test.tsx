@@ -27,9 +27,11 @@ describe('Sessions', () => {
     expect(await screen.findByText('Loading sessions…')).toBeTruthy();
     await cachedSessions.setValue({ data: [], savedAt: 1 });
     first.give(ok([]));
-    expect(await screen.findByText('No sessions are running. Start one from Profiles.')).toBeTruthy();
+    expect(await screen.findByText('No sessions are running: start one from Profiles.')).toBeTruthy();
     // Nothing to stop: no Stop all that could only be disabled.
     expect(screen.queryByRole('button', { name: 'Stop all' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Go to Profiles' }));
+    expect(location.hash).toBe('#/profiles');
   });
 
   it('lists running sessions with their profile and age, and copies the CDP URL', async () => {
