@@ -14,7 +14,7 @@ import { processesWithUserDataDir } from '../support/browser-fixtures';
 import { JSON_HEADERS, type ServiceHandle, startService } from '../support/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
-import { goTo, rowOf, shownUnlessRefused } from './support/popup';
+import { goTo, pick, rowOf, shownUnlessRefused } from './support/popup';
 import { serviceReader } from './support/service-api';
 import { eventually } from './support/wait';
 import { badge, recordNotifications, takeNotifications } from './support/worker';
@@ -120,6 +120,7 @@ describe('the extension on the event stream', () => {
     };
     await automation.getByLabel('Script (JSON steps)').fill(JSON.stringify(script));
     await automation.getByLabel('Script name').fill('Step by step');
+    await pick(automation, PROFILE);
     await automation.getByRole('button', { name: 'Run', exact: true }).click();
     const row = rowOf(automation, 'Step by step').first();
     await shownUnlessRefused(automation, row);
@@ -127,7 +128,7 @@ describe('the extension on the event stream', () => {
     await row.locator('li.running', { hasText: 'wait_for' }).waitFor();
     await row.locator('li.succeeded', { hasText: 'evaluate' }).first().waitFor();
     await eventually('the run to succeed in the popup', async () =>
-      (await row.locator('summary').textContent()) === 'Step by step succeeded' ? true : undefined,
+      (await row.locator('summary').textContent())?.startsWith('Step by step succeeded') ? true : undefined,
     );
     expect(await row.locator('ol.steps > li.succeeded').count()).toBe(3);
     const { data } = await api.get<{ data: { id: string }[] }>('/v1/automation/status?limit=1');

@@ -11,7 +11,7 @@ import { connectExtension } from '../../scripts/extension-browser';
 import { JSON_HEADERS, type ServiceHandle, startService } from '../support/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
-import { rowOf } from './support/popup';
+import { pick, rowOf } from './support/popup';
 import { serviceReader } from './support/service-api';
 import { SITE_TITLE, startSite } from './support/site';
 import { eventually } from './support/wait';
@@ -97,11 +97,13 @@ async function startSlowRunFromPopup(): Promise<{ popup: Page; runId: string }> 
   };
   await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script));
   await popup.getByLabel('Script name').fill(SCRIPT);
+  // Automation picks no profile by itself: the person ticks the one to run on.
+  await pick(popup, PROFILE);
   await popup.getByRole('button', { name: 'Run', exact: true }).click();
   // Newest first: a run started before, under the same name, is below.
   const summary = rowOf(popup, SCRIPT).first().locator('summary');
   await eventually('the popup to show the run running', async () =>
-    (await summary.textContent()) === `${SCRIPT} running` ? true : undefined,
+    (await summary.textContent())?.startsWith(`${SCRIPT} running`) ? true : undefined,
   );
   const { data } = await api.get<{ data: AutomationRun[] }>('/v1/automation/status?status=active');
   const [run] = data;
