@@ -13,7 +13,7 @@ import { makeTempDir } from '../support/browser-fixtures';
 import { JSON_HEADERS, type ServiceHandle, startService } from '../support/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
-import { goTo, rowOf, runToSuccess, shownUnlessRefused } from './support/popup';
+import { goTo, pick, rowOf, runToSuccess, shownUnlessRefused } from './support/popup';
 import { serviceReader } from './support/service-api';
 import { SITE_TITLE, startSite } from './support/site';
 import {
@@ -108,6 +108,8 @@ describe('store images', () => {
         { action: 'screenshot', name: 'page' },
       ],
     };
+    // The profile without a proxy: the others' proxies are names that lead nowhere.
+    await pick(popup, 'Market research');
     const run = await runToSuccess(popup, RUN, script);
     await run.getByText(SITE_TITLE).waitFor();
     const thumbnail = run.getByRole('img', { name: 'Screenshot page' });
