@@ -520,7 +520,9 @@ describe('runs a person can read', () => {
     const script = popup.getByLabel('Script (JSON steps)');
     await script.fill(JSON.stringify({ steps: [{ action: 'clik', selector: '#buy' }] }));
     await popup
-      .getByText('action: must be one of goto, click, type, wait_for, extract, evaluate, screenshot')
+      .getByText(
+        'The field “action” must be one of goto, click, type, wait_for, extract, evaluate, screenshot.',
+      )
       .waitFor();
 
     await script.fill(JSON.stringify({ steps: [{ action: 'goto', url: 'http://127.0.0.1:1/' }] }));
