@@ -138,9 +138,7 @@ describe('a profile’s identity in its browser', () => {
     await api.stopSession({ session_id: session.id });
   });
 
-  // Failed once in three whole runs (in 0.9 s, so an answer, not a wait) and never alone; its cause is not yet
-  // found, so it is retried with a new profile (a new identity) while that is looked into.
-  it('presents the brands Chromium itself sends for its version', { retry: 2 }, async () => {
+  it('presents the brands Chromium itself sends for its version', async () => {
     const profile = await api.createProfile({ name: 'Brands' });
     const session = await api.startSession({ profile_id: profile.id, headless: true });
     const check = await api.checkProfileIdentity(profile.id);
@@ -167,5 +165,21 @@ describe('a profile’s identity in its browser', () => {
     } finally {
       await bare.stop();
     }
+  });
+
+  // Screens whose CSS size times the pixel ratio falls on a half pixel (about one generated identity in ten),
+  // and one with a work area: Chromium rounds the device size up when it divides it back.
+  it.each([
+    { width: 1680, height: 1050, avail_width: 1680, avail_height: 1050, pixel_ratio: 1.25 },
+    { width: 1707, height: 960, avail_width: 1707, avail_height: 960, pixel_ratio: 1.5 },
+    { width: 1536, height: 864, avail_width: 1480, avail_height: 837, pixel_ratio: 1.25 },
+  ])('shows a $width×$height screen at a pixel ratio of $pixel_ratio exactly as claimed', async (size) => {
+    const generated = (await api.createProfile({ name: 'Generated' })).identity as Identity;
+    const identity = { ...generated, screen: { ...generated.screen, ...size } };
+    const profile = await api.createProfile({ name: 'Fractional screen', identity });
+    const check = await api.checkProfileIdentity(profile.id);
+    const screen = check.surfaces.find((surface) => surface.surface === 'screen');
+    expect(screen?.seen.page).toEqual(identity.screen);
+    expect(check.ok).toBe(true);
   });
 });
