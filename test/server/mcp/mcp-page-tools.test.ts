@@ -1,0 +1,217 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServiceHandle, startService } from '../../support/harness';
+import { call, connect, httpTransport, ok, refOf, snapshotOf, textOf } from '../../support/mcp-client';
+
+/*
+ * The page tools the sign-up journey of mcp.test.ts does not use, each on a real page served on loopback, in a
+ * real session's browser: what the page shows after the call (its own script writes its state into the page),
+ * and one refusal each, a tool error with a sentence.
+ */
+
+/** An order form whose script writes what it holds, the last key pressed and slow results into the page. */
+const ORDER_PAGE = `<!doctype html><title>Order</title>
+<label>Full name <input id="who"></label>
+<label><input type="checkbox" id="news"> Newsletter</label>
+<fieldset><legend>Colour</legend>
+  <label><input type="radio" name="colour" value="red"> Red</label>
+  <label><input type="radio" name="colour" value="blue"> Blue</label>
+</fieldset>
+<label>Size <select id="size"><option value="s">Small</option><option value="l">Large</option></select></label>
+<label>Toppings <select id="toppings" multiple>
+  <option value="ham">Ham</option><option value="olive">Olives</option><option value="egg">Egg</option>
+</select></label>
+<p id="state"></p><p id="keys">No key yet</p><p id="results">No results</p>
+<button id="search">Search</button>
+<script>
+  const $ = (id) => document.getElementById(id);
+  const show = () => {
+    const colour = document.querySelector('[name=colour]:checked');
+    const toppings = [...$('toppings').selectedOptions].map((option) => option.value).join('+');
+    $('state').textContent = 'Order: ' + $('who').value + ', news ' + $('news').checked + ', colour ' +
+      (colour ? colour.value : 'none') + ', size ' + $('size').value + ', toppings ' + (toppings || 'none');
+  };
+  document.addEventListener('input', show);
+  document.addEventListener('change', show);
+  show();
+  document.addEventListener('keydown', (event) => { $('keys').textContent = 'Last key: ' + event.key; });
+  let searches = 0;
+  $('search').onclick = () => {
+    const loading = document.createElement('p');
+    loading.textContent = 'Searching…';
+    document.body.append(loading);
+    setTimeout(() => { loading.remove(); searches += 1; $('results').textContent = 'Search ' + searches + ' found 3'; }, 1500);
+  };
+</script>`;
+
+const SECOND_PAGE = '<!doctype html><title>Basket</title><h1>Your basket</h1>';
+
+let service: ServiceHandle;
+let site: Server;
+let origin: string;
+let client: Client;
+let session_id: string;
+let cdpUrl: string;
+
+beforeAll(async () => {
+  site = createServer((req, res) =>
+    res
+      .setHeader('Content-Type', 'text/html; charset=utf-8')
+      .end(req.url === '/basket' ? SECOND_PAGE : ORDER_PAGE),
+  );
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  // The pages are on loopback, which sessions reach only when the operator allows it.
+  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+  client = await connect(httpTransport(service.baseUrl, await service.createKey('enterprise')));
+  const profile = await ok(client, 'create_profile', { name: 'Page tools' });
+  const session = await ok(client, 'start_session', { profile_id: profile.id, headless: true });
+  session_id = session.id as string;
+  cdpUrl = session.cdp_url as string;
+});
+
+afterAll(async () => {
+  if (session_id) await call(client, 'stop_session', { session_id });
+  await client?.close();
+  await service?.close();
+  site?.closeAllConnections();
+  await new Promise((resolve) => site?.close(resolve));
+});
+
+/** Opens the order page afresh and answers its snapshot (whose refs the next call uses). */
+async function openOrder(): Promise<string> {
+  await ok(client, 'browser_navigate', { session_id, url: `${origin}/order` });
+  return snapshotOf(client, session_id);
+}
+
+async function refusal(name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await call(client, name, { session_id, ...args });
+  expect(result.isError, textOf(result)).toBe(true);
+  return textOf(result);
+}
+
+/** The address of every tab of the session's browser, as a client of its `cdp_url` sees them. */
+async function tabAddresses(): Promise<string[]> {
+  const browser = await chromium.connectOverCDP(cdpUrl);
+  try {
+    return browser.contexts().flatMap((context) => context.pages().map((page) => page.url()));
+  } finally {
+    await browser.close();
+  }
+}
+
+describe('MCP page tools on a real page', () => {
+  it('browser_fill_form fills a textbox, a checkbox, a radio and a combobox in one call', async () => {
+    const snapshot = await openOrder();
+    await ok(client, 'browser_fill_form', {
+      session_id,
+      fields: [
+        { ref: refOf(snapshot, 'textbox', 'Full name'), name: 'Full name', type: 'textbox', value: 'Ada' },
+        { ref: refOf(snapshot, 'checkbox', 'Newsletter'), type: 'checkbox', value: 'true' },
+        { ref: refOf(snapshot, 'radio', 'Blue'), type: 'radio', value: 'true' },
+        { ref: refOf(snapshot, 'combobox', 'Size'), type: 'combobox', value: 'Large' },
+      ],
+    });
+    expect(await snapshotOf(client, session_id)).toContain(
+      'Order: Ada, news true, colour blue, size l, toppings none',
+    );
+    expect(
+      await refusal('browser_fill_form', {
+        fields: [{ ref: 'e999', name: 'Phone', type: 'textbox', value: '1' }],
+      }),
+    ).toBe('"Phone" (ref e999) is not in the latest snapshot; take a new snapshot and use its refs.');
+  });
+
+  it('browser_select_option chooses options by value and by label', async () => {
+    const toppings = refOf(await openOrder(), 'listbox', 'Toppings');
+    const answer = await call(client, 'browser_select_option', {
+      session_id,
+      ref: toppings,
+      values: ['ham', 'Egg'],
+    });
+    expect(textOf(answer)).toMatch(/^Selected ham, egg\./);
+    expect(await snapshotOf(client, session_id)).toContain('toppings ham+egg');
+    expect(
+      await refusal('browser_select_option', { ref: toppings, element: 'Toppings', values: ['Anchovies'] }),
+    ).toMatch(/^browser_select_option failed: .+/);
+  });
+
+  it('browser_press_key presses a key in the page', async () => {
+    await openOrder();
+    await ok(client, 'browser_press_key', { session_id, key: 'Escape' });
+    expect(await snapshotOf(client, session_id)).toContain('Last key: Escape');
+    await ok(client, 'browser_press_key', { session_id, key: 'q' });
+    expect(await snapshotOf(client, session_id)).toContain('Last key: q');
+    expect(await refusal('browser_press_key', { key: 'NoSuchKey' })).toMatch(
+      /^browser_press_key failed: Unknown key: "NoSuchKey"\.$/,
+    );
+  });
+
+  it('browser_wait_for waits for text to appear, text to go, and time to pass', async () => {
+    const search = refOf(await openOrder(), 'button', 'Search');
+    await ok(client, 'browser_click', { session_id, ref: search });
+    await ok(client, 'browser_wait_for', { session_id, text: 'Search 1 found 3' });
+    expect(await snapshotOf(client, session_id)).toContain('Search 1 found 3');
+
+    await ok(client, 'browser_click', { session_id, ref: search });
+    await ok(client, 'browser_wait_for', { session_id, text_gone: 'Searching…' });
+    const after = await snapshotOf(client, session_id);
+    expect(after).toContain('Search 2 found 3');
+    expect(after).not.toContain('Searching…');
+
+    const started = Date.now();
+    await ok(client, 'browser_wait_for', { session_id, time: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(await refusal('browser_wait_for', {})).toBe('Give text, text_gone or time to wait for.');
+  });
+
+  it('browser_evaluate answers an expression’s value from the page, a promise awaited', async () => {
+    await openOrder();
+    expect(
+      await ok(client, 'browser_evaluate', {
+        session_id,
+        expression: "document.getElementById('state').textContent",
+      }),
+    ).toEqual({ result: 'Order: , news false, colour none, size s, toppings none' });
+    expect(
+      await ok(client, 'browser_evaluate', {
+        session_id,
+        expression: 'new Promise((resolve) => setTimeout(() => resolve({ answer: 6 * 7 }), 100))',
+      }),
+    ).toEqual({ result: { answer: 42 } });
+    await ok(client, 'browser_evaluate', { session_id, expression: "document.title = 'Changed by agent'" });
+    expect(await ok(client, 'browser_snapshot', { session_id })).toMatchObject({ title: 'Changed by agent' });
+    expect(
+      await refusal('browser_evaluate', { expression: "(() => { throw new Error('no such order') })()" }),
+    ).toMatch(/no such order/);
+  });
+
+  it('browser_tabs lists, opens, selects and closes the browser’s tabs', async () => {
+    await openOrder();
+    const listed = (await ok(client, 'browser_tabs', { session_id, action: 'list' })) as {
+      tabs: { index: number; url: string; current: boolean }[];
+    };
+    const order = listed.tabs.find((tab) => tab.current);
+    expect(order?.url).toBe(`${origin}/order`);
+
+    const opened = (await ok(client, 'browser_tabs', { session_id, action: 'new', url: `${origin}/basket` }))
+      .tabs as { index: number; url: string; current: boolean }[];
+    expect(opened).toHaveLength(listed.tabs.length + 1);
+    const basket = opened.find((tab) => tab.current);
+    expect(basket?.url).toBe(`${origin}/basket`);
+    expect(await tabAddresses()).toContain(`${origin}/basket`);
+    expect(await snapshotOf(client, session_id)).toContain('heading "Your basket"');
+
+    await ok(client, 'browser_tabs', { session_id, action: 'select', index: order?.index });
+    expect(await snapshotOf(client, session_id)).toContain('checkbox "Newsletter"');
+
+    await ok(client, 'browser_tabs', { session_id, action: 'close', index: basket?.index });
+    expect(await tabAddresses()).not.toContain(`${origin}/basket`);
+    expect(await refusal('browser_tabs', { action: 'select', index: 50 })).toBe(
+      'There is no tab 50; list the tabs to see their numbers.',
+    );
+  });
+});
