@@ -110,7 +110,33 @@ describe('a foreign Host', () => {
     expect((await person.json<{ data: unknown[] }>('GET', '/keys')).body.data).toEqual([]);
   });
 
-  it('cannot open the event stream or a session’s DevTools over a WebSocket', async () => {
+  it('cannot call the MCP endpoint’s tools, even with a valid key', async () => {
+    const createByTool = (host: string) =>
+      send(
+        'POST',
+        '/v1/mcp',
+        {
+          Host: host,
+          Authorization: `Bearer ${key}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+        },
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'create_profile', arguments: { name: `made through ${host}` } },
+        }),
+      );
+    expectMisdirected(await createByTool(evil));
+    // The same call under the service's own name is served: the refusal is the Host's alone.
+    expect((await createByTool(`127.0.0.1:${service.port}`)).status).toBe(200);
+    const client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+    const names = (await client.listProfiles({ q: 'made through' })).data.map((profile) => profile.name);
+    expect(names).toEqual([`made through 127.0.0.1:${service.port}`]);
+  });
+
+  it('cannot open the event stream, a session’s DevTools or its live view over a WebSocket', async () => {
     const client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     const eventsUrl = `${service.baseUrl.replace('http', 'ws')}/v1/events`;
     expect(await upgrade(eventsUrl, evil)).toBe(421);
@@ -122,6 +148,12 @@ describe('a foreign Host', () => {
       const cdpUrl = session.cdp_url as string;
       expect(await upgrade(cdpUrl, evil)).toBe(421);
       expect(await upgrade(cdpUrl, `localhost:${service.port}`)).toBe(101);
+      // Nor the live view: its page, nor its socket, which takes the session's mouse and keyboard.
+      const livePage = new URL(session.live_view_url as string);
+      expectMisdirected(await send('GET', livePage.pathname, { Host: evil }));
+      const liveSocket = `${livePage.href.replace(/^http/, 'ws')}/socket`;
+      expect(await upgrade(liveSocket, evil)).toBe(421);
+      expect(await upgrade(liveSocket, `localhost:${service.port}`)).toBe(101);
     } finally {
       await client.stopSession({ session_id: session.id });
     }
