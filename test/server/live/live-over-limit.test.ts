@@ -16,7 +16,7 @@ afterAll(async () => {
 
 describe('live view over the hourly limit', () => {
   it('closes the socket with 1013 and the plan’s sentence once the account’s requests are used up', async () => {
-    const quota = { remaining: -1 };
+    const quota: { remaining: number | null } = { remaining: null };
     const free = createClient({
       baseUrl: service.baseUrl,
       apiKey: await service.createKey('free'),
