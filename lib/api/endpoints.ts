@@ -36,7 +36,8 @@ function endpoint<const E extends Endpoint>(
 /**
  * Every endpoint of the v1 contract with the schema of its answer. The client's methods and the service's
  * OpenAPI document are built from this table; what each endpoint takes is in requests.ts, apart, so that code
- * which only calls the service (the extension's worker) does not carry the request schemas.
+ * which only calls the service (the extension's worker) does not carry the request schemas: with them, the worker
+ * would be 27.2 KB of gzipped JS instead of 23.6, over its 24 KB budget (npm run test:size).
  */
 export const endpoints = {
   getAccount: endpoint({
