@@ -195,8 +195,7 @@ function requester({
     const text = typeof call.body === 'string';
     if (call.body !== undefined) headers['Content-Type'] = text ? 'text/plain' : 'application/json';
     // One key for every attempt, so that the service replays a create it already did instead of repeating it.
-    if (endpoint.method === 'POST')
-      headers['Idempotency-Key'] = options.idempotencyKey ?? crypto.randomUUID();
+    if (endpoint.idempotent) headers['Idempotency-Key'] = options.idempotencyKey ?? crypto.randomUUID();
     const init: RequestInit = {
       method: endpoint.method,
       headers,

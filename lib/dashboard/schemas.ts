@@ -68,10 +68,13 @@ export const CreateKeyInput = z.strictObject({
   ),
 });
 
+/** The account signed in: what sign-up and sign-in answer. */
+export const SignedInAccount = z.object({ email: z.string(), plan: Plan });
+
 /** Who is signed in, and whether new people may sign up. */
 export const DashboardStatus = z.object({
   signup: z.enum(['open', 'closed']),
-  account: z.nullable(z.object({ email: z.string(), plan: Plan })),
+  account: z.nullable(SignedInAccount),
 });
 
 export const DashboardKey = z.object({

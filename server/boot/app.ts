@@ -22,7 +22,7 @@ import { metaRoutes } from '../routes/meta';
 
 /**
  * The HTTP app: the v1 routes declared from the contract (routes/index.ts) behind request logs, CORS,
- * authentication, the plan's rate limit and Idempotency-Key, with problem-details errors and 404/405 answers (a
+ * authentication and the plan's rate limit (each idempotent endpoint takes its Idempotency-Key), with problem-details errors and 404/405 answers (a
  * fixed path such as /v1/sessions/start is never taken for an `:id`; U+0000 in a path is 422), and the
  * dashboard (its pages and its cookie-only endpoints, outside /v1), and the MCP endpoint for agents (/v1/mcp). `extra` mounts
  * routes outside the contract, for tests of these seams.
@@ -44,12 +44,15 @@ export function createApp(
   app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
   app.use('/v1/events', takeStreamSlot(deps.streams));
   app.use('/v1/*', accountRateLimit(deps.db, deps.clock, MCP_PATH));
-  app.use('/v1/*', idempotency(deps.db, deps.clock));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));
   app.use('/v1/*', refuseNulInPath());
   for (const declared of routes) declared.register(app, deps);
   app.route('/', mcpEndpoint(deps));
-  if (extra) app.route('/', extra);
+  if (extra) {
+    // Routes outside the table take Idempotency-Key on every POST, as the table's idempotent endpoints do.
+    app.on('POST', '/v1/*', idempotency(deps.db, deps.clock));
+    app.route('/', extra);
+  }
   app.notFound(notFoundOrMethodNotAllowed(app));
   app.onError(handleErrors(deps.log));
   return app;

@@ -1,6 +1,6 @@
 import { pickUpRunsQueuedHere } from '../automation/run-pickup';
 import type { Job, Lifecycle } from '../core/lifecycle';
-import { expireSignInsHourly } from '../dashboard/api';
+import { expireSignInsHourly } from '../dashboard/sign-in-expiry';
 import { keepStatisticsCurrent } from '../db/statistics';
 import { pruneOldEvents } from '../events/event-log';
 import type { AppDeps } from '../http/deps';

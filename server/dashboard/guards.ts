@@ -39,3 +39,11 @@ export function noApiKeys(): MiddlewareHandler<AppEnv> {
     });
   };
 }
+
+/** Answers hold keys and account details: no cache keeps them. */
+export function noStore(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  };
+}

@@ -27,19 +27,20 @@ export interface Answer {
 }
 
 /**
- * Idempotency-Key on POST, per account: the first request claims the key; a 2xx answer is stored for 24 h and
- * replayed (`Idempotent-Replayed: true`) to a retry with the same body; another body is 422
- * `idempotency_key_reused`; a retry while the first is still running is 409 `idempotency_in_flight`.
- * Error answers release the key, so a corrected retry may use it again.
+ * Idempotency-Key, per account, in front of each endpoint the table declares idempotent (route.ts puts it
+ * there): the first request claims the key; a 2xx answer is stored for 24 h and replayed
+ * (`Idempotent-Replayed: true`) to a retry with the same body; another body is 422 `idempotency_key_reused`; a
+ * retry while the first is still running is 409 `idempotency_in_flight`. Error answers release the key, so a
+ * corrected retry may use it again.
  *
- * Routes whose writes happen in one transaction should store their answer in that transaction with
- * `recordAnswer`, so that a crash cannot leave the writes without their stored answer. For other routes the
- * middleware stores the answer after the handler returns.
+ * Routes whose writes happen in one transaction store their answer in that transaction (`recordAnswer`, which
+ * route.ts hands them as `keep`), so that a crash cannot leave the writes without their stored answer. For
+ * other routes this middleware stores the answer after the handler returns.
  */
 export function idempotency(db: Database, clock: Clock): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header('idempotency-key');
-    if (c.req.method !== 'POST' || key === undefined) return next();
+    if (key === undefined) return next();
     if (!KEY_SHAPE.test(key)) {
       throw validationProblem(
         [{ path: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }],

@@ -1,4 +1,3 @@
-import type { EndpointName } from '../../lib/api/endpoints';
 import { RunCreate, Script, Step } from '../../lib/api/inputs/automation';
 import { Fingerprint, ProfileClone, ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import { ProxyInput } from '../../lib/api/inputs/proxies';
@@ -23,8 +22,8 @@ import { z } from '../../lib/api/zod';
 /**
  * What the OpenAPI document says beyond the shapes: component names and descriptions of the shared schemas,
  * the rules between fields that zod checks with `refine` (as JSON Schema `oneOf`/`not`, merged into the
- * schema's own), and a summary per endpoint. Kept here, not in lib/api, so the extension's bundles do not carry
- * the text. An entry without `id` stays inline where it is used.
+ * schema's own). Kept here, not in lib/api, so the extension's bundles do not carry the text (each endpoint's
+ * own text is in endpoint-docs.ts). An entry without `id` stays inline where it is used.
  */
 export const componentSchemas = z.registry<{
   id?: string;
@@ -131,42 +130,3 @@ componentSchemas.add(WebhookCreate, { id: 'WebhookCreate' });
 componentSchemas.add(WebhookList, { id: 'WebhookList' });
 componentSchemas.add(WebhookDelivery, { id: 'WebhookDelivery' });
 componentSchemas.add(WebhookDeliveryList, { id: 'WebhookDeliveryList' });
-
-export const endpointSummaries: Record<EndpointName, string> = {
-  getAccount: 'The account of the key',
-  listProfiles: 'List profiles',
-  createProfile: 'Create a profile',
-  getProfile: 'Read one profile',
-  updateProfile: 'Change a profile (applies at its next start if it runs)',
-  cloneProfile: 'Copy a profile’s settings into a new profile, without its browser data',
-  checkProfileIdentity:
-    'Open the profile’s browser on a page the service serves itself and compare every surface of its identity (page, frame, worker, headers) with what it claims, and its time zone and languages with the proxy’s exit',
-  getProfileCookies:
-    "A profile's cookies, running or not: JSON, or cookies.txt with ?format=netscape or Accept: text/plain",
-  getProfileCookieFile: "A profile's cookies as a file (cookies.txt with ?format=netscape)",
-  putProfileCookies:
-    'Import cookies into a profile, running or not: a JSON array, or cookies.txt as text/plain (?replace=true removes the others)',
-  deleteProfile: 'Delete a profile and its browser data',
-  listProxies: 'List proxy configurations',
-  createProxy: 'Create a proxy configuration',
-  getProxy: 'Read one proxy configuration',
-  updateProxy: 'Replace a proxy configuration',
-  deleteProxy: 'Delete a proxy configuration',
-  checkProxy: 'Whether the proxy works: its exit IP (and time zone) through PROXY_CHECK_URL, or why not',
-  listSessions: 'List sessions',
-  getSession: 'Read one session',
-  startSession: 'Start a browser session for a profile',
-  stopSession: 'Stop a browser session (safe to retry)',
-  runAutomation: 'Queue an automation script',
-  getRun: 'Read one run (run_id), optionally long-polling',
-  listRuns: 'List runs (without run_id)',
-  rerunRun: 'Queue the same script on the same profile again',
-  cancelRun: 'Cancel a queued or running run',
-  getArtifact: 'A stored screenshot (image/png)',
-  streamEvents:
-    "The account's events as Server-Sent Events (Last-Event-ID resumes; also a WebSocket, the key as its first message)",
-  createWebhook: 'Send events to an address (the signing secret is shown once)',
-  listWebhooks: 'List webhooks',
-  deleteWebhook: 'Delete a webhook',
-  listWebhookDeliveries: 'A webhook’s deliveries: attempts and answers',
-};

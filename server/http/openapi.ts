@@ -2,8 +2,8 @@ import { type Endpoint, type EndpointName, endpoints } from '../../lib/api/endpo
 import { requests } from '../../lib/api/requests';
 import { ServiceEvent } from '../../lib/api/schemas/events';
 import { z } from '../../lib/api/zod';
+import { type EndpointDoc, endpointDocs } from './endpoint-docs';
 import { DESCRIPTION } from './openapi-description';
-import { endpointSummaries } from './openapi-meta';
 import { HEADERS, PROBLEM_RESPONSES, RATE_LIMIT_HEADER_REFS, servicePaths } from './openapi-responses';
 import { componentSchemas, type JsonObject, type Schema, schemaRef } from './openapi-schemas';
 import type { Route } from './route';
@@ -69,7 +69,7 @@ function operation(variants: [EndpointName, Endpoint][], endpoint: Endpoint): Js
     required: true,
     schema: { type: 'string' },
   }));
-  const isPost = endpoint.method === 'POST';
+  const { idempotent } = endpoint;
   const { query, body } = requestOf(variants[0]?.[0]);
   const responses: JsonObject = {
     [endpoint.status]: successResponse(variants, endpoint),
@@ -84,15 +84,16 @@ function operation(variants: [EndpointName, Endpoint][], endpoint: Endpoint): Js
     responses['413'] = { $ref: '#/components/responses/PayloadTooLarge' };
     responses['415'] = { $ref: '#/components/responses/UnsupportedMediaType' };
   }
-  if (isPost) responses['409'] = { $ref: '#/components/responses/Conflict' };
+  if (idempotent) responses['409'] = { $ref: '#/components/responses/Conflict' };
   return {
     operationId: variants.map(([name]) => name).join('Or'),
-    summary: variants.map(([name]) => endpointSummaries[name]).join('; '),
+    summary: textOf(variants, 'summary'),
+    ...(textOf(variants, 'description') ? { description: textOf(variants, 'description') } : {}),
     tags: [tagOf(endpoint.path)],
     parameters: [
       ...pathParams,
       ...queryParameters(query),
-      ...(isPost ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+      ...(idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ],
     ...(body
       ? {
@@ -110,9 +111,9 @@ function successResponse(variants: [EndpointName, Endpoint][], endpoint: Endpoin
   const headers: JsonObject = { ...RATE_LIMIT_HEADER_REFS };
   if (endpoint.status === 201 || endpoint.status === 202)
     headers.Location = { $ref: '#/components/headers/Location' };
-  if (endpoint.method === 'POST')
+  if (endpoint.idempotent)
     headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
-  const description = variants.map(([name]) => endpointSummaries[name]).join('; ');
+  const description = textOf(variants, 'summary');
   if (endpoint.stream) {
     return { description, headers, content: { 'text/event-stream': { schema: schemaRef(ServiceEvent) } } };
   }
@@ -127,6 +128,11 @@ function successResponse(variants: [EndpointName, Endpoint][], endpoint: Endpoin
   if (schemas.length === 0) return { description, headers };
   const schema = schemas.length === 1 ? schemas[0] : { oneOf: schemas };
   return { description, headers, content: { 'application/json': { schema } } };
+}
+
+/** The endpoints' text, joined when several share one operation; empty when none has any. */
+function textOf(variants: [EndpointName, Endpoint][], part: keyof EndpointDoc): string {
+  return variants.flatMap(([name]) => endpointDocs[name][part] ?? []).join('; ');
 }
 
 function queryParameters(query: Schema | undefined): JsonObject[] {

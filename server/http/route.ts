@@ -1,11 +1,14 @@
 import type { Context, Hono } from 'hono';
-import { type EndpointName, endpoints } from '../../lib/api/endpoints';
+import { type Endpoint, type EndpointName, endpoints } from '../../lib/api/endpoints';
 import { requests } from '../../lib/api/requests';
 import type { z } from '../../lib/api/zod';
+import type { Queryable } from '../db/driver';
 import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
+import { type Answer, idempotency, recordAnswer, sendAnswer } from './idempotency';
 import { readJsonBody, readQuery, readRawBody, validate } from './validate';
 
+type Table = typeof endpoints;
 type Requests = typeof requests;
 type Schema = z.core.$ZodType;
 type Part<N, K extends 'query' | 'body'> = N extends keyof Requests
@@ -15,7 +18,7 @@ type Part<N, K extends 'query' | 'body'> = N extends keyof Requests
   : undefined;
 
 /** `{ id: string }` for '/v1/profiles/:id'. */
-type ParamsOf<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+export type ParamsOf<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
   ? { [K in Name]: string } & ParamsOf<`/${Rest}`>
   : Path extends `${string}:${infer Name}`
     ? { [K in Name]: string }
@@ -23,18 +26,28 @@ type ParamsOf<Path extends string> = Path extends `${string}:${infer Name}/${inf
 
 /** What a route's handler is given: the request's path parameters, query and body, validated by the contract. */
 export interface RouteInput<N extends EndpointName> {
-  params: ParamsOf<(typeof endpoints)[N]['path']>;
+  params: ParamsOf<Table[N]['path']>;
   query: Part<N, 'query'>;
   body: Part<N, 'body'>;
   /** The endpoint's success status. */
-  status: (typeof endpoints)[N]['status'];
+  status: Table[N]['status'];
+  /**
+   * For an endpoint declared idempotent whose writes are one transaction: the answer, with the declared status,
+   * stored for the request's Idempotency-Key (if it came with one) in `tx`, so that a crash cannot keep the
+   * writes without the answer a retry replays. Return it from the handler. Routes that do not call it have their
+   * answer stored once they return.
+   */
+  keep: Table[N] extends { idempotent: true } ? Keep : never;
 }
 
+export type Keep = (tx: Queryable, body: unknown, headers?: Record<string, string>) => Promise<Answer>;
+
+/** A handler answers with a Response, or with the Answer `keep` gave it. */
 type Handler<N extends EndpointName> = (
   c: Context<AppEnv>,
   input: RouteInput<N>,
   deps: AppDeps,
-) => Response | Promise<Response>;
+) => Response | Answer | Promise<Response | Answer>;
 
 /** A route as the contract declares it; the app registers it and the OpenAPI document describes it. */
 export interface Route {
@@ -54,20 +67,25 @@ interface RouteOptions {
 
 /**
  * Declares the route of an endpoint of the contract's table: its method, path and status come from the table,
- * its query and body are validated with the table's request schemas before the handler runs.
+ * its query and body are validated with the table's request schemas before the handler runs, and an endpoint the
+ * table declares idempotent claims, stores and replays its Idempotency-Key (idempotency.ts) around the handler.
  */
 export function route<N extends EndpointName>(
   name: N,
   handler: Handler<N>,
   options: RouteOptions = {},
 ): Route {
-  const endpoint = endpoints[name];
+  const endpoint: Endpoint = endpoints[name];
   return {
     names: [name, ...(options.alsoAnswers ?? [])],
     register(app, deps) {
-      app.on(endpoint.method, endpoint.path, async (c) =>
-        handler(c, await readInput(c, name, options), deps),
-      );
+      const answer = async (c: Context<AppEnv>) => {
+        const reply = await handler(c, await readInput(c, name, options), deps);
+        return reply instanceof Response ? reply : sendAnswer(c, reply);
+      };
+      if (endpoint.idempotent)
+        app.on(endpoint.method, endpoint.path, idempotency(deps.db, deps.clock), answer);
+      else app.on(endpoint.method, endpoint.path, answer);
     },
   };
 }
@@ -85,7 +103,9 @@ async function readInput<N extends EndpointName>(
         ? await readJsonBody(c, schemas.query)
         : readQuery(c, schemas.query);
   const body = schemas.body ? await readBody(c, schemas.body, options) : undefined;
-  return { params: c.req.param(), query, body, status: endpoints[name].status } as RouteInput<N>;
+  const { status } = endpoints[name];
+  const keep: Keep = (tx, answer, headers) => recordAnswer(c, tx, { status, body: answer, headers });
+  return { params: c.req.param(), query, body, status, keep } as RouteInput<N>;
 }
 
 async function readBody(c: Context<AppEnv>, schema: Schema, { textBody }: RouteOptions): Promise<unknown> {

@@ -6,19 +6,21 @@ import { NotFound } from '../core/domain-errors';
 import { runTopic } from '../events/publisher';
 import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
-import { recordAnswer } from '../http/idempotency';
-import { type Route, route } from '../http/route';
+import type { Answer } from '../http/idempotency';
+import { type Keep, type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { findArtifact, findRun, isActiveRun, listRuns, type RunRow, toRun } from '../store/runs';
 
 const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 
 /** Queues a run of the caller's account and answers it where to follow it (the answer kept for a retried key). */
-async function queueRun(c: Context<AppEnv>, automation: RunScheduler, body: RunCreate, status: 202) {
-  const run = await automation.enqueue(c.get('account').id, body, (queued, tx) =>
-    recordAnswer(c, tx, { status, body: queued, headers: { Location: runLocation(queued.id) } }),
-  );
-  return c.json(run, status, { Location: runLocation(run.id) });
+async function queueRun(c: Context<AppEnv>, automation: RunScheduler, body: RunCreate, keep: Keep) {
+  let kept: Answer | undefined;
+  await automation.enqueue(c.get('account').id, body, async (queued, tx) => {
+    kept = await keep(tx, queued, { Location: runLocation(queued.id) });
+  });
+  // enqueue stores the run with its `record` callback, in the run's transaction, before it returns.
+  return kept as Answer;
 }
 
 /** The run once `answerable`, or as it is at `deadline` or when `gone` aborts. */
@@ -38,7 +40,7 @@ export async function waitForRun(
 }
 
 export const automationRoutes: Route[] = [
-  route('runAutomation', (c, { body, status }, { automation }) => queueRun(c, automation, body, status)),
+  route('runAutomation', (c, { body, keep }, { automation }) => queueRun(c, automation, body, keep)),
 
   route(
     'getRun',
@@ -68,7 +70,7 @@ export const automationRoutes: Route[] = [
     { alsoAnswers: ['listRuns'] },
   ),
 
-  route('rerunRun', async (c, { params, status }, { db, automation }) => {
+  route('rerunRun', async (c, { params, keep }, { db, automation }) => {
     const earlier = await findRun(db, c.get('account').id, params.id);
     if (!earlier) throw new NotFound('run');
     const body = {
@@ -76,7 +78,7 @@ export const automationRoutes: Route[] = [
       script: earlier.script,
       ...(earlier.name ? { name: earlier.name } : {}),
     };
-    return queueRun(c, automation, body, status);
+    return queueRun(c, automation, body, keep);
   }),
 
   route('cancelRun', async (c, { params, status }, { automation }) => {

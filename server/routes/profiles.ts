@@ -8,7 +8,6 @@ import { NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import type { Emit } from '../events/event-log';
 import type { AppDeps } from '../http/deps';
-import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
@@ -36,17 +35,12 @@ export const profileRoutes: Route[] = [
     return c.json(total === undefined ? page : { ...page, total }, status);
   }),
 
-  route('createProfile', async (c, { body, status }, { clock, events }) => {
+  route('createProfile', async (c, { body, keep }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await events.writeWithEvents(async (tx, emit) => {
+    return events.writeWithEvents(async (tx, emit) => {
       const profile = await createOwnProfile(tx, emit, clock, accountId, body);
-      return recordAnswer(c, tx, {
-        status,
-        body: profile,
-        headers: { Location: `/v1/profiles/${profile.id}` },
-      });
+      return keep(tx, profile, { Location: `/v1/profiles/${profile.id}` });
     });
-    return sendAnswer(c, answer);
   }),
 
   route('getProfile', async (c, { params, status }, { db }) => {
@@ -59,16 +53,15 @@ export const profileRoutes: Route[] = [
     return c.json(await updateOwnProfile(deps, c.get('account').id, params.id, body), status);
   }),
 
-  route('cloneProfile', async (c, { params, body, status }, { clock, events }) => {
+  route('cloneProfile', async (c, { params, body, keep }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await events.writeWithEvents(async (tx, emit) => {
+    return events.writeWithEvents(async (tx, emit) => {
       const identity = body.keep_identity ? null : generateIdentity();
       const copy = await cloneProfile(tx, clock, accountId, params.id, { name: body.name, identity });
       if (!copy) throw new NotFound('profile');
       await emit(accountId, 'profile.created', copy);
-      return recordAnswer(c, tx, { status, body: copy, headers: { Location: `/v1/profiles/${copy.id}` } });
+      return keep(tx, copy, { Location: `/v1/profiles/${copy.id}` });
     });
-    return sendAnswer(c, answer);
   }),
 
   route('checkProfileIdentity', async (c, { params, status }, deps) => {

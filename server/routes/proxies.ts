@@ -5,7 +5,6 @@ import type { Queryable } from '../db/driver';
 import { isForeignKeyViolation } from '../db/errors';
 import type { Emit } from '../events/event-log';
 import type { AppDeps } from '../http/deps';
-import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { ProblemError } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
@@ -30,13 +29,12 @@ export const proxyRoutes: Route[] = [
     return c.json(page, status);
   }),
 
-  route('createProxy', async (c, { body, status }, { clock, events }) => {
+  route('createProxy', async (c, { body, keep }, { clock, events }) => {
     const accountId = c.get('account').id;
-    const answer = await events.writeWithEvents(async (tx, emit) => {
+    return events.writeWithEvents(async (tx, emit) => {
       const proxy = await createOwnProxy(tx, emit, clock, accountId, body);
-      return recordAnswer(c, tx, { status, body: proxy, headers: { Location: `/v1/proxies/${proxy.id}` } });
+      return keep(tx, proxy, { Location: `/v1/proxies/${proxy.id}` });
     });
-    return sendAnswer(c, answer);
   }),
 
   route('getProxy', async (c, { params, status }, { db }) => {

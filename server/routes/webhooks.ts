@@ -1,6 +1,5 @@
 import type { WebhookSettings } from '../core/config';
 import { NotFound } from '../core/domain-errors';
-import { recordAnswer, sendAnswer } from '../http/idempotency';
 import { validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
@@ -10,10 +9,10 @@ import { refusal } from '../webhooks/post';
 import { newWebhookSecret } from '../webhooks/signing';
 
 export const webhookRoutes: Route[] = [
-  route('createWebhook', async (c, { body, status }, { db, clock, config }) => {
+  route('createWebhook', async (c, { body, keep }, { db, clock, config }) => {
     await checkAddress(body.url, config.webhooks);
     const secret = newWebhookSecret();
-    const answer = await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       const webhook = await insertWebhook(tx, clock, {
         accountId: c.get('account').id,
         url: body.url,
@@ -21,13 +20,8 @@ export const webhookRoutes: Route[] = [
         secret,
       });
       // The secret is in this answer only: a replay (Idempotency-Key) of it shows it again, no other does.
-      return recordAnswer(c, tx, {
-        status,
-        body: { ...webhook, secret },
-        headers: { Location: `/v1/webhooks/${webhook.id}` },
-      });
+      return keep(tx, { ...webhook, secret }, { Location: `/v1/webhooks/${webhook.id}` });
     });
-    return sendAnswer(c, answer);
   }),
 
   route('listWebhooks', async (c, { query, status }, { db }) => {

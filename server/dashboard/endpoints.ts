@@ -1,0 +1,110 @@
+import { Session } from '../../lib/api/schemas/sessions';
+import { z } from '../../lib/api/zod';
+import {
+  ChangePasswordInput,
+  CreatedDashboardKey,
+  CreateKeyInput,
+  DashboardKey,
+  DashboardKeyList,
+  DashboardStatus,
+  DeleteAccountInput,
+  SignedInAccount,
+  SignInInput,
+  SignUpInput,
+  Usage,
+} from '../../lib/dashboard/schemas';
+
+type Schema = z.core.$ZodType;
+
+export interface DashboardEndpoint {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Under /dashboard/api, with `:param` segments. */
+  path: string;
+  status: 200 | 201 | 204;
+  /** The JSON body it takes, checked (lib/dashboard/schemas.ts) before the handler runs. */
+  input?: Schema;
+  /** What it answers; absent for 204. */
+  answer?: Schema;
+  /** Only for the person signed in with the dashboard's cookie (401 otherwise). */
+  signedIn: boolean;
+}
+
+function endpoint<const E extends DashboardEndpoint>(e: E): E {
+  return e;
+}
+
+/** The sessions of the account that run now, each with live view addresses made for the dashboard's origin. */
+const RunningSessions = z.object({ data: z.array(Session) });
+
+/**
+ * Every JSON endpoint of the dashboard's pages. Not part of the /v1 API nor of its OpenAPI document: they take
+ * the sign-in cookie, never a key, and only from the dashboard's own origin (guards.ts).
+ */
+export const dashboardEndpoints = {
+  getStatus: endpoint({
+    method: 'GET',
+    path: '/status',
+    status: 200,
+    answer: DashboardStatus,
+    signedIn: false,
+  }),
+  signUp: endpoint({
+    method: 'POST',
+    path: '/sign-up',
+    status: 201,
+    input: SignUpInput,
+    answer: SignedInAccount,
+    signedIn: false,
+  }),
+  signIn: endpoint({
+    method: 'POST',
+    path: '/sign-in',
+    status: 200,
+    input: SignInInput,
+    answer: SignedInAccount,
+    signedIn: false,
+  }),
+  signOut: endpoint({ method: 'POST', path: '/sign-out', status: 204, signedIn: false }),
+
+  listKeys: endpoint({ method: 'GET', path: '/keys', status: 200, answer: DashboardKeyList, signedIn: true }),
+  createKey: endpoint({
+    method: 'POST',
+    path: '/keys',
+    status: 201,
+    input: CreateKeyInput,
+    answer: CreatedDashboardKey,
+    signedIn: true,
+  }),
+  revokeKey: endpoint({
+    method: 'DELETE',
+    path: '/keys/:id',
+    status: 200,
+    answer: DashboardKey,
+    signedIn: true,
+  }),
+
+  listRunningSessions: endpoint({
+    method: 'GET',
+    path: '/sessions',
+    status: 200,
+    answer: RunningSessions,
+    signedIn: true,
+  }),
+  getUsage: endpoint({ method: 'GET', path: '/usage', status: 200, answer: Usage, signedIn: true }),
+  changePassword: endpoint({
+    method: 'PUT',
+    path: '/password',
+    status: 204,
+    input: ChangePasswordInput,
+    signedIn: true,
+  }),
+  deleteAccount: endpoint({
+    method: 'DELETE',
+    path: '/account',
+    status: 204,
+    input: DeleteAccountInput,
+    signedIn: true,
+  }),
+} as const;
+
+export type DashboardEndpointName = keyof typeof dashboardEndpoints;

@@ -1,0 +1,65 @@
+import { decoyHash, hashPassword, verifyPassword } from '../accounts/passwords';
+import { ProblemError } from '../http/problem';
+import { createEmailAccount, findPasswordOfEmail } from '../store/dashboard-accounts';
+import { endSignIn } from '../store/sign-ins';
+import { limitAttempts } from './password-check';
+import type { DashboardHandlers } from './route';
+import { clearSignInCookie, readSignInCookie } from './sign-in-cookie';
+import { signedInAccount, signIn } from './signed-in';
+
+/** Who is signed in; sign-up, sign-in and sign-out. */
+export const signInHandlers: DashboardHandlers<'getStatus' | 'signUp' | 'signIn' | 'signOut'> = {
+  async getStatus(c, _input, deps) {
+    const account = await signedInAccount(c, deps);
+    return {
+      signup: deps.config.signup,
+      account: account ? { email: account.email, plan: account.plan } : null,
+    };
+  },
+
+  async signUp(c, { body: { email, password } }, deps) {
+    if (deps.config.signup === 'closed') {
+      throw new ProblemError({
+        status: 403,
+        code: 'forbidden',
+        detail: 'Sign-up is closed on this service: ask its operator for an account.',
+      });
+    }
+    // A sign-up stays counted even when it succeeds: it tells whether an email has an account (409).
+    await limitAttempts(c, deps, email);
+    const account = await createEmailAccount(deps.db, deps.clock, email, await hashPassword(password));
+    if (!account) {
+      throw new ProblemError({
+        status: 409,
+        code: 'conflict',
+        detail: 'This email already has an account: sign in instead.',
+      });
+    }
+    await signIn(c, deps, account.id);
+    return { email: account.email, plan: account.plan };
+  },
+
+  async signIn(c, { body: { email, password } }, deps) {
+    const attempt = await limitAttempts(c, deps, email);
+    const account = await findPasswordOfEmail(deps.db, email);
+    // An unknown email costs a hash too, so the answer's time does not tell which emails have accounts.
+    const matches = await verifyPassword(password, account?.password_hash ?? (await decoyHash()));
+    if (!account || !matches) {
+      throw new ProblemError({
+        status: 401,
+        code: 'unauthorized',
+        detail: 'The email or the password is not right.',
+      });
+    }
+    await attempt.succeeded();
+    await signIn(c, deps, account.id);
+    return { email: account.email, plan: account.plan };
+  },
+
+  async signOut(c, _input, { db }) {
+    const token = readSignInCookie(c);
+    if (token) await endSignIn(db, token);
+    clearSignInCookie(c);
+    return undefined;
+  },
+};

@@ -1,0 +1,64 @@
+import type { EndpointName } from '../../lib/api/endpoints';
+
+/** What the OpenAPI document says of an endpoint: a one-line summary, and what else a caller should know. */
+export interface EndpointDoc {
+  summary: string;
+  description?: string;
+}
+
+/**
+ * The text of every endpoint of lib/api's table, by the table's names: a missing or extra entry is a type error.
+ * Kept on the server, not in the table, so that the extension's bundles (which carry the table for the client)
+ * do not carry the text.
+ */
+export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
+  getAccount: { summary: 'The account of the key' },
+  listProfiles: { summary: 'List profiles' },
+  createProfile: { summary: 'Create a profile' },
+  getProfile: { summary: 'Read one profile' },
+  updateProfile: { summary: 'Change a profile (applies at its next start if it runs)' },
+  cloneProfile: { summary: 'Copy a profile’s settings into a new profile, without its browser data' },
+  checkProfileIdentity: {
+    summary: 'Check the identity a profile’s browser shows',
+    description:
+      'Opens the profile’s browser on a page the service serves itself and compares every surface of its identity (page, frame, worker, headers) with what it claims, and its time zone and languages with the proxy’s exit.',
+  },
+  getProfileCookies: {
+    summary: "A profile's cookies, running or not",
+    description: 'JSON, or cookies.txt with ?format=netscape or Accept: text/plain.',
+  },
+  getProfileCookieFile: { summary: "A profile's cookies as a file (cookies.txt with ?format=netscape)" },
+  putProfileCookies: {
+    summary: 'Import cookies into a profile, running or not',
+    description: 'A JSON array, or cookies.txt as text/plain; ?replace=true removes the others.',
+  },
+  deleteProfile: { summary: 'Delete a profile and its browser data' },
+  listProxies: { summary: 'List proxy configurations' },
+  createProxy: { summary: 'Create a proxy configuration' },
+  getProxy: { summary: 'Read one proxy configuration' },
+  updateProxy: { summary: 'Replace a proxy configuration' },
+  deleteProxy: { summary: 'Delete a proxy configuration' },
+  checkProxy: {
+    summary: 'Whether the proxy works',
+    description: 'Its exit IP (and time zone) through the operator’s PROXY_CHECK_URL, or why not.',
+  },
+  listSessions: { summary: 'List sessions' },
+  getSession: { summary: 'Read one session' },
+  startSession: { summary: 'Start a browser session for a profile' },
+  stopSession: { summary: 'Stop a browser session (safe to retry)' },
+  runAutomation: { summary: 'Queue an automation script' },
+  getRun: { summary: 'Read one run (run_id), optionally long-polling' },
+  listRuns: { summary: 'List runs (without run_id)' },
+  rerunRun: { summary: 'Queue the same script on the same profile again' },
+  cancelRun: { summary: 'Cancel a queued or running run' },
+  getArtifact: { summary: 'A stored screenshot (image/png)' },
+  streamEvents: {
+    summary: "The account's events as Server-Sent Events",
+    description:
+      'Last-Event-ID resumes after the event it names. The same events come over a WebSocket too, the key as its first message.',
+  },
+  createWebhook: { summary: 'Send events to an address (the signing secret is shown once)' },
+  listWebhooks: { summary: 'List webhooks' },
+  deleteWebhook: { summary: 'Delete a webhook' },
+  listWebhookDeliveries: { summary: 'A webhook’s deliveries: attempts and answers' },
+};
