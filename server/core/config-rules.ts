@@ -125,21 +125,21 @@ export const schedule = rule((text) => {
   return delays.map(Number);
 });
 
-// The two settings' own errors name EGRESS_ALLOW and TRUST_PROXY first: the configuration names the variable.
-export const egress = rule((text) => {
-  try {
-    return EgressPolicy.parse(text);
-  } catch (error) {
-    if (error instanceof EgressSettingError) refuse(error.message.replace(/^EGRESS_ALLOW /, ''));
-    throw error;
-  }
-});
+/** A setting read by its own parser, whose errors are sentences that begin with `variable`, the name it is read from. */
+function ownSetting<T>(parse: (text: string) => T, Unreadable: new () => Error, variable: string) {
+  return rule((text) => {
+    try {
+      return parse(text);
+    } catch (error) {
+      if (error instanceof Unreadable) refuse(error.message.replace(`${variable} `, ''));
+      throw error;
+    }
+  });
+}
 
-export const trustedProxies = rule((text) => {
-  try {
-    return TrustedProxies.parse(text);
-  } catch (error) {
-    if (error instanceof TrustProxySettingError) refuse(error.message.replace(/^TRUST_PROXY /, ''));
-    throw error;
-  }
-});
+export const egress = ownSetting((text) => EgressPolicy.parse(text), EgressSettingError, 'EGRESS_ALLOW');
+export const trustedProxies = ownSetting(
+  (text) => TrustedProxies.parse(text),
+  TrustProxySettingError,
+  'TRUST_PROXY',
+);
