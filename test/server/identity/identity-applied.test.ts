@@ -2,8 +2,8 @@ import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Identity } from '../../../lib/api/schemas/identity';
-import { launchBrowser } from '../../../server/browser/launch';
 import type { CheckReadings, ScopeReading } from '../../../server/identity/check-page';
+import { launchBrowser } from '../../../server/sessions/launch-browser';
 import { CHROMIUM, LOOPBACK_ALLOWED, makeTempDir, relayDevtools } from '../../support/browser-fixtures';
 import { serviceSuite } from '../../support/service-suite';
 
