@@ -3,6 +3,7 @@ import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Plan } from '../../lib/api/schemas/account';
 import { startCheckServer } from './check-server';
 import { type ServiceHandle, startService } from './harness';
+import { type PostgresServer, startPostgres } from './postgres-server';
 
 export interface ServiceSuite {
   service: ServiceHandle;
@@ -39,6 +40,31 @@ export function serviceSuite(options: {
   });
   afterAll(async () => {
     await Promise.all([suite.service?.close(), suite.pages?.close()]);
+  });
+  return suite;
+}
+
+export interface ClusterSuite {
+  first: ServiceHandle;
+  second: ServiceHandle;
+}
+
+/**
+ * Two processes of the service on one PostgreSQL of their own (`bin`'s), room for one browser each, started before
+ * the suite's tests (the first, then the second) and stopped after them.
+ */
+export function clusterSuite(bin: string, env: Record<string, string>): ClusterSuite {
+  const suite = {} as ClusterSuite;
+  let postgres: PostgresServer | undefined;
+  beforeAll(async () => {
+    postgres = await startPostgres(bin);
+    const shared = { ...env, DATABASE_URL: postgres.url, MAX_BROWSERS: '1' };
+    suite.first = await startService({ env: shared });
+    suite.second = await startService({ env: shared });
+  });
+  afterAll(async () => {
+    await Promise.all([suite.first?.close(), suite.second?.close()]);
+    await postgres?.stop();
   });
   return suite;
 }
