@@ -1,4 +1,4 @@
-import { userDataDirArgument } from './processes';
+import { userDataDirArgument } from '../core/processes';
 import type { FingerprintSettings } from './settings';
 
 // Background services that would otherwise call Google through the profile's proxy, or rewrite http

@@ -4,7 +4,7 @@ import {
   processGroupOf,
   readCommandLine,
   userDataDirArgument,
-} from './processes';
+} from '../core/processes';
 import { shutDownBrowser, sleep } from './shut-down';
 
 /**

@@ -1,4 +1,4 @@
-import { liveGroupMembers, signalGroup } from './processes';
+import { liveGroupMembers, signalGroup } from '../core/processes';
 
 const GRACEFUL_EXIT_MS = 5000;
 const TERMINATE_EXIT_MS = 3000;

@@ -21,9 +21,7 @@ export function redactSecrets(text: string): string {
   return SECRETS.reduce((line, { pattern, replacement }) => line.replace(pattern, replacement), text);
 }
 
-export function isLogLevel(value: string): value is LogLevel {
-  return value in LEVELS;
-}
+export const LOG_LEVELS = Object.keys(LEVELS) as LogLevel[];
 
 /** Structured logs: one JSON object a line (`time`, `level`, `msg`, fields), secrets redacted. */
 export function createLogger(options: {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 import { refusedForeignHost, type ServedNames } from './served-names';
 
 /** Takes a WebSocket upgrade request for one path (the request's, without its query). */
@@ -21,6 +22,11 @@ export function serveUpgrades(
     const path = new URL(request.url ?? '/', 'http://service').pathname;
     (exact[path] ?? fallback)(request, socket, head, path);
   });
+}
+
+/** The WebSockets of upgrades handed over here: uncompressed, each message at most `maxMessageBytes`. */
+export function upgradeSockets(maxMessageBytes: number): WebSocketServer {
+  return new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes, perMessageDeflate: false });
 }
 
 /** Answers an upgrade it cannot serve with a 404 in problem details, and closes. */

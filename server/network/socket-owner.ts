@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { liveGroupMembers } from '../browser/processes';
+import { liveGroupMembers } from '../core/processes';
 
 const ESTABLISHED = '01';
 

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Hono } from 'hono';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import type { AppEnv } from '../http/env';
-import type { UpgradeHandler } from '../http/upgrades';
+import { type UpgradeHandler, upgradeSockets } from '../http/upgrades';
 
 /** The first message must come this soon after the socket opens. */
 const AUTH_TIMEOUT_MS = 10_000;
@@ -23,11 +23,7 @@ const closeCodeOf = (status: number) => 4000 + status;
  * 4000 + the status (4401, 4429, 4422).
  */
 export function eventSocket(app: Hono<AppEnv>): UpgradeHandler {
-  const sockets = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_MESSAGE_BYTES,
-    perMessageDeflate: false,
-  });
+  const sockets = upgradeSockets(MAX_MESSAGE_BYTES);
   return (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
       const closed = new AbortController();

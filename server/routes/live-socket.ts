@@ -1,26 +1,18 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
-import type { Logger } from '../core/log';
-import { refuseUpgrade, type UpgradeHandler } from '../http/upgrades';
+import type { UpgradeHandler } from '../http/upgrades';
 import type { LiveAddress, LiveTokens } from '../live/live-tokens';
 import { type LiveViewer, startLiveViewer } from '../live/screencast-viewer';
-import { relayDevtools } from '../sessions/cdp-relay';
+import { holdMessages, type SessionSocketDeps, sessionSocket } from './session-socket';
 
 /** A viewer that stops reading is dropped before its frames cost memory (a few frames' worth). */
 const MAX_BUFFERED_BYTES = 8 * 2 ** 20;
 const MAX_MESSAGE_BYTES = 256 * 2 ** 10;
 
-export interface LiveSocketDeps {
+export interface LiveSocketDeps extends SessionSocketDeps {
   tokens: LiveTokens;
-  /** The DevTools of a session this process runs, or null. */
-  devtoolsOf(sessionId: string): CdpMultiplexer | null;
-  /** The address of the other node that runs the session, or null. */
-  peerOf(sessionId: string): Promise<string | null>;
   /** Counts the opening as one request of the account's hourly limit: null, or why it is refused. */
   countOpening(sessionId: string): Promise<string | null>;
-  log: Logger;
 }
 
 /**
@@ -29,39 +21,17 @@ export interface LiveSocketDeps {
  * token is checked again there, with the cluster's shared key). Each opening counts against the hourly limit.
  */
 export function liveSocket(deps: LiveSocketDeps): UpgradeHandler {
-  const sockets = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_MESSAGE_BYTES,
-    perMessageDeflate: false,
-  });
-  const refuse = (socket: Duplex) =>
-    refuseUpgrade(
-      socket,
+  return sessionSocket(deps, {
+    addressOf: (path) => {
+      const address = deps.tokens.addressOf(path);
+      return address?.socket ? address : null;
+    },
+    serve: (webSocket, devtools, address) => serveViewer(webSocket, devtools, address, deps),
+    notFound:
       'There is no running session at this live view address, or its token has expired; ask the session again for its live_view_url.',
-    );
-  return (request: IncomingMessage, socket: Duplex, head: Buffer, path: string) => {
-    const address = deps.tokens.addressOf(path);
-    if (address === null || !address.socket) return refuse(socket);
-    const devtools = deps.devtoolsOf(address.sessionId);
-    if (devtools === null) {
-      deps.peerOf(address.sessionId).then(
-        (peer) => {
-          if (!peer) return refuse(socket);
-          sockets.handleUpgrade(request, socket, head, (webSocket) =>
-            relayDevtools(webSocket, `${peer.replace(/^http/, 'ws')}${path}`, MAX_BUFFERED_BYTES),
-          );
-        },
-        (error: unknown) => {
-          deps.log.warn('could not find the node of a session', { session_id: address.sessionId, error });
-          refuse(socket);
-        },
-      );
-      return;
-    }
-    sockets.handleUpgrade(request, socket, head, (webSocket) =>
-      serveViewer(webSocket, devtools, address, deps),
-    );
-  };
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+    maxBufferedBytes: MAX_BUFFERED_BYTES,
+  });
 }
 
 function serveViewer(
@@ -70,19 +40,13 @@ function serveViewer(
   address: LiveAddress,
   deps: LiveSocketDeps,
 ): void {
-  const queued: string[] = [];
+  const deliverTo = holdMessages(webSocket);
   let viewer: LiveViewer | null = null;
   let closed = false;
-  webSocket.on('message', (data, isBinary) => {
-    const text = isBinary ? '' : data.toString();
-    if (viewer) viewer.receive(text);
-    else queued.push(text);
-  });
   webSocket.on('close', () => {
     closed = true;
     viewer?.end();
   });
-  webSocket.on('error', () => webSocket.terminate());
   const link = {
     send(message: object) {
       if (webSocket.bufferedAmount > MAX_BUFFERED_BYTES) webSocket.terminate();
@@ -100,7 +64,7 @@ function serveViewer(
       const started = await startLiveViewer(devtools, address.mode, link);
       if (closed) return started.end();
       viewer = started;
-      for (const text of queued.splice(0)) started.receive(text);
+      deliverTo((text) => started.receive(text));
     })
     .catch((error: unknown) => {
       deps.log.warn('a live viewer could not start', { session_id: address.sessionId, error });

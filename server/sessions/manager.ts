@@ -1,6 +1,5 @@
 import type { Session } from '../../lib/api/schemas/sessions';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
-import type { LaunchOptions, RunningBrowser } from '../browser/launch';
 import type { Clock } from '../core/clock';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
@@ -15,6 +14,7 @@ import { createSlots } from './capacity';
 import { createCdpAddresses } from './cdp-address';
 import { CdpTokens } from './cdp-tokens';
 import { createIdleWatch } from './idle-watch';
+import type { LaunchOptions, RunningBrowser } from './launch-browser';
 import { ALONE, type ClusterSeat, type SessionConfig, type SessionParts } from './parts';
 import { createProfileStateSync, type ProfileStateSync } from './profile-state';
 import { createSessionRecovery } from './recovery';

@@ -1,4 +1,3 @@
-import type { RunningBrowser } from '../browser/launch';
 import { NO_PEERS, type Peers } from '../cluster/peers';
 import type { Clock } from '../core/clock';
 import type { Config } from '../core/config';
@@ -6,6 +5,7 @@ import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
 import type { EventLog } from '../events/event-log';
 import { type SessionRow, toSession } from '../store/sessions';
+import type { RunningBrowser } from './launch-browser';
 import type { ProfileStateSync } from './profile-state';
 
 /** What the sessions need to know of the cluster: who this node is, whether it is leaving, and the others. */

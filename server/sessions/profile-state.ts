@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BrowserLaunchError } from '../browser/launch';
 import type { Clock } from '../core/clock';
 import type { Logger } from '../core/log';
 import type { Queryable } from '../db/driver';
 import { findNewerProfileState, storeProfileState } from '../store/profile-state';
+import { BrowserLaunchError } from './launch-browser';
 import { type ArchivedFile, ProfileArchiveError, packFiles, unpackFiles } from './profile-archive';
 import { HELD_VERSION_FILE, profileFiles, withinLimit } from './profile-files';
 

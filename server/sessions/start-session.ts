@@ -1,10 +1,4 @@
 import { sessionCap } from '../accounts/plans';
-import {
-  BrowserLaunchError,
-  type LaunchOptions,
-  launchBrowser,
-  type RunningBrowser,
-} from '../browser/launch';
 import { refuseForbiddenProxy } from '../browser/proxy-relay';
 import { withoutPaths } from '../browser/startup-failure';
 import { profileDataDir } from '../core/data-dir';
@@ -25,6 +19,7 @@ import {
 import { atCapacity, type Slots, sessionLimit } from './capacity';
 import { chromeToLaunch } from './chrome-path';
 import type { IdleWatch } from './idle-watch';
+import { BrowserLaunchError, type LaunchOptions, launchBrowser, type RunningBrowser } from './launch-browser';
 import { changeSession, type SessionParts } from './parts';
 import type { SessionStopper } from './stop-session';
 

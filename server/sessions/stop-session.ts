@@ -1,5 +1,4 @@
 import type { Session } from '../../lib/api/schemas/sessions';
-import type { RunningBrowser } from '../browser/launch';
 import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
 import { nodeNotAnswering } from '../cluster/peers';
 import { profileDataDir } from '../core/data-dir';
@@ -13,6 +12,7 @@ import {
   type StopReason,
   toSession,
 } from '../store/sessions';
+import type { RunningBrowser } from './launch-browser';
 import { changeSession, isHere, type SessionParts } from './parts';
 
 export interface SessionStopper {

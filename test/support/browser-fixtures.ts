@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROME_INSTALL_HINT, findChrome } from '../../server/browser/find-chrome';
-import type { RunningBrowser } from '../../server/browser/launch';
 import { EgressPolicy } from '../../server/core/egress-policy';
 import { createLogger } from '../../server/core/log';
 import { ServedNames } from '../../server/http/served-names';
 import { serveUpgrades } from '../../server/http/upgrades';
 import { cdpEndpoint } from '../../server/routes/cdp-endpoint';
 import { CdpTokens } from '../../server/sessions/cdp-tokens';
+import type { RunningBrowser } from '../../server/sessions/launch-browser';
 
 /** The Chromium the tests launch: CHROME_PATH when set (only it, as the service does), else the one found here. */
 export const CHROMIUM = process.env.CHROME_PATH || findChrome() || failWith(CHROME_INSTALL_HINT);

@@ -1,6 +1,6 @@
 // A stand-in for the service process in tests: launches one browser on the profile folder given as the first
 // argument, serves its DevTools as the service does, prints `{"pid":…,"url":…}` and waits to be killed.
-import { launchBrowser } from '../../server/browser/launch';
+import { launchBrowser } from '../../server/sessions/launch-browser';
 import { CHROMIUM, LOOPBACK_ALLOWED, relayDevtools } from './browser-fixtures';
 
 const browser = await launchBrowser({

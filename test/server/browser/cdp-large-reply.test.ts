@@ -1,22 +1,9 @@
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type ApiClient, createClient } from '../../../lib/api/client';
-import { type ServiceHandle, startService } from '../../support/harness';
+import { serviceSuite } from '../../support/service-suite';
 
-let service: ServiceHandle;
-let api: ApiClient;
-
-beforeAll(async () => {
-  service = await startService();
-  api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('enterprise'), fetch });
-});
-
-afterAll(async () => {
-  await service?.close();
-  if (service) await rm(service.dataDir, { recursive: true, force: true });
-});
+const suite = serviceSuite({ plan: 'enterprise' });
 
 /**
  * Times GET /healthz back to back from another process (this one is busy receiving the large reply) until
@@ -54,8 +41,8 @@ function timeHealthz(baseUrl: string, stop: Promise<unknown>): Promise<{ slowest
 
 describe('a large DevTools reply', () => {
   it("passes 40 MB whole over the account's own cdp_url while /healthz answers within tens of ms", async () => {
-    const profile = await api.createProfile({ name: 'Large reply' });
-    const session = await api.startSession({ profile_id: profile.id });
+    const profile = await suite.api.createProfile({ name: 'Large reply' });
+    const session = await suite.api.startSession({ profile_id: profile.id });
     const socket = new WebSocket(session.cdp_url as string, { maxPayload: 256 * 2 ** 20 });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     const replies = new Map<number, (data: Buffer) => void>();
@@ -83,7 +70,7 @@ describe('a large DevTools reply', () => {
       { expression: "'x'.repeat(40 * 2 ** 20)", returnByValue: true },
       attached.sessionId,
     );
-    const timing = timeHealthz(service.baseUrl, large);
+    const timing = timeHealthz(suite.service.baseUrl, large);
     const reply = await large;
     const { slowestMs, count } = await timing;
     console.log(
@@ -93,6 +80,6 @@ describe('a large DevTools reply', () => {
     expect(reply.subarray(-64).toString()).toMatch(/x"\}\},"sessionId":"\w+"\}$/);
     expect(slowestMs).toBeLessThan(300);
     socket.close();
-    await api.stopSession({ session_id: session.id });
+    await suite.api.stopSession({ session_id: session.id });
   }, 120_000);
 });

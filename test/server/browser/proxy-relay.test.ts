@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processGroupOf } from '../../../server/browser/processes';
 import { openSessionRelay } from '../../../server/browser/proxy-relay';
 import type { ProxySettings } from '../../../server/browser/settings';
+import { processGroupOf } from '../../../server/core/processes';
 import { LOOPBACK_ALLOWED, startPageServer } from '../../support/browser-fixtures';
 import { startSocksServer } from '../../support/socks-server';
 

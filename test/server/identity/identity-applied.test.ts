@@ -1,41 +1,27 @@
-import { rm } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createClient } from '../../../lib/api/client';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Identity } from '../../../lib/api/schemas/identity';
-import { launchBrowser } from '../../../server/browser/launch';
 import type { CheckReadings, ScopeReading } from '../../../server/identity/check-page';
+import { launchBrowser } from '../../../server/sessions/launch-browser';
 import { CHROMIUM, LOOPBACK_ALLOWED, makeTempDir, relayDevtools } from '../../support/browser-fixtures';
-import { startCheckServer } from '../../support/check-server';
-import { type ServiceHandle, startService } from '../../support/harness';
+import { serviceSuite } from '../../support/service-suite';
 
-let service: ServiceHandle;
-let api: ApiClient;
-let pages: Awaited<ReturnType<typeof startCheckServer>>;
+const suite = serviceSuite({
+  plan: 'enterprise',
+  env: { EGRESS_ALLOW: 'loopback' },
+  checkPages: 'localhost',
+});
 const scratch = makeTempDir('pp-identity-bare-');
 
-beforeAll(async () => {
-  [service, pages] = await Promise.all([
-    startService({ env: { EGRESS_ALLOW: 'loopback' } }),
-    startCheckServer(),
-  ]);
-  api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('enterprise'), fetch });
-});
-
-afterAll(async () => {
-  await service?.close();
-  if (service) await rm(service.dataDir, { recursive: true, force: true });
-  await pages?.close();
-  scratch.remove();
-});
+afterAll(() => scratch.remove());
 
 /** The check page's readings, through a Playwright client connected with default options. */
 async function readThroughPlaywright(cdpUrl: string): Promise<CheckReadings> {
   const browser = await chromium.connectOverCDP(cdpUrl);
   try {
     const page = await (browser.contexts()[0] ?? (await browser.newContext())).newPage();
-    await page.goto(`${pages.origin}/`);
+    await page.goto(`${suite.pages.origin}/`);
     const readings = (await page.evaluate('window.identitySurfaces')) as CheckReadings;
     await page.close();
     return readings;
@@ -59,9 +45,9 @@ function expectDevice(reading: ScopeReading, identity: Identity, engineMajor: st
 
 describe('a profile’s identity in its browser', () => {
   it('is the same in page, frame, worker and headers, with the engine’s version, for a default client', async () => {
-    const profile = await api.createProfile({ name: 'Linux identity' });
+    const profile = await suite.api.createProfile({ name: 'Linux identity' });
     const identity = profile.identity as Identity;
-    const session = await api.startSession({ profile_id: profile.id, headless: true });
+    const session = await suite.api.startSession({ profile_id: profile.id, headless: true });
     const readings = await readThroughPlaywright(session.cdp_url as string);
     const engineMajor = /Chrome\/(\d+)/.exec(readings.page.user_agent)?.[1] as string;
     expect(readings.page.client_hints?.full_version_list.map((entry) => entry.brand)).toContain('Chromium');
@@ -82,7 +68,7 @@ describe('a profile’s identity in its browser', () => {
       pixel_ratio: screen.pixel_ratio,
     });
     for (const path of ['/', '/frame', '/worker-fetch']) {
-      const headers = pages.headersOf(path);
+      const headers = suite.pages.headersOf(path);
       expect(headers?.['user-agent'], path).toBe(readings.page.user_agent);
       expect(headers?.['accept-language'], path).toMatch(new RegExp(`^${readings.page.languages[0]},`));
       // Chromium sends no client hints with a worker's own requests; where it sends them, they agree.
@@ -94,7 +80,7 @@ describe('a profile’s identity in its browser', () => {
           .join(', '),
       );
     }
-    expect(pages.headersOf('/page-fetch')).toMatchObject({
+    expect(suite.pages.headersOf('/page-fetch')).toMatchObject({
       'sec-ch-ua-platform-version': `"${identity.client_hints.platform_version}"`,
       'sec-ch-ua-arch': `"${identity.client_hints.architecture}"`,
       'sec-ch-ua-bitness': `"${identity.client_hints.bitness}"`,
@@ -106,7 +92,7 @@ describe('a profile’s identity in its browser', () => {
     // Puppeteer sets an 800×600 viewport on every page by default: the screen stays the profile's.
     const puppet = await puppeteer.connect({ browserWSEndpoint: session.cdp_url as string });
     const page = await puppet.newPage();
-    await page.goto(`${pages.origin}/`);
+    await page.goto(`${suite.pages.origin}/`);
     const seen = (await page.evaluate('window.identitySurfaces')) as CheckReadings;
     expect(seen.page.screen).toMatchObject({
       width: screen.width,
@@ -119,11 +105,11 @@ describe('a profile’s identity in its browser', () => {
     expect(window.width).toBeGreaterThan(0);
 
     // A run's tab is reached the same way.
-    const queued = await api.runAutomation({
+    const queued = await suite.api.runAutomation({
       session_id: session.id,
       script: {
         steps: [
-          { action: 'goto', url: `${pages.origin}/` },
+          { action: 'goto', url: `${suite.pages.origin}/` },
           {
             action: 'evaluate',
             expression: 'window.identitySurfaces.then((seen) => JSON.stringify(seen.worker))',
@@ -132,18 +118,18 @@ describe('a profile’s identity in its browser', () => {
         ],
       },
     });
-    const run = await api.getRun(queued.id, { wait: 25, until: 'finished' });
+    const run = await suite.api.getRun(queued.id, { wait: 25, until: 'finished' });
     expect(run.status).toBe('succeeded');
     expectDevice(JSON.parse(String(run.output.worker)) as ScopeReading, identity, engineMajor);
-    await api.stopSession({ session_id: session.id });
+    await suite.api.stopSession({ session_id: session.id });
   });
 
   it('presents the brands Chromium itself sends for its version', async () => {
-    const profile = await api.createProfile({ name: 'Brands' });
-    const session = await api.startSession({ profile_id: profile.id, headless: true });
-    const check = await api.checkProfileIdentity(profile.id);
+    const profile = await suite.api.createProfile({ name: 'Brands' });
+    const session = await suite.api.startSession({ profile_id: profile.id, headless: true });
+    const check = await suite.api.checkProfileIdentity(profile.id);
     const brands = check.surfaces.find((surface) => surface.surface === 'client_hints.brands');
-    await api.stopSession({ session_id: session.id });
+    await suite.api.stopSession({ session_id: session.id });
     expect(check).toMatchObject({ ok: true, temporary_session: false, session_id: session.id });
     // A browser with no identity at all sends its own brands: the presented ones are the same.
     const bare = await launchBrowser({
@@ -158,7 +144,7 @@ describe('a profile’s identity in its browser', () => {
       const relay = await relayDevtools(bare);
       const client = await chromium.connectOverCDP(relay.url);
       const page = await (client.contexts()[0] ?? (await client.newContext())).newPage();
-      await page.goto(`${pages.origin}/`);
+      await page.goto(`${suite.pages.origin}/`);
       expect(await page.evaluate('navigator.userAgentData.brands')).toEqual(brands?.claimed);
       await client.close();
       await relay.close();
@@ -174,10 +160,10 @@ describe('a profile’s identity in its browser', () => {
     { width: 1707, height: 960, avail_width: 1707, avail_height: 960, pixel_ratio: 1.5 },
     { width: 1536, height: 864, avail_width: 1480, avail_height: 837, pixel_ratio: 1.25 },
   ])('shows a $width×$height screen at a pixel ratio of $pixel_ratio exactly as claimed', async (size) => {
-    const generated = (await api.createProfile({ name: 'Generated' })).identity as Identity;
+    const generated = (await suite.api.createProfile({ name: 'Generated' })).identity as Identity;
     const identity = { ...generated, screen: { ...generated.screen, ...size } };
-    const profile = await api.createProfile({ name: 'Fractional screen', identity });
-    const check = await api.checkProfileIdentity(profile.id);
+    const profile = await suite.api.createProfile({ name: 'Fractional screen', identity });
+    const check = await suite.api.checkProfileIdentity(profile.id);
     const screen = check.surfaces.find((surface) => surface.surface === 'screen');
     expect(screen?.seen.page).toEqual(identity.screen);
     expect(check.ok).toBe(true);

@@ -2,8 +2,8 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import { startCheckServer } from '../../support/check-server';
-import { type ServiceHandle, startService } from '../../support/harness';
-import { type PostgresServer, postgresForTests, startPostgres } from '../../support/postgres-server';
+import { postgresForTests } from '../../support/postgres-server';
+import { clusterSuite } from '../../support/service-suite';
 
 /*
  * Two processes on one PostgreSQL: a profile's session started through one runs there, started through the other
@@ -11,22 +11,14 @@ import { type PostgresServer, postgresForTests, startPostgres } from '../../supp
  */
 
 const bin = postgresForTests();
-let postgres: PostgresServer;
-let first: ServiceHandle;
-let second: ServiceHandle;
 let pages: Awaited<ReturnType<typeof startCheckServer>>;
 
 describe.skipIf(!bin)('a profile whose session moves to another process of a cluster', () => {
+  const cluster = clusterSuite(bin as string, { EGRESS_ALLOW: 'loopback' });
   beforeAll(async () => {
-    postgres = await startPostgres(bin as string);
-    const env = { DATABASE_URL: postgres.url, EGRESS_ALLOW: 'loopback', MAX_BROWSERS: '1' };
-    [first, pages] = await Promise.all([startService({ env }), startCheckServer()]);
-    second = await startService({ env });
+    pages = await startCheckServer();
   });
-  afterAll(async () => {
-    await Promise.all([first?.close(), second?.close(), pages?.close()]);
-    await postgres?.stop();
-  });
+  afterAll(() => pages?.close());
 
   /** FingerprintJS's visitor in a session started through `api`'s process, which is stopped again. */
   async function visitorThrough(api: ApiClient, profileId: string): Promise<string> {
@@ -43,15 +35,17 @@ describe.skipIf(!bin)('a profile whose session moves to another process of a clu
   }
 
   it('presents the same device on either process', async () => {
-    const key = await first.createKey('enterprise');
-    const onFirst = createClient({ baseUrl: first.baseUrl, apiKey: key, fetch });
-    const onSecond = createClient({ baseUrl: second.baseUrl, apiKey: key, fetch });
+    const key = await cluster.first.createKey('enterprise');
+    const onFirst = createClient({ baseUrl: cluster.first.baseUrl, apiKey: key, fetch });
+    const onSecond = createClient({ baseUrl: cluster.second.baseUrl, apiKey: key, fetch });
     const profile = await onFirst.createProfile({ name: 'Travelling' });
 
     const here = await visitorThrough(onFirst, profile.id);
-    const launchesBefore = second.logs.filter((line) => line.includes('"session started"')).length;
+    const launchesBefore = cluster.second.logs.filter((line) => line.includes('"session started"')).length;
     const there = await visitorThrough(onSecond, profile.id);
-    expect(second.logs.filter((line) => line.includes('"session started"')).length).toBe(launchesBefore + 1);
+    expect(cluster.second.logs.filter((line) => line.includes('"session started"')).length).toBe(
+      launchesBefore + 1,
+    );
     expect(there).toBe(here);
   }, 180_000);
 });

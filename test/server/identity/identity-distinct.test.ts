@@ -1,26 +1,11 @@
-import { rm } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createClient } from '../../../lib/api/client';
-import { startCheckServer } from '../../support/check-server';
-import { type ServiceHandle, startService } from '../../support/harness';
+import { describe, expect, it } from 'vitest';
+import { serviceSuite } from '../../support/service-suite';
 
-let service: ServiceHandle;
-let api: ApiClient;
-let pages: Awaited<ReturnType<typeof startCheckServer>>;
-
-beforeAll(async () => {
-  [service, pages] = await Promise.all([
-    startService({ env: { EGRESS_ALLOW: 'loopback' } }),
-    startCheckServer(),
-  ]);
-  api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('enterprise'), fetch });
-});
-
-afterAll(async () => {
-  await service?.close();
-  if (service) await rm(service.dataDir, { recursive: true, force: true });
-  await pages?.close();
+const suite = serviceSuite({
+  plan: 'enterprise',
+  env: { EGRESS_ALLOW: 'loopback' },
+  checkPages: 'localhost',
 });
 
 interface Visitor {
@@ -30,15 +15,15 @@ interface Visitor {
 
 /** FingerprintJS's visitor in a fresh session of the profile, which is stopped again. */
 async function visitorOf(profileId: string): Promise<Visitor> {
-  const session = await api.startSession({ profile_id: profileId, headless: true });
+  const session = await suite.api.startSession({ profile_id: profileId, headless: true });
   const browser = await chromium.connectOverCDP(session.cdp_url as string);
   try {
     const page = await (browser.contexts()[0] ?? (await browser.newContext())).newPage();
-    await page.goto(`${pages.origin}/fp`);
+    await page.goto(`${suite.pages.origin}/fp`);
     return (await page.evaluate('window.visitor')) as Visitor;
   } finally {
     await browser.close();
-    await api.stopSession({ session_id: session.id });
+    await suite.api.stopSession({ session_id: session.id });
   }
 }
 
@@ -46,7 +31,7 @@ describe('profiles made with defaults', () => {
   it('are 20 different devices to FingerprintJS, each the same device after a stop and a start', async () => {
     const profiles = [];
     for (let index = 0; index < 20; index += 1)
-      profiles.push(await api.createProfile({ name: `Default ${index}` }));
+      profiles.push(await suite.api.createProfile({ name: `Default ${index}` }));
     const first: Visitor[] = [];
     for (const profile of profiles) first.push(await visitorOf(profile.id));
     expect(new Set(first.map((visitor) => visitor.visitorId)).size).toBe(20);

@@ -1,47 +1,42 @@
-import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { CheckReadings } from '../../../server/identity/check-page';
 import { startAuthenticatingProxy } from '../../support/browser-fixtures';
-import { startCheckServer } from '../../support/check-server';
-import { type ServiceHandle, startService } from '../../support/harness';
+import { serviceSuite } from '../../support/service-suite';
 
 /** A public address DB-IP places in Frankfurt am Main: what the local "what is my IP" page answers. */
 const EXIT_IP = '2.16.1.1';
 
-let service: ServiceHandle;
-let api: ApiClient;
-let pages: Awaited<ReturnType<typeof startCheckServer>>;
 let proxy: Awaited<ReturnType<typeof startAuthenticatingProxy>>;
 let whatIsMyIp: Server;
 
 beforeAll(async () => {
   whatIsMyIp = createServer((_request, response) => response.end(EXIT_IP));
   await new Promise<void>((resolve) => whatIsMyIp.listen(0, '127.0.0.1', resolve));
-  const checkUrl = `http://127.0.0.1:${(whatIsMyIp.address() as AddressInfo).port}/ip`;
-  [service, pages, proxy] = await Promise.all([
-    startService({ env: { EGRESS_ALLOW: 'loopback', PROXY_CHECK_URL: checkUrl } }),
-    startCheckServer('127.0.0.1'),
-    startAuthenticatingProxy('geo', 'pass'),
-  ]);
-  api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('enterprise'), fetch });
+  proxy = await startAuthenticatingProxy('geo', 'pass');
 });
 
 afterAll(async () => {
-  await service?.close();
-  if (service) await rm(service.dataDir, { recursive: true, force: true });
-  await Promise.all([pages?.close(), proxy?.close()]);
+  await proxy?.close();
   await new Promise((resolve) => whatIsMyIp?.close(resolve));
+});
+
+const suite = serviceSuite({
+  plan: 'enterprise',
+  env: () => ({
+    EGRESS_ALLOW: 'loopback',
+    PROXY_CHECK_URL: `http://127.0.0.1:${(whatIsMyIp.address() as AddressInfo).port}/ip`,
+  }),
+  checkPages: '127.0.0.1',
 });
 
 async function readings(cdpUrl: string): Promise<CheckReadings> {
   const browser = await chromium.connectOverCDP(cdpUrl);
   try {
     const page = await (browser.contexts()[0] ?? (await browser.newContext())).newPage();
-    await page.goto(`${pages.origin}/`);
+    await page.goto(`${suite.pages.origin}/`);
     return (await page.evaluate('window.identitySurfaces')) as CheckReadings;
   } finally {
     await browser.close();
@@ -51,7 +46,7 @@ async function readings(cdpUrl: string): Promise<CheckReadings> {
 describe('location', () => {
   it('follows the proxy’s exit IP when auto, in page, frame and worker; explicit values win', async () => {
     const proxyUrl = `http://geo:pass@127.0.0.1:${proxy.port}`;
-    const saved = await api.createProxy({
+    const saved = await suite.api.createProxy({
       name: 'Frankfurt',
       scheme: 'http',
       host: '127.0.0.1',
@@ -59,7 +54,7 @@ describe('location', () => {
       username: 'geo',
       password: 'pass',
     });
-    expect(await api.checkProxy(saved.id)).toMatchObject({
+    expect(await suite.api.checkProxy(saved.id)).toMatchObject({
       ok: true,
       ip: EXIT_IP,
       country: 'DE',
@@ -67,14 +62,14 @@ describe('location', () => {
       timezone: 'Europe/Berlin',
     });
 
-    const profile = await api.createProfile({ name: 'Auto', proxy: proxyUrl });
+    const profile = await suite.api.createProfile({ name: 'Auto', proxy: proxyUrl });
     expect(profile.identity?.location).toEqual({
       timezone: 'auto',
       languages: 'auto',
       locale: 'auto',
       geolocation: 'auto',
     });
-    const session = await api.startSession({ profile_id: profile.id, headless: true });
+    const session = await suite.api.startSession({ profile_id: profile.id, headless: true });
     const seen = await readings(session.cdp_url as string);
     for (const scope of ['page', 'frame', 'worker'] as const) {
       expect(seen[scope]?.timezone, scope).toBe('Europe/Berlin');
@@ -82,12 +77,12 @@ describe('location', () => {
     }
     expect(seen.page.geolocation?.latitude).toBeCloseTo(50.11, 1);
     expect(seen.page.geolocation?.longitude).toBeCloseTo(8.68, 1);
-    expect(pages.headersOf('/')?.['accept-language']).toMatch(/^de-DE,de;q=0\.9,en-US;q=0\.8/);
-    await api.stopSession({ session_id: session.id });
+    expect(suite.pages.headersOf('/')?.['accept-language']).toMatch(/^de-DE,de;q=0\.9,en-US;q=0\.8/);
+    await suite.api.stopSession({ session_id: session.id });
 
     // The check starts a session of its own, reads the service's own page (served from inside the browser),
     // and stops it again.
-    const check = await api.checkProfileIdentity(profile.id);
+    const check = await suite.api.checkProfileIdentity(profile.id);
     const mismatches = check.surfaces.filter((surface) => surface.verdict === 'mismatch');
     expect(mismatches).toEqual([]);
     expect(check).toMatchObject({
@@ -108,30 +103,30 @@ describe('location', () => {
       seen: { page: 'Europe/Berlin', frame: 'Europe/Berlin', worker: 'Europe/Berlin' },
       verdict: 'match',
     });
-    expect(await api.getSession(check.session_id)).toMatchObject({ status: 'stopped' });
+    expect(await suite.api.getSession(check.session_id)).toMatchObject({ status: 'stopped' });
 
     // Explicit values win over the exit's.
     const identity = profile.identity;
     if (!identity) throw new Error('the profile has no identity');
-    await api.updateProfile(profile.id, {
+    await suite.api.updateProfile(profile.id, {
       identity: {
         ...identity,
         location: { ...identity.location, timezone: 'Asia/Tokyo', languages: ['ja-JP'] },
       },
     });
-    const explicit = await api.startSession({ profile_id: profile.id, headless: true });
+    const explicit = await suite.api.startSession({ profile_id: profile.id, headless: true });
     const fixed = await readings(explicit.cdp_url as string);
     expect([fixed.page.timezone, fixed.worker?.timezone]).toEqual(['Asia/Tokyo', 'Asia/Tokyo']);
     expect(fixed.page.languages).toEqual(['ja-JP']);
-    await api.stopSession({ session_id: explicit.id });
+    await suite.api.stopSession({ session_id: explicit.id });
   });
 
   it('stays the host’s without a proxy', async () => {
-    const profile = await api.createProfile({ name: 'Home' });
-    const session = await api.startSession({ profile_id: profile.id, headless: true });
+    const profile = await suite.api.createProfile({ name: 'Home' });
+    const session = await suite.api.startSession({ profile_id: profile.id, headless: true });
     const seen = await readings(session.cdp_url as string);
     expect(seen.page.timezone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
     expect(seen.page.geolocation).toBeNull();
-    await api.stopSession({ session_id: session.id });
+    await suite.api.stopSession({ session_id: session.id });
   });
 });

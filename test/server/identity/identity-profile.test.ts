@@ -1,25 +1,16 @@
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createClient } from '../../../lib/api/client';
+import { describe, expect, it } from 'vitest';
 import { Identity } from '../../../lib/api/schemas/identity';
-import { apiError, type ServiceHandle, startService } from '../../support/harness';
+import { apiError } from '../../support/harness';
+import { serviceSuite } from '../../support/service-suite';
 
-let service: ServiceHandle;
-let api: ApiClient;
-
-beforeAll(async () => {
-  service = await startService();
-  api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('free'), fetch });
-});
-
-afterAll(async () => {
-  await service?.close();
-  if (service) await rm(service.dataDir, { recursive: true, force: true });
-});
+const suite = serviceSuite({ plan: 'free' });
 
 describe('a profile’s identity in the API', () => {
   it('is generated at creation, whole and Linux, different per profile, and kept as given', async () => {
-    const [one, other] = [await api.createProfile({ name: 'One' }), await api.createProfile({ name: 'Two' })];
+    const [one, other] = [
+      await suite.api.createProfile({ name: 'One' }),
+      await suite.api.createProfile({ name: 'Two' }),
+    ];
     const identity = Identity.parse(one.identity);
     expect(identity.os.family).toBe('linux');
     expect(identity.client_hints.platform).toBe('Linux');
@@ -32,36 +23,40 @@ describe('a profile’s identity in the API', () => {
       geolocation: 'auto',
     });
     expect(other.identity?.seed).not.toBe(identity.seed);
-    expect(await api.getProfile(one.id)).toMatchObject({ identity });
+    expect(await suite.api.getProfile(one.id)).toMatchObject({ identity });
 
     const given = { ...identity, location: { ...identity.location, timezone: 'Europe/Paris' } };
-    expect((await api.createProfile({ name: 'Given', identity: given })).identity).toEqual(given);
+    expect((await suite.api.createProfile({ name: 'Given', identity: given })).identity).toEqual(given);
   });
 
   it('is made anew on demand, of a device class if asked, and a clone gets its own unless it keeps it', async () => {
-    const profile = await api.createProfile({ name: 'Renewed' });
-    const renewed = await api.updateProfile(profile.id, {
+    const profile = await suite.api.createProfile({ name: 'Renewed' });
+    const renewed = await suite.api.updateProfile(profile.id, {
       new_identity: true,
       identity_preset: 'large_screen',
     });
     expect(renewed.identity?.seed).not.toBe(profile.identity?.seed);
     expect(renewed.identity?.screen.width).toBeGreaterThanOrEqual(2400);
-    expect((await api.updateProfile(profile.id, { name: 'Renamed' })).identity).toEqual(renewed.identity);
+    expect((await suite.api.updateProfile(profile.id, { name: 'Renamed' })).identity).toEqual(
+      renewed.identity,
+    );
 
-    const copy = await api.cloneProfile(profile.id);
+    const copy = await suite.api.cloneProfile(profile.id);
     expect(copy.identity?.seed).not.toBe(renewed.identity?.seed);
-    const twin = await api.cloneProfile(profile.id, { keep_identity: true });
+    const twin = await suite.api.cloneProfile(profile.id, { keep_identity: true });
     expect(twin.identity).toEqual(renewed.identity);
   });
 
   it('refuses an identity the host cannot carry, and a preset without new_identity, with the field at fault', async () => {
-    const { identity } = await api.createProfile({ name: 'Valid' });
+    const { identity } = await suite.api.createProfile({ name: 'Valid' });
     const windows = { ...identity, os: { family: 'windows', version: '10.0.0' } };
-    const refused = await apiError(api.createProfile({ name: 'Windows', identity: windows as never }));
+    const refused = await apiError(suite.api.createProfile({ name: 'Windows', identity: windows as never }));
     expect(refused).toMatchObject({ status: 422 });
     expect(refused.fieldErrors.map((error) => error.path)).toContain('identity.os.family');
     const presetAlone = await apiError(
-      api.createProfile({ name: 'P' }).then((p) => api.updateProfile(p.id, { identity_preset: 'laptop' })),
+      suite.api
+        .createProfile({ name: 'P' })
+        .then((p) => suite.api.updateProfile(p.id, { identity_preset: 'laptop' })),
     );
     expect(presetAlone).toMatchObject({ status: 422 });
     expect(presetAlone.fieldErrors.map((error) => error.path)).toContain('identity_preset');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceHandle, startService } from '../../support/harness';
 import { connect, httpTransport, ok, refOf, serveFormPage, snapshotOf } from '../../support/mcp-client';
-import { type PostgresServer, postgresForTests, startPostgres } from '../../support/postgres-server';
+import { postgresForTests } from '../../support/postgres-server';
+import { clusterSuite } from '../../support/service-suite';
 
 /*
  * Two processes on one PostgreSQL, room for one browser each: an agent's page tools reach a session through
@@ -10,30 +10,22 @@ import { type PostgresServer, postgresForTests, startPostgres } from '../../supp
  */
 
 const bin = postgresForTests();
-let postgres: PostgresServer;
-let first: ServiceHandle;
-let second: ServiceHandle;
 let site: Awaited<ReturnType<typeof serveFormPage>>;
 let key: string;
 
 describe.skipIf(!bin)('MCP page tools across the processes of a cluster', () => {
+  // The form is served on loopback, which sessions reach only when the operator allows it.
+  const cluster = clusterSuite(bin as string, { EGRESS_ALLOW: 'loopback' });
   beforeAll(async () => {
-    postgres = await startPostgres(bin as string);
-    // The form is served on loopback, which sessions reach only when the operator allows it.
-    const env = { DATABASE_URL: postgres.url, EGRESS_ALLOW: 'loopback', MAX_BROWSERS: '1' };
-    [first, site] = await Promise.all([startService({ env }), serveFormPage()]);
-    second = await startService({ env });
-    key = await first.createKey('enterprise');
+    site = await serveFormPage();
+    key = await cluster.first.createKey('enterprise');
   });
-  afterAll(async () => {
-    await Promise.all([first?.close(), second?.close(), site?.close()]);
-    await postgres?.stop();
-  });
+  afterAll(() => site?.close());
 
   it('fills a form on a browser of one process through the other, refs and all', async () => {
     const [onFirst, onSecond] = await Promise.all([
-      connect(httpTransport(first.baseUrl, key)),
-      connect(httpTransport(second.baseUrl, key)),
+      connect(httpTransport(cluster.first.baseUrl, key)),
+      connect(httpTransport(cluster.second.baseUrl, key)),
     ]);
     const profile = await ok(onFirst, 'create_profile', { name: 'Clustered agent' });
     const session = await ok(onFirst, 'start_session', { profile_id: profile.id, headless: true });

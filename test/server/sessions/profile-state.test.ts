@@ -4,12 +4,12 @@ import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserLaunchError } from '../../../server/browser/launch';
 import { systemClock } from '../../../server/core/clock';
 import { createLogger } from '../../../server/core/log';
 import type { Database } from '../../../server/db/driver';
 import { migrate } from '../../../server/db/migrate';
 import { openDatabase } from '../../../server/db/open';
+import { BrowserLaunchError } from '../../../server/sessions/launch-browser';
 import { ProfileArchiveError, packFiles } from '../../../server/sessions/profile-archive';
 import { HELD_VERSION_FILE, profileFiles } from '../../../server/sessions/profile-files';
 import { createProfileStateSync } from '../../../server/sessions/profile-state';

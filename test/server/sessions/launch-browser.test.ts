@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isBrowserProcess, stopOrphanBrowser } from '../../../server/browser/orphans';
 import {
   BrowserLaunchError,
   type LaunchOptions,
   launchBrowser,
   type RunningBrowser,
-} from '../../../server/browser/launch';
-import { isBrowserProcess, stopOrphanBrowser } from '../../../server/browser/orphans';
+} from '../../../server/sessions/launch-browser';
 import {
   CHROMIUM,
   isAlive,
