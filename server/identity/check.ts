@@ -1,11 +1,16 @@
 import type { IdentityCheck } from '../../lib/api/schemas/identity-check';
+import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { Config } from '../core/config';
 import { Conflict, NotFound } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import type { SessionManager } from '../sessions/manager';
 import { getProfileLaunchSettings } from '../store/profiles';
-import { findSessionOfProfile, LIVE_SESSION_STATUSES, type SessionRow } from '../store/sessions';
+import {
+  findSessionOfProfile,
+  LIVE_SESSION_STATUSES,
+  type SessionRow,
+  type StopReason,
+} from '../store/sessions';
 import { compareSurfaces, exitLocation } from './compare';
 import { engineOf } from './engine';
 import { identityForLaunch } from './for-launch';
@@ -15,7 +20,14 @@ export interface IdentityCheckDeps {
   db: Database;
   log: Logger;
   config: Pick<Config, 'proxyCheckUrl' | 'egress'>;
-  sessions: SessionManager;
+  sessions: CheckSessions;
+}
+
+/** What the check asks of the sessions (the session manager has it): start one here, reach its browser, stop it. */
+export interface CheckSessions {
+  startHere(accountId: string, profileId: string, headless: boolean): Promise<SessionRow>;
+  devtoolsOf(sessionId: string): CdpMultiplexer | null;
+  stop(row: SessionRow, reason: StopReason): Promise<unknown>;
 }
 
 /**
