@@ -1,15 +1,24 @@
 import { rm } from 'node:fs/promises';
-import type { RunScheduler } from '../automation/scheduler';
 import type { Clock } from '../core/clock';
 import type { Config } from '../core/config';
 import { accountArtifactsDir, profileDataDir } from '../core/data-dir';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import type { SessionManager } from '../sessions/manager';
 import { revokeKeysOfAccount } from '../store/account-keys';
 import { deleteAccountRow, profileIdsOfAccount } from '../store/dashboard-accounts';
 import { decodeCursor } from '../store/pagination';
 import { listRuns } from '../store/runs';
+import type { StopReason } from '../store/sessions';
+
+/** What deleting an account asks of the sessions (the session manager has it): stop a profile's session. */
+export interface AccountSessions {
+  stopForProfile(accountId: string, profileId: string, reason: StopReason): Promise<void>;
+}
+
+/** What deleting an account asks of the runs (the run scheduler has it): cancel one. */
+export interface AccountRuns {
+  cancel(accountId: string, runId: string): Promise<unknown>;
+}
 
 /**
  * Deletes an account and everything it holds: its keys stop working first (so nothing new starts meanwhile),
@@ -29,8 +38,8 @@ export async function deleteAccount(
     clock: Clock;
     config: Config;
     log: Logger;
-    sessions: SessionManager;
-    automation: RunScheduler;
+    sessions: AccountSessions;
+    automation: AccountRuns;
   },
   accountId: string,
 ): Promise<void> {

@@ -39,7 +39,7 @@ const ALLOWED_AT_TOP = ['README.md'];
  * The import circles between folders still open (issue 26), each by the import that closes it: the circle check
  * leaves these out, and fails once one is gone, so the list only shrinks.
  */
-const OPEN_CIRCLES = ['accounts -> automation', 'accounts -> sessions', 'cluster -> pages'];
+const OPEN_CIRCLES = ['cluster -> pages'];
 /** A file longer than this does more than one job: split it by job (server/README.md). */
 const MAX_SOURCE_LINES = 300;
 /** The folders of source code, the service's and the extension's. */
