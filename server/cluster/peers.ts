@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import type { Cookie } from '../../lib/api/schemas/cookies';
 import { Unavailable } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import type { PageAnswer, PageCall } from '../pages/page-inputs';
 import { findNode, nodesWithRoom, type PeerNode } from '../store/nodes';
 import type { SessionRow, StopReason } from '../store/sessions';
 import { fromWire, type WireError } from './wire-errors';

@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { PageAnswer, PageCall, PageToolName } from '../../lib/api/inputs/page-tools';
+import { pageInputs } from '../../lib/api/inputs/page-tools';
 import { z } from '../../lib/api/zod';
 import { NotFound } from '../core/domain-errors';
-import type { PageAnswer, PageCall, PageToolName } from '../pages/page-inputs';
-import { pageInputs } from '../pages/page-inputs';
 import { PageProblem } from '../pages/page-problem';
 import { findSession } from '../store/sessions';
 import { addTool, type ToolAnswer, type ToolContext } from './tool-kit';

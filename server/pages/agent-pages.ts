@@ -1,3 +1,4 @@
+import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { openRunPage, type RunPage } from '../automation/runner-browser';
 import { reasonOf } from '../automation/runner-messages';
 import { nodeNotAnswering, type Peers } from '../cluster/peers';
@@ -6,7 +7,6 @@ import type { Logger } from '../core/log';
 import type { SessionManager } from '../sessions/manager';
 import type { SessionRow } from '../store/sessions';
 import { type AgentTabs, performPageCall, watchTab } from './page-calls';
-import type { PageAnswer, PageCall } from './page-inputs';
 import { PageProblem } from './page-problem';
 
 /**

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
+import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from '../automation/steps';
-import type { PageAnswer, PageCall } from './page-inputs';
 import { PageProblem } from './page-problem';
 import { PageRefs } from './page-refs';
 

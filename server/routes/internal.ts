@@ -1,4 +1,5 @@
 import { type Context, Hono } from 'hono';
+import { PageCallInput } from '../../lib/api/inputs/page-tools';
 import { CookieList } from '../../lib/api/schemas/cookies';
 import { StopReason } from '../../lib/api/schemas/sessions';
 import { z } from '../../lib/api/zod';
@@ -12,7 +13,6 @@ import type { AppEnv } from '../http/env';
 import { domainProblem } from '../http/errors';
 import { nothingHere } from '../http/fallback';
 import type { AgentPages } from '../pages/agent-pages';
-import { PageCallInput } from '../pages/page-inputs';
 import type { SessionManager } from '../sessions/manager';
 import { findSession } from '../store/sessions';
 

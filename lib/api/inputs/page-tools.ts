@@ -1,6 +1,6 @@
-import { PageAddress, PageExpression, TypedText } from '../../lib/api/inputs/automation';
-import { Id } from '../../lib/api/schemas/common';
-import { z } from '../../lib/api/zod';
+import { Id } from '../schemas/common';
+import { z } from '../zod';
+import { PageAddress, PageExpression, TypedText } from './automation';
 
 /* The inputs of the page tools, from the contract's pieces (the run steps' address, text and expression rules).
    One module for the MCP tools and for the node that acts on a session another node was asked about. */
