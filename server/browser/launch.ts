@@ -73,7 +73,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<RunningBrow
   const closeRelay = once(() => relay.close().catch(() => {}));
   try {
     const chromium = await spawnChromium(options, userDataDir, relay);
-    relay.serveOnly(chromium.pid);
+    await relay.serveOnly(chromium.pid);
     const running = await awaitDevTools(
       chromium,
       userDataDir,

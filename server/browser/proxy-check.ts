@@ -59,7 +59,7 @@ export async function checkProxy({
   } catch (error) {
     return { ok: false, reason: (error as Error).message, took_ms: took_ms() };
   }
-  relay.serveOnlyThisProcess();
+  await relay.serveOnlyThisProcess();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const answer = await getThrough(new URL(relay.proxyServer), new URL(checkUrl), signal);

@@ -48,7 +48,7 @@ async function throughRoute(settings: Omit<ProxySettings, 'host' | 'port'>) {
     upstream: { ...settings, host: '127.0.0.1', port: socks.port },
     policy: LOOPBACK_ALLOWED,
   });
-  route.serveOnly(processGroupOf(process.pid) as number);
+  await route.serveOnly(processGroupOf(process.pid) as number);
   try {
     expect(route.proxyServer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     return await getThrough(route.proxyServer, `${pages.origin}/`);

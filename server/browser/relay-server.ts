@@ -1,0 +1,105 @@
+import type { Socket } from 'node:net';
+import { type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
+import type { EgressPolicy } from '../core/egress-policy';
+import { EgressRefused, EgressUnresolved, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
+import { peerInProcessGroup, peerIsThisProcess } from '../network/socket-owner';
+import type { ProxySettings } from './settings';
+
+export interface RelayServerOptions {
+  /** The profile's own proxy, or null to go out directly. */
+  upstream: ProxySettings | null;
+  policy: EgressPolicy;
+  /**
+   * Told of each destination the policy refused, by the host the browser named; the browser hears the 403 only
+   * once this settles, so whoever asks why a page did not load already knows.
+   */
+  onRefused(host: string, detail: string): Promise<void>;
+}
+
+export interface RelayServer {
+  port: number;
+  /** From now on the relay serves connections from this process group (the session's browser) only. */
+  serveOnly(processGroup: number): void;
+  /** From now on the relay serves this process only (the service checking a proxy). */
+  serveOnlyThisProcess(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A session's relay, run on a relay thread: it serves its own browser only (checked against the kernel's socket
+ * table, so neither another session's browser nor any other local program can borrow the profile's proxy or its
+ * credentials), resolves each destination once and refuses the ones the egress policy forbids, redirects
+ * included (each is a new request through here), and adds the profile's proxy credentials, which Chromium
+ * ignores in --proxy-server. Throws an Error whose message is a sentence when the settings cannot work.
+ */
+export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
+  const { upstream, policy } = options;
+  if (upstream) checkUpstream(upstream);
+  let isOwner: ((socket: Socket) => boolean) | null = null;
+  const verdicts = new WeakMap<Socket, boolean>();
+  const isOwnBrowser = (socket: Socket) => {
+    if (isOwner === null) return false;
+    let own = verdicts.get(socket);
+    if (own === undefined) {
+      own = isOwner(socket);
+      verdicts.set(socket, own);
+    }
+    return own;
+  };
+
+  const server = new Server({
+    host: '127.0.0.1',
+    port: 0,
+    prepareRequestFunction: async ({ request, hostname }): Promise<PrepareRequestFunctionResult> => {
+      if (!isOwnBrowser(request.socket)) throw new RequestError('This relay serves one browser only.', 403);
+      try {
+        if (upstream === null) return { dnsLookup: pinnedLookup(await resolveAllowed(policy, hostname)) };
+        const resolved = await resolveAllowed(policy, upstream.host);
+        return {
+          upstreamProxyUrl: upstreamUrl(upstream, resolved.address),
+          dnsLookup: pinnedLookup(resolved),
+        };
+      } catch (error) {
+        if (error instanceof EgressUnresolved) throw new RequestError(error.message, 502);
+        if (!(error instanceof EgressRefused)) throw error;
+        await options.onRefused(hostname, error.message);
+        throw new RequestError(error.message, 403);
+      }
+    },
+  });
+  await server.listen();
+  return {
+    port: server.port,
+    serveOnly(group) {
+      isOwner = (socket) => peerInProcessGroup(socket, group);
+    },
+    serveOnlyThisProcess() {
+      isOwner = peerIsThisProcess;
+    },
+    close: () => server.close(true),
+  };
+}
+
+function checkUpstream(proxy: ProxySettings): void {
+  if ((proxy.scheme === 'http' || proxy.scheme === 'https') && proxy.username?.includes(':')) {
+    throw new Error('The proxy user name contains a colon, which HTTP proxy authentication cannot carry.');
+  }
+  if (proxy.scheme === 'socks4' && proxy.password !== null) {
+    throw new Error('SOCKS4 proxies take a user name but no password; use socks5 for a password.');
+  }
+}
+
+/**
+ * The profile's proxy with its credentials. SOCKS connects by the address checked (proxy-chain's SOCKS client
+ * takes no lookup); HTTP(S) keeps the name, for TLS, and connects through the pinned lookup.
+ */
+function upstreamUrl(proxy: ProxySettings, checkedAddress: string): string {
+  const isSocks = proxy.scheme === 'socks4' || proxy.scheme === 'socks5';
+  const address = isSocks ? checkedAddress : proxy.host;
+  const host = address.includes(':') ? `[${address}]` : address;
+  const hasCredentials = proxy.username !== null || proxy.password !== null;
+  const credentials = hasCredentials
+    ? `${encodeURIComponent(proxy.username ?? '')}${proxy.password === null ? '' : `:${encodeURIComponent(proxy.password)}`}@`
+    : '';
+  return `${proxy.scheme}://${credentials}${host}:${proxy.port}`;
+}
