@@ -11,9 +11,11 @@ import { CdpMultiplexer } from './cdp-multiplexer';
 import { CdpPipe } from './cdp-pipe';
 import { checkCdpCommand } from './cdp-policy';
 import { chromiumArguments } from './chromium-arguments';
+import { holdEveryTarget } from './held-targets';
 import { findBrowserProcess } from './orphans';
 import { canonicalPath } from './processes';
 import { openSessionRelay, type SessionRelay } from './proxy-relay';
+import { answerRelayChallenges, type RelayCredentials } from './relay-credentials';
 import type { FingerprintSettings, ProxySettings } from './settings';
 import { shutDownBrowser } from './shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from './startup-failure';
@@ -73,13 +75,14 @@ export async function launchBrowser(options: LaunchOptions): Promise<RunningBrow
   const closeRelay = once(() => relay.close().catch(() => {}));
   try {
     const chromium = await spawnChromium(options, userDataDir, relay);
-    await relay.serveOnly(chromium.pid);
+    await relay.challenge(chromium.pid);
     const running = await awaitDevTools(
       chromium,
       userDataDir,
       options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       closeRelay,
       options.identity ?? null,
+      relay.credentials,
     );
     return { ...running, egressRefusalOf: (host) => relay.refusalOf(host) };
   } catch (error) {
@@ -191,6 +194,7 @@ async function awaitDevTools(
   timeoutMs: number,
   closeRelay: () => Promise<void>,
   presented: PresentedIdentity | null,
+  relayCredentials: RelayCredentials,
 ): Promise<Omit<RunningBrowser, 'egressRefusalOf'>> {
   const { pid, exited, pipe } = chromium;
   const waitForExit = (ms: number) => settlesWithin(exited, ms);
@@ -204,10 +208,14 @@ async function awaitDevTools(
   let identity: AppliedIdentity | null = null;
   try {
     await answersWithin(chromium, userDataDir, timeoutMs);
-    // Downloads stay in the profile's own folder, not in the service user's home.
+    const inForce = presented && applyIdentity(pipe, presented);
+    const preparers = [answerRelayChallenges(pipe, relayCredentials), ...(inForce ? [inForce.prepare] : [])];
+    // Every command goes out at once: the pipe keeps their order, so no target can start before auto-attach.
     [, identity] = await Promise.all([
+      // Downloads stay in the profile's own folder, not in the service user's home.
       pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir }),
-      presented && applyIdentity(pipe, presented),
+      inForce?.applying ?? null,
+      holdEveryTarget(pipe, preparers),
     ]);
   } catch (error) {
     await shutDownBrowser({ pid, processGroup: pid, requestClose: null, waitForExit });

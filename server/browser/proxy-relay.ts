@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { EgressPolicy } from '../core/egress-policy';
 import { EgressUnresolved, resolveAllowed } from '../network/egress-lookup';
+import type { RelayCredentials } from './relay-credentials';
+import { RELAY_USERNAME } from './relay-server';
 import { openRelayInThread } from './relay-threads';
 import type { ProxySettings } from './settings';
 
@@ -7,10 +10,12 @@ import type { ProxySettings } from './settings';
 export interface SessionRelay {
   /** What Chromium's --proxy-server gets. */
   proxyServer: string;
-  /** Resolves once the relay serves connections from this process group (the session's browser) only. */
-  serveOnly(processGroup: number): Promise<void>;
-  /** Resolves once the relay serves this process only (the service checking a proxy). */
-  serveOnlyThisProcess(): Promise<void>;
+  /** What a caller presents to be served; the browser answers the relay's challenge with it (never a flag). */
+  credentials: RelayCredentials;
+  /** The same credentials as a Proxy-Authorization value, for the service's own requests. */
+  authorization: string;
+  /** Resolves once the relay asks this process group (the session's browser) for the credentials. */
+  challenge(processGroup: number): Promise<void>;
   /** The policy's sentence if it refused a recent request to `host` (as the browser named it), else null. */
   refusalOf(host: string): string | null;
   close(): Promise<void>;
@@ -31,7 +36,7 @@ const bare = (host: string) => host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 
 /**
  * A relay per session, run on one of the service's relay threads so that its bytes never queue behind the API
- * (relay-server.ts says what it enforces). The refusals it reports are remembered here, on the service's thread,
+ * (relay-server.ts says what it enforces), with a secret of its own that a caller must present. The refusals it reports are remembered here, on the service's thread,
  * before the browser hears of them. Throws an Error whose message is a sentence when the settings cannot work.
  */
 export async function openSessionRelay(options: SessionRelayOptions): Promise<SessionRelay> {
@@ -44,17 +49,20 @@ export async function openSessionRelay(options: SessionRelayOptions): Promise<Se
       refusals.delete(oldest);
     }
   };
+  const secret = randomBytes(32).toString('base64url');
   const relay = await openRelayInThread(
-    { upstream: options.upstream, egressAllow: options.policy.setting },
+    { upstream: options.upstream, egressAllow: options.policy.setting, secret },
     (host, detail) => {
       remember(bare(host), detail);
       options.onRefused?.(detail);
     },
   );
+  const proxyServer = `http://127.0.0.1:${relay.port}`;
   return {
-    proxyServer: `http://127.0.0.1:${relay.port}`,
-    serveOnly: (group) => relay.serve(group),
-    serveOnlyThisProcess: () => relay.serve('this process'),
+    proxyServer,
+    credentials: { proxyServer, username: RELAY_USERNAME, password: secret },
+    authorization: `Basic ${Buffer.from(`${RELAY_USERNAME}:${secret}`).toString('base64')}`,
+    challenge: relay.challenge,
     refusalOf: (host) => refusals.get(bare(host)) ?? null,
     close: relay.close,
   };

@@ -1,14 +1,17 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
 import type { EgressPolicy } from '../core/egress-policy';
 import { EgressRefused, EgressUnresolved, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
-import { peerInProcessGroup, peerIsThisProcess } from '../network/socket-owner';
+import { peerInProcessGroup } from '../network/socket-owner';
 import type { ProxySettings } from './settings';
 
 export interface RelayServerOptions {
   /** The profile's own proxy, or null to go out directly. */
   upstream: ProxySettings | null;
   policy: EgressPolicy;
+  /** What a caller presents as the proxy password to be served. */
+  secret: string;
   /**
    * Told of each destination the policy refused, by the host the browser named; the browser hears the 403 only
    * once this settles, so whoever asks why a page did not load already knows.
@@ -18,23 +21,31 @@ export interface RelayServerOptions {
 
 export interface RelayServer {
   port: number;
-  /** From now on the relay serves connections from this process group (the session's browser) only. */
-  serveOnly(processGroup: number): void;
-  /** From now on the relay serves this process only (the service checking a proxy). */
-  serveOnlyThisProcess(): void;
+  /** From now on a caller of this process group (the session's browser) without the secret is asked for it. */
+  challenge(processGroup: number): void;
   close(): Promise<void>;
 }
 
+/** The user name a caller presents with the secret. */
+export const RELAY_USERNAME = 'session';
+
 /**
- * A session's relay, run on a relay thread: it serves its own browser only (checked against the kernel's socket
- * table, so neither another session's browser nor any other local program can borrow the profile's proxy or its
- * credentials), resolves each destination once and refuses the ones the egress policy forbids, redirects
+ * A session's relay, run on a relay thread: it serves only a caller that presents the session's secret as proxy
+ * credentials, so neither another session's browser nor any other local program can borrow the profile's proxy
+ * or its credentials. A caller without it is refused (403), except its own browser, which is asked for it (407:
+ * the service answers over DevTools, see relay-credentials.ts) and which the kernel's socket table tells apart;
+ * that look-up happens once per browser context, never on a request that presents the secret. It resolves each destination once and refuses the ones the egress policy forbids, redirects
  * included (each is a new request through here), and adds the profile's proxy credentials, which Chromium
  * ignores in --proxy-server. Throws an Error whose message is a sentence when the settings cannot work.
  */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
   const { upstream, policy } = options;
   if (upstream) checkUpstream(upstream);
+  const secret = Buffer.from(`${RELAY_USERNAME}:${options.secret}`);
+  const presentsSecret = (username: string, password: string) => {
+    const given = Buffer.from(`${username}:${password}`);
+    return given.length === secret.length && timingSafeEqual(given, secret);
+  };
   let isOwner: ((socket: Socket) => boolean) | null = null;
   const verdicts = new WeakMap<Socket, boolean>();
   const isOwnBrowser = (socket: Socket) => {
@@ -50,8 +61,16 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
   const server = new Server({
     host: '127.0.0.1',
     port: 0,
-    prepareRequestFunction: async ({ request, hostname }): Promise<PrepareRequestFunctionResult> => {
-      if (!isOwnBrowser(request.socket)) throw new RequestError('This relay serves one browser only.', 403);
+    prepareRequestFunction: async ({
+      request,
+      hostname,
+      username,
+      password,
+    }): Promise<PrepareRequestFunctionResult> => {
+      if (!presentsSecret(username, password)) {
+        if (!isOwnBrowser(request.socket)) throw new RequestError('This relay serves one browser only.', 403);
+        return { requestAuthentication: true, failMsg: 'This relay asks its browser for its credentials.' };
+      }
       try {
         if (upstream === null) return { dnsLookup: pinnedLookup(await resolveAllowed(policy, hostname)) };
         const resolved = await resolveAllowed(policy, upstream.host);
@@ -70,11 +89,8 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
   await server.listen();
   return {
     port: server.port,
-    serveOnly(group) {
+    challenge(group) {
       isOwner = (socket) => peerInProcessGroup(socket, group);
-    },
-    serveOnlyThisProcess() {
-      isOwner = peerIsThisProcess;
     },
     close: () => server.close(true),
   };

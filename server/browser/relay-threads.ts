@@ -48,8 +48,8 @@ function startWorker(): Worker {
 /** A relay on a worker thread, as the service's thread sees it. */
 export interface RelayHandle {
   port: number;
-  /** Resolves once the relay serves only this process group, or only this process. */
-  serve(processGroup: number | 'this process'): Promise<void>;
+  /** Resolves once the relay asks this process group (the session's browser) for its secret. */
+  challenge(processGroup: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,11 +81,10 @@ export function openRelayInThread(
     });
     return closed;
   };
-  const serve = (processGroup: number | 'this process') =>
-    reply('serving', { type: 'serve', id, processGroup });
+  const challenge = (processGroup: number) => reply('challenging', { type: 'challenge', id, processGroup });
   return new Promise((resolve, reject) => {
     listeners.set(id, (message) => {
-      if (message.type === 'opened') resolve({ port: message.port, serve, close });
+      if (message.type === 'opened') resolve({ port: message.port, challenge, close });
       else if (message.type === 'failed') {
         listeners.delete(id);
         thread.ids.delete(id);

@@ -1,7 +1,7 @@
 /**
  * A worker thread that runs session relays, so that the bytes every session moves are copied on a thread of
- * their own instead of the one that answers the API. Messages in: open (a relay's settings), serve (whom it
- * serves), noted (a refusal was recorded), close. Out: opened (its port) or failed (a sentence), serving, refused (a
+ * their own instead of the one that answers the API. Messages in: open (a relay's settings and secret),
+ * challenge (whom it asks for the secret), noted (a refusal was recorded), close. Out: opened (its port) or failed (a sentence), challenging, refused (a
  * destination the egress policy refused, answered by noted), closed.
  */
 import { parentPort } from 'node:worker_threads';
@@ -10,8 +10,8 @@ import { type RelayServer, startRelayServer } from './relay-server';
 import type { ProxySettings } from './settings';
 
 export type ToRelayWorker =
-  | { type: 'open'; id: number; upstream: ProxySettings | null; egressAllow: string }
-  | { type: 'serve'; id: number; processGroup: number | 'this process' }
+  | { type: 'open'; id: number; upstream: ProxySettings | null; egressAllow: string; secret: string }
+  | { type: 'challenge'; id: number; processGroup: number }
   | { type: 'noted'; id: number; refusal: number }
   | { type: 'close'; id: number };
 
@@ -19,7 +19,7 @@ export type FromRelayWorker =
   | { type: 'opened'; id: number; port: number }
   | { type: 'failed'; id: number; reason: string }
   | { type: 'refused'; id: number; refusal: number; host: string; detail: string }
-  | { type: 'serving'; id: number }
+  | { type: 'challenging'; id: number }
   | { type: 'closed'; id: number };
 
 const port = parentPort;
@@ -34,6 +34,7 @@ function open(message: Extract<ToRelayWorker, { type: 'open' }>): void {
   const opening = startRelayServer({
     upstream: message.upstream,
     policy: EgressPolicy.parse(message.egressAllow),
+    secret: message.secret,
     onRefused: (host, detail) =>
       new Promise((noted) => {
         const refusal = ++lastRefusal;
@@ -62,12 +63,10 @@ port.on('message', (message: ToRelayWorker) => {
     return;
   }
   const opening = relays.get(message.id) ?? Promise.resolve(null);
-  if (message.type === 'serve') {
-    const group = message.processGroup;
+  if (message.type === 'challenge') {
     void opening.then((relay) => {
-      if (group === 'this process') relay?.serveOnlyThisProcess();
-      else relay?.serveOnly(group);
-      tell({ type: 'serving', id: message.id });
+      relay?.challenge(message.processGroup);
+      tell({ type: 'challenging', id: message.id });
     });
     return;
   }
