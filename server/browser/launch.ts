@@ -11,11 +11,10 @@ import { CdpMultiplexer } from './cdp-multiplexer';
 import { CdpPipe } from './cdp-pipe';
 import { checkCdpCommand } from './cdp-policy';
 import { chromiumArguments } from './chromium-arguments';
-import { holdEveryTarget } from './held-targets';
 import { findBrowserProcess } from './orphans';
 import { canonicalPath } from './processes';
 import { openSessionRelay, type SessionRelay } from './proxy-relay';
-import { answerRelayChallenges, type RelayCredentials } from './relay-credentials';
+import { answerRelayChallenges, type ContextWatcher, type RelayCredentials } from './relay-credentials';
 import type { FingerprintSettings, ProxySettings } from './settings';
 import { shutDownBrowser } from './shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from './startup-failure';
@@ -206,16 +205,14 @@ async function awaitDevTools(
     );
   const downloadDir = join(userDataDir, 'Downloads');
   let identity: AppliedIdentity | null = null;
+  let contexts: ContextWatcher;
   try {
     await answersWithin(chromium, userDataDir, timeoutMs);
-    const inForce = presented && applyIdentity(pipe, presented);
-    const preparers = [answerRelayChallenges(pipe, relayCredentials), ...(inForce ? [inForce.prepare] : [])];
-    // Every command goes out at once: the pipe keeps their order, so no target can start before auto-attach.
-    [, identity] = await Promise.all([
-      // Downloads stay in the profile's own folder, not in the service user's home.
+    // Downloads stay in the profile's own folder, not in the service user's home.
+    [, identity, contexts] = await Promise.all([
       pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir }),
-      inForce?.applying ?? null,
-      holdEveryTarget(pipe, preparers),
+      presented && applyIdentity(pipe, presented),
+      answerRelayChallenges(pipe, relayCredentials),
     ]);
   } catch (error) {
     await shutDownBrowser({ pid, processGroup: pid, requestClose: null, waitForExit });
@@ -225,8 +222,10 @@ async function awaitDevTools(
   chromium.process.unref();
   for (const stream of [chromium.process.stdio[3], chromium.process.stdio[4]])
     (stream as unknown as { unref?(): void }).unref?.();
-  const devtools = new CdpMultiplexer(pipe, (message) =>
-    checkCdpCommand(presented ? keepIdentity(message, presented) : message, downloadDir),
+  const devtools = new CdpMultiplexer(
+    pipe,
+    (message) => checkCdpCommand(presented ? keepIdentity(message, presented) : message, downloadDir),
+    contexts,
   );
   void exited.then(() => {
     devtools.closeAll('the browser exited');

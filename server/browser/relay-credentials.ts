@@ -1,8 +1,8 @@
 import type { CdpMessage, CdpPipe } from './cdp-pipe';
-import type { TargetPreparer } from './held-targets';
 
-/** Every request, so that Chromium asks for the first one's proxy credentials (it asks only for matched ones). */
+/** Every request, so that Chromium asks for the proxy credentials (it asks only about requests a pattern matched). */
 const EVERY_REQUEST = { handleAuthRequests: true, patterns: [{ urlPattern: '*' }] };
+const DEFAULT_CONTEXT = 'default';
 
 /** What the service answers its relay's challenge with. */
 export interface RelayCredentials {
@@ -12,56 +12,77 @@ export interface RelayCredentials {
   password: string;
 }
 
-/**
- * Lets the browser present its relay's secret, which appears on no command line and in no tab: the relay
- * challenges (407) the first request of a browser context, the service's own DevTools session answers with the
- * secret (`Fetch.authRequired`), and Chromium keeps it for that context and sends it with every later request,
- * CONNECT tunnels and workers' requests included. Chromium asks only about requests a `Fetch` pattern matched,
- * so until a context is answered the service intercepts its targets' requests, each passed on untouched at
- * once; then it stops, and the context's traffic passes by DevTools. A challenge from anyone but the relay (a
- * site's own 401) is left to the browser as it would be without the service. Returns the preparer for
- * holdEveryTarget.
- */
-export function answerRelayChallenges(pipe: CdpPipe, relay: RelayCredentials): TargetPreparer {
-  const answered = new Set<string>();
-  /** The sessions intercepting, by the browser context they wait on. */
-  const intercepting = new Map<string, string>();
-  const send = (method: string, params: Record<string, unknown>, sessionId: string) =>
-    pipe.send(method, params, sessionId).catch(() => undefined);
+/** Told of the browser contexts clients create and dispose of (see CdpMultiplexer). */
+export interface ContextWatcher {
+  /** Resolves once the context's first request will be answered; the client hears of the context after. */
+  created(browserContextId: string): Promise<void>;
+  disposed(browserContextId: string): void;
+}
 
-  const contextAnswered = (browserContextId: string) => {
-    answered.add(browserContextId);
-    for (const [sessionId, context] of intercepting)
-      if (context === browserContextId) {
-        intercepting.delete(sessionId);
-        void send('Fetch.disable', {}, sessionId);
-      }
+/**
+ * Lets the browser present its relay's secret, which appears on no command line, in no log and in no tab: the
+ * relay challenges (407) the first request of a browser context, the service's own session on the pipe answers
+ * with the secret (`Fetch.authRequired`), and Chromium keeps it for that context and sends it with every later
+ * request, CONNECT tunnels and workers' requests included. Chromium asks only about requests a `Fetch` pattern
+ * matched, so while a context has not been answered the service intercepts the browser's requests, each passed
+ * on untouched at once (on the browser target, which alone sees a tab's first navigation), then stops, and the
+ * traffic passes by DevTools again. A challenge from anyone but the relay is left to the browser, as without the
+ * service. Resolves once the default context is covered.
+ */
+export async function answerRelayChallenges(pipe: CdpPipe, relay: RelayCredentials): Promise<ContextWatcher> {
+  const waiting = new Set<string>([DEFAULT_CONTEXT]);
+  const created = new Set<string>();
+  let intercepting: Promise<unknown> | null = null;
+  const send = (method: string, params: Record<string, unknown> = {}) =>
+    pipe.send(method, params).catch(() => undefined);
+
+  const intercept = () => {
+    intercepting ??= send('Fetch.enable', EVERY_REQUEST);
+    return intercepting;
+  };
+  const stopIfAllAnswered = () => {
+    if (waiting.size > 0 || intercepting === null) return;
+    intercepting = null;
+    void send('Fetch.disable');
+  };
+  /** A main frame's id is its tab's target id; a challenge for a frame within is not told apart. */
+  const answered = async (frameId: unknown) => {
+    const info = (await send('Target.getTargetInfo', { targetId: frameId })) as
+      | { targetInfo?: { browserContextId?: string } }
+      | undefined;
+    const context = info?.targetInfo?.browserContextId;
+    if (context === undefined) return;
+    waiting.delete(created.has(context) ? context : DEFAULT_CONTEXT);
+    stopIfAllAnswered();
   };
 
   pipe.onMessage((message: CdpMessage) => {
-    const { sessionId, params } = message;
-    if (message.method === 'Target.detachedFromTarget' && typeof params?.sessionId === 'string')
-      intercepting.delete(params.sessionId);
-    const context = sessionId === undefined ? undefined : intercepting.get(sessionId);
-    if (sessionId === undefined || context === undefined) return;
-    const requestId = params?.requestId;
-    if (message.method === 'Fetch.requestPaused')
-      void send('Fetch.continueRequest', { requestId }, sessionId);
+    if (message.sessionId !== undefined) return;
+    const params = message.params ?? {};
+    const { requestId } = params;
+    if (message.method === 'Fetch.requestPaused') void send('Fetch.continueRequest', { requestId });
     if (message.method !== 'Fetch.authRequired') return;
-    const challenge = params?.authChallenge as { source?: string; origin?: string } | undefined;
+    const challenge = params.authChallenge as { source?: string; origin?: string } | undefined;
     const fromRelay = challenge?.source === 'Proxy' && challenge.origin === relay.proxyServer;
     const authChallengeResponse = fromRelay
       ? { response: 'ProvideCredentials', username: relay.username, password: relay.password }
       : { response: 'Default' };
-    void send('Fetch.continueWithAuth', { requestId, authChallengeResponse }, sessionId).then(() => {
-      if (fromRelay) contextAnswered(context);
+    void send('Fetch.continueWithAuth', { requestId, authChallengeResponse }).then(() => {
+      if (fromRelay) return answered(params.frameId);
     });
   });
 
-  return async (target) => {
-    const context = target.browserContextId;
-    if (context === undefined || answered.has(context)) return;
-    intercepting.set(target.sessionId, context);
-    await target.send('Fetch.enable', EVERY_REQUEST);
+  await intercept();
+  return {
+    async created(browserContextId) {
+      created.add(browserContextId);
+      waiting.add(browserContextId);
+      await intercept();
+    },
+    disposed(browserContextId) {
+      created.delete(browserContextId);
+      waiting.delete(browserContextId);
+      stopIfAllAnswered();
+    },
   };
 }

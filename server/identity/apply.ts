@@ -1,5 +1,4 @@
-import type { CdpPipe } from '../browser/cdp-pipe';
-import type { TargetPreparer } from '../browser/held-targets';
+import type { CdpMessage, CdpPipe } from '../browser/cdp-pipe';
 import { type Engine, engineUserAgent, readEngine } from './engine';
 import { injectedScript } from './injected-script';
 import type { PresentedIdentity } from './presented';
@@ -15,26 +14,25 @@ export interface AppliedIdentity {
 
 const PAGE_TYPES = new Set(['page', 'iframe']);
 const WORKER_TYPES = new Set(['worker', 'shared_worker', 'service_worker']);
-
-/** The identity as it is being put in force: the engine read, and what each new target gets before it runs. */
-export interface IdentityInForce {
-  applying: Promise<AppliedIdentity>;
-  /** For holdEveryTarget, which holds every target (tabs whoever opens them, frames, workers) at its start. */
-  prepare: TargetPreparer;
-}
+const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true };
 
 /**
- * Puts the identity in force over the browser's own DevTools pipe, before any page script runs: each target
- * the service's session holds at its start gets the overrides (see holdEveryTarget).
+ * Puts the identity in force over the browser's own DevTools pipe, before any page script runs: the service's
+ * session auto-attaches to every target (tabs whoever opens them, out-of-process frames, dedicated, shared and
+ * service workers), each held at its start until the overrides are set, then let go. Clients of the relay have
+ * sessions of their own and cannot detach this one.
  */
-export function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity): IdentityInForce {
-  const applying = Promise.all([
-    readEngine(pipe),
-    presented.geolocation && pipe.send('Browser.grantPermissions', { permissions: ['geolocation'] }),
-  ]).then(([engine]) => appliedIdentity(presented, engine));
+export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity): Promise<AppliedIdentity> {
+  // Every command goes out at once: the pipe keeps their order, so no target can start before auto-attach.
+  const applying = readEngine(pipe).then((engine) => appliedIdentity(presented, engine));
   const pageScript = injectedScript(scriptValues(presented, null));
   const workerScript = injectedScript(scriptValues(presented, presented.identity.hardware.cpu_cores));
-  const prepare: TargetPreparer = async ({ type, send }) => {
+  const ownSessions = new Set<string>();
+
+  const prepare = async (sessionId: string, type: string) => {
+    // A target may close while it is prepared: its commands fail, and nothing is left to do.
+    const send = (method: string, params: Record<string, unknown> = {}) =>
+      pipe.send(method, params, sessionId).catch(() => undefined);
     const applied = await applying.catch(() => null);
     if (applied && PAGE_TYPES.has(type))
       await Promise.all(pageCommands(applied, pageScript).map(([method, params]) => send(method, params)));
@@ -43,8 +41,25 @@ export function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity): Iden
         send('Network.setUserAgentOverride', applied.userAgentOverride),
         send('Runtime.evaluate', { expression: workerScript, silent: true }),
       ]);
+    await send('Runtime.runIfWaitingForDebugger');
   };
-  return { applying, prepare };
+
+  pipe.onMessage((message: CdpMessage) => {
+    const mine = message.sessionId === undefined || ownSessions.has(message.sessionId);
+    const child = message.params?.sessionId;
+    if (!mine || typeof child !== 'string') return;
+    if (message.method === 'Target.detachedFromTarget') ownSessions.delete(child);
+    if (message.method !== 'Target.attachedToTarget') return;
+    ownSessions.add(child);
+    const type = (message.params?.targetInfo as { type?: string } | undefined)?.type ?? '';
+    void prepare(child, type);
+  });
+  const [applied] = await Promise.all([
+    applying,
+    presented.geolocation && pipe.send('Browser.grantPermissions', { permissions: ['geolocation'] }),
+    pipe.send('Target.setAutoAttach', AUTO_ATTACH),
+  ]);
+  return applied;
 }
 
 function appliedIdentity(presented: PresentedIdentity, engine: Engine): AppliedIdentity {
@@ -84,6 +99,7 @@ function pageCommands(applied: AppliedIdentity, script: string): [string, Record
     ['Emulation.setUserAgentOverride', applied.userAgentOverride],
     ['Emulation.setHardwareConcurrencyOverride', { hardwareConcurrency: hardware.cpu_cores }],
     ['Page.addScriptToEvaluateOnNewDocument', { source: script, runImmediately: true }],
+    ['Target.setAutoAttach', AUTO_ATTACH],
   ];
   if (presented.locale) commands.push(['Emulation.setLocaleOverride', { locale: presented.locale }]);
   if (presented.timezone)

@@ -115,4 +115,25 @@ describe('the relay’s secret', () => {
       await Promise.all(contexts.map((context) => context.close()));
     }
   });
+
+  it('lets a tab opened straight at an address load it, in the default context and in a new one', async () => {
+    const session = await cdp.newBrowserCDPSession();
+    const { browserContextId } = await session.send('Target.createBrowserContext');
+    const reached = (path: string) => pages.requests.some((request) => request.path === path);
+    try {
+      for (const [path, context] of [
+        ['/straight-default', undefined],
+        ['/straight-new', browserContextId],
+      ] as const) {
+        await session.send('Target.createTarget', {
+          url: `${pages.origin}${path}`,
+          ...(context ? { browserContextId: context } : {}),
+        });
+        await expect.poll(() => reached(path), { timeout: 10_000 }).toBe(true);
+      }
+    } finally {
+      await session.send('Target.disposeBrowserContext', { browserContextId });
+      await session.detach();
+    }
+  });
 });
