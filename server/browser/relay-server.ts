@@ -33,10 +33,11 @@ export const RELAY_USERNAME = 'session';
  * A session's relay, run on a relay thread: it serves only a caller that presents the session's secret as proxy
  * credentials, so neither another session's browser nor any other local program can borrow the profile's proxy
  * or its credentials. A caller without it is refused (403), except its own browser, which is asked for it (407:
- * the service answers over DevTools, see relay-credentials.ts) and which the kernel's socket table tells apart;
- * that look-up happens once per browser context, never on a request that presents the secret. It resolves each destination once and refuses the ones the egress policy forbids, redirects
- * included (each is a new request through here), and adds the profile's proxy credentials, which Chromium
- * ignores in --proxy-server. Throws an Error whose message is a sentence when the settings cannot work.
+ * the service answers over DevTools, see relay-credentials.ts), which the kernel's socket table tells apart: that
+ * look-up is made only for a connection without the secret (the first of each browser context), never for the
+ * browser's traffic once it has the secret. It resolves each destination once and refuses the ones the egress
+ * policy forbids, redirects included (each is a new request through here), and adds the profile's proxy
+ * credentials, which Chromium ignores in --proxy-server. Throws an Error whose message is a sentence when the settings cannot work.
  */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
   const { upstream, policy } = options;
