@@ -1,5 +1,6 @@
 import { type CdpMessage, type CdpPipe, type LargeCdpMessage, tooLarge } from './cdp-pipe';
 import type { CdpVerdict } from './cdp-policy';
+import type { ContextWatcher } from './relay-credentials';
 
 /** One DevTools client (a relayed WebSocket, or the automation runner) sharing a browser's pipe. */
 export interface CdpClient {
@@ -19,6 +20,8 @@ interface PendingCommand {
   client: AttachedClient;
   clientId: number;
   method: string;
+  /** The browser context a Target.disposeBrowserContext names. */
+  disposing?: unknown;
 }
 
 const ATTACH_METHODS = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
@@ -35,9 +38,11 @@ export class CdpMultiplexer {
   private readonly pending = new Map<number, PendingCommand>();
   private readonly countListeners = new Set<(count: number) => void>();
 
+  /** `contexts` hears of each browser context a client creates before the client does, and of each disposed. */
   constructor(
     private readonly pipe: CdpPipe,
     private readonly policy: (message: CdpMessage) => CdpVerdict,
+    private readonly contexts?: ContextWatcher,
   ) {
     pipe.onMessage((message) => this.fromBrowser(message));
     pipe.onLargeMessage((message) => this.largeFromBrowser(message));
@@ -112,7 +117,10 @@ export class CdpMultiplexer {
       return;
     }
     const id = this.pipe.nextId();
-    this.pending.set(id, { client, clientId, method: message.method as string });
+    const method = message.method as string;
+    const disposing =
+      method === 'Target.disposeBrowserContext' ? message.params?.browserContextId : undefined;
+    this.pending.set(id, { client, clientId, method, disposing });
     this.pipe.write({ ...verdict.message, id, sessionId });
   }
 
@@ -128,7 +136,16 @@ export class CdpMultiplexer {
     const attached = message.result?.sessionId;
     if (ATTACH_METHODS.has(command.method) && typeof attached === 'string')
       this.owners.set(attached, command.client);
-    this.send(command.client, { ...message, id: command.clientId });
+    const answer = { ...message, id: command.clientId };
+    if (typeof command.disposing === 'string' && !message.error) this.contexts?.disposed(command.disposing);
+    const created = message.result?.browserContextId;
+    if (command.method !== 'Target.createBrowserContext' || typeof created !== 'string' || !this.contexts) {
+      this.send(command.client, answer);
+      return;
+    }
+    void this.contexts.created(created).then(() => {
+      if (this.clients.has(command.client)) this.send(command.client, answer);
+    });
   }
 
   private event(message: CdpMessage): void {

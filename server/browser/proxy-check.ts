@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import type { EgressPolicy } from '../core/egress-policy';
-import { openSessionRelay, refuseForbiddenProxy } from './proxy-relay';
+import { openSessionRelay, refuseForbiddenProxy, type SessionRelay } from './proxy-relay';
 import type { ProxySettings } from './settings';
 
 export type ProxyCheck =
@@ -33,8 +33,9 @@ const RELAY_REASONS: Record<number, string> = {
 };
 
 /**
- * Asks the check address for the caller's IP through the proxy, by way of a relay that only this process may
- * use (as a session's browser would: the egress policy and the proxy's credentials applied the same way).
+ * Asks the check address for the caller's IP through the proxy, by way of a relay of its own whose secret only
+ * this process knows (as a session's browser would: the egress policy and the proxy's credentials applied the
+ * same way).
  */
 export async function checkProxy({
   proxy,
@@ -44,7 +45,7 @@ export async function checkProxy({
 }: ProxyCheckOptions): Promise<ProxyCheck> {
   const started = performance.now();
   const took_ms = () => Math.round(performance.now() - started);
-  let relay: Awaited<ReturnType<typeof openSessionRelay>>;
+  let relay: SessionRelay;
   // The policy's refusal, as the relay records it: an answer a check address gives cannot pass for it.
   let refusal: string | null = null;
   try {
@@ -59,10 +60,9 @@ export async function checkProxy({
   } catch (error) {
     return { ok: false, reason: (error as Error).message, took_ms: took_ms() };
   }
-  relay.serveOnlyThisProcess();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const answer = await getThrough(new URL(relay.proxyServer), new URL(checkUrl), signal);
+    const answer = await getThrough(relay, new URL(checkUrl), signal);
     if (answer.status !== 200)
       return {
         ok: false,
@@ -99,16 +99,21 @@ function failureOf({ status }: Answer): string {
   return `The check address answered ${status} through the proxy.`;
 }
 
-/** GET `target` through the HTTP proxy at `relay`: in absolute form for http, through a CONNECT tunnel for https. */
-function getThrough(relay: URL, target: URL, signal: AbortSignal): Promise<Answer> {
-  const via = { host: relay.hostname, port: Number(relay.port), signal };
+/** GET `target` through the relay, its secret presented: in absolute form for http, through a CONNECT tunnel for https. */
+function getThrough(relay: SessionRelay, target: URL, signal: AbortSignal): Promise<Answer> {
+  const proxy = new URL(relay.proxyServer);
+  const via = { host: proxy.hostname, port: Number(proxy.port), signal };
+  const authorization = { 'Proxy-Authorization': relay.authorization };
   if (target.protocol === 'http:')
-    return answerOf(httpRequest({ ...via, path: target.href, headers: { Host: target.host } }));
+    return answerOf(
+      httpRequest({ ...via, path: target.href, headers: { Host: target.host, ...authorization } }),
+    );
   return new Promise((resolve, reject) => {
     const tunnel = httpRequest({
       ...via,
       method: 'CONNECT',
       path: `${target.hostname}:${target.port || 443}`,
+      headers: authorization,
     });
     tunnel.on('connect', (response, socket) => {
       if (response.statusCode !== 200) {

@@ -1,18 +1,21 @@
-import type { Socket } from 'node:net';
-import { type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
+import { randomBytes } from 'node:crypto';
 import type { EgressPolicy } from '../core/egress-policy';
-import { EgressRefused, EgressUnresolved, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
-import { peerInProcessGroup, peerIsThisProcess } from '../network/socket-owner';
+import { EgressUnresolved, resolveAllowed } from '../network/egress-lookup';
+import type { RelayCredentials } from './relay-credentials';
+import { RELAY_USERNAME } from './relay-server';
+import { openRelayInThread } from './relay-threads';
 import type { ProxySettings } from './settings';
 
 /** The local proxy every session's browser sends all its traffic through. */
 export interface SessionRelay {
   /** What Chromium's --proxy-server gets. */
   proxyServer: string;
-  /** From now on the relay serves connections from this process group (the session's browser) only. */
-  serveOnly(processGroup: number): void;
-  /** From now on the relay serves this process only (the service checking a proxy). */
-  serveOnlyThisProcess(): void;
+  /** What a caller presents to be served; the browser answers the relay's challenge with it (never a flag). */
+  credentials: RelayCredentials;
+  /** The same credentials as a Proxy-Authorization value, for the service's own requests. */
+  authorization: string;
+  /** Resolves once the relay asks this process group (the session's browser) for the credentials. */
+  challenge(processGroup: number): Promise<void>;
   /** The policy's sentence if it refused a recent request to `host` (as the browser named it), else null. */
   refusalOf(host: string): string | null;
   close(): Promise<void>;
@@ -32,17 +35,11 @@ const REMEMBERED_REFUSALS = 32;
 const bare = (host: string) => host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 
 /**
- * A relay per session, in the service's process: it serves its own browser only (checked against the kernel's
- * socket table, so neither another session's browser nor any other local program can borrow the profile's
- * proxy or its credentials), resolves each destination once and refuses the ones the egress policy forbids,
- * redirects included (each is a new request through here), and adds the profile's proxy credentials, which
- * Chromium ignores in --proxy-server. Throws an Error whose message is a sentence when the settings cannot work.
+ * A relay per session, run on one of the service's relay threads so that its bytes never queue behind the API
+ * (relay-server.ts says what it enforces), with a secret of its own that a caller must present. The refusals it reports are remembered here, on the service's thread,
+ * before the browser hears of them. Throws an Error whose message is a sentence when the settings cannot work.
  */
 export async function openSessionRelay(options: SessionRelayOptions): Promise<SessionRelay> {
-  const upstream = options.upstream;
-  if (upstream) checkUpstream(upstream);
-  let isOwner: ((socket: Socket) => boolean) | null = null;
-  const verdicts = new WeakMap<Socket, boolean>();
   const refusals = new Map<string, string>();
   const remember = (host: string, sentence: string) => {
     refusals.delete(host);
@@ -52,49 +49,22 @@ export async function openSessionRelay(options: SessionRelayOptions): Promise<Se
       refusals.delete(oldest);
     }
   };
-  const isOwnBrowser = (socket: Socket) => {
-    if (isOwner === null) return false;
-    let own = verdicts.get(socket);
-    if (own === undefined) {
-      own = isOwner(socket);
-      verdicts.set(socket, own);
-    }
-    return own;
-  };
-
-  const server = new Server({
-    host: '127.0.0.1',
-    port: 0,
-    prepareRequestFunction: async ({ request, hostname }): Promise<PrepareRequestFunctionResult> => {
-      if (!isOwnBrowser(request.socket)) throw new RequestError('This relay serves one browser only.', 403);
-      try {
-        if (upstream === null)
-          return { dnsLookup: pinnedLookup(await resolveAllowed(options.policy, hostname)) };
-        const resolved = await resolveAllowed(options.policy, upstream.host);
-        return {
-          upstreamProxyUrl: upstreamUrl(upstream, resolved.address),
-          dnsLookup: pinnedLookup(resolved),
-        };
-      } catch (error) {
-        if (error instanceof EgressUnresolved) throw new RequestError(error.message, 502);
-        if (!(error instanceof EgressRefused)) throw error;
-        remember(bare(hostname), error.message);
-        options.onRefused?.(error.message);
-        throw new RequestError(error.message, 403);
-      }
+  const secret = randomBytes(32).toString('base64url');
+  const relay = await openRelayInThread(
+    { upstream: options.upstream, egressAllow: options.policy.setting, secret },
+    (host, detail) => {
+      remember(bare(host), detail);
+      options.onRefused?.(detail);
     },
-  });
-  await server.listen();
+  );
+  const proxyServer = `http://127.0.0.1:${relay.port}`;
   return {
-    proxyServer: `http://127.0.0.1:${server.port}`,
-    serveOnly(group) {
-      isOwner = (socket) => peerInProcessGroup(socket, group);
-    },
-    serveOnlyThisProcess() {
-      isOwner = peerIsThisProcess;
-    },
+    proxyServer,
+    credentials: { proxyServer, username: RELAY_USERNAME, password: secret },
+    authorization: `Basic ${Buffer.from(`${RELAY_USERNAME}:${secret}`).toString('base64')}`,
+    challenge: relay.challenge,
     refusalOf: (host) => refusals.get(bare(host)) ?? null,
-    close: () => server.close(true),
+    close: relay.close,
   };
 }
 
@@ -109,28 +79,4 @@ export async function refuseForbiddenProxy(policy: EgressPolicy, proxy: ProxySet
   } catch (error) {
     if (!(error instanceof EgressUnresolved)) throw error;
   }
-}
-
-function checkUpstream(proxy: ProxySettings): void {
-  if ((proxy.scheme === 'http' || proxy.scheme === 'https') && proxy.username?.includes(':')) {
-    throw new Error('The proxy user name contains a colon, which HTTP proxy authentication cannot carry.');
-  }
-  if (proxy.scheme === 'socks4' && proxy.password !== null) {
-    throw new Error('SOCKS4 proxies take a user name but no password; use socks5 for a password.');
-  }
-}
-
-/**
- * The profile's proxy with its credentials. SOCKS connects by the address checked (proxy-chain's SOCKS client
- * takes no lookup); HTTP(S) keeps the name, for TLS, and connects through the pinned lookup.
- */
-function upstreamUrl(proxy: ProxySettings, checkedAddress: string): string {
-  const isSocks = proxy.scheme === 'socks4' || proxy.scheme === 'socks5';
-  const address = isSocks ? checkedAddress : proxy.host;
-  const host = address.includes(':') ? `[${address}]` : address;
-  const hasCredentials = proxy.username !== null || proxy.password !== null;
-  const credentials = hasCredentials
-    ? `${encodeURIComponent(proxy.username ?? '')}${proxy.password === null ? '' : `:${encodeURIComponent(proxy.password)}`}@`
-    : '';
-  return `${proxy.scheme}://${credentials}${host}:${proxy.port}`;
 }

@@ -13,11 +13,6 @@ export function peerInProcessGroup(socket: Socket, processGroup: number): boolea
   return peerHeldByOneOf(socket, liveGroupMembers(processGroup));
 }
 
-/** Whether the other end of a loopback TCP connection is held by this very process. */
-export function peerIsThisProcess(socket: Socket): boolean {
-  return peerHeldByOneOf(socket, [process.pid]);
-}
-
 function peerHeldByOneOf(socket: Socket, pids: number[]): boolean {
   const { localPort, remotePort } = socket;
   if (localPort === undefined || remotePort === undefined) return false;

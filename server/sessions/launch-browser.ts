@@ -8,6 +8,11 @@ import { checkCdpCommand } from '../browser/cdp-policy';
 import { chromiumArguments } from '../browser/chromium-arguments';
 import { findBrowserProcess } from '../browser/orphans';
 import { openSessionRelay, type SessionRelay } from '../browser/proxy-relay';
+import {
+  answerRelayChallenges,
+  type ContextWatcher,
+  type RelayCredentials,
+} from '../browser/relay-credentials';
 import type { FingerprintSettings, ProxySettings } from '../browser/settings';
 import { shutDownBrowser } from '../browser/shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from '../browser/startup-failure';
@@ -73,13 +78,14 @@ export async function launchBrowser(options: LaunchOptions): Promise<RunningBrow
   const closeRelay = once(() => relay.close().catch(() => {}));
   try {
     const chromium = await spawnChromium(options, userDataDir, relay);
-    relay.serveOnly(chromium.pid);
+    await relay.challenge(chromium.pid);
     const running = await awaitDevTools(
       chromium,
       userDataDir,
       options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       closeRelay,
       options.identity ?? null,
+      relay.credentials,
     );
     return { ...running, egressRefusalOf: (host) => relay.refusalOf(host) };
   } catch (error) {
@@ -191,6 +197,7 @@ async function awaitDevTools(
   timeoutMs: number,
   closeRelay: () => Promise<void>,
   presented: PresentedIdentity | null,
+  relayCredentials: RelayCredentials,
 ): Promise<Omit<RunningBrowser, 'egressRefusalOf'>> {
   const { pid, exited, pipe } = chromium;
   const waitForExit = (ms: number) => settlesWithin(exited, ms);
@@ -202,12 +209,14 @@ async function awaitDevTools(
     );
   const downloadDir = join(userDataDir, 'Downloads');
   let identity: AppliedIdentity | null = null;
+  let contexts: ContextWatcher;
   try {
     await answersWithin(chromium, userDataDir, timeoutMs);
     // Downloads stay in the profile's own folder, not in the service user's home.
-    [, identity] = await Promise.all([
+    [, identity, contexts] = await Promise.all([
       pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir }),
       presented && applyIdentity(pipe, presented),
+      answerRelayChallenges(pipe, relayCredentials),
     ]);
   } catch (error) {
     await shutDownBrowser({ pid, processGroup: pid, requestClose: null, waitForExit });
@@ -217,8 +226,10 @@ async function awaitDevTools(
   chromium.process.unref();
   for (const stream of [chromium.process.stdio[3], chromium.process.stdio[4]])
     (stream as unknown as { unref?(): void }).unref?.();
-  const devtools = new CdpMultiplexer(pipe, (message) =>
-    checkCdpCommand(presented ? keepIdentity(message, presented) : message, downloadDir),
+  const devtools = new CdpMultiplexer(
+    pipe,
+    (message) => checkCdpCommand(presented ? keepIdentity(message, presented) : message, downloadDir),
+    contexts,
   );
   void exited.then(() => {
     devtools.closeAll('the browser exited');

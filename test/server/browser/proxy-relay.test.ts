@@ -21,14 +21,21 @@ beforeAll(async () => {
 afterAll(() => Promise.all([socks?.close(), pages?.close()]));
 
 /** GET `url` through an HTTP proxy (as Chromium uses the relay's --proxy-server): its status and body. */
-function getThrough(proxyServer: string, url: string): Promise<{ status: number; body: string }> {
+function getThrough(
+  proxyServer: string,
+  url: string,
+  authorization?: string,
+): Promise<{ status: number; body: string }> {
   const proxy = new URL(proxyServer);
   return new Promise((resolve, reject) => {
     request({
       host: proxy.hostname,
       port: Number(proxy.port),
       path: url,
-      headers: { Host: new URL(url).host },
+      headers: {
+        Host: new URL(url).host,
+        ...(authorization ? { 'Proxy-Authorization': authorization } : {}),
+      },
     })
       .on('response', (response) => {
         let body = '';
@@ -42,16 +49,15 @@ function getThrough(proxyServer: string, url: string): Promise<{ status: number;
   });
 }
 
-/** Through a session's relay to the SOCKS proxy; the relay serves this test's process group as its browser. */
+/** Through a session's relay to the SOCKS proxy, presenting the relay's secret as its browser does. */
 async function throughRoute(settings: Omit<ProxySettings, 'host' | 'port'>) {
   const route = await openSessionRelay({
     upstream: { ...settings, host: '127.0.0.1', port: socks.port },
     policy: LOOPBACK_ALLOWED,
   });
-  route.serveOnly(processGroupOf(process.pid) as number);
   try {
     expect(route.proxyServer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    return await getThrough(route.proxyServer, `${pages.origin}/`);
+    return await getThrough(route.proxyServer, `${pages.origin}/`, route.authorization);
   } finally {
     await route.close();
   }
@@ -88,5 +94,52 @@ describe('the proxy relay to a SOCKS proxy with credentials', () => {
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(socks.requests.map((seen) => seen.accepted)).not.toContain(true);
     expect(pages.requests.length).toBe(served);
+  });
+});
+
+describe('who a session’s relay serves', () => {
+  const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
+
+  it('serves only a caller presenting its secret: a program with none or a wrong one is refused, another relay’s secret too', async () => {
+    const open = () => openSessionRelay({ upstream: null, policy: LOOPBACK_ALLOWED });
+    const [route, other] = await Promise.all([open(), open()]);
+    try {
+      // Its browser is some other process group: this process is any local program.
+      await route.challenge(processGroupOf(process.pid) === 1 ? 2 : 1);
+      const served = pages.requests.length;
+      const { username, password } = route.credentials;
+      for (const authorization of [
+        undefined,
+        basic(`${username}:wrong`),
+        basic(`${username}:${password.slice(0, -1)}`),
+        basic(`other:${password}`),
+        other.authorization,
+      ])
+        expect((await getThrough(route.proxyServer, `${pages.origin}/`, authorization)).status).toBe(403);
+      expect(pages.requests.length).toBe(served);
+      expect(await getThrough(route.proxyServer, `${pages.origin}/`, route.authorization)).toMatchObject({
+        status: 200,
+        body: expect.stringContaining('hello'),
+      });
+    } finally {
+      await Promise.all([route.close(), other.close()]);
+    }
+  });
+
+  it('asks its own browser for the secret (407) instead of refusing it, and serves it nothing without', async () => {
+    const route = await openSessionRelay({ upstream: null, policy: LOOPBACK_ALLOWED });
+    try {
+      // This test's process group stands in for the session's browser.
+      await route.challenge(processGroupOf(process.pid) as number);
+      const served = pages.requests.length;
+      expect((await getThrough(route.proxyServer, `${pages.origin}/`)).status).toBe(407);
+      expect((await getThrough(route.proxyServer, `${pages.origin}/`, basic('session:wrong'))).status).toBe(
+        407,
+      );
+      expect(pages.requests.length).toBe(served);
+      expect((await getThrough(route.proxyServer, `${pages.origin}/`, route.authorization)).status).toBe(200);
+    } finally {
+      await route.close();
+    }
   });
 });
