@@ -473,5 +473,5 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     } finally {
       await leaving.close();
     }
-  });
+  }, 90_000);
 });
