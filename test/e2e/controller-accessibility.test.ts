@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './support/axe';
-import { controllerForFile } from './support/controller';
+import { controllerForFile, createProfile } from './support/controller';
 import { goTo, shownUnlessRefused } from './support/popup';
 import { eventually } from './support/wait';
 
@@ -42,11 +42,7 @@ describe('accessibility', () => {
     const check = async (view: string) => {
       found[view] = await axeViolations(popup);
     };
-    const created = await api.send('POST', '/v1/profiles', {
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Looked at', tags: ['axe'] }),
-    });
-    expect(created.status).toBe(201);
+    await createProfile(api, { name: 'Looked at', tags: ['axe'] });
     const popup = await extension.openPopup('#/profiles');
     // Running, so that the Sessions view has a row with its Copy CDP URL.
     await popup.getByLabel('Search profiles').fill('Looked at');

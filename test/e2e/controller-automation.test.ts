@@ -6,8 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { browser } from 'wxt/browser';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
-import type { Profile } from '../../lib/api/schemas/profiles';
-import { controllerForFile } from './support/controller';
+import { controllerForFile, createProfile } from './support/controller';
 import { pick, pickable, rowOf, shownUnlessRefused } from './support/popup';
 import { eventually } from './support/wait';
 import { badge } from './support/worker';
@@ -17,10 +16,7 @@ const controller = controllerForFile();
 describe('runs a person can read', () => {
   it('answers a typo with the valid actions, and a refused page with a sentence and its detail behind a toggle', async () => {
     const { api, extension } = controller;
-    await api.send('POST', '/v1/profiles', {
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Runner' }),
-    });
+    await createProfile(api, { name: 'Runner' });
     const popup = await extension.openPopup('#/automation');
     await popup.getByLabel('Find a profile').fill('Runner');
     await expect.poll(() => pickable(popup)).toEqual(['Runner']);
@@ -67,19 +63,10 @@ describe('run history, re-run, several profiles', () => {
     (await controller.api.get<{ data: AutomationRun[] }>(`/v1/automation/status?profile_id=${profileId}`))
       .data;
 
-  async function createProfile(name: string): Promise<Profile> {
-    const answer = await controller.api.send('POST', '/v1/profiles', {
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name }),
-    });
-    expect(answer.status).toBe(201);
-    return (await answer.json()) as Profile;
-  }
-
   it('shows a profile’s runs made elsewhere, runs one again, and runs a script on two profiles', async () => {
     const { api, extension } = controller;
-    const first = await createProfile('Historic A');
-    const second = await createProfile('Historic B');
+    const first = await createProfile(api, { name: 'Historic A' });
+    const second = await createProfile(api, { name: 'Historic B' });
     const made = await api.send('POST', '/v1/automation/run', {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ profile_id: first.id, script, name: 'Made through the API' }),

@@ -4,28 +4,22 @@
  * session gets.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
-import type { Profile } from '../../lib/api/schemas/profiles';
-import { controllerForFile, profilesNamed } from './support/controller';
+import { controllerForFile, createProfile, profilesNamed } from './support/controller';
 import { focusedLabel, rowAction, rowOf, shownUnlessRefused } from './support/popup';
+import { serveOnLoopback } from './support/site';
 
 const controller = controllerForFile();
 
 describe('editing', () => {
   it('renames, re-tags and sets the fingerprint of a profile, then clones it', async () => {
     const { api, extension } = controller;
-    const created = await api.send('POST', '/v1/profiles', {
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Edit me',
-        proxy: 'http://dora:pw-kept@proxy.example:8080',
-        tags: ['old'],
-      }),
+    await createProfile(api, {
+      name: 'Edit me',
+      proxy: 'http://dora:pw-kept@proxy.example:8080',
+      tags: ['old'],
     });
-    expect(created.status).toBe(201);
     const popup = await extension.openPopup('#/profiles');
     await popup.getByLabel('Search profiles').fill('Edit me');
     await rowAction(popup, 'Edit me', 'Edit');
@@ -67,18 +61,11 @@ describe('editing', () => {
 describe('cookies in and out', () => {
   it('imports a paste and a file from the popup, exports cookies.txt, and a page of the next session gets them', async () => {
     const { api, extension, cleanup } = controller;
-    const site = createServer((request, response) =>
+    const origin = await serveOnLoopback(cleanup, (request, response) =>
       response.setHeader('Content-Type', 'text/plain').end(`cookies: ${request.headers.cookie ?? ''}`),
     );
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    cleanup.add(site, (it) => new Promise((resolve) => it.close(resolve)));
-    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     const expires = Math.floor(Date.now() / 1000) + 3600;
-    const created = await api.send('POST', '/v1/profiles', {
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Cookie jar' }),
-    });
-    const { id } = (await created.json()) as Profile;
+    const { id } = await createProfile(api, { name: 'Cookie jar' });
 
     const popup = await extension.openPopup('#/profiles');
     await popup.getByLabel('Search profiles').fill('Cookie jar');

@@ -3,14 +3,12 @@
  * thousand profiles searched (by name and tag) and paged by the service, named in Sessions and Automation; a
  * selection started and deleted; a session started from the list that looks like a normal Chrome.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../lib/api/schemas/profiles';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { controllerForFile, profilesNamed } from './support/controller';
+import { controllerForFile, createProfile, profilesNamed } from './support/controller';
 import { goTo, pickable, rowOf, shownUnlessRefused } from './support/popup';
+import { serveOnLoopback } from './support/site';
 import { eventually } from './support/wait';
 
 const controller = controllerForFile();
@@ -25,14 +23,9 @@ describe('every profile', () => {
     const indexes = Array.from({ length: COUNT }, (_, index) => index + 1);
     for (let start = 0; start < COUNT; start += 20) {
       await Promise.all(
-        indexes.slice(start, start + 20).map(async (index) => {
-          const body = { name: nameOf(index), tags: index % 10 === 0 ? ['vip'] : [] };
-          const answer = await api.send('POST', '/v1/profiles', {
-            headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify(body),
-          });
-          expect(answer.status).toBe(201);
-        }),
+        indexes
+          .slice(start, start + 20)
+          .map((index) => createProfile(api, { name: nameOf(index), tags: index % 10 === 0 ? ['vip'] : [] })),
       );
     }
   }, 300_000);
@@ -155,19 +148,12 @@ describe('no headless tell', () => {
   it('a session started from the popup presents a normal Chrome user agent to pages and on the wire', async () => {
     const { api, extension, cleanup } = controller;
     const agents: string[] = [];
-    const site = createServer((request, response) => {
+    const origin = await serveOnLoopback(cleanup, (request, response) => {
       agents.push(request.headers['user-agent'] ?? '');
       response.setHeader('Content-Type', 'text/html');
       response.end('<!doctype html><title>user agent</title>');
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    cleanup.add(site, (it) => new Promise((resolve) => it.close(resolve)));
-    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    const created = await api.send('POST', '/v1/profiles', {
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Plain agent' }),
-    });
-    const { id } = (await created.json()) as Profile;
+    const { id } = await createProfile(api, { name: 'Plain agent' });
     const popup = await extension.openPopup('#/profiles');
     await popup.getByLabel('Search profiles').fill('Plain agent');
     await popup.getByRole('button', { name: 'Start Plain agent' }).click();

@@ -3,27 +3,23 @@
  * closes mid-form, a proxy deleted (and a sentence while a profile uses it), a proxy checked, a pasted list
  * with a line report, and a profile's time zone matched to its proxy.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Profile } from '../../lib/api/schemas/profiles';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { startAuthenticatingProxy } from '../support/browser-fixtures';
 import type { cleanupStack } from './support/cleanup';
-import { controllerForFile } from './support/controller';
+import { controllerForFile, createProfile } from './support/controller';
 import { allStorage, focusedLabel, goTo, rowAction, rowOf, shownUnlessRefused } from './support/popup';
+import { serveOnLoopback } from './support/site';
 
 /** Answers as ipinfo.io does: the caller's IP and its time zone (what proxy checks ask through the proxy). */
 async function startCheckAddress(cleanup: ReturnType<typeof cleanupStack>): Promise<string> {
-  const server = createServer((_request, response) =>
+  const origin = await serveOnLoopback(cleanup, (_request, response) =>
     response
       .setHeader('Content-Type', 'application/json')
       .end('{"ip":"203.0.113.9","timezone":"Asia/Tokyo"}'),
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.add(server, (it) => new Promise((resolve) => it.close(resolve)));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/json`;
+  return `${origin}/json`;
 }
 
 const controller = controllerForFile({
@@ -71,11 +67,7 @@ describe('deleting', () => {
       body: JSON.stringify({ name: 'In use', scheme: 'http', host: '10.9.9.9', port: 3128 }),
     });
     const proxy = (await saved.json()) as ProxyConfig;
-    const user = await api.send('POST', '/v1/profiles', {
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Proxy user', proxy_id: proxy.id }),
-    });
-    const { id: userId } = (await user.json()) as Profile;
+    const { id: userId } = await createProfile(api, { name: 'Proxy user', proxy_id: proxy.id });
     const popup = await extension.openPopup('#/proxies');
     // Escape closes the question and gives the focus back to the button that asked it.
     await popup.getByRole('button', { name: 'Delete In use' }).click();
@@ -145,11 +137,7 @@ describe('proxy tools', () => {
       .getByText(/^Does not work: /)
       .waitFor();
 
-    const created = await api.send('POST', '/v1/profiles', {
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Tokyo shopper' }),
-    });
-    expect(created.status).toBe(201);
+    await createProfile(api, { name: 'Tokyo shopper' });
     popup = await extension.openPopup('#/profiles');
     await popup.getByLabel('Search profiles').fill('Tokyo shopper');
     await rowAction(popup, 'Tokyo shopper', 'Edit');

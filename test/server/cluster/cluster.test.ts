@@ -94,11 +94,23 @@ async function nodeOfSession(sessionId: string): Promise<string | null> {
   return rows[0]?.node_id ?? null;
 }
 
-async function runStarted(runId: string): Promise<void> {
+/** A run of a minute on the profile's session, asked of `node`; resolves once it runs. */
+async function startLongRun(
+  account: Account,
+  node: ServiceHandle,
+  profileId: string,
+): Promise<AutomationRun> {
+  const run = (await (
+    await account.on(node)('POST', '/v1/automation/run', {
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ profile_id: profileId, script: { steps: [{ action: 'wait_for', ms: 60000 }] } }),
+    })
+  ).json()) as AutomationRun;
   await eventually('the run to start on its session’s process', async () => {
-    const { rows } = await db.query('select status from automation_runs where id = $1', [runId]);
+    const { rows } = await db.query('select status from automation_runs where id = $1', [run.id]);
     return rows[0]?.status === 'running' ? true : undefined;
   });
+  return run;
 }
 
 describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', () => {
@@ -350,16 +362,7 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     const account = await newAccount('enterprise', 'cluster cancel');
     const session = await runningSession(account, nodes[0] as ServiceHandle, 'cancelled');
     const other = nodeOtherThan(await nodeOfSession(session.id));
-    const run = (await (
-      await account.on(other)('POST', '/v1/automation/run', {
-        headers: JSON_HEADERS,
-        body: JSON.stringify({
-          profile_id: session.profile_id,
-          script: { steps: [{ action: 'wait_for', ms: 60000 }] },
-        }),
-      })
-    ).json()) as AutomationRun;
-    await runStarted(run.id);
+    const run = await startLongRun(account, other, session.profile_id);
     const cancelled = await account.on(other)('POST', `/v1/automation/runs/${run.id}/cancel`);
     expect(await cancelled.json()).toMatchObject({ status: 'cancelled' });
   });
@@ -399,16 +402,7 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
       const [survivor] = nodes as [ServiceHandle];
       const survivorsSession = await runningSession(account, survivor, 'kept');
       for (const node of nodes.slice(1)) await runningSession(account, node, 'filling');
-      const run = (await (
-        await account.on(survivor)('POST', '/v1/automation/run', {
-          headers: JSON_HEADERS,
-          body: JSON.stringify({
-            profile_id: lost.profile_id,
-            script: { steps: [{ action: 'wait_for', ms: 60000 }] },
-          }),
-        })
-      ).json()) as AutomationRun;
-      await runStarted(run.id);
+      const run = await startLongRun(account, survivor, lost.profile_id);
 
       const killedAt = Date.now();
       await victim.kill();
