@@ -1,15 +1,12 @@
 /**
  * The popup's Profiles list as a controller for every profile, against the real service in real Chromium: a
- * thousand profiles searched (by name and tag) and paged by the service, named in Sessions and Automation; a
- * selection started and deleted; a session started from the list that looks like a normal Chrome.
+ * thousand profiles (the account's only ones) searched by name and tag and paged by the service, and named in
+ * Sessions and Automation.
  */
-import { chromium } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../lib/api/schemas/sessions';
-import { controllerForFile, createProfile, profilesNamed } from './support/controller';
+import { controllerForFile, createProfile } from './support/controller';
 import { goTo, pickable, rowOf, shownUnlessRefused } from './support/popup';
-import { serveOnLoopback } from './support/site';
-import { eventually } from './support/wait';
 
 const controller = controllerForFile();
 
@@ -107,77 +104,5 @@ describe('every profile', () => {
     await goTo(popup, 'Automation');
     await popup.getByLabel('Find a profile').fill('Scale 0777');
     await expect.poll(() => pickable(popup)).toEqual(['Scale 0777']);
-  });
-});
-
-describe('a selection', () => {
-  it('starts a selection, then deletes it running, saying beforehand what it costs', async () => {
-    const { api, extension } = controller;
-    for (const name of ['Bulk 1', 'Bulk 2', 'Bulk 3'])
-      await api.send('POST', '/v1/profiles', {
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name }),
-      });
-    const popup = await extension.openPopup('#/profiles');
-    await popup.getByLabel('Search profiles').fill('Bulk');
-    for (const name of ['Bulk 1', 'Bulk 2', 'Bulk 3']) await popup.getByLabel(`Select ${name}`).check();
-    await popup.getByText('3 selected').waitFor();
-    // A plan without an hourly limit, and room for three more sessions: nothing to ask.
-    await popup.getByRole('button', { name: 'Start 3' }).click();
-    await popup.getByRole('status').filter({ hasText: 'Started 3 of 3.' }).waitFor();
-    expect((await profilesNamed(api, 'Bulk')).map(({ status }) => status)).toEqual([
-      'running',
-      'running',
-      'running',
-    ]);
-
-    for (const name of ['Bulk 1', 'Bulk 2', 'Bulk 3']) await popup.getByLabel(`Select ${name}`).check();
-    await popup.getByRole('button', { name: 'Delete 3' }).click();
-    await popup
-      .getByRole('group', { name: /^Delete 3 profiles/ })
-      .getByRole('button', { name: 'Delete 3' })
-      .click();
-    await popup.getByText('No profile has that in its name or tags.').waitFor();
-    expect(await profilesNamed(api, 'Bulk')).toEqual([]);
-    const { data: running } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
-    expect(running).toEqual([]);
-  });
-});
-
-describe('no headless tell', () => {
-  it('a session started from the popup presents a normal Chrome user agent to pages and on the wire', async () => {
-    const { api, extension, cleanup } = controller;
-    const agents: string[] = [];
-    const origin = await serveOnLoopback(cleanup, (request, response) => {
-      agents.push(request.headers['user-agent'] ?? '');
-      response.setHeader('Content-Type', 'text/html');
-      response.end('<!doctype html><title>user agent</title>');
-    });
-    const { id } = await createProfile(api, { name: 'Plain agent' });
-    const popup = await extension.openPopup('#/profiles');
-    await popup.getByLabel('Search profiles').fill('Plain agent');
-    await popup.getByRole('button', { name: 'Start Plain agent' }).click();
-    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Stop Plain agent' }));
-
-    const session = await eventually('the session to run', async () => {
-      const { data } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
-      return data.find((running) => running.profile_id === id);
-    });
-    expect(session.headless).toBe(true);
-    const remote = await chromium.connectOverCDP(session.cdp_url ?? '');
-    try {
-      const page = await (remote.contexts()[0] ?? (await remote.newContext())).newPage();
-      await page.goto(origin);
-      const userAgent = await page.evaluate(() => navigator.userAgent);
-      expect(userAgent).toMatch(
-        /^Mozilla\/5\.0 \(X11; Linux x86_64\) .* Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/,
-      );
-      // The page and whatever else the browser asked the site for (its icon) carried the same.
-      expect([...new Set(agents)]).toEqual([userAgent]);
-    } finally {
-      await remote.close();
-    }
-    await popup.getByRole('button', { name: 'Stop Plain agent' }).click();
-    await shownUnlessRefused(popup, popup.getByRole('button', { name: 'Start Plain agent' }));
   });
 });
