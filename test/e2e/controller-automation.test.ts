@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { browser } from 'wxt/browser';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { controllerForFile, createProfile } from './support/controller';
-import { pick, pickable, rowOf, shownUnlessRefused } from './support/popup';
+import { clearKeptPicks, pick, pickable, rowOf, shownUnlessRefused } from './support/popup';
 import { eventually } from './support/wait';
 import { badge } from './support/worker';
 
@@ -20,6 +20,7 @@ describe('runs a person can read', () => {
     const popup = await extension.openPopup('#/automation');
     await popup.getByLabel('Find a profile').fill('Runner');
     await expect.poll(() => pickable(popup)).toEqual(['Runner']);
+    await clearKeptPicks(popup);
     await pick(popup, 'Runner');
     const script = popup.getByLabel('Script (JSON steps)');
     await script.fill(JSON.stringify({ steps: [{ action: 'clik', selector: '#buy' }] }));
@@ -78,9 +79,7 @@ describe('run history, re-run, several profiles', () => {
     const popup = await extension.openPopup('#/automation');
     await popup.getByLabel('Find a profile').fill('Historic A');
     await expect.poll(() => pickable(popup)).toEqual(['Historic A']);
-    // Picks the popup kept from earlier are named under the list, out of the search's sight too: cleared.
-    const clear = popup.getByRole('button', { name: 'Clear picks' });
-    if (await clear.count()) await clear.click();
+    await clearKeptPicks(popup);
     await pick(popup, 'Historic A');
     await popup.getByText("This profile's runs on the service").click();
     const earlier = rowOf(popup, 'Made through the API');

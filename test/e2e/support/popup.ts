@@ -42,6 +42,15 @@ export function pick(popup: Page, name: string): Promise<void> {
   return popup.getByRole('group', { name: 'Profiles to run on' }).getByRole('checkbox', { name }).check();
 }
 
+/**
+ * Clears the picks the popup kept from earlier runs (in this browser), which Automation names under its list
+ * out of the search's sight and would run on too.
+ */
+export async function clearKeptPicks(popup: Page): Promise<void> {
+  const clear = popup.getByRole('button', { name: 'Clear picks' });
+  if (await clear.count()) await clear.click();
+}
+
 /** Runs `script` as `name` from the Automation view and waits until its row says it succeeded; gives the row. */
 export async function runToSuccess(popup: Page, name: string, script: object): Promise<Locator> {
   await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script, null, 2));
