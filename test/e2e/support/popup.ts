@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import type { browser } from 'wxt/browser';
 import { eventually } from './wait';
 
 /** Opens one of the popup's views from its navigation, by the link's name. */
@@ -41,6 +42,15 @@ export function pick(popup: Page, name: string): Promise<void> {
   return popup.getByRole('group', { name: 'Profiles to run on' }).getByRole('checkbox', { name }).check();
 }
 
+/**
+ * Clears the picks the popup kept from earlier runs (in this browser), which Automation names under its list
+ * out of the search's sight and would run on too.
+ */
+export async function clearKeptPicks(popup: Page): Promise<void> {
+  const clear = popup.getByRole('button', { name: 'Clear picks' });
+  if (await clear.count()) await clear.click();
+}
+
 /** Runs `script` as `name` from the Automation view and waits until its row says it succeeded; gives the row. */
 export async function runToSuccess(popup: Page, name: string, script: object): Promise<Locator> {
   await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script, null, 2));
@@ -52,4 +62,20 @@ export async function runToSuccess(popup: Page, name: string, script: object): P
     (await run.locator('summary .status').textContent()) === 'succeeded' ? true : undefined,
   );
   return run;
+}
+
+/** The accessible label (else the text) of the element with the focus. */
+export function focusedLabel(page: Page): Promise<string | null | undefined> {
+  return page.evaluate(
+    () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+  );
+}
+
+/** Everything the extension keeps, in every storage area, as one text. */
+export function allStorage(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const { storage } = (globalThis as unknown as { chrome: typeof browser }).chrome;
+    const areas = [storage.local, storage.session];
+    return JSON.stringify(await Promise.all(areas.map((area) => area.get(null))));
+  });
 }

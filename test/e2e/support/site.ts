@@ -1,5 +1,6 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { cleanupStack } from './cleanup';
 
 export const SITE_TITLE = 'Spring catalogue';
 
@@ -38,4 +39,15 @@ export async function startSite() {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Serves `handler` on 127.0.0.1 until `cleanup` runs; gives the origin. */
+export async function serveOnLoopback(
+  cleanup: ReturnType<typeof cleanupStack>,
+  handler: RequestListener,
+): Promise<string> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanup.add(server, (it) => new Promise((resolve) => it.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

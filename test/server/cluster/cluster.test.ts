@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { AutomationRun } from '../../../lib/api/schemas/automation';
 import type { Session } from '../../../lib/api/schemas/sessions';
@@ -32,28 +32,59 @@ const nginxBin = nginxForTests();
 let postgres: PostgresServer;
 let nginxPort: number;
 let db: pg.Client;
+/** What every process of the cluster is started with (those a case starts of its own too). */
+let clusterEnv: Record<string, string>;
+/** The three processes every case shares; a case that kills or stops one starts its own to do it to. */
 const nodes: ServiceHandle[] = [];
-let key: string;
+/** Every key a case made: their sessions are stopped before the next case, which finds every slot free. */
+const keys: string[] = [];
 const startedAt = Date.now();
 
 const nodeIdOf = (node: ServiceHandle) => readFileSync(path.join(node.dataDir, 'node-id'), 'utf8').trim();
-const on = (node: ServiceHandle) => requester(node.baseUrl, key);
+const nodeWithId = (id: string | null) => nodes.find((node) => nodeIdOf(node) === id) as ServiceHandle;
+const nodeOtherThan = (id: string | null) => nodes.find((node) => nodeIdOf(node) !== id) as ServiceHandle;
 
-async function createProfile(name: string): Promise<string> {
-  const [a] = nodes as [ServiceHandle];
-  const response = await on(a)('POST', '/v1/profiles', {
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ name }),
-  });
+/** An account of its own for a case: its key, and requests, profiles and sessions made with it. */
+async function newAccount(plan: 'free' | 'enterprise', name: string) {
+  const key = await (nodes[0] as ServiceHandle).createKey(plan, name);
+  keys.push(key);
+  const on = (node: ServiceHandle) => requester(node.baseUrl, key);
+  return {
+    key,
+    on,
+    async createProfile(profile: string): Promise<string> {
+      const response = await on(nodes[0] as ServiceHandle)('POST', '/v1/profiles', {
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ name: profile }),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    },
+    /** Asks `node` to start the profile: it runs there while that process has room. */
+    start(node: ServiceHandle, profileId: string): Promise<Response> {
+      return on(node)('POST', '/v1/sessions/start', {
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ profile_id: profileId, headless: true }),
+      });
+    },
+  };
+}
+type Account = Awaited<ReturnType<typeof newAccount>>;
+
+/** A new profile of the account, running on `node`. */
+async function runningSession(account: Account, node: ServiceHandle, name: string): Promise<Session> {
+  const response = await account.start(node, await account.createProfile(name));
   expect(response.status).toBe(201);
-  return ((await response.json()) as { id: string }).id;
+  return (await response.json()) as Session;
 }
 
-async function start(node: ServiceHandle, profileId: string): Promise<Response> {
-  return on(node)('POST', '/v1/sessions/start', {
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ profile_id: profileId, headless: true }),
-  });
+/** Stops every session the cases' accounts still run, so that each case starts with every slot free. */
+async function stopEverySession(): Promise<void> {
+  for (const key of keys) {
+    const send = requester((nodes[0] as ServiceHandle).baseUrl, key);
+    const { data } = (await (await send('GET', '/v1/sessions?status=running')).json()) as { data: Session[] };
+    for (const session of data) await send('DELETE', `/v1/sessions/stop?session_id=${session.id}`);
+  }
 }
 
 async function nodeOfSession(sessionId: string): Promise<string | null> {
@@ -63,16 +94,32 @@ async function nodeOfSession(sessionId: string): Promise<string | null> {
   return rows[0]?.node_id ?? null;
 }
 
-describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', () => {
-  const placed: Record<string, Session> = {};
-  let profiles: string[] = [];
+/** A run of a minute on the profile's session, asked of `node`; resolves once it runs. */
+async function startLongRun(
+  account: Account,
+  node: ServiceHandle,
+  profileId: string,
+): Promise<AutomationRun> {
+  const run = (await (
+    await account.on(node)('POST', '/v1/automation/run', {
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ profile_id: profileId, script: { steps: [{ action: 'wait_for', ms: 60000 }] } }),
+    })
+  ).json()) as AutomationRun;
+  await eventually('the run to start on its session’s process', async () => {
+    const { rows } = await db.query('select status from automation_runs where id = $1', [run.id]);
+    return rows[0]?.status === 'running' ? true : undefined;
+  });
+  return run;
+}
 
+describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', () => {
   beforeAll(async () => {
     postgres = await startPostgres(bin as string);
     db = new pg.Client({ connectionString: postgres.url });
     await db.connect();
     nginxPort = await freePort();
-    const env = {
+    clusterEnv = {
       DATABASE_URL: postgres.url,
       MAX_BROWSERS: '1',
       HEADLESS: 'true',
@@ -81,10 +128,9 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
       TRUST_PROXY: '127.0.0.1',
     };
     // All at once on the fresh database: one migrates it, the others wait for it and find it done.
-    nodes.push(...(await Promise.all([0, 1, 2].map(() => startService({ env })))));
-    key = (await nodes[0]?.createKey('enterprise', 'cluster')) as string;
-    profiles = await Promise.all(['one', 'two', 'three', 'four'].map(createProfile));
+    nodes.push(...(await Promise.all([0, 1, 2].map(() => startService({ env: clusterEnv })))));
   });
+  beforeEach(stopEverySession);
   afterAll(async () => {
     await Promise.all(nodes.map((node) => node.close()));
     await db?.end();
@@ -109,24 +155,14 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
   });
 
   it('keeps the plan’s session cap across the processes', async () => {
-    const free = await (nodes[0] as ServiceHandle).createKey('free', 'cluster free');
-    const asFree = (node: ServiceHandle) => requester(node.baseUrl, free);
+    const free = await newAccount('free', 'cluster free');
     const freeProfiles: string[] = [];
-    for (const name of ['f1', 'f2', 'f3']) {
-      const response = await asFree(nodes[1] as ServiceHandle)('POST', '/v1/profiles', {
-        headers: JSON_HEADERS,
-        body: JSON.stringify({ name }),
-      });
-      freeProfiles.push(((await response.json()) as { id: string }).id);
-    }
+    for (const name of ['f1', 'f2', 'f3']) freeProfiles.push(await free.createProfile(name));
     // Free holds 2 sessions at once: two processes start one each, the third refuses the third.
     const statuses: number[] = [];
     const started: Session[] = [];
     for (const [index, profileId] of freeProfiles.entries()) {
-      const response = await asFree(nodes[index] as ServiceHandle)('POST', '/v1/sessions/start', {
-        headers: JSON_HEADERS,
-        body: JSON.stringify({ profile_id: profileId, headless: true }),
-      });
+      const response = await free.start(nodes[index] as ServiceHandle, profileId);
       statuses.push(response.status);
       if (response.status === 201) started.push((await response.json()) as Session);
       else expect(await response.json()).toMatchObject({ code: 'session_limit' });
@@ -134,24 +170,26 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     expect(statuses).toEqual([201, 201, 429]);
     // Stopped through a process that does not run it.
     for (const session of started) {
-      const owner = await nodeOfSession(session.id);
-      const other = nodes.find((node) => nodeIdOf(node) !== owner) as ServiceHandle;
-      const stopped = await asFree(other)('DELETE', `/v1/sessions/stop?session_id=${session.id}`);
+      const other = nodeOtherThan(await nodeOfSession(session.id));
+      const stopped = await free.on(other)('DELETE', `/v1/sessions/stop?session_id=${session.id}`);
       expect(await stopped.json()).toMatchObject({ status: 'stopped', stop_reason: 'user' });
     }
   });
 
   it('places each start on a process with room, whichever received it, and says when none has', async () => {
     const [a] = nodes as [ServiceHandle];
+    const account = await newAccount('enterprise', 'cluster placing');
+    const profiles = await Promise.all(['one', 'two', 'three', 'four'].map(account.createProfile));
+    const placed: Session[] = [];
     for (const profileId of profiles.slice(0, 3)) {
-      const response = await start(a, profileId);
+      const response = await account.start(a, profileId);
       expect(response.status).toBe(201);
-      placed[profileId] = (await response.json()) as Session;
+      placed.push((await response.json()) as Session);
     }
-    const where = await Promise.all(Object.values(placed).map((session) => nodeOfSession(session.id)));
+    const where = await Promise.all(placed.map((session) => nodeOfSession(session.id)));
     expect(new Set(where)).toEqual(new Set(nodes.map(nodeIdOf)));
 
-    const full = await start(a, profiles[3] as string);
+    const full = await account.start(a, profiles[3] as string);
     expect(full.status).toBe(503);
     expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await full.json()).toMatchObject({
@@ -161,10 +199,10 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
   });
 
   it('drives a browser through the cdp_url of a process that does not run it, with Playwright and Puppeteer', async () => {
-    const [first] = Object.values(placed) as [Session];
-    const owner = await nodeOfSession(first.id);
-    const asker = nodes.find((node) => nodeIdOf(node) !== owner) as ServiceHandle;
-    const seen = (await (await on(asker)('GET', `/v1/sessions/${first.id}`)).json()) as Session;
+    const account = await newAccount('enterprise', 'cluster devtools');
+    const session = await runningSession(account, nodes[0] as ServiceHandle, 'driven');
+    const asker = nodeOtherThan(await nodeOfSession(session.id));
+    const seen = (await (await account.on(asker)('GET', `/v1/sessions/${session.id}`)).json()) as Session;
     expect(seen.cdp_url?.startsWith(asker.baseUrl.replace('http', 'ws'))).toBe(true);
 
     const browser = await chromium.connectOverCDP(seen.cdp_url as string);
@@ -184,13 +222,10 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
   });
 
   it('shows a live view through a process that does not run the session, and relays the owner’s refusal', async () => {
-    const placedOne = Object.values(placed)[0];
-    const session =
-      placedOne ??
-      ((await (await start(nodes[0] as ServiceHandle, profiles[0] as string)).json()) as Session);
-    const owner = await nodeOfSession(session.id);
-    const asker = nodes.find((node) => nodeIdOf(node) !== owner) as ServiceHandle;
-    const seen = (await (await on(asker)('GET', `/v1/sessions/${session.id}`)).json()) as Session;
+    const account = await newAccount('enterprise', 'cluster live view');
+    const session = await runningSession(account, nodes[0] as ServiceHandle, 'watched');
+    const asker = nodeOtherThan(await nodeOfSession(session.id));
+    const seen = (await (await account.on(asker)('GET', `/v1/sessions/${session.id}`)).json()) as Session;
     const address = seen.live_view_readonly_url as string;
     expect(address.startsWith(`${asker.baseUrl}/live/${session.id}/v.`)).toBe(true);
     expect((await fetch(address)).status).toBe(200);
@@ -209,19 +244,20 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
   it.skipIf(!nginxBin)(
     'serves through docs/cluster/nginx.conf: requests, DevTools at a cdp_url on nginx, and a long poll',
     async () => {
+      const account = await newAccount('enterprise', 'cluster nginx');
+      const session = await runningSession(account, nodes[0] as ServiceHandle, 'behind nginx');
       const nginx = await startNginx(
         nginxBin as string,
         nodes.map((node) => `127.0.0.1:${node.port}`),
         nginxPort,
       );
       try {
-        const through = requester(nginx.url, key);
+        const through = requester(nginx.url, account.key);
         const answers = await Promise.all(
           Array.from({ length: 6 }, () => through('GET', '/v1/profiles?limit=1')),
         );
         expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
-        const [first] = Object.values(placed) as [Session];
-        const seen = (await (await through('GET', `/v1/sessions/${first.id}`)).json()) as Session;
+        const seen = (await (await through('GET', `/v1/sessions/${session.id}`)).json()) as Session;
         expect(seen.cdp_url?.startsWith(nginx.url.replace('http', 'ws'))).toBe(true);
         const browser = await chromium.connectOverCDP(seen.cdp_url as string);
         try {
@@ -235,7 +271,7 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
           await through('POST', '/v1/automation/run', {
             headers: JSON_HEADERS,
             body: JSON.stringify({
-              profile_id: first.profile_id,
+              profile_id: session.profile_id,
               script: { steps: [{ action: 'wait_for', ms: 500 }] },
             }),
           })
@@ -252,11 +288,12 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
   );
 
   it('runs a script on the process that runs the profile’s session, and a long poll on another answers within a second', async () => {
-    const [session] = Object.values(placed) as [Session];
+    const account = await newAccount('enterprise', 'cluster runs');
+    const session = await runningSession(account, nodes[0] as ServiceHandle, 'scripted');
     const owner = await nodeOfSession(session.id);
-    const submitter = nodes.find((node) => nodeIdOf(node) !== owner) as ServiceHandle;
+    const submitter = nodeOtherThan(owner);
     const poller = nodes.find((node) => node !== submitter && nodeIdOf(node) !== owner) as ServiceHandle;
-    const created = await on(submitter)('POST', '/v1/automation/run', {
+    const created = await account.on(submitter)('POST', '/v1/automation/run', {
       headers: JSON_HEADERS,
       body: JSON.stringify({
         profile_id: session.profile_id,
@@ -270,7 +307,10 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
     });
     expect(created.status).toBe(202);
     const run = (await created.json()) as AutomationRun;
-    const answered = await on(poller)('GET', `/v1/automation/status?run_id=${run.id}&wait=25&until=finished`);
+    const answered = await account.on(poller)(
+      'GET',
+      `/v1/automation/status?run_id=${run.id}&wait=25&until=finished`,
+    );
     const answeredAt = Date.now();
     const finished = (await answered.json()) as AutomationRun;
     expect(finished).toMatchObject({ status: 'succeeded', session_id: session.id, output: { two: 2 } });
@@ -283,10 +323,11 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
 
   it('wakes an event stream on one process with a change made on another, within a second', async () => {
     const [a, b] = nodes as [ServiceHandle, ServiceHandle];
-    const stream = await openEventStream(b.baseUrl, key);
+    const account = await newAccount('enterprise', 'cluster events');
+    const stream = await openEventStream(b.baseUrl, account.key);
     try {
       const create = async (name: string) => {
-        const made = await on(a)('POST', '/v1/profiles', {
+        const made = await account.on(a)('POST', '/v1/profiles', {
           headers: JSON_HEADERS,
           body: JSON.stringify({ name }),
         });
@@ -318,42 +359,34 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
   });
 
   it('cancels a run through a process that does not run it', async () => {
-    const [session] = Object.values(placed) as [Session];
-    const owner = await nodeOfSession(session.id);
-    const other = nodes.find((node) => nodeIdOf(node) !== owner) as ServiceHandle;
-    const run = (await (
-      await on(other)('POST', '/v1/automation/run', {
-        headers: JSON_HEADERS,
-        body: JSON.stringify({
-          profile_id: session.profile_id,
-          script: { steps: [{ action: 'wait_for', ms: 60000 }] },
-        }),
-      })
-    ).json()) as AutomationRun;
-    await eventually('the run to start on its session’s process', async () => {
-      const { rows } = await db.query('select status from automation_runs where id = $1', [run.id]);
-      return rows[0]?.status === 'running' ? true : undefined;
-    });
-    const cancelled = await on(other)('POST', `/v1/automation/runs/${run.id}/cancel`);
+    const account = await newAccount('enterprise', 'cluster cancel');
+    const session = await runningSession(account, nodes[0] as ServiceHandle, 'cancelled');
+    const other = nodeOtherThan(await nodeOfSession(session.id));
+    const run = await startLongRun(account, other, session.profile_id);
+    const cancelled = await account.on(other)('POST', `/v1/automation/runs/${run.id}/cancel`);
     expect(await cancelled.json()).toMatchObject({ status: 'cancelled' });
   });
 
   it('reads and writes the cookies of a running session through a process that does not run it', async () => {
-    const [session] = Object.values(placed) as [Session];
+    const account = await newAccount('enterprise', 'cluster cookies');
+    const session = await runningSession(account, nodes[0] as ServiceHandle, 'cookie jar');
     const owner = await nodeOfSession(session.id);
-    const other = nodes.find((node) => nodeIdOf(node) !== owner) as ServiceHandle;
-    const runner = nodes.find((node) => nodeIdOf(node) === owner) as ServiceHandle;
+    const other = nodeOtherThan(owner);
+    const runner = nodeWithId(owner);
     const sessionsOfProfile = async () =>
       (await db.query('select id from sessions where profile_id = $1', [session.profile_id])).rowCount;
     const before = await sessionsOfProfile();
     const cookiesPath = `/v1/profiles/${session.profile_id}/cookies`;
-    const put = await on(other)('PUT', cookiesPath, {
+    const put = await account.on(other)('PUT', cookiesPath, {
       headers: JSON_HEADERS,
       body: JSON.stringify([{ name: 'carried', value: 'across', domain: '127.0.0.1' }]),
     });
     expect(await put.json()).toEqual({ imported: 1, session_cookies_not_kept: 0, replaced: false });
     for (const node of [runner, other]) {
-      const jar = (await (await on(node)('GET', cookiesPath)).json()) as { name: string; value: string }[];
+      const jar = (await (await account.on(node)('GET', cookiesPath)).json()) as {
+        name: string;
+        value: string;
+      }[];
       expect(jar).toContainEqual(expect.objectContaining({ name: 'carried', value: 'across' }));
     }
     // The running session's browser was used: no other was started for it.
@@ -361,76 +394,78 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
   });
 
   it('marks the sessions and runs of a process killed with -9 within 30 s, and another takes its starts', async () => {
-    const victim = nodes[2] as ServiceHandle;
-    const victimId = nodeIdOf(victim);
-    const owners = await Promise.all(Object.values(placed).map((candidate) => nodeOfSession(candidate.id)));
-    const lost = Object.values(placed)[owners.indexOf(victimId)] as Session;
-    expect(lost).toBeDefined();
-    const survivor = nodes[0] as ServiceHandle;
-    const run = (await (
-      await on(survivor)('POST', '/v1/automation/run', {
-        headers: JSON_HEADERS,
-        body: JSON.stringify({
-          profile_id: lost.profile_id,
-          script: { steps: [{ action: 'wait_for', ms: 60000 }] },
-        }),
-      })
-    ).json()) as AutomationRun;
-    await eventually('the run to start on its session’s process', async () => {
-      const { rows } = await db.query('select status from automation_runs where id = $1', [run.id]);
-      return rows[0]?.status === 'running' ? true : undefined;
-    });
+    // A fourth process, to kill; with the three others, every slot of the cluster is taken.
+    const victim = await startService({ env: clusterEnv });
+    try {
+      const account = await newAccount('enterprise', 'cluster killed');
+      const lost = await runningSession(account, victim, 'lost');
+      const [survivor] = nodes as [ServiceHandle];
+      const survivorsSession = await runningSession(account, survivor, 'kept');
+      for (const node of nodes.slice(1)) await runningSession(account, node, 'filling');
+      const run = await startLongRun(account, survivor, lost.profile_id);
 
-    const killedAt = Date.now();
-    await victim.kill();
-    const stopped = await eventually(
-      'the killed process’s session to be marked lost',
-      async () => {
-        const current = (await (await on(survivor)('GET', `/v1/sessions/${lost.id}`)).json()) as Session;
-        return current.status === 'stopped' ? current : undefined;
-      },
-      40_000,
-    );
-    const markedAfter = Date.now() - killedAt;
-    console.log(`a process killed with -9 had its session marked node_lost ${markedAfter} ms later`);
-    expect(stopped.stop_reason).toBe('node_lost');
-    expect(markedAfter).toBeLessThan(30_000);
-    const failed = (await (
-      await on(survivor)('GET', `/v1/automation/status?run_id=${run.id}`)
-    ).json()) as AutomationRun;
-    expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/stopped answering/) });
+      const killedAt = Date.now();
+      await victim.kill();
+      const stopped = await eventually(
+        'the killed process’s session to be marked lost',
+        async () => {
+          const current = (await (
+            await account.on(survivor)('GET', `/v1/sessions/${lost.id}`)
+          ).json()) as Session;
+          return current.status === 'stopped' ? current : undefined;
+        },
+        40_000,
+      );
+      const markedAfter = Date.now() - killedAt;
+      console.log(`a process killed with -9 had its session marked node_lost ${markedAfter} ms later`);
+      expect(stopped.stop_reason).toBe('node_lost');
+      expect(markedAfter).toBeLessThan(30_000);
+      const failed = (await (
+        await account.on(survivor)('GET', `/v1/automation/status?run_id=${run.id}`)
+      ).json()) as AutomationRun;
+      expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/stopped answering/) });
 
-    // The profile is free again: with a slot made free on a live process, it starts there.
-    const survivorsSession = Object.values(placed)[owners.indexOf(nodeIdOf(survivor))] as Session;
-    const freed = await on(nodes[1] as ServiceHandle)(
-      'DELETE',
-      `/v1/sessions/stop?session_id=${survivorsSession.id}`,
-    );
-    expect(freed.status).toBe(200);
-    const again = await start(nodes[1] as ServiceHandle, lost.profile_id);
-    expect(again.status).toBe(201);
-    placed[lost.profile_id] = (await again.json()) as Session;
+      // The profile is free again: with a slot made free on a live process, it starts there.
+      const freed = await account.on(nodes[1] as ServiceHandle)(
+        'DELETE',
+        `/v1/sessions/stop?session_id=${survivorsSession.id}`,
+      );
+      expect(freed.status).toBe(200);
+      const again = await account.start(nodes[1] as ServiceHandle, lost.profile_id);
+      expect(again.status).toBe(201);
+    } finally {
+      await victim.close();
+    }
   }, 90_000);
 
   it('a process told to stop takes no new sessions, stops its own and leaves; nothing stays running', async () => {
-    const [leaving, staying] = nodes as [ServiceHandle, ServiceHandle];
-    const leavingId = nodeIdOf(leaving);
-    expect(await leaving.stop()).toBe(0);
-    const { rows: left } = await db.query('select id from nodes where id = $1', [leavingId]);
-    expect(left).toEqual([]);
-    const { rows: live } = await db.query(
-      `select id, stop_reason from sessions where node_id = $1 and status in ('starting', 'running', 'stopping')`,
-      [leavingId],
-    );
-    expect(live).toEqual([]);
-    const { rows: stopped } = await db.query<{ stop_reason: string }>(
-      `select stop_reason from sessions where node_id = $1 and status = 'stopped' order by stopped_at desc limit 1`,
-      [leavingId],
-    );
-    expect(stopped[0]?.stop_reason).toBe('service_shutdown');
-    const listed = (await (await on(staying)('GET', '/v1/sessions?status=running')).json()) as {
-      data: Session[];
-    };
-    for (const session of listed.data) expect(await nodeOfSession(session.id)).toBe(nodeIdOf(staying));
-  });
+    // A fourth process, to stop: the three others stay for the other cases.
+    const leaving = await startService({ env: clusterEnv });
+    try {
+      const staying = nodes[1] as ServiceHandle;
+      const account = await newAccount('enterprise', 'cluster leaving');
+      await runningSession(account, leaving, 'on the leaving process');
+      await runningSession(account, staying, 'on the staying process');
+      const leavingId = nodeIdOf(leaving);
+      expect(await leaving.stop()).toBe(0);
+      const { rows: left } = await db.query('select id from nodes where id = $1', [leavingId]);
+      expect(left).toEqual([]);
+      const { rows: live } = await db.query(
+        `select id, stop_reason from sessions where node_id = $1 and status in ('starting', 'running', 'stopping')`,
+        [leavingId],
+      );
+      expect(live).toEqual([]);
+      const { rows: stopped } = await db.query<{ stop_reason: string }>(
+        `select stop_reason from sessions where node_id = $1 and status = 'stopped' order by stopped_at desc limit 1`,
+        [leavingId],
+      );
+      expect(stopped[0]?.stop_reason).toBe('service_shutdown');
+      const listed = (await (await account.on(staying)('GET', '/v1/sessions?status=running')).json()) as {
+        data: Session[];
+      };
+      for (const session of listed.data) expect(await nodeOfSession(session.id)).toBe(nodeIdOf(staying));
+    } finally {
+      await leaving.close();
+    }
+  }, 90_000);
 });
