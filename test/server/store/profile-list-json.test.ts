@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../server/core/clock';
 import type { Database, Queryable } from '../../../server/db/driver';
+import { migrate } from '../../../server/db/migrate';
+import { openDatabase } from '../../../server/db/open';
 import { generateIdentity } from '../../../server/identity/generate';
 import { createAccountWithKey } from '../../../server/store/accounts';
 import { updateProfile } from '../../../server/store/profile-changes';
@@ -8,18 +10,36 @@ import { listProfilesJson, profilePageText } from '../../../server/store/profile
 import { insertProfile, listProfiles, type ProfileListOptions } from '../../../server/store/profiles';
 import { insertProxy, replaceProxy } from '../../../server/store/proxies';
 import { insertStartingSession } from '../../../server/store/sessions';
-import { openScratchDatabase, type ScratchDatabase } from '../../support/scratch-database';
+import { postgresForTests, startPostgres } from '../../support/postgres-server';
+import { openScratchDatabase } from '../../support/scratch-database';
 
 /* The list's answer built from profiles kept between requests: always the bytes of the list read afresh. */
 
-let scratch: ScratchDatabase;
-let db: Database;
+const postgresBin = postgresForTests();
+const databases: { name: string; open(): Promise<{ db: Database; close(): Promise<void> }> }[] = [
+  { name: 'PGlite', open: () => openScratchDatabase('profile-list') },
+  ...(postgresBin
+    ? [
+        {
+          name: 'PostgreSQL',
+          async open() {
+            const server = await startPostgres(postgresBin);
+            const opened = await openDatabase({ dataDir: '', databaseUrl: server.url });
+            await migrate(opened);
+            return {
+              db: opened,
+              async close() {
+                await opened.close();
+                await server.stop();
+              },
+            };
+          },
+        },
+      ]
+    : []),
+];
 
-beforeAll(async () => {
-  scratch = await openScratchDatabase('profile-list');
-  db = scratch.db;
-});
-afterAll(() => scratch?.close());
+let db: Database;
 
 const page = (options: Partial<ProfileListOptions> = {}) => ({ limit: 50, after: null, ...options });
 
@@ -73,7 +93,13 @@ function watched(between?: () => Promise<void>) {
   return { queryable, seen };
 }
 
-describe('the list of profiles as JSON text', () => {
+describe.each(databases)('the list of profiles as JSON text, on $name', ({ open }) => {
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, close } = await open());
+  });
+  afterAll(() => close?.());
+
   it('is the bytes of the list read whole, on every page, filtered or not, first read or kept', async () => {
     const { accountId } = await accountWithProfiles(7);
     const first = await listProfiles(db, accountId, page({ limit: 3 }));
