@@ -97,12 +97,16 @@ export async function listProfiles(
 
 /**
  * The WHERE, ORDER BY and LIMIT of a page of the list over `p` and `s`, the first two parameters being the live
- * session statuses and the account.
+ * session statuses and the account. The limit is written out: as a parameter, a prepared statement's generic
+ * plan assumes a tenth of the account's profiles, costs more than a custom one, and so every run is planned
+ * again, which took longer the more profiles there were (PGlite: 1.1 ms a page of 10,000 against 0.6 ms).
  */
 export function listConditions(options: ProfileListOptions, params: unknown[]): string {
+  if (!Number.isSafeInteger(options.limit))
+    throw new Error(`a list's limit must be an integer: ${options.limit}`);
   const where = ['p.account_id = $2', ...filterConditions(options, params)];
   if (options.after !== null) where.push(`p.seq < ${bind(params, options.after)}`);
-  return `where ${where.join(' and ')} order by p.seq desc limit ${bind(params, options.limit + 1)}`;
+  return `where ${where.join(' and ')} order by p.seq desc limit ${options.limit + 1}`;
 }
 
 /** How many of the account's profiles the filters of a list match, on every page together. */
