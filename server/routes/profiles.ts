@@ -14,12 +14,12 @@ import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
 import { generateIdentity } from '../identity/generate';
 import { cloneProfile, updateProfile } from '../store/profile-changes';
+import { listProfilesJson, profilePageText } from '../store/profile-list-json';
 import {
   countProfiles,
   deleteIdleProfile,
   getProfile,
   insertProfile,
-  listProfiles,
   type ProfileFields,
 } from '../store/profiles';
 import { findProxyRow } from '../store/proxies';
@@ -29,10 +29,10 @@ export const profileRoutes: Route[] = [
     const accountId = c.get('account').id;
     const filter = { q: query.q, tag: query.tag, status: query.status };
     const [page, total] = await Promise.all([
-      listProfiles(db, accountId, { limit: query.limit, after: readCursor(query.cursor), ...filter }),
+      listProfilesJson(db, accountId, { limit: query.limit, after: readCursor(query.cursor), ...filter }),
       query.total === 'true' ? countProfiles(db, accountId, filter) : undefined,
     ]);
-    return c.json(total === undefined ? page : { ...page, total }, status);
+    return c.body(profilePageText(page, total), status, { 'Content-Type': 'application/json' });
   }),
 
   route('createProfile', async (c, { body, keep }, { clock, events }) => {

@@ -10,7 +10,7 @@ import { queryAsJson } from './json-rows';
 import { type Page, toPage } from './pagination';
 import { LIVE_SESSION_STATUSES } from './sessions';
 
-interface ProfileRow {
+export interface ProfileRow {
   seq: number;
   id: string;
   name: string;
@@ -47,7 +47,7 @@ export interface ProfileFilter {
  * the partial unique index on sessions allows at most one live session per profile. Without the proxy's
  * password, which no answer shows.
  */
-const SELECT_PROFILES = `
+export const SELECT_PROFILES = `
   select p.seq, p.id, p.name, p.proxy_id, p.tags, p.notes, p.fingerprint, p.identity, p.created_at, p.updated_at,
          p.last_used_at,
          coalesce(x.scheme, p.proxy_scheme) as proxy_scheme, coalesce(x.host, p.proxy_host) as proxy_host,
@@ -77,22 +77,36 @@ export function toProfile(row: ProfileRow): Profile {
   };
 }
 
+/** Where a list's page is and what it is narrowed to. */
+export type ProfileListOptions = { limit: number; after: number | null } & ProfileFilter;
+
 export async function listProfiles(
   db: Queryable,
   accountId: string,
-  options: { limit: number; after: number | null } & ProfileFilter,
+  options: ProfileListOptions,
 ): Promise<Page<Profile>> {
   const params: unknown[] = [LIVE_SESSION_STATUSES, accountId];
-  const where = ['p.account_id = $2', ...filterConditions(options, params)];
-  if (options.after !== null) where.push(`p.seq < ${bind(params, options.after)}`);
   const rows = await queryAsJson<ProfileRow>(
     db,
-    `${SELECT_PROFILES} where ${where.join(' and ')}
-      order by p.seq desc limit ${bind(params, options.limit + 1)}`,
+    `${SELECT_PROFILES} ${listConditions(options, params)}`,
     params,
     'seq desc',
   );
   return toPage(rows, options.limit, toProfile);
+}
+
+/**
+ * The WHERE, ORDER BY and LIMIT of a page of the list over `p` and `s`, the first two parameters being the live
+ * session statuses and the account. The limit is written out: as a parameter, a prepared statement's generic
+ * plan assumes a tenth of the account's profiles, costs more than a custom one, and so every run is planned
+ * again, which took longer the more profiles there were (PGlite: 1.1 ms a page of 10,000 against 0.6 ms).
+ */
+export function listConditions(options: ProfileListOptions, params: unknown[]): string {
+  if (!Number.isSafeInteger(options.limit))
+    throw new Error(`a list's limit must be an integer: ${options.limit}`);
+  const where = ['p.account_id = $2', ...filterConditions(options, params)];
+  if (options.after !== null) where.push(`p.seq < ${bind(params, options.after)}`);
+  return `where ${where.join(' and ')} order by p.seq desc limit ${options.limit + 1}`;
 }
 
 /** How many of the account's profiles the filters of a list match, on every page together. */

@@ -3,7 +3,8 @@
  * side in one run: the service on PGlite, on PostgreSQL (when installed) and the bare baseline, interleaved,
  * for list, get-by-id, create and `q=` search at each profile count. Prints requests/s, p50/p99 and CPU per
  * request (the service's process and the database's processes) with the ratio to the baseline.
- * Run: npm run bench   Settings: SIZES (100,1000,10000), ROUNDS (3), DURATION_S (3), CONNECTIONS (10).
+ * Run: npm run bench   Settings: SIZES (100,1000,10000), ROUNDS (3), DURATION_S (3), CONNECTIONS (10), SCENARIOS
+ * (all, or some of `list 50,get by id,search q=,create`).
  * Not a pass/fail test: the figures are for reading, and the machine may be shared.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -20,6 +21,7 @@ const sizes = (process.env.SIZES ?? '100,1000,10000').split(',').map(Number);
 const rounds = Number(process.env.ROUNDS ?? 3);
 const durationS = Number(process.env.DURATION_S ?? 3);
 const connections = Number(process.env.CONNECTIONS ?? 10);
+const chosenScenarios = process.env.SCENARIOS?.split(',');
 const SEED_WORKERS = 10;
 const NEEDLE = 'Scale 00042';
 
@@ -177,6 +179,7 @@ try {
     );
     try {
       for (const [scenario, baselineRequest] of Object.entries(scenarios(first))) {
+        if (chosenScenarios && !chosenScenarios.includes(scenario)) continue;
         const runs = new Map<string, LoadFigures[]>();
         // One unrecorded second each first: the JIT and the database's plan caches warm up.
         for (let round = -1; round < rounds; round++) {
