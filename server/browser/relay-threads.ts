@@ -72,13 +72,14 @@ export function openRelayInThread(
     });
   thread.ids.add(id);
   thread.worker.ref();
+  const release = () => {
+    listeners.delete(id);
+    thread.ids.delete(id);
+    if (thread.ids.size === 0) thread.worker.unref();
+  };
   let closed: Promise<void> | null = null;
   const close = () => {
-    closed ??= reply('closed', { type: 'close', id }).then(() => {
-      listeners.delete(id);
-      thread.ids.delete(id);
-      if (thread.ids.size === 0) thread.worker.unref();
-    });
+    closed ??= reply('closed', { type: 'close', id }).then(release);
     return closed;
   };
   const challenge = (processGroup: number) => reply('challenging', { type: 'challenge', id, processGroup });
@@ -86,9 +87,7 @@ export function openRelayInThread(
     listeners.set(id, (message) => {
       if (message.type === 'opened') resolve({ port: message.port, challenge, close });
       else if (message.type === 'failed') {
-        listeners.delete(id);
-        thread.ids.delete(id);
-        if (thread.ids.size === 0) thread.worker.unref();
+        release();
         reject(new Error(message.reason));
       } else if (message.type === 'refused') {
         onRefused(message.host, message.detail);

@@ -4,7 +4,8 @@ import { RATE_LIMIT_HEADERS } from './rate-limit';
 
 // The extension's pages and worker call the service from their own origin; web pages get no CORS access.
 const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension|safari-web-extension):\/\/[A-Za-z0-9.-]+$/;
-const EXPOSED_HEADERS = [...RATE_LIMIT_HEADERS, 'Location', 'Idempotent-Replayed'].join(',');
+const EXPOSED_HEADERS = [...RATE_LIMIT_HEADERS, 'Location', 'Idempotent-Replayed'];
+const EXPOSED_HEADERS_VALUE = EXPOSED_HEADERS.join(',');
 
 const allowedOrigin = (origin: string) => (EXTENSION_ORIGIN.test(origin) ? origin : null);
 
@@ -18,7 +19,7 @@ export function extensionCors(): MiddlewareHandler {
     origin: allowedOrigin,
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
-    exposeHeaders: EXPOSED_HEADERS.split(','),
+    exposeHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });
   return async (c, next) => {
@@ -27,7 +28,7 @@ export function extensionCors(): MiddlewareHandler {
     const { headers } = c.res;
     const origin = allowedOrigin(c.req.header('origin') ?? '');
     if (origin) headers.set('Access-Control-Allow-Origin', origin);
-    headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS_VALUE);
     headers.append('Vary', 'Origin');
   };
 }
