@@ -19,12 +19,11 @@ export interface ProxyCheckOptions {
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-/** What the relay (proxy-chain) answers when the proxy itself failed, as a sentence. */
+/** What the relay answers when the proxy itself failed (relay-upstream.ts), as a sentence. */
 const RELAY_REASONS: Record<number, string> = {
   502: 'The proxy’s address could not be resolved.',
   504: 'The proxy did not answer in time.',
   590: 'The proxy refused to connect to the check address.',
-  593: 'The proxy’s address could not be resolved.',
   594: 'The proxy refused the connection: check its host and port.',
   595: 'The proxy closed the connection.',
   596: 'The proxy closed the connection.',

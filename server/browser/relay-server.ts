@@ -1,9 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Socket } from 'node:net';
-import { type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
+import { STATUS_CODES } from 'node:http';
+import { createServer, type Socket } from 'node:net';
 import type { EgressPolicy } from '../core/egress-policy';
-import { EgressRefused, EgressUnresolved, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
+import { EgressRefused } from '../network/egress-lookup';
 import { peerInProcessGroup } from '../network/socket-owner';
+import {
+  basicCredentials,
+  bodyLength,
+  HeadTooLarge,
+  MalformedHead,
+  nextChunk,
+  type RequestHead,
+  readHead,
+  relayAnswer,
+  rewriteHead,
+} from './relay-head';
+import { asRelayFailure, proxyStatus, RelayFailure, type Upstream, upstreamFor } from './relay-upstream';
 import type { ProxySettings } from './settings';
 
 export interface RelayServerOptions {
@@ -37,16 +49,13 @@ export const RELAY_USERNAME = 'session';
  * look-up is made only for a connection without the secret (the first of each browser context), never for the
  * browser's traffic once it has the secret. It resolves each destination once and refuses the ones the egress
  * policy forbids, redirects included (each is a new request through here), and adds the profile's proxy
- * credentials, which Chromium ignores in --proxy-server. Throws an Error whose message is a sentence when the settings cannot work.
+ * credentials, which Chromium ignores in --proxy-server. It reads only request heads: answers and bodies pass
+ * as bytes (relay-connection below). Throws an Error whose message is a sentence when the settings cannot work.
  */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
-  const { upstream, policy } = options;
-  if (upstream) checkUpstream(upstream);
+  if (options.upstream) checkUpstream(options.upstream);
+  const upstream = upstreamFor(options.upstream, options.policy);
   const secret = Buffer.from(`${RELAY_USERNAME}:${options.secret}`);
-  const presentsSecret = (username: string, password: string) => {
-    const given = Buffer.from(`${username}:${password}`);
-    return given.length === secret.length && timingSafeEqual(given, secret);
-  };
   let isOwner: ((socket: Socket) => boolean) | null = null;
   const verdicts = new WeakMap<Socket, boolean>();
   const isOwnBrowser = (socket: Socket) => {
@@ -58,43 +67,207 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
     }
     return own;
   };
+  const refusal = (head: RequestHead, client: Socket): Buffer | null => {
+    const given = basicCredentials(head);
+    if (given !== null && given.length === secret.length && timingSafeEqual(given, secret)) return null;
+    if (!isOwnBrowser(client)) return answer(403, 'This relay serves one browser only.');
+    return answer(407, 'This relay asks its browser for its credentials.', [
+      'Proxy-Authenticate: Basic realm="session relay"',
+    ]);
+  };
+  const reach = async (host: string, open: () => Promise<Socket>): Promise<Socket> => {
+    try {
+      return await open();
+    } catch (error) {
+      const failure = asRelayFailure(error);
+      if (!(failure instanceof EgressRefused)) throw failure;
+      await options.onRefused(host, failure.message);
+      throw new RelayFailure(403, failure.message);
+    }
+  };
 
-  const server = new Server({
-    host: '127.0.0.1',
-    port: 0,
-    prepareRequestFunction: async ({
-      request,
-      hostname,
-      username,
-      password,
-    }): Promise<PrepareRequestFunctionResult> => {
-      if (!presentsSecret(username, password)) {
-        if (!isOwnBrowser(request.socket)) throw new RequestError('This relay serves one browser only.', 403);
-        return { requestAuthentication: true, failMsg: 'This relay asks its browser for its credentials.' };
-      }
-      try {
-        if (upstream === null) return { dnsLookup: pinnedLookup(await resolveAllowed(policy, hostname)) };
-        const resolved = await resolveAllowed(policy, upstream.host);
-        return {
-          upstreamProxyUrl: upstreamUrl(upstream, resolved.address),
-          dnsLookup: pinnedLookup(resolved),
-        };
-      } catch (error) {
-        if (error instanceof EgressUnresolved) throw new RequestError(error.message, 502);
-        if (!(error instanceof EgressRefused)) throw error;
-        await options.onRefused(hostname, error.message);
-        throw new RequestError(error.message, 403);
-      }
-    },
+  const clients = new Set<Socket>();
+  const server = createServer({ noDelay: true }, (client) => {
+    clients.add(client);
+    client.once('close', () => clients.delete(client));
+    void serveConnection(client, { upstream, refusal, reach });
   });
-  await server.listen();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
   return {
-    port: server.port,
+    port: (server.address() as { port: number }).port,
     challenge(group) {
       isOwner = (socket) => peerInProcessGroup(socket, group);
     },
-    close: () => server.close(true),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const client of clients) client.destroy();
+      }),
   };
+}
+
+interface Relay {
+  upstream: Upstream;
+  /** The relay's answer to a request that does not present the secret, or null to serve it. */
+  refusal(head: RequestHead, client: Socket): Buffer | null;
+  /** Runs `open`, telling of a policy refusal for `host` before it throws. */
+  reach(host: string, open: () => Promise<Socket>): Promise<Socket>;
+}
+
+/** Where a kept-alive connection's plain requests go, and the key that says whether the next may go there too. */
+interface Destination {
+  key: string;
+  socket: Socket;
+}
+
+/**
+ * One browser connection: request after request, each head read and checked (credentials, then the policy for
+ * its destination), each body passed on by its length; a CONNECT, or a body without a length, hands the rest of
+ * the connection over as bytes. A plain request to the destination of the one before it reuses its connection.
+ */
+async function serveConnection(client: Socket, relay: Relay): Promise<void> {
+  let destination = null as Destination | null;
+  const leave = () => {
+    if (destination === null) return;
+    destination.socket.unpipe(client);
+    destination.socket.destroy();
+    destination = null;
+  };
+  client.setNoDelay(true);
+  client.on('error', () => {});
+  client.once('close', leave);
+  let rest: Buffer = Buffer.alloc(0);
+  try {
+    for (;;) {
+      const read = await readHead(client, rest);
+      if (read === null) break;
+      const { head } = read;
+      rest = read.rest;
+      const refused = relay.refusal(head, client);
+      if (refused !== null) return void client.end(refused);
+      if (head.method === 'CONNECT') {
+        const { hostname, port } = authorityOf(head.target);
+        const tunnel = await relay.reach(hostname, () => relay.upstream.tunnel(hostname, port));
+        leave();
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (rest.length > 0) tunnel.write(rest);
+        return joinBothWays(client, tunnel);
+      }
+      const { hostname, port, path } = absoluteTarget(head.target);
+      const proxy = relay.upstream.proxy;
+      const key = proxy ? 'proxy' : `${hostname}:${port}`;
+      if (destination?.key !== key || destination.socket.destroyed) {
+        leave();
+        const socket = await relay.reach(
+          hostname,
+          proxy ? proxy.open : () => relay.upstream.tunnel(hostname, port),
+        );
+        if (client.destroyed) return void socket.destroy();
+        destination = { key, socket };
+        passAnswers(socket, client, proxy !== null);
+      }
+      const { socket } = destination;
+      socket.write(proxy ? rewriteHead(head, head.target, proxy.credentialLines) : rewriteHead(head, path));
+      const length = bodyLength(head);
+      if (length === 'until close') {
+        if (rest.length > 0) socket.write(rest);
+        return void client.pipe(socket);
+      }
+      rest = await passBody(client, socket, rest, length);
+    }
+    destination?.socket.end();
+  } catch (error) {
+    client.end(answerFor(error));
+  }
+}
+
+/** The destination's answers to the browser as bytes; through an HTTP proxy, its first tells whether it took the credentials. */
+function passAnswers(from: Socket, to: Socket, throughProxy: boolean): void {
+  from.on('error', () => to.destroy());
+  if (!throughProxy) return void from.pipe(to);
+  void nextChunk(from).then((first) => {
+    if (first === null) return void to.end();
+    if (proxyStatus(first) === 407) {
+      from.destroy();
+      return void to.end(
+        answerFor(new RelayFailure(597, 'The proxy refused its user name or password (407).')),
+      );
+    }
+    to.write(first);
+    from.pipe(to);
+  });
+}
+
+/** Passes `length` bytes of body on; returns what the browser sent beyond them (its next request). */
+async function passBody(from: Socket, to: Socket, already: Buffer, length: number): Promise<Buffer> {
+  let remaining = length;
+  let buffered = already;
+  for (;;) {
+    if (buffered.length >= remaining) {
+      if (remaining > 0) to.write(buffered.subarray(0, remaining));
+      return buffered.subarray(remaining);
+    }
+    remaining -= buffered.length;
+    if (!to.write(buffered)) await new Promise((drained) => to.once('drain', drained).once('close', drained));
+    const chunk = await nextChunk(from);
+    if (chunk === null) throw new RelayFailure(400, 'The request ended before its body.');
+    buffered = chunk;
+  }
+}
+
+function joinBothWays(client: Socket, tunnel: Socket): void {
+  tunnel.on('error', () => client.destroy());
+  client.once('close', () => tunnel.destroy());
+  tunnel.once('close', () => client.destroy());
+  client.pipe(tunnel);
+  tunnel.pipe(client);
+}
+
+const AUTHORITY = /^(\[[0-9a-fA-F:.]+\]|[^\s:@/?#[\]]+):(\d{1,5})$/;
+
+/** A CONNECT target's host (as a URL would spell it) and port. */
+function authorityOf(target: string): { hostname: string; port: number } {
+  const match = AUTHORITY.exec(target);
+  const port = Number(match?.[2]);
+  if (!match?.[1] || port < 1 || port > 65535)
+    throw new MalformedHead('The CONNECT target is not host:port.');
+  return { hostname: canonicalHost(match[1]), port };
+}
+
+/** A proxied request's destination and the path it asks for there, as written (an http URL only). */
+function absoluteTarget(target: string): { hostname: string; port: number; path: string } {
+  const match = /^http:\/\/([^/?#]+)([^#]*)/i.exec(target);
+  if (!match?.[1]) throw new MalformedHead('This relay forwards http:// addresses and CONNECT tunnels only.');
+  const withPort = AUTHORITY.exec(match[1]);
+  const hostname = withPort?.[1] ?? match[1];
+  const port = withPort ? Number(withPort[2]) : 80;
+  if (port < 1 || port > 65535 || /[\s@]/.test(hostname))
+    throw new MalformedHead('The address’s host is not one.');
+  const path = match[2] ?? '';
+  return { hostname: canonicalHost(hostname), port, path: path.startsWith('/') ? path : `/${path}` };
+}
+
+/** The host as the browser resolves it: lower case, an IP in any spelling as its usual one. */
+function canonicalHost(host: string): string {
+  try {
+    return new URL(`http://${host}/`).hostname;
+  } catch {
+    throw new MalformedHead('The address’s host is not one.');
+  }
+}
+
+function answer(status: number, body: string, extraLines: string[] = []): Buffer {
+  return relayAnswer(status, STATUS_CODES[status] ?? 'Relay Error', body, extraLines);
+}
+
+function answerFor(error: unknown): Buffer {
+  if (error instanceof HeadTooLarge) return answer(431, error.message);
+  if (error instanceof MalformedHead) return answer(400, error.message);
+  const failure = asRelayFailure(error);
+  return answer(failure instanceof RelayFailure ? failure.status : 403, failure.message);
 }
 
 function checkUpstream(proxy: ProxySettings): void {
@@ -104,19 +277,4 @@ function checkUpstream(proxy: ProxySettings): void {
   if (proxy.scheme === 'socks4' && proxy.password !== null) {
     throw new Error('SOCKS4 proxies take a user name but no password; use socks5 for a password.');
   }
-}
-
-/**
- * The profile's proxy with its credentials. SOCKS connects by the address checked (proxy-chain's SOCKS client
- * takes no lookup); HTTP(S) keeps the name, for TLS, and connects through the pinned lookup.
- */
-function upstreamUrl(proxy: ProxySettings, checkedAddress: string): string {
-  const isSocks = proxy.scheme === 'socks4' || proxy.scheme === 'socks5';
-  const address = isSocks ? checkedAddress : proxy.host;
-  const host = address.includes(':') ? `[${address}]` : address;
-  const hasCredentials = proxy.username !== null || proxy.password !== null;
-  const credentials = hasCredentials
-    ? `${encodeURIComponent(proxy.username ?? '')}${proxy.password === null ? '' : `:${encodeURIComponent(proxy.password)}`}@`
-    : '';
-  return `${proxy.scheme}://${credentials}${host}:${proxy.port}`;
 }
