@@ -85,6 +85,7 @@ function socksUpstream(settings: ProxySettings, policy: EgressPolicy): Upstream 
         },
         timeout: CONNECT_TIMEOUT_MS,
       });
+      socket.setNoDelay(true);
       return socket;
     },
     proxy: null,
@@ -151,8 +152,12 @@ export function proxyStatus(bytes: Buffer): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** Resolves with the socket once it is connected (or its TLS set up), rejects on its error or after the timeout. */
+/**
+ * Resolves with the socket once it is connected (or its TLS set up), rejects on its error or after the timeout.
+ * Without Nagle's delay: a head and its body are separate writes, and the second must not wait for an ACK.
+ */
 function connected<T extends Socket>(socket: T, event: 'connect' | 'secureConnect' = 'connect'): Promise<T> {
+  socket.setNoDelay(true);
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => {
       socket.destroy();
