@@ -1,9 +1,10 @@
 /**
  * Session traffic against raw Chromium, interleaved in one run (each round alternates which goes first): one
  * browser loading a page of many scripts and streaming one file, then every browser streaming a file at once
- * while the API's `GET /v1/profiles?limit=50` is timed over and over. The sessions' traffic goes through their
- * relays; the raw browsers' goes straight to the site. Pages and files are served on loopback by a process of
- * their own (the service allows loopback egress here).
+ * while the API's `GET /v1/profiles?limit=50` is timed over and over; then the same streams over HTTPS, which
+ * the relays carry as CONNECT tunnels. The sessions' traffic goes through their relays; the raw browsers' goes
+ * straight to the site. Pages and files are served on loopback by a process of their own (the service allows
+ * loopback egress here).
  * Run: npm run bench   Settings: TRAFFIC_ROUNDS (3), TRAFFIC_BROWSERS (6), TRAFFIC_SCRIPTS (300), TRAFFIC_MB (64).
  */
 import { spawn } from 'node:child_process';
@@ -97,8 +98,9 @@ const loadPage = `new Promise((resolve, reject) => {
   document.body.append(frame);
 })`;
 
-const download = `(async () => {
-  const response = await fetch('/bytes?mb=${mib}&r=' + Math.random());
+/** Streams the file from `origin` (the tab's own when empty) and answers how many bytes came. */
+const download = (origin = '') => `(async () => {
+  const response = await fetch('${origin}/bytes?mb=${mib}&r=' + Math.random());
   const reader = response.body.getReader();
   let bytes = 0;
   for (;;) {
@@ -119,10 +121,15 @@ const site = spawn(process.execPath, ['--import', 'tsx', path.join('test/bench/s
   cwd: PROJECT_ROOT,
   stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
 });
-const [sitePort] = (await once(createInterface({ input: site.stdout as NodeJS.ReadableStream }), 'line')) as [
-  string,
-];
-const origin = `http://127.0.0.1:${sitePort}`;
+const [sitePorts] = (await once(
+  createInterface({ input: site.stdout as NodeJS.ReadableStream }),
+  'line',
+)) as [string];
+const [plainPort, securePort] = sitePorts.split(' ');
+const origin = `http://127.0.0.1:${plainPort}`;
+const secureOrigin = `https://127.0.0.1:${securePort}`;
+/** The site's certificate is made for the run: every browser, raw or a session, is told to accept it. */
+const acceptRunCertificate = (send: Send) => send('Security.setIgnoreCertificateErrors', { ignore: true });
 
 const service = await startService({ env: { EGRESS_ALLOW: 'loopback', MAX_BROWSERS: String(browsers + 2) } });
 const apiKey = await service.createKey('enterprise', 'bench');
@@ -161,12 +168,13 @@ try {
     const session = await client.startSession({ profile_id: profile.id, headless: true });
     const devtools = await overWebSocket(session.cdp_url as string);
     sockets.push(devtools);
+    await acceptRunCertificate(devtools.send);
     serviceTabs.push(await openTab(devtools.send, origin));
     const raw = await launchRaw(chromePath);
     raws.push(raw);
-    rawTabs.push(
-      await openTab((method, params, sessionId) => raw.pipe.send(method, params, sessionId), origin),
-    );
+    const rawSend: Send = (method, params, sessionId) => raw.pipe.send(method, params, sessionId);
+    await acceptRunCertificate(rawSend);
+    rawTabs.push(await openTab(rawSend, origin));
   }
   const groups = [
     ['sessions', serviceTabs],
@@ -178,17 +186,23 @@ try {
     for (const [name, tabs] of order) {
       const [first] = tabs as [(expression: string) => Promise<unknown>];
       const page = await timed(() => first(loadPage), scripts);
-      const one = await timed(() => first(download), mib * 1024 * 1024);
+      const one = await timed(() => first(download()), mib * 1024 * 1024);
       const started = performance.now();
-      const all = Promise.all(tabs.map((tab) => timed(() => tab(download), mib * 1024 * 1024)));
+      const all = Promise.all(tabs.map((tab) => timed(() => tab(download()), mib * 1024 * 1024)));
       const p95 = await apiP95While(all);
       await all;
       const allSeconds = (performance.now() - started) / 1000;
+      const oneSecure = await timed(() => first(download(secureOrigin)), mib * 1024 * 1024);
+      const secureStarted = performance.now();
+      await Promise.all(tabs.map((tab) => timed(() => tab(download(secureOrigin)), mib * 1024 * 1024)));
+      const allSecureSeconds = (performance.now() - secureStarted) / 1000;
       if (round < 0) continue;
       note(`${name} page`, page);
       note(`${name} one download`, mib / (one / 1000));
       note(`${name} all download`, (mib * tabs.length) / allSeconds);
       note(`${name} api p95`, p95);
+      note(`${name} one secure download`, mib / (oneSecure / 1000));
+      note(`${name} all secure download`, (mib * tabs.length) / allSecureSeconds);
     }
   }
 } finally {
@@ -220,3 +234,5 @@ console.log(row(`page of ${scripts} scripts`, 'page', 'ms', 0));
 console.log(row(`one ${mib} MiB download`, 'one download', 'MiB/s', 0));
 console.log(row(`${browsers} downloading at once`, 'all download', 'MiB/s', 0));
 console.log(row('list of 50, p95 meanwhile', 'api p95', 'ms', 1));
+console.log(row(`one ${mib} MiB download, HTTPS`, 'one secure download', 'MiB/s', 0));
+console.log(row(`${browsers} downloading at once, HTTPS`, 'all secure download', 'MiB/s', 0));
