@@ -219,6 +219,7 @@ async function passBody(from: Socket, to: Socket, already: Buffer, length: numbe
 }
 
 function joinBothWays(client: Socket, tunnel: Socket): void {
+  if (client.destroyed) return void tunnel.destroy();
   tunnel.on('error', () => client.destroy());
   client.once('close', () => tunnel.destroy());
   tunnel.once('close', () => client.destroy());

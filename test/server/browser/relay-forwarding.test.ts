@@ -264,6 +264,40 @@ describe('the relay’s forwarding', () => {
     });
   });
 
+  it('closes a tunnel whose browser left while it was being opened', async () => {
+    // A proxy that takes its time to open tunnels, and says when its side of one closes.
+    let proxySide: Socket | null = null;
+    const slowProxy = createTcpServer((socket) => {
+      proxySide = socket;
+      socket.once('data', () => setTimeout(() => socket.write('HTTP/1.1 200 OK\r\n\r\n'), 300));
+      socket.on('error', () => {});
+    });
+    slowProxy.listen(0, '127.0.0.1');
+    await once(slowProxy, 'listening');
+    const proxyPort = (slowProxy.address() as AddressInfo).port;
+    try {
+      const upstream: ProxySettings = {
+        scheme: 'http',
+        host: '127.0.0.1',
+        port: proxyPort,
+        username: null,
+        password: null,
+      };
+      await withRelay(async (relay) => {
+        const client = await rawClient(relay.port);
+        client.send(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\n${AUTHORIZATION}\r\n\r\n`);
+        await new Promise((settle) => setTimeout(settle, 100));
+        client.socket.destroy();
+        expect(proxySide).not.toBeNull();
+        const closed = once(proxySide as unknown as Socket, 'close').then(() => true);
+        const lingered = new Promise((settle) => setTimeout(() => settle(false), 1500));
+        expect(await Promise.race([closed, lingered])).toBe(true);
+      }, upstream);
+    } finally {
+      slowProxy.close();
+    }
+  });
+
   it('reads any spelling of a forbidden address as that address', async () => {
     await withRelay(async (relay, refused) => {
       for (const spelling of ['2852039166', '0xa9.0xfe.0xa9.0xfe', '[::ffff:169.254.169.254]']) {
