@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSessionRelay } from '../../../server/browser/proxy-relay';
@@ -138,6 +139,25 @@ describe('who a session’s relay serves', () => {
       );
       expect(pages.requests.length).toBe(served);
       expect((await getThrough(route.proxyServer, `${pages.origin}/`, route.authorization)).status).toBe(200);
+    } finally {
+      await route.close();
+    }
+  });
+});
+
+describe('where relays run', () => {
+  /** This process's threads by niceness (the 19th field of each task's stat, after the command's parenthesis). */
+  const threadNiceness = () =>
+    readdirSync('/proc/self/task').map((task) => {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    });
+
+  it('moves sessions’ bytes on a thread below the priority of the one that answers the API', async () => {
+    const route = await openSessionRelay({ upstream: null, policy: LOOPBACK_ALLOWED });
+    try {
+      expect(threadNiceness()[0]).toBe(0);
+      expect(threadNiceness().filter((niceness) => niceness > 0).length).toBeGreaterThanOrEqual(1);
     } finally {
       await route.close();
     }
