@@ -60,6 +60,8 @@ describe('npm run bench', { timeout: 240_000 }, () => {
       'one 4 MiB download',
       '2 downloading at once',
       'list of 50, p95',
+      'one 4 MiB download, HTTPS',
+      '2 downloading at once, HTTPS',
     ]) {
       expect(stdout).toMatch(new RegExp(`^${line}.* ×\\d+\\.\\d\\d \\(`, 'm'));
     }
