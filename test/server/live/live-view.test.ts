@@ -217,10 +217,22 @@ describe('live view', () => {
     }
   });
 
+  it('shows a tab that sits still: the first picture comes without the page changing', async () => {
+    const session = await startSession('Still');
+    // Long enough for the blank tab to have painted all it will (the idle timeout is further off).
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const viewer = await openViewer(session.live_view_readonly_url as string);
+    expect(await viewer.evaluate(() => Number(document.body.dataset.frames))).toBeGreaterThan(0);
+    await viewer.close();
+    await api.stopSession({ session_id: session.id });
+  });
+
   it('refuses a forged address, another session’s token, a view-only one made to control, and the address of a stopped session; logs no token', async () => {
     const one = await startSession('One');
-    const two = await startSession('Two');
     const url = one.live_view_url as string;
+    // Watched, the session does not stop as idle while the rest is checked.
+    const viewer = await openViewer(url);
+    const two = await startSession('Two');
     const forged = url.replace(/\.[\w-]{43}$/, `.${'A'.repeat(43)}`);
     const swapped = url.replace(one.id, two.id);
     const upgraded = (one.live_view_readonly_url as string).replace('/v.', '/c.');
@@ -234,7 +246,6 @@ describe('live view', () => {
     await expect.poll(() => service.logs.some((line) => line.includes(`/live/${one.id}/`))).toBe(true);
     expect(service.logs.filter((line) => line.includes(token.slice(-20)))).toEqual([]);
 
-    const viewer = await openViewer(url);
     await api.stopSession({ session_id: one.id });
     await viewer.waitForFunction(() => document.body.dataset.closed !== undefined);
     expect((await fetch(url)).status).toBe(404);
