@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** The most a request head may hold; Chromium's are a few KiB. */
@@ -46,23 +47,32 @@ export function nextChunk(socket: Socket): Promise<Buffer | null> {
 }
 
 /**
- * Reads up to the end of the next head: the head and whatever bytes followed it, or null if the socket ended
- * first. Throws HeadTooLarge past 64 KiB and MalformedHead for a request line that is not one.
+ * Reads up to the end of the next head (a request's or an answer's): its bytes and whatever followed them, or
+ * null if the socket ended first. Throws HeadTooLarge past 64 KiB.
  */
-export async function readHead(
+export async function readHeadBytes(
   socket: Socket,
   already: Buffer,
-): Promise<{ head: RequestHead; rest: Buffer } | null> {
+): Promise<{ head: Buffer; rest: Buffer } | null> {
   let buffered = already;
   for (;;) {
     const end = buffered.indexOf(HEAD_END);
     if (end > MAX_HEAD_BYTES || (end < 0 && buffered.length > MAX_HEAD_BYTES))
-      throw new HeadTooLarge('The request head is larger than the 64 KiB this relay reads.');
-    if (end >= 0) return { head: parseHead(buffered.subarray(0, end)), rest: buffered.subarray(end + 4) };
+      throw new HeadTooLarge('The head is larger than the 64 KiB this relay reads.');
+    if (end >= 0) return { head: buffered.subarray(0, end), rest: buffered.subarray(end + 4) };
     const chunk = await nextChunk(socket);
     if (chunk === null) return null;
     buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
   }
+}
+
+/** The next request head and the bytes after it, or null; throws MalformedHead for a request line that is not one. */
+export async function readHead(
+  socket: Socket,
+  already: Buffer,
+): Promise<{ head: RequestHead; rest: Buffer } | null> {
+  const read = await readHeadBytes(socket, already);
+  return read && { head: parseHead(read.head), rest: read.rest };
 }
 
 function parseHead(bytes: Buffer): RequestHead {
@@ -118,10 +128,10 @@ export function rewriteHead(head: RequestHead, requestTarget: string, extraLines
 }
 
 /** A complete answer from the relay itself, after which it closes the connection. */
-export function relayAnswer(status: number, reason: string, body: string, extraLines: string[] = []): Buffer {
+export function relayAnswer(status: number, body: string, extraLines: string[] = []): Buffer {
   const text = Buffer.from(body);
   const lines = [
-    `HTTP/1.1 ${status} ${reason}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Relay Error'}`,
     'Content-Type: text/plain; charset=utf-8',
     `Content-Length: ${text.length}`,
     'Connection: close',

@@ -1,5 +1,4 @@
 import { timingSafeEqual } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import type { EgressPolicy } from '../core/egress-policy';
 import { EgressRefused } from '../network/egress-lookup';
@@ -50,7 +49,7 @@ export const RELAY_USERNAME = 'session';
  * browser's traffic once it has the secret. It resolves each destination once and refuses the ones the egress
  * policy forbids, redirects included (each is a new request through here), and adds the profile's proxy
  * credentials, which Chromium ignores in --proxy-server. It reads only request heads: answers and bodies pass
- * as bytes (relay-connection below). Throws an Error whose message is a sentence when the settings cannot work.
+ * as bytes (serveConnection below). Throws an Error whose message is a sentence when the settings cannot work.
  */
 export async function startRelayServer(options: RelayServerOptions): Promise<RelayServer> {
   if (options.upstream) checkUpstream(options.upstream);
@@ -70,8 +69,8 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
   const refusal = (head: RequestHead, client: Socket): Buffer | null => {
     const given = basicCredentials(head);
     if (given !== null && given.length === secret.length && timingSafeEqual(given, secret)) return null;
-    if (!isOwnBrowser(client)) return answer(403, 'This relay serves one browser only.');
-    return answer(407, 'This relay asks its browser for its credentials.', [
+    if (!isOwnBrowser(client)) return relayAnswer(403, 'This relay serves one browser only.');
+    return relayAnswer(407, 'This relay asks its browser for its credentials.', [
       'Proxy-Authenticate: Basic realm="session relay"',
     ]);
   };
@@ -260,15 +259,11 @@ function canonicalHost(host: string): string {
   }
 }
 
-function answer(status: number, body: string, extraLines: string[] = []): Buffer {
-  return relayAnswer(status, STATUS_CODES[status] ?? 'Relay Error', body, extraLines);
-}
-
 function answerFor(error: unknown): Buffer {
-  if (error instanceof HeadTooLarge) return answer(431, error.message);
-  if (error instanceof MalformedHead) return answer(400, error.message);
+  if (error instanceof HeadTooLarge) return relayAnswer(431, error.message);
+  if (error instanceof MalformedHead) return relayAnswer(400, error.message);
   const failure = asRelayFailure(error);
-  return answer(failure instanceof RelayFailure ? failure.status : 403, failure.message);
+  return relayAnswer(failure instanceof RelayFailure ? failure.status : 403, failure.message);
 }
 
 function checkUpstream(proxy: ProxySettings): void {

@@ -3,7 +3,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { SocksClient } from 'socks';
 import type { EgressPolicy } from '../core/egress-policy';
 import { EgressRefused, EgressUnresolved, resolveAllowed } from '../network/egress-lookup';
-import { nextChunk } from './relay-head';
+import { readHeadBytes } from './relay-head';
 import type { ProxySettings } from './settings';
 
 /** How long reaching a destination (or the profile's proxy) may take before the browser hears 504. */
@@ -128,22 +128,15 @@ function httpUpstream(settings: ProxySettings, policy: EgressPolicy): Upstream {
 
 /** Waits for the proxy's answer to CONNECT: 200 opens the tunnel, 407 is the credentials, the rest a refusal. */
 async function readTunnelAnswer(socket: Socket): Promise<void> {
-  let received = Buffer.alloc(0);
-  for (;;) {
-    const chunk = await nextChunk(socket);
-    if (chunk === null) throw new RelayFailure(595, 'The proxy closed the connection.');
-    received = Buffer.concat([received, chunk]);
-    const end = received.indexOf('\r\n\r\n');
-    if (end < 0) {
-      if (received.length > 64 * 1024) throw new RelayFailure(599, 'The proxy’s answer is too large.');
-      continue;
-    }
-    if (end + 4 < received.length) socket.unshift(received.subarray(end + 4));
-    const status = proxyStatus(received);
-    if (status === 200) return;
-    if (status === 407) throw new RelayFailure(597, 'The proxy refused its user name or password (407).');
-    throw new RelayFailure(590, `The proxy answered ${status} to the tunnel.`);
-  }
+  const read = await readHeadBytes(socket, Buffer.alloc(0)).catch(() => {
+    throw new RelayFailure(599, 'The proxy’s answer is too large.');
+  });
+  if (read === null) throw new RelayFailure(595, 'The proxy closed the connection.');
+  if (read.rest.length > 0) socket.unshift(read.rest);
+  const status = proxyStatus(read.head);
+  if (status === 200) return;
+  if (status === 407) throw new RelayFailure(597, 'The proxy refused its user name or password (407).');
+  throw new RelayFailure(590, `The proxy answered ${status} to the tunnel.`);
 }
 
 /** The status of a proxy's answer from its first bytes, or null if they are not an HTTP/1 status line. */
