@@ -15,6 +15,8 @@ export interface RequestHead {
   lines: string[];
   /** A header's value by its lower-case name (the first, when sent twice). */
   header(name: string): string | undefined;
+  /** Every value of a header, by its lower-case name, in the order sent. */
+  values(name: string): string[];
 }
 
 export class HeadTooLarge extends Error {
@@ -75,26 +77,27 @@ export async function readHead(
   return read && { head: parseHead(read.head), rest: read.rest };
 }
 
+/** A request line's three parts, the target printable ASCII without spaces. */
+const REQUEST_LINE = /^([A-Za-z]+) ([!-~]+) (HTTP\/1\.[01])$/;
+/**
+ * A header line as RFC 9112 has it: a token, the colon right after it, a value of visible characters, spaces
+ * and tabs. Anything else (a space before the colon, a folded line, a bare LF) a site may read otherwise than
+ * the relay does, so it is refused.
+ */
+const HEADER_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*$/;
+
 function parseHead(bytes: Buffer): RequestHead {
   const [requestLine = '', ...lines] = bytes.toString('latin1').split('\r\n');
-  const parts = requestLine.split(' ');
-  const [method, target, version] = parts;
-  if (parts.length !== 3 || !method || !target || !version?.startsWith('HTTP/1.'))
-    throw new MalformedHead('The request line is not HTTP/1.');
-  return {
-    method,
-    target,
-    version,
-    lines,
-    header(name) {
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === name)
-          return line.slice(colon + 1).trim();
-      }
-      return undefined;
-    },
-  };
+  const [, method, target, version] = REQUEST_LINE.exec(requestLine) ?? [];
+  if (!method || !target || !version) throw new MalformedHead('The request line is not HTTP/1.');
+  if (!lines.every((line) => HEADER_LINE.test(line)))
+    throw new MalformedHead('A header line is not one: a name, a colon and a value.');
+  const values = (name: string) =>
+    lines.flatMap((line) => {
+      const colon = line.indexOf(':');
+      return line.slice(0, colon).toLowerCase() === name ? [line.slice(colon + 1).trim()] : [];
+    });
+  return { method, target, version, lines, header: (name) => values(name)[0], values };
 }
 
 /** The user name and password of a Basic `Proxy-Authorization`, as one `user:password` buffer. */
@@ -104,12 +107,19 @@ export function basicCredentials(head: RequestHead): Buffer | null {
   return match?.[1] ? Buffer.from(match[1], 'base64') : null;
 }
 
-/** How a request's body ends: after so many bytes, or only with the connection (chunked or unknown framing). */
+/**
+ * How a request's body ends: after so many bytes, or only with the connection (chunked, or an upgrade to
+ * another protocol). Throws MalformedHead for a length that is not one number: a site might frame it otherwise.
+ */
 export function bodyLength(head: RequestHead): number | 'until close' {
-  if (head.header('transfer-encoding') !== undefined) return 'until close';
-  const length = head.header('content-length');
-  if (length === undefined) return 0;
-  return /^\d{1,15}$/.test(length) ? Number(length) : 'until close';
+  if (head.header('transfer-encoding') !== undefined || head.header('upgrade') !== undefined)
+    return 'until close';
+  const lengths = head.values('content-length');
+  if (lengths.length === 0) return 0;
+  const [length = ''] = lengths;
+  if (lengths.length > 1 || !/^\d{1,15}$/.test(length))
+    throw new MalformedHead('The request does not give its Content-Length once, as one number.');
+  return Number(length);
 }
 
 const HOP_BY_HOP = new Set(['proxy-authorization', 'proxy-connection']);
@@ -119,10 +129,7 @@ const HOP_BY_HOP = new Set(['proxy-authorization', 'proxy-connection']);
  * `extraLines` added (the upstream proxy's own credentials).
  */
 export function rewriteHead(head: RequestHead, requestTarget: string, extraLines: string[] = []): Buffer {
-  const kept = head.lines.filter((line) => {
-    const colon = line.indexOf(':');
-    return !HOP_BY_HOP.has(line.slice(0, colon).trim().toLowerCase());
-  });
+  const kept = head.lines.filter((line) => !HOP_BY_HOP.has(line.slice(0, line.indexOf(':')).toLowerCase()));
   const lines = [`${head.method} ${requestTarget} ${head.version}`, ...kept, ...extraLines];
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 }

@@ -124,8 +124,8 @@ interface Destination {
 
 /**
  * One browser connection: request after request, each head read and checked (credentials, then the policy for
- * its destination), each body passed on by its length; a CONNECT, or a body without a length, hands the rest of
- * the connection over as bytes. A plain request to the destination of the one before it reuses its connection.
+ * its destination), each body passed on by its length; a CONNECT, an upgrade or a body without a length hands
+ * the rest of the connection over as bytes. A plain request to the destination of the one before it reuses its connection.
  */
 async function serveConnection(client: Socket, relay: Relay): Promise<void> {
   let destination = null as Destination | null;
@@ -156,6 +156,7 @@ async function serveConnection(client: Socket, relay: Relay): Promise<void> {
         return joinBothWays(client, tunnel);
       }
       const { hostname, port, path } = absoluteTarget(head.target);
+      const length = bodyLength(head);
       const proxy = relay.upstream.proxy;
       const key = proxy ? 'proxy' : `${hostname}:${port}`;
       if (destination?.key !== key || destination.socket.destroyed) {
@@ -170,7 +171,6 @@ async function serveConnection(client: Socket, relay: Relay): Promise<void> {
       }
       const { socket } = destination;
       socket.write(proxy ? rewriteHead(head, head.target, proxy.credentialLines) : rewriteHead(head, path));
-      const length = bodyLength(head);
       if (length === 'until close') {
         if (rest.length > 0) socket.write(rest);
         return void client.pipe(socket);

@@ -48,6 +48,11 @@ beforeAll(async () => {
       response.end(`answer to ${request.method} ${request.url}`);
     });
   });
+  // An upgrade to a protocol that echoes whatever follows its 101.
+  site.on('upgrade', (_request, socket: Socket) => {
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n');
+    socket.pipe(socket);
+  });
   site.on('connection', (socket: Socket & { number?: number }) => {
     socket.number = ++connections;
   });
@@ -326,6 +331,53 @@ describe('the relay’s forwarding', () => {
         expect(answer.body.length).toBeGreaterThan(10);
         await client.ended();
       }
+    });
+  });
+
+  it('refuses a head a site could frame or read otherwise than the relay does, and the site sees none of them', async () => {
+    await withRelay(async (relay) => {
+      const post = (lines: string[]) =>
+        [
+          `POST http://${siteHost}/ambiguous HTTP/1.1`,
+          `Host: ${siteHost}`,
+          AUTHORIZATION,
+          ...lines,
+          '',
+          'hello',
+        ].join('\r\n');
+      const before = connections;
+      const cases = [
+        post(['Content-Length: 5', 'Content-Length: 50']),
+        post(['Content-Length: 5, 50']),
+        post(['Content-Length: 5, 5']),
+        post(['Content-Length: five']),
+        post(['Content-Length : 5']),
+        post(['X-Note: a', ' folded onto the line above', 'Content-Length: 5']),
+        post(['X-Note: a\nContent-Length: 50', 'Content-Length: 5']),
+        `GET http://${siteHost}/a\nX-Hidden:1 HTTP/1.1\r\n${AUTHORIZATION}\r\n\r\n`,
+      ];
+      for (const request of cases) {
+        const client = await rawClient(relay.port);
+        client.send(request);
+        expect((await client.answer()).status, request).toBe(400);
+        expect(connections, request).toBe(before);
+        await client.ended();
+      }
+      const same = await rawClient(relay.port);
+      same.send(post(['Content-Length: 5']));
+      expect(await same.answer()).toMatchObject({ status: 200, body: 'answer to POST /ambiguous' });
+      same.socket.destroy();
+    });
+  });
+
+  it('hands an upgraded connection over as bytes both ways', async () => {
+    await withRelay(async (relay) => {
+      const client = await rawClient(relay.port);
+      client.send(get(siteHost, '/socket', [AUTHORIZATION, 'Connection: Upgrade', 'Upgrade: echo']));
+      expect((await client.answer()).status).toBe(101);
+      client.send('frames after the upgrade');
+      expect(await client.bytes('frames after the upgrade'.length)).toBe('frames after the upgrade');
+      client.socket.destroy();
     });
   });
 
