@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/driver';
-import { LIVE_SESSION_STATUSES } from './sessions';
+import { sessionIsLive } from './sessions';
 
 /** A node whose heartbeat is older than this is lost: its sessions are stopped `node_lost`. */
 export const NODE_LOST_AFTER_S = 15;
@@ -50,10 +50,10 @@ export async function nodesWithRoom(db: Queryable, exceptId: string): Promise<Pe
     `select n.id, n.url from nodes n
       where n.id <> $1 and not n.draining and n.url <> ''
         and n.heartbeat_at >= now() - make_interval(secs => $2)
-        and n.capacity > (select count(*) from sessions s where s.node_id = n.id and s.status = any($3::text[]))
-      order by n.capacity - (select count(*) from sessions s where s.node_id = n.id and s.status = any($3::text[])) desc
+        and n.capacity > (select count(*) from sessions s where s.node_id = n.id and ${sessionIsLive('s.status')})
+      order by n.capacity - (select count(*) from sessions s where s.node_id = n.id and ${sessionIsLive('s.status')}) desc
       limit 10`,
-    [exceptId, NODE_LOST_AFTER_S, LIVE_SESSION_STATUSES],
+    [exceptId, NODE_LOST_AFTER_S],
   );
 }
 

@@ -10,7 +10,7 @@ import {
   SELECT_PROFILES,
   toProfile,
 } from './profiles';
-import { LIVE_SESSION_STATUSES } from './sessions';
+import { sessionIsLive } from './sessions';
 
 /** A profile's JSON text around its live status, kept while the rows it was read from are unchanged. */
 interface KeptProfile {
@@ -43,7 +43,7 @@ const LISTED = `
   select p.seq, p.id, ${VERSION} as version, s.id as live_session_id
     from profiles p
     left join proxies x on x.id = p.proxy_id
-    left join sessions s on s.profile_id = p.id and s.status = any($1::text[])`;
+    left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}`;
 
 /** A page of profiles with its `data` already JSON text. */
 export interface ProfilePageJson {
@@ -64,7 +64,7 @@ export async function listProfilesJson(
   options: ProfileListOptions,
 ): Promise<ProfilePageJson> {
   const cache = keptOf(db);
-  const params: unknown[] = [LIVE_SESSION_STATUSES, accountId];
+  const params: unknown[] = [accountId];
   const rows = await queryAsJson<ListedRow>(
     db,
     `${LISTED} ${listConditions(options, params)}`,
@@ -100,10 +100,10 @@ async function keepProfiles(
 ): Promise<boolean> {
   const rows = await queryAsJson<ProfileRow & { version: string }>(
     db,
-    `select r.*, ${VERSION} as version from (${SELECT_PROFILES} where p.account_id = $2 and p.id = any($3::text[])) r
+    `select r.*, ${VERSION} as version from (${SELECT_PROFILES} where p.account_id = $1 and p.id = any($2::text[])) r
        join profiles p on p.id = r.id
        left join proxies x on x.id = p.proxy_id`,
-    [LIVE_SESSION_STATUSES, accountId, missing.map((row) => row.id)],
+    [accountId, missing.map((row) => row.id)],
     'seq desc',
   );
   const read = new Map(rows.map((row) => [row.id, row]));

@@ -8,7 +8,7 @@ import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { queryAsJson } from './json-rows';
 import { type Page, toPage } from './pagination';
-import { LIVE_SESSION_STATUSES } from './sessions';
+import { sessionIsLive } from './sessions';
 
 export interface ProfileRow {
   seq: number;
@@ -56,7 +56,7 @@ export const SELECT_PROFILES = `
          s.id as live_session_id
     from profiles p
     left join proxies x on x.id = p.proxy_id
-    left join sessions s on s.profile_id = p.id and s.status = any($1::text[])`;
+    left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}`;
 
 export function toProfile(row: ProfileRow): Profile {
   const proxy = proxyPartsOf(row);
@@ -85,7 +85,7 @@ export async function listProfiles(
   accountId: string,
   options: ProfileListOptions,
 ): Promise<Page<Profile>> {
-  const params: unknown[] = [LIVE_SESSION_STATUSES, accountId];
+  const params: unknown[] = [accountId];
   const rows = await queryAsJson<ProfileRow>(
     db,
     `${SELECT_PROFILES} ${listConditions(options, params)}`,
@@ -96,15 +96,14 @@ export async function listProfiles(
 }
 
 /**
- * The WHERE, ORDER BY and LIMIT of a page of the list over `p` and `s`, the first two parameters being the live
- * session statuses and the account. The limit is written out: as a parameter, a prepared statement's generic
+ * The WHERE, ORDER BY and LIMIT of a page of the list over `p` and `s`, the first parameter being the account. The limit is written out: as a parameter, a prepared statement's generic
  * plan assumes a tenth of the account's profiles, costs more than a custom one, and so every run is planned
  * again, which took longer the more profiles there were (PGlite: 1.1 ms a page of 10,000 against 0.6 ms).
  */
 export function listConditions(options: ProfileListOptions, params: unknown[]): string {
   if (!Number.isSafeInteger(options.limit))
     throw new Error(`a list's limit must be an integer: ${options.limit}`);
-  const where = ['p.account_id = $2', ...filterConditions(options, params)];
+  const where = ['p.account_id = $1', ...filterConditions(options, params)];
   if (options.after !== null) where.push(`p.seq < ${bind(params, options.after)}`);
   return `where ${where.join(' and ')} order by p.seq desc limit ${options.limit + 1}`;
 }
@@ -115,11 +114,11 @@ export async function countProfiles(
   accountId: string,
   filter: ProfileFilter,
 ): Promise<number> {
-  const params: unknown[] = [LIVE_SESSION_STATUSES, accountId];
-  const where = ['p.account_id = $2', ...filterConditions(filter, params)];
+  const params: unknown[] = [accountId];
+  const where = ['p.account_id = $1', ...filterConditions(filter, params)];
   const [row] = await db.query<{ total: number }>(
     `select count(*)::int as total from profiles p
-       left join sessions s on s.profile_id = p.id and s.status = any($1::text[])
+       left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}
       where ${where.join(' and ')}`,
     params,
   );
@@ -139,10 +138,10 @@ export async function getProfileLaunchSettings(
 ): Promise<{ profile: Profile; proxy: ProxyParts | null; fingerprint: Fingerprint } | null> {
   const [row] = await db.query<ProfileRow & { proxy_password: string | null }>(
     `select r.*, case when x.id is null then p.proxy_password else x.password end as proxy_password
-       from (${SELECT_PROFILES} where p.account_id = $2 and p.id = $3) r
+       from (${SELECT_PROFILES} where p.account_id = $1 and p.id = $2) r
        join profiles p on p.id = r.id
        left join proxies x on x.id = p.proxy_id`,
-    [LIVE_SESSION_STATUSES, accountId, id],
+    [accountId, id],
   );
   if (!row) return null;
   const proxy = proxyPartsOf(row);
@@ -197,17 +196,16 @@ export async function deleteIdleProfile(
 ): Promise<'deleted' | 'running' | 'missing'> {
   const rows = await db.query<{ id: string }>(
     `delete from profiles p where p.account_id = $1 and p.id = $2
-        and not exists (select 1 from sessions s where s.profile_id = p.id and s.status = any($3::text[]))
+        and not exists (select 1 from sessions s where s.profile_id = p.id and ${sessionIsLive('s.status')})
      returning p.id`,
-    [accountId, id, LIVE_SESSION_STATUSES],
+    [accountId, id],
   );
   if (rows.length > 0) return 'deleted';
   return (await findProfileRow(db, accountId, id)) ? 'running' : 'missing';
 }
 
 async function findProfileRow(db: Queryable, accountId: string, id: string): Promise<ProfileRow | null> {
-  const rows = await db.query<ProfileRow>(`${SELECT_PROFILES} where p.account_id = $2 and p.id = $3`, [
-    LIVE_SESSION_STATUSES,
+  const rows = await db.query<ProfileRow>(`${SELECT_PROFILES} where p.account_id = $1 and p.id = $2`, [
     accountId,
     id,
   ]);

@@ -4,6 +4,8 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { type Page, toPage } from './pagination';
+import { sessionIsLive } from './sessions';
+import { statusIn } from './status-in';
 
 export interface RunRow {
   seq: number;
@@ -33,6 +35,8 @@ const COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name
   error, version, created_at, started_at, finished_at, node_id,
   (select profile.name from profiles profile where profile.id = automation_runs.profile_id) as profile_name`;
 export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const;
+/** The SQL condition that the run whose status is `column` is queued or running. */
+export const runIsActive = (column = 'status') => statusIn(column, ACTIVE_RUN_STATUSES);
 
 /** Queued or running: not finished yet. */
 export function isActiveRun(status: RunStatus): boolean {
@@ -120,11 +124,11 @@ export async function executorOfProfile(tx: Queryable, profileId: string): Promi
   const [row] = await tx.query<{ node_id: string | null }>(
     `select coalesce(
        (select r.node_id from automation_runs r join nodes n on n.id = r.node_id
-         where r.profile_id = $1 and r.status = any($2::text[]) order by r.seq desc limit 1),
+         where r.profile_id = $1 and ${runIsActive('r.status')} order by r.seq desc limit 1),
        (select s.node_id from sessions s join nodes n on n.id = s.node_id
-         where s.profile_id = $1 and s.status in ('starting', 'running', 'stopping') limit 1)
+         where s.profile_id = $1 and ${sessionIsLive('s.status')} limit 1)
      ) as node_id`,
-    [profileId, ACTIVE_RUN_STATUSES],
+    [profileId],
   );
   return row?.node_id ?? null;
 }
@@ -140,9 +144,8 @@ export async function findQueuedRunsOfNode(db: Queryable, nodeId: string): Promi
 /** Queued or running runs whose node has left the cluster without finishing them (it was lost). */
 export async function findOrphanedRuns(db: Queryable): Promise<RunRow[]> {
   return db.query<RunRow>(
-    `select ${COLUMNS} from automation_runs where status = any($1::text[]) and node_id is not null
+    `select ${COLUMNS} from automation_runs where ${runIsActive()} and node_id is not null
         and not exists (select 1 from nodes n where n.id = automation_runs.node_id) order by seq`,
-    [ACTIVE_RUN_STATUSES],
   );
 }
 
@@ -182,8 +185,8 @@ export async function listRuns(
 export async function findActiveRunsOfNode(db: Queryable, nodeId: string): Promise<RunRow[]> {
   return db.query<RunRow>(
     `select ${COLUMNS} from automation_runs
-      where status = any($1::text[]) and (node_id = $2 or node_id is null) order by seq`,
-    [ACTIVE_RUN_STATUSES, nodeId],
+      where ${runIsActive()} and (node_id = $1 or node_id is null) order by seq`,
+    [nodeId],
   );
 }
 

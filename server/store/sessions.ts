@@ -3,11 +3,14 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { type Page, toPage } from './pagination';
+import { statusIn } from './status-in';
 
 export type StopReason = NonNullable<Session['stop_reason']>;
 
 /** A session in one of these states holds its profile: at most one per profile (a partial unique index). */
 export const LIVE_SESSION_STATUSES = ['starting', 'running', 'stopping'] as const;
+/** The SQL condition that the session whose status is `column` is live. */
+export const sessionIsLive = (column = 'status') => statusIn(column, LIVE_SESSION_STATUSES);
 
 export interface SessionRow {
   seq: number;
@@ -82,8 +85,8 @@ export async function findSessionOfProfile(
 ): Promise<SessionRow | null> {
   const [row] = await db.query<SessionRow>(
     `select ${COLUMNS} from sessions where account_id = $1 and profile_id = $2
-      order by (status = any($3::text[])) desc, seq desc limit 1`,
-    [accountId, profileId, LIVE_SESSION_STATUSES],
+      order by (${sessionIsLive()}) desc, seq desc limit 1`,
+    [accountId, profileId],
   );
   return row ?? null;
 }
@@ -91,8 +94,8 @@ export async function findSessionOfProfile(
 /** The live sessions of this node (and those from before there were nodes, which no other node claims). */
 export async function findLiveSessionsOfNode(db: Queryable, nodeId: string): Promise<SessionRow[]> {
   return db.query<SessionRow>(
-    `select ${COLUMNS} from sessions where status = any($1::text[]) and (node_id = $2 or node_id is null)`,
-    [LIVE_SESSION_STATUSES, nodeId],
+    `select ${COLUMNS} from sessions where ${sessionIsLive()} and (node_id = $1 or node_id is null)`,
+    [nodeId],
   );
 }
 
@@ -102,11 +105,10 @@ export async function findLiveSessionsOfNode(db: Queryable, nodeId: string): Pro
  */
 export async function findOrphanedSessions(db: Queryable): Promise<SessionRow[]> {
   return db.query<SessionRow>(
-    `select ${COLUMNS} from sessions where status = any($1::text[]) and node_id is not null
+    `select ${COLUMNS} from sessions where ${sessionIsLive()} and node_id is not null
         and not exists (select 1 from nodes n where n.id = sessions.node_id)
         and not exists (select 1 from automation_runs r
                          where r.session_id = sessions.id and r.status in ('queued', 'running'))`,
-    [LIVE_SESSION_STATUSES],
   );
 }
 
@@ -125,8 +127,8 @@ export async function insertStartingSession(
   await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [fields.accountId]);
   const [live] = await tx.query<{ profile_busy: boolean; count: number }>(
     `select coalesce(bool_or(profile_id = $2), false) as profile_busy, count(*)::int as count
-       from sessions where account_id = $1 and status = any($3::text[])`,
-    [fields.accountId, fields.profileId, LIVE_SESSION_STATUSES],
+       from sessions where account_id = $1 and ${sessionIsLive()}`,
+    [fields.accountId, fields.profileId],
   );
   if (live?.profile_busy) return { refused: 'profile_busy' };
   if ((live?.count ?? 0) >= fields.cap) return { refused: 'account_at_cap' };

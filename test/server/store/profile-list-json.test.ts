@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../server/core/clock';
 import type { Database, Queryable } from '../../../server/db/driver';
-import { migrate } from '../../../server/db/migrate';
-import { openDatabase } from '../../../server/db/open';
 import { generateIdentity } from '../../../server/identity/generate';
 import { createAccountWithKey } from '../../../server/store/accounts';
 import { updateProfile } from '../../../server/store/profile-changes';
@@ -10,34 +8,11 @@ import { listProfilesJson, profilePageText } from '../../../server/store/profile
 import { insertProfile, listProfiles, type ProfileListOptions } from '../../../server/store/profiles';
 import { insertProxy, replaceProxy } from '../../../server/store/proxies';
 import { insertStartingSession } from '../../../server/store/sessions';
-import { postgresForTests, startPostgres } from '../../support/postgres-server';
-import { openScratchDatabase } from '../../support/scratch-database';
+import { storeDatabases } from '../../support/store-databases';
 
 /* The list's answer built from profiles kept between requests: always the bytes of the list read afresh. */
 
-const postgresBin = postgresForTests();
-const databases: { name: string; open(): Promise<{ db: Database; close(): Promise<void> }> }[] = [
-  { name: 'PGlite', open: () => openScratchDatabase('profile-list') },
-  ...(postgresBin
-    ? [
-        {
-          name: 'PostgreSQL',
-          async open() {
-            const server = await startPostgres(postgresBin);
-            const opened = await openDatabase({ dataDir: '', databaseUrl: server.url });
-            await migrate(opened);
-            return {
-              db: opened,
-              async close() {
-                await opened.close();
-                await server.stop();
-              },
-            };
-          },
-        },
-      ]
-    : []),
-];
+const databases = storeDatabases('profile-list');
 
 let db: Database;
 

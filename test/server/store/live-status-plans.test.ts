@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../server/core/clock';
+import type { Database, Queryable } from '../../../server/db/driver';
+import { createAccountWithKey } from '../../../server/store/accounts';
+import { nodesWithRoom, registerNode } from '../../../server/store/nodes';
+import { listProfilesJson } from '../../../server/store/profile-list-json';
+import {
+  countProfiles,
+  deleteIdleProfile,
+  getProfile,
+  getProfileLaunchSettings,
+  insertProfile,
+  listProfiles,
+} from '../../../server/store/profiles';
+import { executorOfProfile, findActiveRunsOfNode, findOrphanedRuns } from '../../../server/store/runs';
+import {
+  findLiveSessionsOfNode,
+  findOrphanedSessions,
+  findSessionOfProfile,
+  insertStartingSession,
+} from '../../../server/store/sessions';
+import { storeDatabases } from '../../support/store-databases';
+
+/* A node keeps every session and run it ever had. The statements that look for the live ones must find them by
+   the partial indexes on live sessions and active runs, in the generic plan a prepared statement settles on,
+   and never read the whole history. */
+
+const HISTORY = 20_000;
+
+/** Runs `fn` against the database, recording each statement it sends. */
+async function statementsOf(db: Database, fn: (spy: Queryable) => Promise<unknown>) {
+  const sent: { sql: string; params: readonly unknown[] }[] = [];
+  await fn({
+    query: (sql, params = []) => {
+      sent.push({ sql, params });
+      return db.query(sql, params);
+    },
+    exec: (sql) => db.exec(sql),
+  });
+  return sent;
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return `array[${value.map(literal).join(', ')}]::text[]`;
+  return `'${String(value).replaceAll("'", "''")}'`;
+}
+
+/** The plan PostgreSQL gives the statement once prepared, made for any parameters (a generic plan). */
+async function genericPlan(db: Database, sql: string, params: readonly unknown[]): Promise<string> {
+  return db.transaction(async (tx) => {
+    await tx.exec('set local plan_cache_mode = force_generic_plan');
+    await tx.exec(`prepare plan_check as ${sql}`);
+    const args = params.length > 0 ? `(${params.map(literal).join(', ')})` : '';
+    const rows = await tx.query<{ 'QUERY PLAN': string }>(`explain execute plan_check${args}`);
+    await tx.exec('deallocate plan_check');
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  });
+}
+
+describe.each(storeDatabases('live-status-plans'))(
+  'looking for live sessions and active runs, on $name',
+  ({ open }) => {
+    let db: Database;
+    let close: () => Promise<void>;
+    let accountId: string;
+    let profileIds: string[];
+
+    beforeAll(async () => {
+      ({ db, close } = await open());
+      accountId = (await createAccountWithKey(db, systemClock, { plan: 'premium' })).account_id;
+      profileIds = [];
+      for (let index = 0; index < 20; index++)
+        profileIds.push((await insertProfile(db, systemClock, accountId, { name: `P${index}` } as never)).id);
+      await registerNode(db, { id: 'node-a', url: 'http://127.0.0.1:1', capacity: 10 });
+      await db.query(
+        `insert into sessions (id, account_id, profile_id, status, headless, started_at, stopped_at, updated_at, node_id)
+       select 'ses_old_' || g, $1, ($2::text[])[1 + g % 20], 'stopped', true, now(), now(), now(), 'node-a'
+         from generate_series(1, ${HISTORY}) g`,
+        [accountId, profileIds],
+      );
+      await db.query(
+        `insert into automation_runs (id, account_id, profile_id, session_id, name, status, script, steps, created_at,
+                                    node_id)
+       select 'run_old_' || g, $1, ($2::text[])[1 + g % 20], 'ses_old_' || g, 'old', 'succeeded', '{}', '[]', now(),
+              'node-a'
+         from generate_series(1, ${HISTORY}) g`,
+        [accountId, profileIds],
+      );
+      await insertStartingSession(db, systemClock, {
+        accountId,
+        profileId: profileIds[0] as string,
+        headless: true,
+        cap: 5,
+        nodeId: 'node-a',
+      });
+      await db.exec('analyze');
+    }, 120_000);
+    afterAll(() => close?.());
+
+    it('reads neither the sessions nor the runs a node ever had', async () => {
+      const [live, idle] = profileIds as [string, string];
+      const page = { limit: 50, after: null };
+      const sent = await statementsOf(db, async (spy) => {
+        await listProfilesJson(spy, accountId, page);
+        await listProfiles(spy, accountId, page);
+        await listProfiles(spy, accountId, { ...page, status: 'running' });
+        await countProfiles(spy, accountId, { status: 'idle' });
+        await getProfile(spy, accountId, idle);
+        await getProfileLaunchSettings(spy, accountId, idle);
+        expect(await deleteIdleProfile(spy, accountId, live)).toBe('running');
+        await findSessionOfProfile(spy, accountId, idle);
+        await findLiveSessionsOfNode(spy, 'node-a');
+        await findOrphanedSessions(spy);
+        await nodesWithRoom(spy, 'node-b');
+        await executorOfProfile(spy, idle);
+        await findActiveRunsOfNode(spy, 'node-a');
+        await findOrphanedRuns(spy);
+      });
+      const readingHistory: string[] = [];
+      for (const { sql, params } of sent) {
+        if (!/\b(sessions|automation_runs)\b/.test(sql)) continue;
+        const plan = await genericPlan(db, sql, params);
+        if (/Seq Scan on (sessions|automation_runs)\b/.test(plan)) readingHistory.push(`${sql}\n${plan}`);
+      }
+      expect(readingHistory).toEqual([]);
+    });
+  },
+);
