@@ -60,7 +60,9 @@ describe.each(databases)('on $name', ({ name, open }) => {
 
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
-    expect(files.map((migration) => migration.version)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    expect(files.map((migration) => migration.version)).toEqual([
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ]);
     expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
