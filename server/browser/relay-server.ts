@@ -125,7 +125,8 @@ interface Destination {
 /**
  * One browser connection: request after request, each head read and checked (credentials, then the policy for
  * its destination), each body passed on by its length; a CONNECT, an upgrade or a body without a length hands
- * the rest of the connection over as bytes. A plain request to the destination of the one before it reuses its connection.
+ * the rest of the connection over as bytes. A plain request to the destination of the one before it reuses its
+ * connection.
  */
 async function serveConnection(client: Socket, relay: Relay): Promise<void> {
   let destination = null as Destination | null;

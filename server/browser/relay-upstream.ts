@@ -3,7 +3,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { SocksClient } from 'socks';
 import type { EgressPolicy } from '../core/egress-policy';
 import { EgressRefused, EgressUnresolved, resolveAllowed } from '../network/egress-lookup';
-import { readHeadBytes } from './relay-head';
+import { HeadTooLarge, readHeadBytes } from './relay-head';
 import type { ProxySettings } from './settings';
 
 /** How long reaching a destination (or the profile's proxy) may take before the browser hears 504. */
@@ -128,8 +128,8 @@ function httpUpstream(settings: ProxySettings, policy: EgressPolicy): Upstream {
 
 /** Waits for the proxy's answer to CONNECT: 200 opens the tunnel, 407 is the credentials, the rest a refusal. */
 async function readTunnelAnswer(socket: Socket): Promise<void> {
-  const read = await readHeadBytes(socket, Buffer.alloc(0)).catch(() => {
-    throw new RelayFailure(599, 'The proxy’s answer is too large.');
+  const read = await readHeadBytes(socket, Buffer.alloc(0)).catch((error: unknown) => {
+    throw error instanceof HeadTooLarge ? new RelayFailure(599, 'The proxy’s answer is too large.') : error;
   });
   if (read === null) throw new RelayFailure(595, 'The proxy closed the connection.');
   if (read.rest.length > 0) socket.unshift(read.rest);

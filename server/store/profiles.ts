@@ -96,9 +96,10 @@ export async function listProfiles(
 }
 
 /**
- * The WHERE, ORDER BY and LIMIT of a page of the list over `p` and `s`, the first parameter being the account. The limit is written out: as a parameter, a prepared statement's generic
- * plan assumes a tenth of the account's profiles, costs more than a custom one, and so every run is planned
- * again, which took longer the more profiles there were (PGlite: 1.1 ms a page of 10,000 against 0.6 ms).
+ * The WHERE, ORDER BY and LIMIT of a page of the list over `p` and `s`, the first parameter being the account.
+ * The limit is written out: as a parameter, a prepared statement's generic plan assumes a tenth of the account's
+ * profiles, costs more than a custom one, and so every run is planned again, which took longer the more profiles
+ * there were (PGlite: 1.1 ms a page of 10,000 against 0.6 ms).
  */
 export function listConditions(options: ProfileListOptions, params: unknown[]): string {
   if (!Number.isSafeInteger(options.limit))
