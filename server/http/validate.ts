@@ -3,6 +3,7 @@ import { formatPath, summarizeIssues, toFieldErrors } from '../../lib/api/issues
 import { z } from '../../lib/api/zod';
 import { decodeCursor } from '../store/pagination';
 import type { AppEnv } from './env';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { ProblemError, validationProblem } from './problem';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -81,7 +82,7 @@ export function validate<S extends z.core.$ZodType>(
   value: unknown,
   where: 'body' | 'query',
 ): z.output<S> {
-  const nul = pathToNul(value, []);
+  const nul = pathToNul(value);
   if (nul !== null) {
     const path = formatPath(nul);
     throw validationProblem(
@@ -113,21 +114,37 @@ export function refuseNulInPath(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Where the first text holding U+0000 is in a JSON value or query (a key counts too), or null. */
-function pathToNul(value: unknown, at: PropertyKey[]): PropertyKey[] | null {
-  if (typeof value === 'string') return value.includes('\0') ? at : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = pathToNul(item, [...at, index]);
-      if (found) return found;
-    }
-    return null;
+/**
+ * Where the first text holding U+0000 is in a JSON value or query (a key counts too), or null. A walk with a
+ * stack of its own, each entry linked to its parent, so that neither the depth of a value nor its size can
+ * exhaust the call stack or copy paths over and over.
+ */
+function pathToNul(value: unknown): PropertyKey[] | null {
+  interface Step {
+    value: unknown;
+    key: PropertyKey | null;
+    parent: Step | null;
   }
-  if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\0')) return [...at, key.replaceAll('\0', '\\0')];
-      const found = pathToNul(item, [...at, key]);
-      if (found) return found;
+  const pathOf = (step: Step, last?: PropertyKey): PropertyKey[] => {
+    const path: PropertyKey[] = last === undefined ? [] : [last];
+    for (let at = step; at.parent; at = at.parent) path.push(at.key as PropertyKey);
+    return path.reverse();
+  };
+  const pending: Step[] = [{ value, key: null, parent: null }];
+  for (let step = pending.pop(); step; step = pending.pop()) {
+    const item = step.value;
+    if (typeof item === 'string') {
+      if (item.includes('\0')) return pathOf(step);
+    } else if (Array.isArray(item)) {
+      for (let index = item.length - 1; index >= 0; index--)
+        pending.push({ value: item[index], key: index, parent: step });
+    } else if (typeof item === 'object' && item !== null) {
+      const entries = Object.entries(item);
+      for (const [key] of entries) if (key.includes('\0')) return pathOf(step, key.replaceAll('\0', '\\0'));
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, child] = entries[index] as [string, unknown];
+        pending.push({ value: child, key, parent: step });
+      }
     }
   }
   return null;
@@ -138,7 +155,17 @@ function isJsonContentType(header: string | undefined): boolean {
   return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType);
 }
 
+/**
+ * The JSON value of a body: 400 if it is not JSON, 422 if it nests deeper than MAX_JSON_DEPTH (refused before it
+ * is parsed, so that nothing walks it).
+ */
 export function parseJson(body: Uint8Array): unknown {
+  if (nestsDeeperThan(body)) {
+    throw validationProblem(
+      [{ path: '', message: `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep` }],
+      `Invalid body: it nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs more.`,
+    );
+  }
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
   } catch (error) {
