@@ -11,6 +11,17 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return text;
 }
 
+/** The most field errors an answer lists: 3,000 bad cookies are 9,000 errors, and the first few say what to fix. */
+export const MAX_FIELD_ERRORS = 20;
+
+/** The first MAX_FIELD_ERRORS of `errors`, and how many more there were. */
+export function listedErrors(errors: readonly FieldError[]): { listed: FieldError[]; notListed: number } {
+  return {
+    listed: errors.slice(0, MAX_FIELD_ERRORS),
+    notListed: Math.max(0, errors.length - MAX_FIELD_ERRORS),
+  };
+}
+
 /** Field errors for a problem body: one `{ path, message }` per issue; an unknown key names itself. */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
   return issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));

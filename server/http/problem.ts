@@ -1,3 +1,4 @@
+import { listedErrors } from '../../lib/api/issues';
 import type { FieldError, ProblemCode } from '../../lib/api/schemas/problem';
 import { boundedText } from '../core/bounded-text';
 
@@ -65,16 +66,18 @@ export function problemBody({ status, code, detail, errors, extensions }: Proble
     status,
     detail: boundedText(detail),
     code,
-    ...(errors
-      ? {
-          errors: errors.map((error) => ({
-            path: boundedText(error.path),
-            message: boundedText(error.message),
-          })),
-        }
-      : {}),
+    ...(errors ? fieldErrors(errors) : {}),
     ...extensions,
   });
+}
+
+/** The first field errors, each sentence cut, and how many more there were. */
+function fieldErrors(errors: FieldError[]): { errors: FieldError[]; errors_not_listed?: number } {
+  const { listed, notListed } = listedErrors(errors);
+  return {
+    errors: listed.map((error) => ({ path: boundedText(error.path), message: boundedText(error.message) })),
+    ...(notListed > 0 ? { errors_not_listed: notListed } : {}),
+  };
 }
 
 export function validationProblem(errors: FieldError[], detail: string): ProblemError {

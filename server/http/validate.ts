@@ -80,7 +80,7 @@ const NO_NUL = 'must not contain U+0000 (the NUL character)';
 export function validate<S extends z.core.$ZodType>(
   schema: S,
   value: unknown,
-  where: 'body' | 'query',
+  where: 'body' | 'query' | 'arguments',
 ): z.output<S> {
   const nul = pathToNul(value);
   if (nul !== null) {

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { checkToolArguments } from './tool-input';
 import type { ToolContext } from './tool-kit';
 import { addPageTools } from './tools-page';
 import { addProfileTools } from './tools-profiles';
@@ -17,6 +18,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
     { name: 'profile-pilot', version: '1.0.0' },
     { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
   );
+  checkToolArguments(server);
   addProfileTools(server, ctx);
   addProxyTools(server, ctx);
   addSessionTools(server, ctx);

@@ -2,13 +2,15 @@ import { afterAll, beforeAll } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Plan } from '../../lib/api/schemas/account';
 import { startCheckServer } from './check-server';
-import { type ServiceHandle, startService } from './harness';
+import { requester, type ServiceHandle, startService } from './harness';
 import { type PostgresServer, startPostgres } from './postgres-server';
 
 export interface ServiceSuite {
   service: ServiceHandle;
   /** A client with a key of an account of the suite's plan. */
   api: ApiClient;
+  /** Raw requests with the same key, for what the typed client does not send (bad bodies, methods). */
+  request: ReturnType<typeof requester>;
   /** The local check pages, where the suite asked for them. */
   pages: Awaited<ReturnType<typeof startCheckServer>>;
 }
@@ -32,11 +34,9 @@ export function serviceSuite(options: {
     ]);
     if (pages) suite.pages = pages;
     suite.service = service;
-    suite.api = createClient({
-      baseUrl: service.baseUrl,
-      apiKey: await service.createKey(options.plan),
-      fetch,
-    });
+    const apiKey = await service.createKey(options.plan);
+    suite.api = createClient({ baseUrl: service.baseUrl, apiKey, fetch });
+    suite.request = requester(service.baseUrl, apiKey);
   });
   afterAll(async () => {
     await Promise.all([suite.service?.close(), suite.pages?.close()]);

@@ -41,6 +41,8 @@ export const Problem = z.looseObject({
   detail: z.optional(z.string()),
   code: z.optional(z.string()),
   errors: z.optional(z.array(FieldError)),
+  /** How many more field errors there were than `errors` lists (it lists at most 20). */
+  errors_not_listed: z.optional(z.number()),
   session_id: z.optional(z.string()),
 });
 

@@ -4,20 +4,14 @@
  * deeper than MAX_JSON_DEPTH is refused with 422 before anything walks the value, on every JSON door: the
  * dashboard, /v1 and MCP.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../../server/http/json-depth';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { JSON_HEADERS } from '../../support/harness';
+import { serviceSuite } from '../../support/service-suite';
 
 const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
-let service: ServiceHandle;
-let request: ReturnType<typeof requester>;
-
-beforeAll(async () => {
-  service = await startService();
-  request = requester(service.baseUrl, await service.createKey('enterprise'));
-});
-afterAll(() => service?.close());
+const suite = serviceSuite({ plan: 'enterprise' });
 
 async function expectDepthRefusal(response: Response): Promise<void> {
   expect(response.status).toBe(422);
@@ -28,9 +22,9 @@ async function expectDepthRefusal(response: Response): Promise<void> {
 
 describe('a body nested deeper than the limit', { timeout: 60_000 }, () => {
   it('is refused with 422 by the dashboard sign-in, with only an Origin header', async () => {
-    const response = await fetch(`${service.baseUrl}/dashboard/api/sign-in`, {
+    const response = await fetch(`${suite.service.baseUrl}/dashboard/api/sign-in`, {
       method: 'POST',
-      headers: { ...JSON_HEADERS, Origin: service.baseUrl },
+      headers: { ...JSON_HEADERS, Origin: suite.service.baseUrl },
       body: deep(8000),
     });
     await expectDepthRefusal(response);
@@ -38,12 +32,12 @@ describe('a body nested deeper than the limit', { timeout: 60_000 }, () => {
 
   it('is refused with 422 by a /v1 route and by /v1/mcp, deep in a tool call’s arguments too', async () => {
     await expectDepthRefusal(
-      await request('POST', '/v1/profiles', { body: deep(8000), headers: JSON_HEADERS }),
+      await suite.request('POST', '/v1/profiles', { body: deep(8000), headers: JSON_HEADERS }),
     );
     const call = (args: string) =>
       `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_profile","arguments":${args}}}`;
     const mcp = (body: string) =>
-      request('POST', '/v1/mcp', {
+      suite.request('POST', '/v1/mcp', {
         body,
         headers: { ...JSON_HEADERS, Accept: 'application/json, text/event-stream' },
       });
@@ -55,9 +49,12 @@ describe('a body nested deeper than the limit', { timeout: 60_000 }, () => {
     // `{"name":"x","tags":…}` is one level, so the tags add the rest.
     const nested = (levels: number) => JSON.stringify({ name: 'x', tags: JSON.parse(deep(levels - 1)) });
     await expectDepthRefusal(
-      await request('POST', '/v1/profiles', { body: nested(MAX_JSON_DEPTH + 1), headers: JSON_HEADERS }),
+      await suite.request('POST', '/v1/profiles', {
+        body: nested(MAX_JSON_DEPTH + 1),
+        headers: JSON_HEADERS,
+      }),
     );
-    const atLimit = await request('POST', '/v1/profiles', {
+    const atLimit = await suite.request('POST', '/v1/profiles', {
       body: nested(MAX_JSON_DEPTH),
       headers: JSON_HEADERS,
     });
@@ -70,7 +67,7 @@ describe('four clients sending 100k-deep bodies', { timeout: 120_000 }, () => {
   /** How long /healthz takes, in ms, from a client of its own. */
   async function healthz(): Promise<number> {
     const started = performance.now();
-    const response = await fetch(`${service.baseUrl}/healthz`);
+    const response = await fetch(`${suite.service.baseUrl}/healthz`);
     await response.arrayBuffer();
     expect(response.status).toBe(200);
     return performance.now() - started;
@@ -87,9 +84,9 @@ describe('four clients sending 100k-deep bodies', { timeout: 120_000 }, () => {
     const statuses: number[] = [];
     const attacker = async () => {
       while (attacking) {
-        const response = await fetch(`${service.baseUrl}/dashboard/api/sign-in`, {
+        const response = await fetch(`${suite.service.baseUrl}/dashboard/api/sign-in`, {
           method: 'POST',
-          headers: { ...JSON_HEADERS, Origin: service.baseUrl },
+          headers: { ...JSON_HEADERS, Origin: suite.service.baseUrl },
           body,
         });
         await response.arrayBuffer();
