@@ -78,7 +78,10 @@ const MISDIRECTED: ProblemInit = {
 /** Wraps the server's request listener: a request for a name this service is not served as is 421. */
 export function refuseForeignHosts(names: ServedNames, listener: RequestListener): RequestListener {
   return (request, response) => {
-    if (allowed(names, request)) return listener(request, response);
+    if (allowed(names, request)) {
+      toOriginForm(request);
+      return listener(request, response);
+    }
     const body = problemBody(MISDIRECTED);
     response.writeHead(421, {
       'Content-Type': 'application/problem+json',
@@ -87,6 +90,18 @@ export function refuseForeignHosts(names: ServedNames, listener: RequestListener
     });
     response.end(body);
   };
+}
+
+/**
+ * Reads a target in absolute form (`POST http://evil.test:9/v1/mcp`, which any client may send) as its path and
+ * query only. The app builds the addresses it answers (a `cdp_url`, a live view) from the request's URL, which
+ * must name the Host checked above, never a name the client wrote into the target.
+ */
+function toOriginForm(request: IncomingMessage): void {
+  const target = request.url ?? '/';
+  if (target.startsWith('/') || !URL.canParse(target)) return;
+  const { pathname, search } = new URL(target);
+  request.url = `${pathname}${search}`;
 }
 
 /** For a WebSocket upgrade: answers 421 and closes when its Host is not one of the service's names. */

@@ -160,6 +160,43 @@ describe('a foreign Host', () => {
   });
 });
 
+describe('an absolute-form request target', () => {
+  it('names no host of the answer: cdp_url and the live view follow the checked Host, over HTTP and MCP', async () => {
+    const client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+    const profile = await client.createProfile({ name: 'absolute form' });
+    const own = `127.0.0.1:${service.port}`;
+    const headers = { Host: own, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    const started = await send(
+      'POST',
+      'http://evil.test:9/v1/sessions/start',
+      headers,
+      JSON.stringify({ profile_id: profile.id, headless: true }),
+    );
+    expect(started.status, started.body).toBe(201);
+    const session = JSON.parse(started.body) as { id: string; cdp_url: string; live_view_url: string };
+    try {
+      expect(new URL(session.cdp_url).host).toBe(own);
+      expect(new URL(session.live_view_url).host).toBe(own);
+      const listed = await send(
+        'POST',
+        'http://evil.test:9/v1/mcp',
+        { ...headers, Accept: 'application/json, text/event-stream' },
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'list_sessions', arguments: { status: 'running' } },
+        }),
+      );
+      expect(listed.status).toBe(200);
+      const { data } = JSON.parse(listed.body).result.structuredContent as { data: { cdp_url: string }[] };
+      expect(data.map((item) => new URL(item.cdp_url).host)).toEqual([own]);
+    } finally {
+      await client.stopSession({ session_id: session.id });
+    }
+  });
+});
+
 describe('the names the service is served as', () => {
   it('are its loopback names with its port and each PUBLIC_URL, with or without the default port', async () => {
     for (const host of [
