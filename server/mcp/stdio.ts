@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isWellFormedKey, KEY_MARKER, KEY_RANDOM_LENGTH } from '../../lib/api/key-shape';
 
 /**
  * For MCP clients that speak only stdio: `npm run mcp -- --url http://127.0.0.1:8787`, with the API key in
@@ -15,6 +16,13 @@ function settings(): { endpoint: URL; key: string } {
   const key = process.env.PROFILE_PILOT_KEY?.trim();
   if (!values.url || !key) {
     process.stderr.write(`${!key ? 'PROFILE_PILOT_KEY is not set. ' : 'No --url given. '}${USAGE}\n`);
+    process.exit(2);
+  }
+  // Checked here, as a header with a line break would be refused by fetch in a message that quotes it whole.
+  if (!isWellFormedKey(key)) {
+    process.stderr.write(
+      `PROFILE_PILOT_KEY is not an API key: a key is ${KEY_MARKER} and ${KEY_RANDOM_LENGTH} letters and digits, on one line. Copy it again from the dashboard.\n`,
+    );
     process.exit(2);
   }
   return { endpoint: new URL('/v1/mcp', values.url), key };

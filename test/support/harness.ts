@@ -133,26 +133,28 @@ export function runCli(
   args: string[],
   options: { dataDir: string; env?: Record<string, string> },
 ): Promise<CliResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATA_DIR: options.dataDir, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  return outputOf(child).finally(() => running.delete(child));
+}
+
+/** Everything a child process writes to stdout and stderr, and its exit code, once it has closed. */
+export function outputOf(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: options.dataDir, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.add(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk;
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk;
     });
     child.once('error', reject);
-    child.once('close', (code) => {
-      running.delete(child);
-      resolve({ code, stdout, stderr });
-    });
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
