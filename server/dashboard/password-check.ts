@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { verifyPassword } from '../accounts/passwords';
 import { formatWait } from '../core/wait';
-import { clientAddress } from '../http/client-address';
+import { limitedClient } from '../http/client-address';
 import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { ProblemError } from '../http/problem';
@@ -19,7 +19,7 @@ export async function limitAttempts(
   { db, clock }: Deps,
   email: string,
 ): Promise<Attempt> {
-  const attempt = await new AttemptLimits(db).attempt(clientAddress(c), email, clock.now().getTime());
+  const attempt = await new AttemptLimits(db).attempt(limitedClient(c), email, clock.now().getTime());
   if ('succeeded' in attempt) return attempt;
   throw new ProblemError({
     status: 429,

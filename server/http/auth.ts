@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock';
 import { formatWait } from '../core/wait';
 import type { Queryable } from '../db/driver';
 import { type AccountOfKey, findAccountByKey } from '../store/accounts';
-import { clientAddress } from './client-address';
+import { limitedClient } from './client-address';
 import type { AppEnv } from './env';
 import { problemResponse } from './problem';
 import { SlidingWindowLimiter } from './sliding-window';
@@ -33,7 +33,7 @@ export function authenticate(
       keyUses.seen(outcome.account.key_id, clock.now());
       return next();
     }
-    const verdict = failures.hit(clientAddress(c), AUTH_FAILURES_PER_MINUTE, clock.now().getTime());
+    const verdict = failures.hit(limitedClient(c), AUTH_FAILURES_PER_MINUTE, clock.now().getTime());
     if (!verdict.allowed) {
       return problemResponse({
         status: 429,

@@ -81,6 +81,34 @@ describe('sign-in limits behind a trusted proxy, on the embedded database', { ti
   });
 });
 
+describe('sign-in limits for IPv6 clients behind a trusted proxy', { timeout: 120_000 }, () => {
+  let service: ServiceHandle;
+  beforeAll(async () => {
+    service = await startService({ env: BEHIND_PROXY });
+  });
+  afterAll(() => service.close());
+
+  // One subscriber is given a whole /64: an attacker takes a new address of it for every guess.
+  it('counts a /64 as one address: new addresses of it do not escape the limit, another /64 is not locked', async () => {
+    const inBlock = (index: number) => `2001:db8:7:7:${index.toString(16)}::${(index + 1).toString(16)}`;
+    for (let index = 0; index < ATTEMPTS_PER_ADDRESS; index++) {
+      const { email, password } = junk(index);
+      expect({
+        index,
+        status: (await from(service, inBlock(index))('/sign-in', email, password)).status,
+      }).toEqual({
+        index,
+        status: 401,
+      });
+    }
+    expect((await from(service, inBlock(1000))('/sign-in', 'one-more@example.com', 'x')).status).toBe(429);
+    expect((await from(service, inBlock(1001))('/sign-up', 'new@example.com', PASSWORD)).status).toBe(429);
+    expect((await from(service, '2001:db8:7:8::1')('/sign-up', 'other@example.com', PASSWORD)).status).toBe(
+      201,
+    );
+  });
+});
+
 describe('X-Forwarded-For from a peer that is not a trusted proxy', { timeout: 120_000 }, () => {
   let service: ServiceHandle;
   beforeAll(async () => {
