@@ -36,12 +36,16 @@ export const SignInInput = z.strictObject({
 });
 
 export const ChangePasswordInput = z.strictObject({
-  current_password: z.string().check(z.minLength(1, 'Enter your current password.')),
+  current_password: z
+    .string()
+    .check(z.minLength(1, 'Enter your current password.'), z.maxLength(MAX_PASSWORD_LENGTH)),
   new_password: Password,
 });
 
 export const DeleteAccountInput = z.strictObject({
-  password: z.string().check(z.minLength(1, 'Enter your password to confirm.')),
+  password: z
+    .string()
+    .check(z.minLength(1, 'Enter your password to confirm.'), z.maxLength(MAX_PASSWORD_LENGTH)),
 });
 
 export const KEY_NAME_MAX = 100;

@@ -8,10 +8,14 @@ const Selector = z
 
 const OutputName = z
   .string()
-  .check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores'));
+  .check(
+    z.maxLength(64, { error: 'must be 1–64 letters, digits, dots, dashes or underscores', abort: true }),
+    z.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores'),
+  );
 
 /** Where a page may be sent: a web address, or a blank page. */
 export const PageAddress = z.string().check(
+  z.maxLength(8192, { error: 'must be at most 8192 characters', abort: true }),
   // A URL's scheme is case-insensitive (RFC 3986 §3.1): HTTP:// is http://. Spelled out, not the `i` flag,
   // so that the pattern in the OpenAPI document says the same.
   z.regex(

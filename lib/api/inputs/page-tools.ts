@@ -7,7 +7,10 @@ import { PageAddress, PageExpression, TypedText } from './automation';
 
 const Ref = z
   .string()
-  .check(z.regex(/^[a-z0-9]{1,20}$/, 'must be a ref from the latest snapshot, such as e12'));
+  .check(
+    z.maxLength(20, { error: 'must be a ref from the latest snapshot, such as e12', abort: true }),
+    z.regex(/^[a-z0-9]{1,20}$/, 'must be a ref from the latest snapshot, such as e12'),
+  );
 const Element = z.optional(
   z
     .string()

@@ -1,6 +1,6 @@
 import { parseProxyUrl } from '../proxy-url';
 import { Id } from '../schemas/common';
-import { IDENTITY_PRESETS, Identity } from '../schemas/identity';
+import { IDENTITY_PRESETS, Identity, LanguageTag, TimeZone } from '../schemas/identity';
 import { z } from '../zod';
 import { DisplayName, Tags } from './common';
 
@@ -18,19 +18,8 @@ export const Fingerprint = z.strictObject({
       z.regex(/^\P{Cc}*$/u, 'must not contain line breaks or other control characters'),
     ),
   ),
-  language: z.optional(
-    z.string().check(z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en-US')),
-  ),
-  timezone: z.optional(
-    z
-      .string()
-      .check(
-        z.regex(
-          /^(UTC|[A-Za-z_]+(\/[A-Za-z0-9_+-]+){1,2})$/,
-          'must be an IANA time zone such as Europe/Berlin',
-        ),
-      ),
-  ),
+  language: z.optional(LanguageTag),
+  timezone: z.optional(TimeZone),
   screen: z.optional(
     z.strictObject({
       width: z.int().check(z.minimum(320, 'must be at least 320'), z.maximum(7680, 'must be at most 7680')),
@@ -39,8 +28,15 @@ export const Fingerprint = z.strictObject({
   ),
 });
 
+/** Room for a host name and the longest user name and password, percent-encoded. */
+const MAX_PROXY_URL_LENGTH = 2000;
+
 export const ProxyUrl = z.string().check(
   z.trim(),
+  z.maxLength(MAX_PROXY_URL_LENGTH, {
+    error: `must be at most ${MAX_PROXY_URL_LENGTH} characters`,
+    abort: true,
+  }),
   z.superRefine((value, ctx) => {
     const parsed = parseProxyUrl(value);
     if ('error' in parsed) ctx.issues.push({ code: 'custom', message: parsed.error, input: value });

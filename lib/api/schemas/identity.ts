@@ -12,12 +12,18 @@ export const IDENTITY_PRESETS = ['laptop', 'desktop', 'large_screen'] as const;
 const Text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
 const Size = (max: number) =>
   z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(max, `must be at most ${max}`));
-const LanguageTag = z
-  .string()
-  .check(z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en-US'));
-const TimeZone = z
+/** A BCP 47 language tag as browsers send them (35 characters hold any real one). */
+export const LanguageTag = z
   .string()
   .check(
+    z.maxLength(35, { error: 'must be at most 35 characters', abort: true }),
+    z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en-US'),
+  );
+/** An IANA time zone name (the longest is 32 characters). */
+export const TimeZone = z
+  .string()
+  .check(
+    z.maxLength(64, { error: 'must be at most 64 characters', abort: true }),
     z.regex(/^(UTC|[A-Za-z_]+(\/[A-Za-z0-9_+-]+){1,2})$/, 'must be an IANA time zone such as Europe/Berlin'),
   );
 
