@@ -1,6 +1,7 @@
 import { type CdpMessage, type CdpPipe, type LargeCdpMessage, tooLarge } from './cdp-pipe';
 import type { CdpVerdict } from './cdp-policy';
 import type { ContextWatcher } from './relay-credentials';
+import type { OutgoingMessage } from './relay-traces';
 
 /** One DevTools client (a relayed WebSocket, or the automation runner) sharing a browser's pipe. */
 export interface CdpClient {
@@ -38,11 +39,15 @@ export class CdpMultiplexer {
   private readonly pending = new Map<number, PendingCommand>();
   private readonly countListeners = new Set<(count: number) => void>();
 
-  /** `contexts` hears of each browser context a client creates before the client does, and of each disposed. */
+  /**
+   * `contexts` hears of each browser context a client creates before the client does, and of each disposed;
+   * `outgoing` sees every message a client is sent from the browser (see relay-traces.ts).
+   */
   constructor(
     private readonly pipe: CdpPipe,
     private readonly policy: (message: CdpMessage) => CdpVerdict,
     private readonly contexts?: ContextWatcher,
+    private readonly outgoing: (message: OutgoingMessage) => OutgoingMessage = (message) => message,
   ) {
     pipe.onMessage((message) => this.fromBrowser(message));
     pipe.onLargeMessage((message) => this.largeFromBrowser(message));
@@ -190,13 +195,13 @@ export class CdpMultiplexer {
       ];
     if (message.sessionId === client.browserSessionId)
       parts = [...withoutEnd(parts, `,"sessionId":"${message.sessionId}"}`.length), Buffer.from('}')];
-    client.deliver(Buffer.concat(parts));
+    client.deliver(this.outgoing(Buffer.concat(parts)));
   }
 
   /** To the client, as if its browser session were the whole connection. */
   private send(client: AttachedClient, message: CdpMessage): void {
     const { sessionId, ...rest } = message;
-    client.deliver(JSON.stringify(sessionId === client.browserSessionId ? rest : message));
+    client.deliver(this.outgoing(JSON.stringify(sessionId === client.browserSessionId ? rest : message)));
   }
 
   private answerError(

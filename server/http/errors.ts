@@ -3,6 +3,7 @@ import { Conflict, NotFound, PlanLimit, Unavailable } from '../core/domain-error
 import type { Logger } from '../core/log';
 import { EgressRefused } from '../network/egress-lookup';
 import type { AppEnv } from './env';
+import { loggablePath } from './loggable-path';
 import { ProblemError, type ProblemInit, problemResponse } from './problem';
 
 /**
@@ -15,7 +16,12 @@ export function handleErrors(log: Logger): ErrorHandler<AppEnv> {
     const problem = domainProblem(error);
     if (problem) return problemResponse(problem);
     const requestId = c.get('requestId');
-    log.error('request failed', { request_id: requestId, method: c.req.method, path: c.req.path, error });
+    log.error('request failed', {
+      request_id: requestId,
+      method: c.req.method,
+      path: loggablePath(c.req.path),
+      error,
+    });
     return problemResponse({
       status: 500,
       code: 'internal',

@@ -1,11 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
 import { randomBase62 } from '../core/ids';
 import type { Logger } from '../core/log';
-import { withoutLiveToken } from '../live/live-tokens';
 import { clientAddress } from './client-address';
 import type { AppEnv } from './env';
+import { loggablePath } from './loggable-path';
 
-/** One log line per request, without headers (so never the Authorization header) nor a live view's token. */
+/** One log line per request, without headers (so never the Authorization header) nor a `cdp_url`'s or a live view's token. */
 export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
@@ -14,7 +14,7 @@ export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
     log.info('request', {
       request_id: c.get('requestId'),
       method: c.req.method,
-      path: withoutLiveToken(c.req.path),
+      path: loggablePath(c.req.path),
       status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
       account_id: c.get('account')?.id,

@@ -13,6 +13,7 @@ import {
   type ContextWatcher,
   type RelayCredentials,
 } from '../browser/relay-credentials';
+import { withoutRelayTraces } from '../browser/relay-traces';
 import type { FingerprintSettings, ProxySettings } from '../browser/settings';
 import { shutDownBrowser } from '../browser/shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from '../browser/startup-failure';
@@ -230,6 +231,7 @@ async function awaitDevTools(
     pipe,
     (message) => checkCdpCommand(presented ? keepIdentity(message, presented) : message, downloadDir),
     contexts,
+    withoutRelayTraces(relayCredentials),
   );
   void exited.then(() => {
     devtools.closeAll('the browser exited');
