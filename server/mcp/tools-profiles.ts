@@ -4,7 +4,7 @@ import { ProfileListQuery } from '../../lib/api/inputs/queries';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
 import { readCursor } from '../http/validate';
-import { createOwnProfile, deleteOwnProfile, updateOwnProfile } from '../routes/profiles';
+import { createOwnProfile, deleteOwnProfile, updateOwnProfile } from '../profiles/profile-operations';
 import { listProfiles } from '../store/profiles';
 import { addTool, type ToolContext } from './tool-kit';
 
@@ -92,7 +92,9 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
       annotations: { destructiveHint: true },
     },
     async ({ profile_id, force }) => {
-      await deleteOwnProfile(deps, accountId, profile_id, force === true);
+      const { db, events, sessions, config, log } = deps;
+      const parts = { db, events, sessions, dataDir: config.dataDir, log };
+      await deleteOwnProfile(parts, accountId, profile_id, force === true);
       return { structured: { deleted: profile_id } };
     },
   );

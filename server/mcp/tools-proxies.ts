@@ -4,7 +4,7 @@ import { ProxyListQuery } from '../../lib/api/inputs/queries';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
 import { readCursor } from '../http/validate';
-import { checkOwnProxy, createOwnProxy } from '../routes/proxies';
+import { checkOwnProxy, createOwnProxy } from '../proxies/proxy-operations';
 import { listProxies } from '../store/proxies';
 import { addTool, type ToolContext } from './tool-kit';
 
@@ -63,6 +63,9 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
       input: z.object({ proxy_id: Id.check(z.describe('The saved proxy (prx_…).')) }),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    async ({ proxy_id }) => ({ structured: { ...(await checkOwnProxy(deps, accountId, proxy_id)) } }),
+    async ({ proxy_id }) => {
+      const checker = { db: deps.db, checkUrl: deps.config.proxyCheckUrl, egress: deps.config.egress };
+      return { structured: { ...(await checkOwnProxy(checker, accountId, proxy_id)) } };
+    },
   );
 }
