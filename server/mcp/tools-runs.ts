@@ -19,11 +19,9 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Run an automation script',
       description:
-        'Runs a script of steps with CSS selectors in a new tab of the profile’s browser (started if needed) and ' +
-        'waits for its end (timeout_ms, 60 s by default): status, each step’s outcome, outputs. Prefer it to ' +
-        'many browser_* calls for a known sequence.',
+        'Runs steps (CSS selectors) in a new tab of the profile’s browser, started if needed, and waits for the ' +
+        'end: status, step outcomes, outputs. Prefer it to many browser_* calls for a known sequence.',
       input: RunCreate,
-      annotations: { openWorldHint: true },
     },
     async (body) => {
       const queued = await deps.automation.enqueue(accountId, body, async () => {});
