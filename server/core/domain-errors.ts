@@ -13,7 +13,7 @@ export class NotFound extends Error {
 export class Conflict extends Error {
   override name = 'Conflict';
   constructor(
-    readonly code: 'session_exists' | 'session_not_running' | 'session_busy',
+    readonly code: 'session_exists' | 'session_not_running' | 'session_busy' | 'profile_running',
     message: string,
     readonly sessionId: string | null = null,
   ) {
@@ -36,9 +36,33 @@ export class PlanLimit extends Error {
 export class Unavailable extends Error {
   override name = 'Unavailable';
   constructor(
-    readonly code: 'browser_unavailable' | 'at_capacity',
+    readonly code: 'browser_unavailable' | 'at_capacity' | 'proxy_check_off',
     message: string,
     readonly options: { retryAfterSeconds?: number; sessionId?: string } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A saved proxy that profiles still point at. */
+export class ProxyInUse extends Error {
+  override name = 'ProxyInUse';
+  constructor(readonly profileIds: string[]) {
+    const count = profileIds.length;
+    const them = count === 1 ? 'it' : 'them';
+    super(
+      `${count} profile${count === 1 ? ' uses' : 's use'} this proxy; point ${them} elsewhere or delete ${them} first.`,
+    );
+  }
+}
+
+/** A value the caller sent that cannot be used: the field, what is wrong with it, and the sentence. */
+export class InvalidInput extends Error {
+  override name = 'InvalidInput';
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+    message: string,
   ) {
     super(message);
   }

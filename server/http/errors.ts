@@ -1,5 +1,5 @@
 import type { ErrorHandler } from 'hono';
-import { Conflict, NotFound, PlanLimit, Unavailable } from '../core/domain-errors';
+import { Conflict, InvalidInput, NotFound, PlanLimit, ProxyInUse, Unavailable } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import { EgressRefused } from '../network/egress-lookup';
 import type { AppEnv } from './env';
@@ -36,6 +36,20 @@ export function domainProblem(error: unknown): ProblemInit | null {
   if (error instanceof NotFound) return { status: 404, code: 'not_found', detail: error.message };
   if (error instanceof Conflict)
     return { status: 409, code: error.code, detail: error.message, extensions: withSession(error.sessionId) };
+  if (error instanceof ProxyInUse)
+    return {
+      status: 409,
+      code: 'proxy_in_use',
+      detail: error.message,
+      extensions: { profile_ids: error.profileIds },
+    };
+  if (error instanceof InvalidInput)
+    return {
+      status: 422,
+      code: 'validation_failed',
+      detail: error.message,
+      errors: [{ path: error.field, message: error.problem }],
+    };
   if (error instanceof PlanLimit) return { status: 429, code: error.code, detail: error.message };
   if (error instanceof EgressRefused)
     return { status: 422, code: 'validation_failed', detail: error.message };

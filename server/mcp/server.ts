@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { checkToolArguments } from './tool-input';
-import type { ToolContext } from './tool-kit';
+import { registeredTools, type ToolContext } from './tool-kit';
+import { advertiseTools } from './tools-list';
 import { addPageTools } from './tools-page';
 import { addProfileTools } from './tools-profiles';
 import { addProxyTools } from './tools-proxies';
@@ -10,7 +11,8 @@ import { addSessionTools } from './tools-sessions';
 const INSTRUCTIONS = `profile-pilot manages browser profiles (separate identities: cookies, fingerprint, proxy) and runs a real browser per profile.
 To browse: list_profiles or create_profile, then start_session; pass its session id to the browser_* tools.
 Read a page with browser_snapshot: actionable elements carry [ref=eN]; click and type by ref; take a new snapshot after the page changes.
-Every tool call counts as one request of the account's hourly limit. Stop sessions when done.`;
+Every tool call counts as one request of the account's hourly limit. Stop sessions when done.
+Lists answer one line per item; get_profile (or detail: true) gives whole objects.`;
 
 /** An MCP server with every tool, acting for the account of one request. */
 export function buildMcpServer(ctx: ToolContext): McpServer {
@@ -24,5 +26,6 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
   addSessionTools(server, ctx);
   addRunTools(server, ctx);
   addPageTools(server, ctx);
+  advertiseTools(server, registeredTools(server));
   return server;
 }

@@ -9,6 +9,7 @@ import { type HourlyCount, hourlyLimitReached } from '../http/rate-limit';
 import type { WindowVerdict } from '../http/sliding-window';
 import { PageProblem } from '../pages/page-problem';
 import type { AccountOfKey } from '../store/accounts';
+import type { ListedTool } from './tools-list';
 
 /** Who calls the tools of one MCP request, and what the request has counted against the plan's hourly limit. */
 export interface ToolContext {
@@ -38,6 +39,13 @@ export interface ToolSpec<Input extends z.core.$ZodType> {
   annotations?: ToolAnnotations;
 }
 
+const registered = new WeakMap<McpServer, ListedTool[]>();
+
+/** The tools registered on a server with addTool, in their order. */
+export function registeredTools(server: McpServer): ListedTool[] {
+  return registered.get(server) ?? [];
+}
+
 /**
  * Registers a tool whose every call is one request of the plan's hourly limit (a refused call is a tool error
  * that says when to retry), and whose refusals (not found, conflicts, limits, invalid values) come back as tool
@@ -50,6 +58,7 @@ export function addTool<Input extends z.core.$ZodType>(
   spec: ToolSpec<Input>,
   handler: (args: z.output<Input>) => Promise<ToolAnswer>,
 ): void {
+  registered.set(server, [...registeredTools(server), { name, spec }]);
   const config = {
     title: spec.title,
     description: spec.description,

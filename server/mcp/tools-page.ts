@@ -7,71 +7,51 @@ import { PageProblem } from '../pages/page-problem';
 import { findSession } from '../store/sessions';
 import { addTool, type ToolAnswer, type ToolContext } from './tool-kit';
 
-const REF_NOTE = 'Refs come from the latest browser_snapshot and are stale once the page changes.';
-
-/** What each page tool does, when to use it and what it costs, for the model that chooses. */
+/** What each page tool does and when to use it, in the fewest words, for the model that chooses. */
 const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; readOnly?: true }> = {
   browser_navigate: {
     title: 'Open an address',
     description:
-      'Opens an http(s) address in the agent’s tab of the session’s browser and waits for it to load (30 s at ' +
-      'most), through the profile’s proxy under the service’s network policy. Then take a browser_snapshot. ' +
-      'Cost: one request.',
+      'Opens an address in the agent’s tab through the profile’s proxy; waits for the load (30 s at most).',
   },
   browser_snapshot: {
     title: 'Read the page',
-    description:
-      'Answers the page’s accessibility tree as YAML-like text: roles, names, values and states, every element ' +
-      'you can act on marked [ref=eN]. Use it before acting and after anything that changes the page; it is ' +
-      'cheaper and more exact than a screenshot. Cost: one request; a big page gives a long text.',
+    description: 'The page’s accessibility tree as text; elements to act on carry [ref=eN].',
     readOnly: true,
   },
-  browser_click: {
-    title: 'Click an element',
-    description: `Clicks the element of a ref. ${REF_NOTE} Cost: one request.`,
-  },
+  browser_click: { title: 'Click an element', description: 'Clicks the element of a ref.' },
   browser_type: {
     title: 'Type into a field',
-    description: `Replaces the text of the field of a ref with text; submit: true presses Enter after. ${REF_NOTE} Cost: one request.`,
+    description: 'Replaces the text of a field; submit presses Enter after.',
   },
   browser_fill_form: {
     title: 'Fill several fields',
-    description: `Fills several fields in one call (textboxes, checkboxes, radios, comboboxes, sliders) by ref. ${REF_NOTE} Cost: one request for all of them.`,
+    description: 'Fills textboxes, checkboxes, radios, comboboxes and sliders by ref in one call.',
   },
   browser_select_option: {
     title: 'Choose options of a select',
-    description: `Chooses one or more options (by value or label) of the select of a ref. ${REF_NOTE} Cost: one request.`,
+    description: 'Chooses options (by value or label) of a select.',
   },
-  browser_press_key: {
-    title: 'Press a key',
-    description:
-      'Presses a key (Enter, Tab, Escape, ArrowDown, a letter…) in the focused element. Cost: one request.',
-  },
+  browser_press_key: { title: 'Press a key', description: 'Presses a key in the focused element.' },
   browser_wait_for: {
     title: 'Wait for text or time',
-    description:
-      'Waits until text appears, text_gone disappears (20 s at most), or time seconds pass. Use it after an ' +
-      'action that loads content slowly. Cost: one request.',
+    description: 'Waits until text appears, text_gone goes (20 s at most), or time seconds pass.',
     readOnly: true,
   },
   browser_take_screenshot: {
     title: 'Screenshot the page',
     description:
-      'Answers a PNG image of the tab (full_page for the whole page). For reading and acting use browser_snapshot; ' +
-      'a screenshot is for what only pixels show. Cost: one request; an image is many tokens.',
+      'A PNG of the tab (full_page: the whole page). Prefer browser_snapshot; an image costs many tokens.',
     readOnly: true,
   },
   browser_evaluate: {
     title: 'Run JavaScript in the page',
-    description:
-      'Evaluates a JavaScript expression in the page and answers its JSON value (1 MB at most); a promise is ' +
-      'awaited. Use it to read what the snapshot does not show. Cost: one request.',
+    description: 'Evaluates an expression in the page and answers its JSON value; a promise is awaited.',
   },
   browser_tabs: {
     title: 'List, open, select or close tabs',
     description:
-      'list: the browser’s tabs with their index; new: opens a tab (at url if given) and makes it the agent’s; ' +
-      'select: makes tab index the agent’s; close: closes tab index (the agent’s when left out). Cost: one request.',
+      'list; new: opens one (at url) as the agent’s; select: makes index the agent’s; close: closes index.',
   },
 };
 
@@ -90,7 +70,8 @@ export function addPageTools(server: McpServer, ctx: ToolContext): void {
         title: words.title,
         description: words.description,
         input: z.object(pageInputs[name]),
-        annotations: { readOnlyHint: words.readOnly === true, openWorldHint: true },
+        // openWorldHint is true and readOnlyHint false unless said: only a read-only tool says so.
+        ...(words.readOnly ? { annotations: { readOnlyHint: true } } : {}),
       },
       async (args) => {
         const { session_id } = args as { session_id: string };

@@ -1,14 +1,16 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
+import { AgentProfileCreate, AgentProfileUpdate } from '../../lib/api/inputs/profiles';
 import { ProfileListQuery } from '../../lib/api/inputs/queries';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
+import { NotFound } from '../core/domain-errors';
 import { readCursor } from '../http/validate';
-import { createOwnProfile, deleteOwnProfile, updateOwnProfile } from '../routes/profiles';
-import { listProfiles } from '../store/profiles';
+import { createOwnProfile, deleteOwnProfile, updateOwnProfile } from '../profiles/profile-operations';
+import { countProfiles, getProfile, listProfiles } from '../store/profiles';
+import { changed, Detail, linesAnswer, profileLine } from './compact';
 import { addTool, type ToolContext } from './tool-kit';
 
-const ProfileId = Id.check(z.describe('The profile, as list_profiles or create_profile gave it (prf_…).'));
+const ProfileId = Id.check(z.describe('prf_…'));
 
 /** The profile tools: the same functions as /v1/profiles, for the caller's account only. */
 export function addProfileTools(server: McpServer, ctx: ToolContext): void {
@@ -22,21 +24,35 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'List browser profiles',
       description:
-        'Lists your browser profiles (each a separate browser identity: cookies, fingerprint, proxy), newest first, ' +
-        '50 a page. Filter with q (name or tag contains), tag (exact) or status. Use it to find the profile_id ' +
-        'for start_session or run_script. Cost: one request of your hourly limit.',
-      input: z.omit(ProfileListQuery, { total: true }),
+        'One line per profile (id, name, status, tags, proxy, last use), newest first. Filter by q, tag or status.',
+      input: z.extend(z.omit(ProfileListQuery, { total: true }), { detail: Detail }),
       annotations: { readOnlyHint: true },
     },
-    async (query) => {
-      const page = await listProfiles(deps.db, accountId, {
-        limit: query.limit,
-        after: readCursor(query.cursor),
-        q: query.q,
-        tag: query.tag,
-        status: query.status,
-      });
-      return { structured: { ...page } };
+    async ({ detail, ...query }) => {
+      const filter = { q: query.q, tag: query.tag, status: query.status };
+      const [page, total] = await Promise.all([
+        listProfiles(deps.db, accountId, { limit: query.limit, after: readCursor(query.cursor), ...filter }),
+        countProfiles(deps.db, accountId, filter),
+      ]);
+      if (detail) return { structured: { ...page, total } };
+      return linesAnswer('profiles', page, profileLine, total);
+    },
+  );
+
+  addTool(
+    server,
+    ctx,
+    'get_profile',
+    {
+      title: 'Read a browser profile',
+      description: 'One profile in full, with its identity.',
+      input: z.object({ profile_id: ProfileId }),
+      annotations: { readOnlyHint: true },
+    },
+    async ({ profile_id }) => {
+      const profile = await getProfile(deps.db, accountId, profile_id);
+      if (!profile) throw new NotFound('profile');
+      return { structured: profile };
     },
   );
 
@@ -46,17 +62,17 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     'create_profile',
     {
       title: 'Create a browser profile',
-      description:
-        'Creates a browser profile: a name, optionally tags, notes, a proxy (scheme://user:pass@host:port, or ' +
-        'proxy_id of a saved proxy) and a fingerprint. Answers the profile with its id. Create one before ' +
-        'start_session when no existing profile fits. Cost: one request.',
-      input: ProfileCreate,
+      description: 'A new profile (its own cookies, identity and proxy). Answers its id.',
+      input: AgentProfileCreate,
     },
     async (body) => {
       const profile = await deps.events.writeWithEvents((tx, emit) =>
         createOwnProfile(tx, emit, deps.clock, accountId, body),
       );
-      return { structured: profile };
+      return changed(`Created profile ${profile.id} ${JSON.stringify(profile.name)}.`, {
+        id: profile.id,
+        name: profile.name,
+      });
     },
   );
 
@@ -66,14 +82,19 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     'update_profile',
     {
       title: 'Change a browser profile',
-      description:
-        'Changes the given fields of a profile (name, tags, notes, proxy, proxy_id, fingerprint); the others ' +
-        'stay. A running session keeps the settings it started with (applies_at_next_start). Cost: one request.',
-      input: z.object({ profile_id: ProfileId, changes: ProfileUpdate }),
+      description: 'Changes the given fields. A running session keeps its settings until restarted.',
+      input: z.object({ profile_id: ProfileId, changes: AgentProfileUpdate }),
     },
-    async ({ profile_id, changes }) => ({
-      structured: await updateOwnProfile(deps, accountId, profile_id, changes),
-    }),
+    async ({ profile_id, changes }) => {
+      const profile = await updateOwnProfile(deps, accountId, profile_id, changes);
+      const fields = Object.keys(changes);
+      const when = profile.applies_at_next_start ? ' It applies at the next start of its session.' : '';
+      return changed(`Changed ${fields.join(', ') || 'nothing'} of ${profile.id}.${when}`, {
+        id: profile.id,
+        changed: fields,
+        applies_at_next_start: profile.applies_at_next_start,
+      });
+    },
   );
 
   addTool(
@@ -82,9 +103,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     'delete_profile',
     {
       title: 'Delete a browser profile',
-      description:
-        'Deletes a profile and its browser data (cookies, history, storage) for good. A profile with a running ' +
-        'session is refused unless force is true, which stops the session first. Cost: one request; cannot be undone.',
+      description: 'Deletes a profile and its data for good; a running one only with force.',
       input: z.object({
         profile_id: ProfileId,
         force: z.optional(z.boolean().check(z.describe('Stop its running session first.'))),
@@ -92,8 +111,10 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
       annotations: { destructiveHint: true },
     },
     async ({ profile_id, force }) => {
-      await deleteOwnProfile(deps, accountId, profile_id, force === true);
-      return { structured: { deleted: profile_id } };
+      const { db, events, sessions, config, log } = deps;
+      const parts = { db, events, sessions, dataDir: config.dataDir, log };
+      await deleteOwnProfile(parts, accountId, profile_id, force === true);
+      return changed(`Deleted profile ${profile_id}.`, { deleted: profile_id });
     },
   );
 }

@@ -4,8 +4,9 @@ import { ProxyListQuery } from '../../lib/api/inputs/queries';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
 import { readCursor } from '../http/validate';
-import { checkOwnProxy, createOwnProxy } from '../routes/proxies';
+import { checkOwnProxy, createOwnProxy } from '../proxies/proxy-operations';
 import { listProxies } from '../store/proxies';
+import { changed, Detail, linesAnswer, proxyLine } from './compact';
 import { addTool, type ToolContext } from './tool-kit';
 
 /** The proxy tools: the same functions as /v1/proxies, for the caller's account only. */
@@ -19,17 +20,17 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     'list_proxies',
     {
       title: 'List saved proxies',
-      description:
-        'Lists your saved proxies (passwords are never shown), 50 a page. A profile uses one through proxy_id. ' +
-        'Cost: one request of your hourly limit.',
-      input: ProxyListQuery,
+      description: 'One line per saved proxy (id, name, URL without password).',
+      input: z.extend(ProxyListQuery, { detail: Detail }),
       annotations: { readOnlyHint: true },
     },
-    async (query) => ({
-      structured: {
-        ...(await listProxies(deps.db, accountId, { limit: query.limit, after: readCursor(query.cursor) })),
-      },
-    }),
+    async ({ detail, ...query }) => {
+      const page = await listProxies(deps.db, accountId, {
+        limit: query.limit,
+        after: readCursor(query.cursor),
+      });
+      return detail ? { structured: { ...page } } : linesAnswer('proxies', page, proxyLine);
+    },
   );
 
   addTool(
@@ -38,16 +39,18 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     'create_proxy',
     {
       title: 'Save a proxy',
-      description:
-        'Saves a proxy (name, scheme http, https, socks4 or socks5, host, port, optional username and password) that ' +
-        'profiles can share through proxy_id. Cost: one request.',
+      description: 'Saves a proxy that profiles share by proxy_id. Answers its id.',
       input: ProxyInput,
     },
-    async (body) => ({
-      structured: await deps.events.writeWithEvents((tx, emit) =>
+    async (body) => {
+      const proxy = await deps.events.writeWithEvents((tx, emit) =>
         createOwnProxy(tx, emit, deps.clock, accountId, body),
-      ),
-    }),
+      );
+      return changed(`Saved proxy ${proxy.id} ${JSON.stringify(proxy.name)} (${proxy.url}).`, {
+        id: proxy.id,
+        name: proxy.name,
+      });
+    },
   );
 
   addTool(
@@ -56,13 +59,13 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     'check_proxy',
     {
       title: 'Check a saved proxy',
-      description:
-        'Connects through a saved proxy to the check address the service operator set, and answers whether it ' +
-        'works, its exit IP and the time it took. Use it before starting a session behind a new proxy. Cost: one ' +
-        'request; takes up to 10 s.',
-      input: z.object({ proxy_id: Id.check(z.describe('The saved proxy (prx_…).')) }),
-      annotations: { readOnlyHint: true, openWorldHint: true },
+      description: 'Whether a saved proxy works: exit IP, place, time taken (10 s at most).',
+      input: z.object({ proxy_id: Id }),
+      annotations: { readOnlyHint: true },
     },
-    async ({ proxy_id }) => ({ structured: { ...(await checkOwnProxy(deps, accountId, proxy_id)) } }),
+    async ({ proxy_id }) => {
+      const checker = { db: deps.db, checkUrl: deps.config.proxyCheckUrl, egress: deps.config.egress };
+      return { structured: { ...(await checkOwnProxy(checker, accountId, proxy_id)) } };
+    },
   );
 }

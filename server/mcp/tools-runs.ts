@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RunCreate } from '../../lib/api/inputs/automation';
 import { DEFAULT_RUN_TIMEOUT_MS } from '../automation/runner';
-import { waitForRun } from '../routes/automation';
+import { waitForRun } from '../automation/wait-for-run';
 import { findRun, isActiveRun, toRun } from '../store/runs';
 import { addTool, type ToolContext } from './tool-kit';
 
@@ -19,13 +19,9 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Run an automation script',
       description:
-        'Runs a declarative script (goto, click, type, wait_for, extract, evaluate, screenshot steps with CSS ' +
-        'selectors) in a new tab of the profile’s browser, starting the session if needed, and waits for the end: ' +
-        'answers the status, each step’s outcome and the outputs (extract/evaluate values, screenshot links). ' +
-        'Prefer it over many browser_* calls for a known sequence. Cost: one request; runs up to the script’s ' +
-        'timeout_ms (60 s by default).',
+        'Runs steps (CSS selectors) in a new tab of the profile’s browser, started if needed, and waits for the ' +
+        'end: status, step outcomes, outputs. Prefer it to many browser_* calls for a known sequence.',
       input: RunCreate,
-      annotations: { openWorldHint: true },
     },
     async (body) => {
       const queued = await deps.automation.enqueue(accountId, body, async () => {});

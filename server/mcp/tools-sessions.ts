@@ -7,9 +7,8 @@ import { z } from '../../lib/api/zod';
 import { NotFound } from '../core/domain-errors';
 import { readCursor } from '../http/validate';
 import { findSession, listSessions } from '../store/sessions';
+import { Detail, linesAnswer, sessionLine } from './compact';
 import { addTool, type ToolContext } from './tool-kit';
-
-const ProfileId = Id.check(z.describe('The profile (prf_…).'));
 
 /** The session and cookie tools: the same functions as /v1/sessions and /v1/profiles/:id/cookies. */
 export function addSessionTools(server: McpServer, ctx: ToolContext): void {
@@ -23,22 +22,19 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     'list_sessions',
     {
       title: 'List browser sessions',
-      description:
-        'Lists your sessions (running browsers and recent stopped ones), newest first; filter with status ' +
-        '(running to see what is open). Use it to find a session_id for the browser_* tools. Cost: one request.',
-      input: SessionListQuery,
+      description: 'One line per session, newest first; status: running shows what is open.',
+      input: z.extend(SessionListQuery, { detail: Detail }),
       annotations: { readOnlyHint: true },
     },
-    async (query) => ({
-      structured: {
-        ...(await listSessions(
-          deps.db,
-          accountId,
-          { limit: query.limit, after: readCursor(query.cursor), status: query.status },
-          (row) => sessions.view(row, origin),
-        )),
-      },
-    }),
+    async ({ detail, ...query }) => {
+      const page = await listSessions(
+        deps.db,
+        accountId,
+        { limit: query.limit, after: readCursor(query.cursor), status: query.status },
+        (row) => sessions.view(row, origin),
+      );
+      return detail ? { structured: { ...page } } : linesAnswer('sessions', page, sessionLine);
+    },
   );
 
   addTool(
@@ -47,10 +43,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     'start_session',
     {
       title: 'Start a profile’s browser',
-      description:
-        'Starts a real browser for the profile, with its cookies, fingerprint and proxy, and answers the running ' +
-        'session; pass its id as session_id to the browser_* tools. One session per profile; your plan caps how ' +
-        'many run at once, so stop sessions you are done with. Cost: one request; takes a few seconds.',
+      description: 'Starts the profile’s browser; its id is the session_id of the browser_* tools.',
       input: SessionStart,
     },
     async ({ profile_id, headless }) => ({
@@ -64,10 +57,8 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     'stop_session',
     {
       title: 'Stop a browser session',
-      description:
-        'Stops a session’s browser and saves the profile’s state (cookies, storage) for its next start. Do it ' +
-        'when done: a running session holds one of your plan’s session slots. Cost: one request.',
-      input: z.object({ session_id: Id.check(z.describe('The session (ses_…).')) }),
+      description: 'Stops a session’s browser, keeping cookies and storage. Do it when done.',
+      input: z.object({ session_id: Id }),
       annotations: { destructiveHint: false, idempotentHint: true },
     },
     async ({ session_id }) => {
@@ -83,10 +74,8 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     'get_cookies',
     {
       title: 'Read a profile’s cookies',
-      description:
-        'Reads every cookie of a profile, from its running browser or, when stopped, from its saved state. ' +
-        'Cost: one request; the answer can be large.',
-      input: z.object({ profile_id: ProfileId }),
+      description: 'A profile’s cookies, running or not.',
+      input: z.object({ profile_id: Id }),
       annotations: { readOnlyHint: true },
     },
     async ({ profile_id }) => ({ structured: { cookies: await deps.cookies.read(accountId, profile_id) } }),
@@ -99,10 +88,9 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Import cookies into a profile',
       description:
-        'Adds cookies to a profile (in its running browser, or its saved state when stopped); replace: true ' +
-        'removes the others first. Cookies without an expiry are session cookies and are not kept. Cost: one request.',
+        'Adds cookies to a profile, running or not; replace drops the others. Cookies without expiry are not kept.',
       input: z.object({
-        profile_id: ProfileId,
+        profile_id: Id,
         cookies: CookieImport,
         replace: z.optional(z.boolean().check(z.describe('Remove the profile’s other cookies first.'))),
       }),

@@ -7,6 +7,8 @@ import { PageRefs } from './page-refs';
 
 /** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
 const CALL_TIME_LIMIT_MS = 45_000;
+/** How long going back from a failed navigation's error page may take. */
+const GO_BACK_TIME_LIMIT_MS = 10_000;
 /** The largest image a screenshot answers (a full page can be tens of megabytes). */
 export const MAX_SCREENSHOT_BYTES = 5 * 2 ** 20;
 
@@ -64,8 +66,8 @@ export async function performPageCall(
   const timeout = ELEMENT_TIMEOUT_MS;
   switch (call.tool) {
     case 'browser_navigate':
-      await runStep({ action: 'goto', url: call.args.url }, ctx());
-      return where(tabs.current, 'Navigated.');
+      await navigateOrStay(page, () => runStep({ action: 'goto', url: call.args.url }, ctx()));
+      return where(page, 'Navigated.');
     case 'browser_snapshot': {
       const snapshot = await refs(page).snapshot(maxOutputBytes);
       return {
@@ -133,6 +135,22 @@ export async function performPageCall(
     }
     case 'browser_tabs':
       return switchTabs(tabs, call.args, ctx);
+  }
+}
+
+/**
+ * A navigation that fails (refused by the network policy, unreachable, too slow) leaves the tab where it was: the
+ * error page it committed is left by going back, and the answer says where the tab is.
+ */
+async function navigateOrStay(page: Page, navigate: () => Promise<unknown>): Promise<void> {
+  const before = page.url();
+  try {
+    await navigate();
+  } catch (error) {
+    if (page.url() !== before)
+      await page.goBack({ waitUntil: 'load', timeout: GO_BACK_TIME_LIMIT_MS }).catch(() => null);
+    const stays = page.url() === before ? `The tab stays at ${before}.` : `The tab is at ${page.url()}.`;
+    throw new PageProblem(`${error instanceof Error ? error.message : String(error)}. ${stays}`);
   }
 }
 

@@ -2,14 +2,13 @@ import type { Context } from 'hono';
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import { readArtifactFile } from '../automation/artifact-files';
 import type { RunScheduler } from '../automation/scheduler';
+import { waitForRun } from '../automation/wait-for-run';
 import { NotFound } from '../core/domain-errors';
-import { runTopic } from '../events/publisher';
-import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import type { Answer } from '../http/idempotency';
 import { type Keep, type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import { findArtifact, findRun, isActiveRun, listRuns, type RunRow, toRun } from '../store/runs';
+import { findArtifact, findRun, isActiveRun, listRuns, toRun } from '../store/runs';
 
 const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 
@@ -21,22 +20,6 @@ async function queueRun(c: Context<AppEnv>, automation: RunScheduler, body: RunC
   });
   // enqueue stores the run with its `record` callback, in the run's transaction, before it returns.
   return kept as Answer;
-}
-
-/** The run once `answerable`, or as it is at `deadline` or when `gone` aborts. */
-export async function waitForRun(
-  { db, publisher }: Pick<AppDeps, 'db' | 'publisher'>,
-  run: RunRow,
-  answerable: (run: RunRow) => boolean,
-  deadline: number,
-  gone: AbortSignal,
-): Promise<RunRow> {
-  let current = run;
-  while (!answerable(current) && Date.now() < deadline && !gone.aborted) {
-    await publisher.next(runTopic(run.id), deadline - Date.now(), gone);
-    current = (await findRun(db, run.account_id, run.id)) ?? current;
-  }
-  return current;
 }
 
 export const automationRoutes: Route[] = [

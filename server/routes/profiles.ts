@@ -1,28 +1,15 @@
-import { rm } from 'node:fs/promises';
-import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
-import type { Profile } from '../../lib/api/schemas/profiles';
-import type { z } from '../../lib/api/zod';
-import type { Clock } from '../core/clock';
-import { profileDataDir } from '../core/data-dir';
 import { NotFound } from '../core/domain-errors';
-import type { Queryable } from '../db/driver';
-import type { Emit } from '../events/event-log';
-import type { AppDeps } from '../http/deps';
-import { ProblemError, validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
-import { generateIdentity } from '../identity/generate';
-import { cloneProfile, updateProfile } from '../store/profile-changes';
-import { listProfilesJson, profilePageText } from '../store/profile-list-json';
 import {
-  countProfiles,
-  deleteIdleProfile,
-  getProfile,
-  insertProfile,
-  type ProfileFields,
-} from '../store/profiles';
-import { findProxyRow } from '../store/proxies';
+  cloneOwnProfile,
+  createOwnProfile,
+  deleteOwnProfile,
+  updateOwnProfile,
+} from '../profiles/profile-operations';
+import { listProfilesJson, profilePageText } from '../store/profile-list-json';
+import { countProfiles, getProfile } from '../store/profiles';
 
 export const profileRoutes: Route[] = [
   route('listProfiles', async (c, { query, status }, { db }) => {
@@ -55,11 +42,9 @@ export const profileRoutes: Route[] = [
 
   route('cloneProfile', async (c, { params, body, keep }, { clock, events }) => {
     const accountId = c.get('account').id;
+    const options = { name: body.name, keepIdentity: body.keep_identity === true };
     return events.writeWithEvents(async (tx, emit) => {
-      const identity = body.keep_identity ? null : generateIdentity();
-      const copy = await cloneProfile(tx, clock, accountId, params.id, { name: body.name, identity });
-      if (!copy) throw new NotFound('profile');
-      await emit(accountId, 'profile.created', copy);
+      const copy = await cloneOwnProfile(tx, emit, clock, accountId, params.id, options);
       return keep(tx, copy, { Location: `/v1/profiles/${copy.id}` });
     });
   }),
@@ -69,89 +54,9 @@ export const profileRoutes: Route[] = [
   }),
 
   route('deleteProfile', async (c, { params, query, status }, deps) => {
-    await deleteOwnProfile(deps, c.get('account').id, params.id, query.force === 'true');
+    const { db, events, sessions, config, log } = deps;
+    const parts = { db, events, sessions, dataDir: config.dataDir, log };
+    await deleteOwnProfile(parts, c.get('account').id, params.id, query.force === 'true');
     return c.body(null, status);
   }),
 ];
-
-/** Creates a profile of the account in `tx`, reported as `profile.created` (for the route and the MCP tool). */
-export async function createOwnProfile(
-  tx: Queryable,
-  emit: Emit,
-  clock: Clock,
-  accountId: string,
-  body: ProfileFields,
-): Promise<Profile> {
-  await requireOwnProxy(tx, accountId, body.proxy_id);
-  const identity = body.identity ?? generateIdentity(body.identity_preset);
-  const profile = await insertProfile(tx, clock, accountId, { ...body, identity });
-  await emit(accountId, 'profile.created', profile);
-  return profile;
-}
-
-/** Changes a profile of the account; a running browser keeps the settings it started with. */
-export async function updateOwnProfile(
-  { clock, events }: Pick<AppDeps, 'clock' | 'events'>,
-  accountId: string,
-  id: string,
-  body: z.output<typeof ProfileUpdate>,
-): Promise<Profile & { applies_at_next_start: boolean }> {
-  const profile = await events.writeWithEvents(async (tx, emit) => {
-    await requireOwnProxy(tx, accountId, body.proxy_id);
-    const { new_identity, identity_preset, ...changes } = body;
-    if (new_identity) changes.identity = generateIdentity(identity_preset);
-    const updated = await updateProfile(tx, clock, accountId, id, changes);
-    if (updated) await emit(accountId, 'profile.updated', updated);
-    return updated;
-  });
-  if (!profile) throw new NotFound('profile');
-  return { ...profile, applies_at_next_start: profile.status === 'running' };
-}
-
-/** Deletes a profile of the account and its browser data; a running one only with `force` (its session stops). */
-export async function deleteOwnProfile(
-  { db, config, log, sessions, events }: AppDeps,
-  accountId: string,
-  id: string,
-  force: boolean,
-): Promise<void> {
-  const profile = await getProfile(db, accountId, id);
-  if (!profile) throw new NotFound('profile');
-  if (profile.session_id) {
-    if (!force) throw profileRunning(profile.session_id);
-    await sessions.stopForProfile(accountId, id, 'profile_deleted');
-  }
-  const outcome = await events.writeWithEvents(async (tx, emit) => {
-    const deleted = await deleteIdleProfile(tx, accountId, id);
-    if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id });
-    return deleted;
-  });
-  if (outcome === 'missing') throw new NotFound('profile');
-  if (outcome === 'running') {
-    throw profileRunning((await getProfile(db, accountId, id))?.session_id ?? null);
-  }
-  const browserData = profileDataDir(config.dataDir, id);
-  await rm(browserData, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) => {
-    log.warn('could not remove the browser data of a deleted profile', { path: browserData, error });
-  });
-}
-
-/** Locked for share: the proxy cannot be deleted before the profile that points at it is committed. */
-async function requireOwnProxy(tx: Queryable, accountId: string, proxyId: string | null | undefined) {
-  if (proxyId && !(await findProxyRow(tx, accountId, proxyId, { lock: true }))) {
-    throw validationProblem(
-      [{ path: 'proxy_id', message: 'is not one of your saved proxies' }],
-      'Invalid body: proxy_id: there is no saved proxy with this id.',
-    );
-  }
-}
-
-function profileRunning(sessionId: string | null): ProblemError {
-  return new ProblemError({
-    status: 409,
-    code: 'profile_running',
-    detail:
-      'The profile has a running session; stop it first, or delete with ?force=true to stop it for you.',
-    extensions: { session_id: sessionId },
-  });
-}

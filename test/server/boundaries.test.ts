@@ -23,6 +23,8 @@ const FLOORS: string[][] = [
     'live',
     'network',
     'pages',
+    'profiles',
+    'proxies',
     'sessions',
     'webhooks',
   ],
@@ -124,6 +126,15 @@ describe('server boundaries', () => {
       }),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('keeps routes/ and mcp/ two doors to one domain: neither imports the other', () => {
+    const doors = ['routes', 'mcp'];
+    const graph = folderImports(files);
+    const sideways = doors.flatMap((door) =>
+      [...(graph.get(door) ?? [])].filter((to) => doors.includes(to)).map((to) => `${door} -> ${to}`),
+    );
+    expect(sideways).toEqual([]);
   });
 
   it('imports in no circle between folders (a folder-level graph)', () => {

@@ -12,26 +12,22 @@ const Ref = z
     z.regex(/^[a-z0-9]{1,20}$/, 'must be a ref from the latest snapshot, such as e12'),
   );
 const Element = z.optional(
-  z
-    .string()
-    .check(z.maxLength(500))
-    .check(z.describe('What the element is, in a few words ("Email field"); used in error sentences.')),
+  z.string().check(z.maxLength(500)).check(z.describe('What it is ("Email field"), for error sentences.')),
 );
-const SessionId = Id.check(z.describe('The running session whose browser to act on.'));
 
 export const pageInputs = {
-  browser_navigate: { session_id: SessionId, url: PageAddress },
-  browser_snapshot: { session_id: SessionId },
-  browser_click: { session_id: SessionId, ref: Ref, element: Element },
+  browser_navigate: { session_id: Id, url: PageAddress },
+  browser_snapshot: { session_id: Id },
+  browser_click: { session_id: Id, ref: Ref, element: Element },
   browser_type: {
-    session_id: SessionId,
+    session_id: Id,
     ref: Ref,
     element: Element,
     text: TypedText,
-    submit: z.optional(z.boolean().check(z.describe('Press Enter after typing.'))),
+    submit: z.optional(z.boolean().check(z.describe('Press Enter after.'))),
   },
   browser_fill_form: {
-    session_id: SessionId,
+    session_id: Id,
     fields: z
       .array(
         z.strictObject({
@@ -39,40 +35,35 @@ export const pageInputs = {
           name: z.optional(z.string().check(z.maxLength(500))),
           type: z.enum(['textbox', 'checkbox', 'radio', 'combobox', 'slider']),
           value: TypedText.check(
-            z.describe(
-              'Text for a textbox or slider, "true"/"false" for a checkbox or radio, an option for a combobox.',
-            ),
+            z.describe('Text; "true"/"false" for a checkbox or radio; an option for a combobox.'),
           ),
         }),
       )
       .check(z.minLength(1), z.maxLength(100)),
   },
   browser_select_option: {
-    session_id: SessionId,
+    session_id: Id,
     ref: Ref,
     element: Element,
     values: z.array(z.string().check(z.maxLength(1000))).check(z.minLength(1), z.maxLength(100)),
   },
   browser_press_key: {
-    session_id: SessionId,
-    key: z
-      .string()
-      .check(z.minLength(1), z.maxLength(50))
-      .check(z.describe('A key name such as Enter, ArrowDown, Escape, or a character such as a.')),
+    session_id: Id,
+    key: z.string().check(z.minLength(1), z.maxLength(50)).check(z.describe('Enter, ArrowDown, Escape, a…')),
   },
   browser_wait_for: {
-    session_id: SessionId,
+    session_id: Id,
     text: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
     text_gone: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
     time: z.optional(z.number().check(z.minimum(0), z.maximum(20)).check(z.describe('Seconds to wait.'))),
   },
   browser_take_screenshot: {
-    session_id: SessionId,
+    session_id: Id,
     full_page: z.optional(z.boolean()),
   },
-  browser_evaluate: { session_id: SessionId, expression: PageExpression },
+  browser_evaluate: { session_id: Id, expression: PageExpression },
   browser_tabs: {
-    session_id: SessionId,
+    session_id: Id,
     action: z.enum(['list', 'new', 'select', 'close']),
     index: z.optional(z.int().check(z.minimum(0), z.maximum(1000))),
     url: z.optional(PageAddress),

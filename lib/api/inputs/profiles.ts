@@ -47,24 +47,33 @@ const IdentityPreset = z.enum(IDENTITY_PRESETS);
 
 const Notes = z.string().check(z.maxLength(2000, 'must be at most 2000 characters'));
 
+const oneProxy = z.refine<{ proxy?: string | null; proxy_id?: string | null }>(
+  (body) => !(body.proxy && body.proxy_id),
+  {
+    message: 'give either proxy or proxy_id, not both',
+    path: ['proxy_id'],
+  },
+);
+
+const profileFields = {
+  name: DisplayName,
+  proxy: z.optional(z.nullable(ProxyUrl)),
+  proxy_id: z.optional(z.nullable(Id)),
+  tags: z.optional(Tags),
+  notes: z.optional(Notes),
+  fingerprint: z.optional(Fingerprint),
+  identity_preset: z.optional(IdentityPreset),
+};
+
 /** Body of POST /v1/profiles. `proxy` is scheme://[user:pass@]host:port; `proxy_id` names a saved proxy instead. */
 export const ProfileCreate = z
   .strictObject({
-    name: DisplayName,
-    proxy: z.optional(z.nullable(ProxyUrl)),
-    proxy_id: z.optional(z.nullable(Id)),
-    tags: z.optional(Tags),
-    notes: z.optional(Notes),
-    fingerprint: z.optional(Fingerprint),
+    ...profileFields,
     /** The identity to present; else one is generated (of `identity_preset`'s device class when given). */
     identity: z.optional(Identity),
-    identity_preset: z.optional(IdentityPreset),
   })
   .check(
-    z.refine((body) => !(body.proxy && body.proxy_id), {
-      message: 'give either proxy or proxy_id, not both',
-      path: ['proxy_id'],
-    }),
+    oneProxy,
     z.refine((body) => !(body.identity && body.identity_preset), {
       message: 'give either identity or identity_preset, not both',
       path: ['identity_preset'],
@@ -72,36 +81,43 @@ export const ProfileCreate = z
   );
 
 /**
+ * What an agent sends to create a profile: the body of POST /v1/profiles less a whole `identity` (a few KB of
+ * schema in every tools list); one is generated, of `identity_preset`'s device class when given.
+ */
+export const AgentProfileCreate = z.strictObject(profileFields).check(oneProxy);
+
+/**
  * Body of PATCH /v1/profiles/:id: the fields to change, the others stay. A new `proxy` (or `null`) replaces the
  * profile's own proxy and drops `proxy_id`, and the other way round; `fingerprint` replaces the whole fingerprint.
  */
-export const ProfileUpdate = z
-  .strictObject({
-    name: z.optional(DisplayName),
-    proxy: z.optional(z.nullable(ProxyUrl)),
-    proxy_id: z.optional(z.nullable(Id)),
-    tags: z.optional(Tags),
-    notes: z.optional(Notes),
-    fingerprint: z.optional(Fingerprint),
-    identity: z.optional(Identity),
-    /** True: a newly generated identity replaces the profile's (of `identity_preset`'s device class when given). */
-    new_identity: z.optional(z.boolean()),
-    identity_preset: z.optional(IdentityPreset),
-  })
-  .check(
-    z.refine((body) => !(body.proxy && body.proxy_id), {
-      message: 'give either proxy or proxy_id, not both',
-      path: ['proxy_id'],
-    }),
-    z.refine((body) => !(body.identity && body.new_identity), {
-      message: 'give either identity or new_identity, not both',
-      path: ['new_identity'],
-    }),
-    z.refine((body) => !body.identity_preset || body.new_identity === true, {
-      message: 'identity_preset goes with new_identity: true',
-      path: ['identity_preset'],
-    }),
-  );
+const updateFields = {
+  name: z.optional(DisplayName),
+  proxy: z.optional(z.nullable(ProxyUrl)),
+  proxy_id: z.optional(z.nullable(Id)),
+  tags: z.optional(Tags),
+  notes: z.optional(Notes),
+  fingerprint: z.optional(Fingerprint),
+  /** True: a newly generated identity replaces the profile's (of `identity_preset`'s device class when given). */
+  new_identity: z.optional(z.boolean()),
+  identity_preset: z.optional(IdentityPreset),
+};
+
+const presetWithNewIdentity = z.refine<{ identity_preset?: string; new_identity?: boolean }>(
+  (body) => !body.identity_preset || body.new_identity === true,
+  { message: 'identity_preset goes with new_identity: true', path: ['identity_preset'] },
+);
+
+export const ProfileUpdate = z.strictObject({ ...updateFields, identity: z.optional(Identity) }).check(
+  oneProxy,
+  z.refine((body) => !(body.identity && body.new_identity), {
+    message: 'give either identity or new_identity, not both',
+    path: ['new_identity'],
+  }),
+  presetWithNewIdentity,
+);
+
+/** What an agent sends to change a profile: the body of PATCH /v1/profiles/:id less a whole `identity`. */
+export const AgentProfileUpdate = z.strictObject(updateFields).check(oneProxy, presetWithNewIdentity);
 
 /**
  * Body of POST /v1/profiles/:id/clone: the copy's name (else the original's with " (copy)"). The copy gets a new

@@ -104,6 +104,17 @@ async function tabAddresses(): Promise<string[]> {
 }
 
 describe('MCP page tools on a real page', () => {
+  it('leaves the tab where it was when a navigation fails, and says where it is', async () => {
+    await openOrder();
+    // 0.0.0.0/8 is outside every range the network policy allows here: the relay refuses it unconnected.
+    expect(await refusal('browser_navigate', { url: 'http://0.0.0.0:9/' })).toContain(
+      `The tab stays at ${origin}/order.`,
+    );
+    expect(textOf(await call(client, 'browser_snapshot', { session_id }))).toContain(
+      `Page URL: ${origin}/order`,
+    );
+  });
+
   it('browser_fill_form fills a textbox, a checkbox, a radio and a combobox in one call', async () => {
     const snapshot = await openOrder();
     await ok(client, 'browser_fill_form', {

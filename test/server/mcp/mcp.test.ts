@@ -4,11 +4,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../server/core/config';
-import { type ServiceHandle, startService } from '../../support/harness';
+import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
 import { call, connect, httpTransport, ok, refOf, serveFormPage, textOf } from '../../support/mcp-client';
 
 const TOOLS = [
   'list_profiles',
+  'get_profile',
   'create_profile',
   'update_profile',
   'delete_profile',
@@ -142,7 +143,7 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
       },
     });
     expect(run).toMatchObject({ status: 'succeeded', output: { label: 'Sign up' } });
-    const sessions = (await ok(client, 'list_sessions', { status: 'running' })) as {
+    const sessions = (await ok(client, 'list_sessions', { status: 'running', detail: true })) as {
       data: { id: string; profile_id: string }[];
     };
     const profileId = sessions.data.find((session) => session.id === sessionId)?.profile_id;
@@ -179,9 +180,13 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
       profile_id: profile.id,
       changes: { proxy_id: proxy.id },
     });
-    expect(changed).toMatchObject({ proxy_id: proxy.id, applies_at_next_start: false });
-    const listed = (await ok(client, 'list_profiles', { tag: 'eu' })) as { data: { id: string }[] };
-    expect(listed.data.map((item) => item.id)).toEqual([profile.id]);
+    expect(changed).toEqual({ id: profile.id, changed: ['proxy_id'], applies_at_next_start: false });
+    expect((await ok(client, 'get_profile', { profile_id: profile.id })).proxy_id).toBe(proxy.id);
+    const listed = textOf(await call(client, 'list_profiles', { tag: 'eu' })).split('\n');
+    expect(listed).toEqual([
+      '1 of 1 profiles. This is the last page.',
+      `${profile.id} · "Shop" · idle · #eu · proxy ${proxy.id} · never used`,
+    ]);
     // No proxy answers there: the check says why, as POST /v1/proxies/:id/check does.
     expect(await ok(client, 'check_proxy', { proxy_id: proxy.id })).toMatchObject({
       ok: false,
@@ -256,6 +261,57 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
   });
 });
 
+/** What a page of 50 profiles may cost an agent's context, in characters (tools-list.test.ts holds the list's). */
+const PROFILE_PAGE_BUDGET = 6_000;
+
+describe('answers an agent can afford', () => {
+  it('lists 500 profiles in pages of one line each, and answers writes with what changed', async () => {
+    const premiumKey = await service.createKey('premium');
+    const request = requester(service.baseUrl, premiumKey);
+    for (let start = 0; start < 500; start += 25) {
+      await Promise.all(
+        Array.from({ length: 25 }, async (_, offset) => {
+          const index = start + offset;
+          const body = { name: `Shop ${index}`, tags: index % 2 ? ['team-a', 'eu'] : ['team-b'] };
+          const response = await request('POST', '/v1/profiles', {
+            body: JSON.stringify(body),
+            headers: JSON_HEADERS,
+          });
+          expect(response.status).toBe(201);
+        }),
+      );
+    }
+    const client = await connect(httpTransport(service.baseUrl, premiumKey));
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await call(client, 'list_profiles', cursor ? { cursor } : {});
+      const [heading = '', ...lines] = textOf(page).split('\n');
+      expect(
+        JSON.stringify(page.content).length + JSON.stringify(page.structuredContent ?? '').length,
+      ).toBeLessThanOrEqual(PROFILE_PAGE_BUDGET + 500);
+      expect(textOf(page).length).toBeLessThanOrEqual(PROFILE_PAGE_BUDGET);
+      expect(heading).toMatch(new RegExp(`^${lines.length} of 500 profiles\\. `));
+      for (const line of lines) seen.add(line.split(' · ')[0] ?? '');
+      cursor = /cursor "([^"]+)"/.exec(heading)?.[1];
+      pages += 1;
+    } while (cursor);
+    expect([pages, seen.size]).toEqual([10, 500]);
+
+    const tagged = textOf(await call(client, 'list_profiles', { tag: 'team-a', limit: 3 })).split('\n');
+    expect(tagged[0]).toMatch(/^3 of 250 profiles\. More: call again with cursor "/);
+    expect(tagged[1]).toMatch(/^prf_\S+ · "Shop \d+" · idle · #team-a #eu · never used$/);
+
+    const created = await call(client, 'create_profile', { name: 'Shop 500', identity_preset: 'laptop' });
+    expect(JSON.stringify(created).length).toBeLessThan(300);
+    const id = (created.structuredContent as { id: string }).id;
+    const full = await ok(client, 'get_profile', { profile_id: id });
+    expect(full).toMatchObject({ id, name: 'Shop 500', identity: expect.any(Object) });
+    await client.close();
+  });
+});
+
 describe('an agent’s use of a session', () => {
   it('keeps it from going idle, while a session nobody uses stops as idle', async () => {
     const client = await connect(httpTransport(service.baseUrl, await service.createKey('free')));
@@ -267,7 +323,7 @@ describe('an agent’s use of a session', () => {
     );
     await ok(client, 'browser_snapshot', { session_id: used });
     await new Promise((resolve) => setTimeout(resolve, (IDLE_S + 3) * 1000));
-    const { data } = (await ok(client, 'list_sessions', {})) as {
+    const { data } = (await ok(client, 'list_sessions', { detail: true })) as {
       data: { id: string; status: string; stop_reason: string | null }[];
     };
     expect(data.find((session) => session.id === used)?.status).toBe('running');
