@@ -22,12 +22,24 @@ export const RATE_LIMIT_HEADERS = [
 /** One counted request of an account: the verdict, or null for a plan without a limit (Enterprise). */
 export type HourlyCount = (account: AccountOfKey, nowMs: number) => Promise<WindowVerdict | null>;
 
+/** The refusals this process knows of, one set per database, so that every counter of it shares them. */
+const knownRefusals = new WeakMap<Database, KnownRefusals>();
+
+function refusalsOf(db: Database): KnownRefusals {
+  let refusals = knownRefusals.get(db);
+  if (!refusals) {
+    refusals = new KnownRefusals();
+    knownRefusals.set(db, refusals);
+  }
+  return refusals;
+}
+
 /**
  * Counts a request against the plan's hourly limit, over the last 60 minutes (the current one included), in the
  * database: shared by every process on it, kept across restarts. Enterprise accounts are not counted at all.
  */
 export function hourlyCount(db: Database): HourlyCount {
-  const refusals = new KnownRefusals();
+  const refusals = refusalsOf(db);
   const count = async (accountId: string, limit: number, nowMs: number): Promise<CountedRequest> => {
     const refusedUntil = refusals.refusedUntil(accountId, limit, nowMs);
     if (refusedUntil !== null) return { allowed: false, used: limit, oldestLeavesAtMs: refusedUntil };
@@ -39,6 +51,18 @@ export function hourlyCount(db: Database): HourlyCount {
     const limit = HOURLY_LIMITS[account.plan];
     return limit === null ? null : toVerdict(await count(account.id, limit, nowMs), limit, nowMs);
   };
+}
+
+/**
+ * The refusal of an account by its hourly limit that this process already knows of, from memory alone (no
+ * query): for a door that turns a refused account away before any other work.
+ */
+export function knownHourlyRefusal(db: Database, account: AccountOfKey, nowMs: number): WindowVerdict | null {
+  const limit = HOURLY_LIMITS[account.plan];
+  const until = limit === null ? null : refusalsOf(db).refusedUntil(account.id, limit, nowMs);
+  return limit === null || until === null
+    ? null
+    : toVerdict({ allowed: false, used: limit, oldestLeavesAtMs: until }, limit, nowMs);
 }
 
 /** The sentence a request over the plan's hourly limit is refused with. */
@@ -55,17 +79,20 @@ export function accountRateLimit(db: Database, clock: Clock, exceptPath?: string
     const verdict = await count(account, clock.now().getTime());
     if (verdict === null) return next();
     const headers = rateLimitHeaders(verdict);
-    if (!verdict.allowed) {
-      return problemResponse({
-        status: 429,
-        code: 'rate_limited',
-        detail: hourlyLimitReached(account, verdict),
-        headers: { ...headers, 'Retry-After': String(verdict.resetSeconds) },
-      });
-    }
+    if (!verdict.allowed) return hourlyRefusal(account, verdict);
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
+}
+
+/** The 429 of a request over the plan's hourly limit. */
+export function hourlyRefusal(account: AccountOfKey, verdict: WindowVerdict): Response {
+  return problemResponse({
+    status: 429,
+    code: 'rate_limited',
+    detail: hourlyLimitReached(account, verdict),
+    headers: { ...rateLimitHeaders(verdict), 'Retry-After': String(verdict.resetSeconds) },
+  });
 }
 
 function toVerdict(counted: CountedRequest, limit: number, nowMs: number): WindowVerdict {

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolContext } from './tool-kit';
+import { answerToolsListOnce } from './tools-list';
 import { addPageTools } from './tools-page';
 import { addProfileTools } from './tools-profiles';
 import { addProxyTools } from './tools-proxies';
@@ -13,6 +14,12 @@ Every tool call counts as one request of the account's hourly limit. Stop sessio
 
 /** An MCP server with every tool, acting for the account of one request. */
 export function buildMcpServer(ctx: ToolContext): McpServer {
+  const server = withTools(ctx);
+  answerToolsListOnce(server, () => withTools(ctx));
+  return server;
+}
+
+function withTools(ctx: ToolContext): McpServer {
   const server = new McpServer(
     { name: 'profile-pilot', version: '1.0.0' },
     { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
