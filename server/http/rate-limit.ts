@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { endpoints } from '../../lib/api/endpoints';
 import { HOURLY_LIMITS } from '../accounts/plans';
 import type { Clock } from '../core/clock';
 import { formatWait } from '../core/wait';
@@ -70,11 +71,18 @@ export function hourlyLimitReached(account: AccountOfKey, verdict: WindowVerdict
   return `The ${account.plan} plan allows ${verdict.limit} requests an hour; the next one is possible in ${formatWait(verdict.resetSeconds)}.`;
 }
 
+/** Stopping a session is never counted nor refused: an account over its limit can always end what it runs. */
+const STOP_SESSION = endpoints.stopSession;
+
 /** The plan's hourly limit on every request but those of `exceptPath`, which counts its own (/v1/mcp). */
 export function accountRateLimit(db: Database, clock: Clock, exceptPath?: string): MiddlewareHandler<AppEnv> {
   const count = hourlyCount(db);
   return async (c, next) => {
-    if (c.req.path === exceptPath) return next();
+    if (
+      c.req.path === exceptPath ||
+      (c.req.method === STOP_SESSION.method && c.req.path === STOP_SESSION.path)
+    )
+      return next();
     const account = c.get('account');
     const verdict = await count(account, clock.now().getTime());
     if (verdict === null) return next();

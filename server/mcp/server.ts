@@ -10,7 +10,7 @@ import { addSessionTools } from './tools-sessions';
 const INSTRUCTIONS = `profile-pilot manages browser profiles (separate identities: cookies, fingerprint, proxy) and runs a real browser per profile.
 To browse: list_profiles or create_profile, then start_session; pass its session id to the browser_* tools.
 Read a page with browser_snapshot: actionable elements carry [ref=eN]; click and type by ref; take a new snapshot after the page changes.
-Every tool call counts as one request of the account's hourly limit. Stop sessions when done.`;
+Every tool call but stop_session counts as one request of the account's hourly limit. Stop sessions when done.`;
 
 /** An MCP server with every tool, acting for the account of one request. */
 export function buildMcpServer(ctx: ToolContext): McpServer {

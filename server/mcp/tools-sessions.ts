@@ -66,9 +66,11 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
       title: 'Stop a browser session',
       description:
         'Stops a session’s browser and saves the profile’s state (cookies, storage) for its next start. Do it ' +
-        'when done: a running session holds one of your plan’s session slots. Cost: one request.',
+        'when done: a running session holds one of your plan’s session slots. Free: never counted, so it works ' +
+        'even over the hourly limit.',
       input: z.object({ session_id: Id.check(z.describe('The session (ses_…).')) }),
       annotations: { destructiveHint: false, idempotentHint: true },
+      free: true,
     },
     async ({ session_id }) => {
       const row = await findSession(deps.db, accountId, session_id);
