@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_BATCH_MESSAGES, MCP_REQUESTS_PER_MINUTE } from '../../../server/mcp/mcp-door';
-import { type ServiceHandle, startService } from '../../support/harness';
+import { serviceSuite } from '../../support/service-suite';
 
 /*
  * The MCP endpoint as an attacker uses it: messages the hourly limit does not count (tools/list, ping) in large
@@ -8,20 +8,12 @@ import { type ServiceHandle, startService } from '../../support/harness';
  * away before its body is read, a batch is short, and every account has a minute's budget of requests.
  */
 
-let service: ServiceHandle;
-
-beforeAll(async () => {
-  service = await startService();
-});
-
-afterAll(async () => {
-  await service?.close();
-});
+const suite = serviceSuite({ plan: 'enterprise' });
 
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
 function postMcp(key: string, body: unknown): Promise<Response> {
-  return fetch(`${service.baseUrl}/v1/mcp`, {
+  return fetch(`${suite.service.baseUrl}/v1/mcp`, {
     method: 'POST',
     headers: { ...MCP_HEADERS, Authorization: `Bearer ${key}` },
     body: JSON.stringify(body),
@@ -36,7 +28,7 @@ async function accountP50(key: string, count: number): Promise<number> {
   const times: number[] = [];
   for (let done = 0; done < count; done++) {
     const started = performance.now();
-    const response = await fetch(`${service.baseUrl}/v1/account`, {
+    const response = await fetch(`${suite.service.baseUrl}/v1/account`, {
       headers: { Authorization: `Bearer ${key}` },
     });
     await response.arrayBuffer();
@@ -75,11 +67,11 @@ async function p50UnderFlood(
 describe('MCP requests an account does not pay for', () => {
   it('an account over its hourly limit sending 100-message tools/list batches is turned away cheaply, and another account’s p50 holds', async () => {
     const [refusedKey, otherKey] = await Promise.all([
-      service.createKey('free'),
-      service.createKey('enterprise'),
+      suite.service.createKey('free'),
+      suite.service.createKey('enterprise'),
     ]);
     const refusedAccount = () =>
-      fetch(`${service.baseUrl}/v1/account`, { headers: { Authorization: `Bearer ${refusedKey}` } });
+      fetch(`${suite.service.baseUrl}/v1/account`, { headers: { Authorization: `Bearer ${refusedKey}` } });
     let status = 0;
     while (status !== 429) {
       const response = await refusedAccount();
@@ -99,7 +91,7 @@ describe('MCP requests an account does not pay for', () => {
   }, 60_000);
 
   it(`refuses a batch of more than ${MAX_BATCH_MESSAGES} messages with a sentence, and answers one of ${MAX_BATCH_MESSAGES}`, async () => {
-    const key = await service.createKey('enterprise');
+    const key = await suite.service.createKey('enterprise');
     const refused = await postMcp(key, batch(MAX_BATCH_MESSAGES + 1, 'ping'));
     expect(refused.status).toBe(413);
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
@@ -116,8 +108,8 @@ describe('MCP requests an account does not pay for', () => {
 
   it(`gives every account ${MCP_REQUESTS_PER_MINUTE} requests a minute, counted or not, then 429 with when to retry`, async () => {
     const [key, otherKey] = await Promise.all([
-      service.createKey('enterprise'),
-      service.createKey('enterprise'),
+      suite.service.createKey('enterprise'),
+      suite.service.createKey('enterprise'),
     ]);
     for (let sent = 0; sent < MCP_REQUESTS_PER_MINUTE; sent++) {
       const response = await postMcp(key, { jsonrpc: '2.0', id: sent, method: 'ping' });

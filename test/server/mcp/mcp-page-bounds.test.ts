@@ -43,7 +43,7 @@ beforeAll(async () => {
   apiKey = await service.createKey('enterprise');
   client = await connect(httpTransport(service.baseUrl, apiKey));
   session_id = (await startPageSession(client, 'Hostile pages')).id;
-});
+}, 120_000);
 
 afterAll(async () => {
   if (session_id) await call(client, 'stop_session', { session_id });
