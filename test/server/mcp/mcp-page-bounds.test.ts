@@ -16,10 +16,10 @@ import {
  * title 30 MB, or never settles a promise. Every answer stays bounded, says what was cut, and the page stays usable.
  */
 
-/** A page that replaces JSON.stringify and Blob with liars, and gets a 30 MB title on demand. */
+/** A page whose JSON.stringify answers 50 MB of valid JSON and whose Blob lies about sizes; a 30 MB title on demand. */
 const HOSTILE_PAGE = `<!doctype html><title>Hostile</title><button onclick="document.title='T'.repeat(30e6)">Grow</button>
 <script>
-  const big = 'x'.repeat(50 * 2 ** 20);
+  const big = JSON.stringify('x'.repeat(50 * 2 ** 20));
   JSON.stringify = () => big;
   window.Blob = class { constructor() { this.size = 2; } };
 </script>`;
