@@ -19,6 +19,7 @@ import type { AppEnv } from '../http/env';
 import { refuseForeignHosts, ServedNames } from '../http/served-names';
 import { serveUpgrades } from '../http/upgrades';
 import { validate } from '../http/validate';
+import { ViewerBudget } from '../http/viewer-budget';
 import { countViewOpening } from '../live/live-sessions';
 import { cdpEndpoint } from '../routes/cdp-endpoint';
 import { eventSocket } from '../routes/events-socket';
@@ -81,6 +82,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
       devtoolsOf: (sessionId) => deps.sessions.devtoolsOf(sessionId),
       peerOf: async (sessionId) => (await peerOfSession(db, sessionId, node.id))?.url ?? null,
       countOpening: (sessionId) => countViewOpening(db, systemClock, sessionId),
+      viewers: new ViewerBudget(),
+      trustProxy: config.trustProxy,
       log,
     });
     const sockets: typeof devtools = (request, socket, head, path) =>

@@ -45,7 +45,7 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   listSessions: { summary: 'List sessions' },
   getSession: { summary: 'Read one session' },
   startSession: { summary: 'Start a browser session for a profile' },
-  stopSession: { summary: 'Stop a browser session (safe to retry)' },
+  stopSession: { summary: 'Stop a browser session (safe to retry; never counted against the hourly limit)' },
   runAutomation: { summary: 'Queue an automation script' },
   getRun: { summary: 'Read one run (run_id), optionally long-polling' },
   listRuns: { summary: 'List runs (without run_id)' },

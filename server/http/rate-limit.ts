@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { endpoints } from '../../lib/api/endpoints';
 import { HOURLY_LIMITS } from '../accounts/plans';
 import type { Clock } from '../core/clock';
 import { formatWait } from '../core/wait';
@@ -22,12 +23,24 @@ export const RATE_LIMIT_HEADERS = [
 /** One counted request of an account: the verdict, or null for a plan without a limit (Enterprise). */
 export type HourlyCount = (account: AccountOfKey, nowMs: number) => Promise<WindowVerdict | null>;
 
+/** The refusals this process knows of, one set per database, so that every counter of it shares them. */
+const knownRefusals = new WeakMap<Database, KnownRefusals>();
+
+function refusalsOf(db: Database): KnownRefusals {
+  let refusals = knownRefusals.get(db);
+  if (!refusals) {
+    refusals = new KnownRefusals();
+    knownRefusals.set(db, refusals);
+  }
+  return refusals;
+}
+
 /**
  * Counts a request against the plan's hourly limit, over the last 60 minutes (the current one included), in the
  * database: shared by every process on it, kept across restarts. Enterprise accounts are not counted at all.
  */
 export function hourlyCount(db: Database): HourlyCount {
-  const refusals = new KnownRefusals();
+  const refusals = refusalsOf(db);
   const count = async (accountId: string, limit: number, nowMs: number): Promise<CountedRequest> => {
     const refusedUntil = refusals.refusedUntil(accountId, limit, nowMs);
     if (refusedUntil !== null) return { allowed: false, used: limit, oldestLeavesAtMs: refusedUntil };
@@ -41,31 +54,53 @@ export function hourlyCount(db: Database): HourlyCount {
   };
 }
 
+/**
+ * The refusal of an account by its hourly limit that this process already knows of, from memory alone (no
+ * query): for a door that turns a refused account away before any other work.
+ */
+export function knownHourlyRefusal(db: Database, account: AccountOfKey, nowMs: number): WindowVerdict | null {
+  const limit = HOURLY_LIMITS[account.plan];
+  const until = limit === null ? null : refusalsOf(db).refusedUntil(account.id, limit, nowMs);
+  return limit === null || until === null
+    ? null
+    : toVerdict({ allowed: false, used: limit, oldestLeavesAtMs: until }, limit, nowMs);
+}
+
 /** The sentence a request over the plan's hourly limit is refused with. */
 export function hourlyLimitReached(account: AccountOfKey, verdict: WindowVerdict): string {
   return `The ${account.plan} plan allows ${verdict.limit} requests an hour; the next one is possible in ${formatWait(verdict.resetSeconds)}.`;
 }
 
+/** Stopping a session is never counted nor refused: an account over its limit can always end what it runs. */
+const STOP_SESSION = endpoints.stopSession;
+
 /** The plan's hourly limit on every request but those of `exceptPath`, which counts its own (/v1/mcp). */
 export function accountRateLimit(db: Database, clock: Clock, exceptPath?: string): MiddlewareHandler<AppEnv> {
   const count = hourlyCount(db);
   return async (c, next) => {
-    if (c.req.path === exceptPath) return next();
+    if (
+      c.req.path === exceptPath ||
+      (c.req.method === STOP_SESSION.method && c.req.path === STOP_SESSION.path)
+    )
+      return next();
     const account = c.get('account');
     const verdict = await count(account, clock.now().getTime());
     if (verdict === null) return next();
     const headers = rateLimitHeaders(verdict);
-    if (!verdict.allowed) {
-      return problemResponse({
-        status: 429,
-        code: 'rate_limited',
-        detail: hourlyLimitReached(account, verdict),
-        headers: { ...headers, 'Retry-After': String(verdict.resetSeconds) },
-      });
-    }
+    if (!verdict.allowed) return hourlyRefusal(account, verdict);
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
+}
+
+/** The 429 of a request over the plan's hourly limit. */
+export function hourlyRefusal(account: AccountOfKey, verdict: WindowVerdict): Response {
+  return problemResponse({
+    status: 429,
+    code: 'rate_limited',
+    detail: hourlyLimitReached(account, verdict),
+    headers: { ...rateLimitHeaders(verdict), 'Retry-After': String(verdict.resetSeconds) },
+  });
 }
 
 function toVerdict(counted: CountedRequest, limit: number, nowMs: number): WindowVerdict {

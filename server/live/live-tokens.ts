@@ -16,6 +16,8 @@ export interface LiveAddress {
   mode: LiveMode;
   /** Whether the path is the viewer's WebSocket rather than its page. */
   socket: boolean;
+  /** The token's signature: what tells one link of the session from another. */
+  link: string;
 }
 
 /**
@@ -46,7 +48,12 @@ export class LiveTokens {
     const expected = Buffer.from(this.sign(sessionId, letter, expires));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    return { sessionId, mode: letter === 'c' ? 'control' : 'view', socket: socket !== undefined };
+    return {
+      sessionId,
+      mode: letter === 'c' ? 'control' : 'view',
+      socket: socket !== undefined,
+      link: signature,
+    };
   }
 
   private sign(sessionId: string, letter: string, expires: number): string {

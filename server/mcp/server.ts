@@ -11,7 +11,7 @@ import { addSessionTools } from './tools-sessions';
 const INSTRUCTIONS = `profile-pilot manages browser profiles (separate identities: cookies, fingerprint, proxy) and runs a real browser per profile.
 To browse: list_profiles or create_profile, then start_session; pass its session id to the browser_* tools.
 Read a page with browser_snapshot: actionable elements carry [ref=eN]; click and type by ref; take a new snapshot after the page changes.
-Every tool call counts as one request of the account's hourly limit. Stop sessions when done.
+Every tool call but stop_session counts as one request of the account's hourly limit. Stop sessions when done.
 Lists answer one line per item; get_profile (or detail: true) gives whole objects.`;
 
 /** An MCP server with every tool, acting for the account of one request. */

@@ -37,6 +37,8 @@ export interface ToolSpec<Input extends z.core.$ZodType> {
   description: string;
   input: Input;
   annotations?: ToolAnnotations;
+  /** Not counted against the hourly limit, so never refused by it (stopping a session). */
+  free?: true;
 }
 
 const registered = new WeakMap<McpServer, ListedTool[]>();
@@ -73,7 +75,7 @@ export function addTool<Input extends z.core.$ZodType>(
     callback: (args: z.output<Input>) => Promise<CallToolResult>,
   ) => unknown;
   register(name, config, async (args) => {
-    const refusal = await countCall(ctx);
+    const refusal = spec.free ? null : await countCall(ctx);
     if (refusal) return refusal;
     try {
       return toResult(await handler(args));

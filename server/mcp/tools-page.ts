@@ -77,7 +77,7 @@ export function addPageTools(server: McpServer, ctx: ToolContext): void {
         const { session_id } = args as { session_id: string };
         const row = await findSession(deps.db, ctx.account.id, session_id);
         if (!row) throw new NotFound('session');
-        return toToolAnswer(await deps.pages.call(row, { tool: name, args } as PageCall));
+        return toToolAnswer(await deps.pages.call(row, { tool: name, args } as PageCall, ctx.signal));
       },
     );
   }

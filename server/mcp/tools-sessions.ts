@@ -57,9 +57,10 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     'stop_session',
     {
       title: 'Stop a browser session',
-      description: 'Stops a session’s browser, keeping cookies and storage. Do it when done.',
+      description: 'Stops a session’s browser, keeping cookies and storage. Do it when done; never counted.',
       input: z.object({ session_id: Id }),
       annotations: { destructiveHint: false, idempotentHint: true },
+      free: true,
     },
     async ({ session_id }) => {
       const row = await findSession(deps.db, accountId, session_id);

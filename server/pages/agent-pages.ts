@@ -17,10 +17,13 @@ export const AGENT_QUIET_MS = 5 * 60_000;
 
 /** The page tools of agents, on the browsers of the sessions they name. */
 export interface AgentPages {
-  /** Runs a page tool on the session's browser: here, or on the node that runs it. */
-  call(row: SessionRow, call: PageCall): Promise<PageAnswer>;
+  /**
+   * Runs a page tool on the session's browser: here, or on the node that runs it. `abandoned` aborts when the
+   * caller no longer waits for the answer: the call is ended (an evaluation too), so the next one can run.
+   */
+  call(row: SessionRow, call: PageCall, abandoned?: AbortSignal): Promise<PageAnswer>;
   /** Runs it on this node, which runs the session's browser (another node forwarded it). */
-  callHere(row: SessionRow, call: PageCall): Promise<PageAnswer>;
+  callHere(row: SessionRow, call: PageCall, abandoned?: AbortSignal): Promise<PageAnswer>;
   /** On shutdown: closes every agent connection (the browsers stay). */
   releaseAll(): Promise<void>;
 }
@@ -95,7 +98,7 @@ export function createAgentPages(deps: {
     return pending;
   }
 
-  async function callHere(row: SessionRow, call: PageCall): Promise<PageAnswer> {
+  async function callHere(row: SessionRow, call: PageCall, abandoned?: AbortSignal): Promise<PageAnswer> {
     if (row.status !== 'running' || sessions.devtoolsOf(row.id) === null) throw notRunning(row);
     let entry: Held;
     try {
@@ -105,13 +108,15 @@ export function createAgentPages(deps: {
       return { error: `The session's browser could not be reached: ${reasonOf(error)}.` };
     }
     clearTimeout(entry.quiet);
-    const turn = entry.queue.then(() =>
-      performPageCall(entry.tabs, call, {
+    const stop = abandoned ? AbortSignal.any([entry.closed.signal, abandoned]) : entry.closed.signal;
+    const turn = entry.queue.then(() => {
+      if (abandoned?.aborted) throw new PageProblem('The call was abandoned before it ran.');
+      return performPageCall(entry.tabs, call, {
         maxOutputBytes: limits.maxStepOutputBytes,
-        stop: entry.closed.signal,
+        stop,
         egressRefusalOf: (host) => sessions.egressRefusalOf(row.id, host),
-      }),
-    );
+      });
+    });
     entry.queue = turn.catch(() => {});
     try {
       return await turn;
@@ -130,10 +135,10 @@ export function createAgentPages(deps: {
 
   return {
     callHere,
-    async call(row, call) {
+    async call(row, call, abandoned) {
       if (row.status !== 'running') throw notRunning(row);
       if (sessions.devtoolsOf(row.id) !== null || row.node_id === null || row.node_id === nodeId)
-        return callHere(row, call);
+        return callHere(row, call, abandoned);
       let answer: PageAnswer | null;
       try {
         answer = await peers.pageElsewhere(row, call);

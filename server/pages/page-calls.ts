@@ -2,8 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from '../automation/steps';
+import { evaluateInPage } from './page-evaluate';
 import { PageProblem } from './page-problem';
 import { PageRefs } from './page-refs';
+import { cutTitle, cutUrl } from './page-text';
 
 /** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
 const CALL_TIME_LIMIT_MS = 45_000;
@@ -70,9 +72,10 @@ export async function performPageCall(
       return where(page, 'Navigated.');
     case 'browser_snapshot': {
       const snapshot = await refs(page).snapshot(maxOutputBytes);
+      const { url, title } = await addressOf(page);
       return {
-        text: `Page URL: ${page.url()}\nPage title: ${await page.title()}\n\`\`\`yaml\n${snapshot}\n\`\`\``,
-        structured: { url: page.url(), title: await page.title(), snapshot },
+        text: `Page URL: ${url}\nPage title: ${title}\n\`\`\`yaml\n${snapshot}\n\`\`\``,
+        structured: { url, title, snapshot },
       };
     }
     case 'browser_click': {
@@ -123,14 +126,10 @@ export async function performPageCall(
           `The screenshot is ${(png.byteLength / 2 ** 20).toFixed(1)} MB, over the ${MAX_SCREENSHOT_BYTES / 2 ** 20} MB an answer may carry; take the visible part (without full_page) or read the page with browser_snapshot.`,
         );
       const data = Buffer.from(png).toString('base64');
-      return { text: `Screenshot of ${page.url()}.`, image: { data, mimeType: 'image/png' } };
+      return { text: `Screenshot of ${cutUrl(page.url())}.`, image: { data, mimeType: 'image/png' } };
     }
     case 'browser_evaluate': {
-      const output = await runStep(
-        { action: 'evaluate', expression: call.args.expression, name: 'result' },
-        ctx(),
-      );
-      const result = output?.value ?? null;
+      const result = await evaluateInPage(page, call.args.expression, { maxBytes: maxOutputBytes, stop });
       return { text: JSON.stringify(result), structured: { result } };
     }
     case 'browser_tabs':
@@ -149,16 +148,22 @@ async function navigateOrStay(page: Page, navigate: () => Promise<unknown>): Pro
   } catch (error) {
     if (page.url() !== before)
       await page.goBack({ waitUntil: 'load', timeout: GO_BACK_TIME_LIMIT_MS }).catch(() => null);
-    const stays = page.url() === before ? `The tab stays at ${before}.` : `The tab is at ${page.url()}.`;
+    const now = page.url();
+    const stays = now === before ? `The tab stays at ${cutUrl(before)}.` : `The tab is at ${cutUrl(now)}.`;
     throw new PageProblem(`${error instanceof Error ? error.message : String(error)}. ${stays}`);
   }
 }
 
+/** A tab's address and title as an answer carries them: cut, since the page writes both. */
+async function addressOf(page: Page): Promise<{ url: string; title: string }> {
+  return { url: cutUrl(page.url()), title: cutTitle(await page.title().catch(() => '')) };
+}
+
 async function where(page: Page, done: string): Promise<PageAnswer> {
-  const title = await page.title().catch(() => '');
+  const { url, title } = await addressOf(page);
   return {
-    text: `${done} Page URL: ${page.url()}. Take a snapshot to see the page as it is now.`,
-    structured: { url: page.url(), title },
+    text: `${done} Page URL: ${url}. Take a snapshot to see the page as it is now.`,
+    structured: { url, title },
   };
 }
 
@@ -217,8 +222,7 @@ async function switchTabs(
   const list = await Promise.all(
     open().map(async (page, number) => ({
       index: number,
-      url: page.url(),
-      title: await page.title().catch(() => ''),
+      ...(await addressOf(page)),
       current: page === tabs.current,
     })),
   );

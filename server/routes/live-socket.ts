@@ -1,6 +1,9 @@
+import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
+import type { TrustedProxies } from '../core/trusted-proxies';
 import type { UpgradeHandler } from '../http/upgrades';
+import type { ViewerBudget } from '../http/viewer-budget';
 import type { LiveAddress, LiveTokens } from '../live/live-tokens';
 import { type LiveViewer, startLiveViewer } from '../live/screencast-viewer';
 import { holdMessages, type SessionSocketDeps, sessionSocket } from './session-socket';
@@ -11,14 +14,18 @@ const MAX_MESSAGE_BYTES = 256 * 2 ** 10;
 
 export interface LiveSocketDeps extends SessionSocketDeps {
   tokens: LiveTokens;
-  /** Counts the opening as one request of the account's hourly limit: null, or why it is refused. */
+  /** Counts a controlling opening as one request of the account's hourly limit: null, or why it is refused. */
   countOpening(sessionId: string): Promise<string | null>;
+  /** Counts view-only openings, per link and per client address, on a budget of their own. */
+  viewers: ViewerBudget;
+  trustProxy: TrustedProxies;
 }
 
 /**
  * The live view's WebSocket, at the page's address followed by `/socket`: the session's screencast out, the
  * viewer's input in. Served by the node that runs the session; any other node relays it there unchanged (the
- * token is checked again there, with the cluster's shared key). Each opening counts against the hourly limit.
+ * token is checked again there, with the cluster's shared key). Each opening of a controlling address counts
+ * against the account's hourly limit; a view-only one, which anyone may be given, against the viewers' budget.
  */
 export function liveSocket(deps: LiveSocketDeps): UpgradeHandler {
   return sessionSocket(deps, {
@@ -26,7 +33,8 @@ export function liveSocket(deps: LiveSocketDeps): UpgradeHandler {
       const address = deps.tokens.addressOf(path);
       return address?.socket ? address : null;
     },
-    serve: (webSocket, devtools, address) => serveViewer(webSocket, devtools, address, deps),
+    serve: (webSocket, devtools, address, request) =>
+      serveViewer(webSocket, devtools, address, () => countOpening(deps, address, request), deps.log),
     notFound:
       'There is no running session at this live view address, or its token has expired; ask the session again for its live_view_url.',
     maxMessageBytes: MAX_MESSAGE_BYTES,
@@ -34,11 +42,27 @@ export function liveSocket(deps: LiveSocketDeps): UpgradeHandler {
   });
 }
 
+function countOpening(
+  deps: LiveSocketDeps,
+  address: LiveAddress,
+  request: IncomingMessage,
+): Promise<string | null> {
+  if (address.mode === 'control') return deps.countOpening(address.sessionId);
+  const peer = request.socket.remoteAddress ?? 'unknown';
+  const forwardedFor = request.headers['x-forwarded-for'];
+  const client = deps.trustProxy.clientOf(
+    peer,
+    Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
+  );
+  return Promise.resolve(deps.viewers.open(address.link, client, Date.now()));
+}
+
 function serveViewer(
   webSocket: WebSocket,
   devtools: CdpMultiplexer,
   address: LiveAddress,
-  deps: LiveSocketDeps,
+  countOpening: () => Promise<string | null>,
+  log: LiveSocketDeps['log'],
 ): void {
   const deliverTo = holdMessages(webSocket);
   let viewer: LiveViewer | null = null;
@@ -57,8 +81,7 @@ function serveViewer(
       webSocket.close(code, reason.slice(0, 120));
     },
   };
-  deps
-    .countOpening(address.sessionId)
+  countOpening()
     .then(async (refused) => {
       if (refused !== null) return link.close(1013, refused);
       const started = await startLiveViewer(devtools, address.mode, link);
@@ -67,7 +90,7 @@ function serveViewer(
       deliverTo((text) => started.receive(text));
     })
     .catch((error: unknown) => {
-      deps.log.warn('a live viewer could not start', { session_id: address.sessionId, error });
+      log.warn('a live viewer could not start', { session_id: address.sessionId, error });
       webSocket.close(1011, 'The session’s browser did not accept the live view.');
     });
 }

@@ -18,7 +18,7 @@ export interface SessionSocket<Address extends { sessionId: string }> {
   /** The session a path's token names, or null for a path no session answers. */
   addressOf(path: string): Address | null;
   /** Serves the opened socket of a session this process runs. */
-  serve(webSocket: WebSocket, devtools: CdpMultiplexer, address: Address): void;
+  serve(webSocket: WebSocket, devtools: CdpMultiplexer, address: Address, request: IncomingMessage): void;
   /** The 404's sentence for an address no running session answers. */
   notFound: string;
   maxMessageBytes: number;
@@ -55,7 +55,9 @@ export function sessionSocket<Address extends { sessionId: string }>(
       );
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (webSocket) => socketOf.serve(webSocket, devtools, address));
+    sockets.handleUpgrade(request, socket, head, (webSocket) =>
+      socketOf.serve(webSocket, devtools, address, request),
+    );
   };
 }
 

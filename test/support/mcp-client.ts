@@ -15,17 +15,37 @@ const FORM_PAGE = `<!doctype html><title>Sign up</title>
   };
 </script>`;
 
-/** Serves the form on loopback; resolves with its address and a way to close it. */
-export async function serveFormPage(): Promise<{ url: string; close(): Promise<void> }> {
-  const site: Server = createServer((_req, res) => res.setHeader('Content-Type', 'text/html').end(FORM_PAGE));
+/** Serves HTML on loopback, each path's page from `pageOf`; resolves with its origin and a way to close it. */
+export async function servePages(
+  pageOf: (path: string) => string,
+): Promise<{ origin: string; close(): Promise<void> }> {
+  const site: Server = createServer((req, res) =>
+    res.setHeader('Content-Type', 'text/html; charset=utf-8').end(pageOf(req.url ?? '/')),
+  );
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/signup`,
+    origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
     close: async () => {
       site.closeAllConnections();
       await new Promise((resolve) => site.close(resolve));
     },
   };
+}
+
+/** Serves the form on loopback; resolves with its address and a way to close it. */
+export async function serveFormPage(): Promise<{ url: string; close(): Promise<void> }> {
+  const site = await servePages(() => FORM_PAGE);
+  return { url: `${site.origin}/signup`, close: site.close };
+}
+
+/** A running session of a new profile, for the page tools. */
+export async function startPageSession(
+  client: Client,
+  name: string,
+): Promise<{ id: string; cdpUrl: string }> {
+  const profile = await ok(client, 'create_profile', { name });
+  const session = await ok(client, 'start_session', { profile_id: profile.id, headless: true });
+  return { id: session.id as string, cdpUrl: session.cdp_url as string };
 }
 
 /** The SDK's own Streamable HTTP client transport with a key; `seen` collects each response's RateLimit header. */

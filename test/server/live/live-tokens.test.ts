@@ -9,8 +9,19 @@ describe('LiveTokens', () => {
     const tokens = new LiveTokens(key);
     const control = tokens.path('ses_one', 'control');
     const view = tokens.path('ses_one', 'view');
-    expect(tokens.addressOf(control)).toEqual({ sessionId: 'ses_one', mode: 'control', socket: false });
-    expect(tokens.addressOf(`${view}/socket`)).toEqual({ sessionId: 'ses_one', mode: 'view', socket: true });
+    const link = (path: string) => path.split('.').at(-1);
+    expect(tokens.addressOf(control)).toEqual({
+      sessionId: 'ses_one',
+      mode: 'control',
+      socket: false,
+      link: link(control),
+    });
+    expect(tokens.addressOf(`${view}/socket`)).toEqual({
+      sessionId: 'ses_one',
+      mode: 'view',
+      socket: true,
+      link: link(view),
+    });
   });
 
   it('refuses another session’s, another key’s, a view-only one made to control, and malformed addresses', () => {

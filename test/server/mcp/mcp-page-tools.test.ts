@@ -1,10 +1,18 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServiceHandle, startService } from '../../support/harness';
-import { call, connect, httpTransport, ok, refOf, snapshotOf, textOf } from '../../support/mcp-client';
+import {
+  call,
+  connect,
+  httpTransport,
+  ok,
+  refOf,
+  servePages,
+  snapshotOf,
+  startPageSession,
+  textOf,
+} from '../../support/mcp-client';
 
 /*
  * The page tools the sign-up journey of mcp.test.ts does not use, each on a real page served on loopback, in a
@@ -50,35 +58,26 @@ const ORDER_PAGE = `<!doctype html><title>Order</title>
 const SECOND_PAGE = '<!doctype html><title>Basket</title><h1>Your basket</h1>';
 
 let service: ServiceHandle;
-let site: Server;
+let site: Awaited<ReturnType<typeof servePages>>;
 let origin: string;
 let client: Client;
 let session_id: string;
 let cdpUrl: string;
 
 beforeAll(async () => {
-  site = createServer((req, res) =>
-    res
-      .setHeader('Content-Type', 'text/html; charset=utf-8')
-      .end(req.url === '/basket' ? SECOND_PAGE : ORDER_PAGE),
-  );
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await servePages((path) => (path === '/basket' ? SECOND_PAGE : ORDER_PAGE));
+  origin = site.origin;
   // The pages are on loopback, which sessions reach only when the operator allows it.
   service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
   client = await connect(httpTransport(service.baseUrl, await service.createKey('enterprise')));
-  const profile = await ok(client, 'create_profile', { name: 'Page tools' });
-  const session = await ok(client, 'start_session', { profile_id: profile.id, headless: true });
-  session_id = session.id as string;
-  cdpUrl = session.cdp_url as string;
+  ({ id: session_id, cdpUrl } = await startPageSession(client, 'Page tools'));
 });
 
 afterAll(async () => {
   if (session_id) await call(client, 'stop_session', { session_id });
   await client?.close();
   await service?.close();
-  site?.closeAllConnections();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
 /** Opens the order page afresh and answers its snapshot (whose refs the next call uses). */

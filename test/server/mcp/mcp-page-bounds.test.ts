@@ -1,0 +1,139 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServiceHandle, startService } from '../../support/harness';
+import {
+  call,
+  connect,
+  httpTransport,
+  ok,
+  servePages,
+  startPageSession,
+  textOf,
+} from '../../support/mcp-client';
+
+/*
+ * The page tools against a page that fights back: it replaces what an in-page size check would use, makes its
+ * title 30 MB, or never settles a promise. Every answer stays bounded, says what was cut, and the page stays usable.
+ */
+
+/** A page whose JSON.stringify answers 50 MB of valid JSON and whose Blob lies about sizes; a 30 MB title on demand. */
+const HOSTILE_PAGE = `<!doctype html><title>Hostile</title><button onclick="document.title='T'.repeat(30e6)">Grow</button>
+<script>
+  const big = JSON.stringify('x'.repeat(50 * 2 ** 20));
+  JSON.stringify = () => big;
+  window.Blob = class { constructor() { this.size = 2; } };
+</script>`;
+
+const PLAIN_PAGE = '<!doctype html><title>Plain</title><p>Nothing to see</p>';
+
+/** The most bytes any answer here may hold: the 1 MB output limit twice (text and structured), with room. */
+const ANSWER_BOUND = 3 * 2 ** 20;
+
+let service: ServiceHandle;
+let site: Awaited<ReturnType<typeof servePages>>;
+let origin: string;
+let client: Client;
+let apiKey: string;
+let session_id: string;
+
+beforeAll(async () => {
+  site = await servePages((path) => (path === '/plain' ? PLAIN_PAGE : HOSTILE_PAGE));
+  origin = site.origin;
+  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+  apiKey = await service.createKey('enterprise');
+  client = await connect(httpTransport(service.baseUrl, apiKey));
+  session_id = (await startPageSession(client, 'Hostile pages')).id;
+}, 120_000);
+
+afterAll(async () => {
+  if (session_id) await call(client, 'stop_session', { session_id });
+  await client?.close();
+  await service?.close();
+  await site?.close();
+});
+
+/** A tool call's whole answer as JSON, and its size in bytes. */
+async function answerBytes(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ bytes: number; text: string }> {
+  const text = JSON.stringify(await call(client, name, { session_id, ...args }));
+  return { bytes: Buffer.byteLength(text), text };
+}
+
+describe('MCP page answers are bounded in the service', () => {
+  it('a page that replaces JSON.stringify and Blob cannot return 50 MB from browser_evaluate', async () => {
+    await ok(client, 'browser_navigate', { session_id, url: `${origin}/hostile` });
+    const answer = await answerBytes('browser_evaluate', { expression: '({ any: "thing" })' });
+    expect(answer.bytes).toBeLessThan(ANSWER_BOUND);
+    expect(answer.text).toMatch(/over the 1 MB an answer may carry/);
+    const honest = await answerBytes('browser_evaluate', { expression: 'document.title' });
+    expect(honest.bytes).toBeLessThan(ANSWER_BOUND);
+  });
+
+  it('a 30 MB document.title is cut, saying so, in snapshot, tabs and click answers', async () => {
+    await ok(client, 'browser_navigate', { session_id, url: `${origin}/hostile` });
+    const snapshot = (await ok(client, 'browser_snapshot', { session_id })).snapshot as string;
+    const grow = /button "Grow" \[ref=(\w+)\]/.exec(snapshot)?.[1];
+    const click = await answerBytes('browser_click', { ref: grow });
+    expect(click.bytes).toBeLessThan(ANSWER_BOUND);
+    expect(click.text).toMatch(/title cut: 30,000,000 characters, the first 1,000 shown/);
+    for (const [name, args] of [
+      ['browser_snapshot', {}],
+      ['browser_tabs', { action: 'list' }],
+      ['browser_press_key', { key: 'Tab' }],
+    ] as const) {
+      const answer = await answerBytes(name, args);
+      expect(answer.bytes, name).toBeLessThan(64 * 2 ** 10);
+      expect(answer.text, name).toMatch(/title cut: 30,000,000 characters, the first 1,000 shown/);
+    }
+  });
+});
+
+describe('browser_evaluate that never ends', () => {
+  it('a promise that never settles times out with a clear error, and the next browser_snapshot works', async () => {
+    await ok(client, 'browser_navigate', { session_id, url: `${origin}/plain` });
+    const started = Date.now();
+    const hung = await call(client, 'browser_evaluate', { session_id, expression: 'new Promise(() => {})' });
+    expect(hung.isError).toBe(true);
+    expect(textOf(hung)).toMatch(/did not finish within 20 s .*it was ended and the page is free/);
+    expect(Date.now() - started).toBeLessThan(40_000);
+    const next = Date.now();
+    expect(await ok(client, 'browser_snapshot', { session_id })).toMatchObject({ title: 'Plain' });
+    expect(Date.now() - next).toBeLessThan(10_000);
+  }, 60_000);
+
+  it('a script that never yields is terminated, and the page answers again', async () => {
+    const hung = await call(client, 'browser_evaluate', {
+      session_id,
+      expression: 'new Promise((resolve) => setTimeout(resolve, 10)).then(() => { for (;;) {} })',
+    });
+    expect(textOf(hung)).toMatch(/did not finish within 20 s/);
+    expect(await ok(client, 'browser_evaluate', { session_id, expression: '6 * 7' })).toEqual({ result: 42 });
+  }, 60_000);
+
+  it('an evaluation its client abandons is ended, so the next call does not wait for it', async () => {
+    const abandoned = new AbortController();
+    const sent = fetch(new URL('/v1/mcp', service.baseUrl), {
+      method: 'POST',
+      signal: abandoned.signal,
+      headers: {
+        Authorization: `Bearer ${apiKey}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'browser_evaluate', arguments: { session_id, expression: 'new Promise(() => {})' } },
+      }),
+    }).catch(() => 'abandoned');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    abandoned.abort();
+    expect(await sent).toBe('abandoned');
+    const next = Date.now();
+    expect(await ok(client, 'browser_evaluate', { session_id, expression: '6 * 7' })).toEqual({ result: 42 });
+    expect(Date.now() - next).toBeLessThan(10_000);
+  }, 60_000);
+});
