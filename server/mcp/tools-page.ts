@@ -65,7 +65,8 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
     title: 'Run JavaScript in the page',
     description:
       'Evaluates a JavaScript expression in the page and answers its JSON value (1 MB at most); a promise is ' +
-      'awaited. Use it to read what the snapshot does not show. Cost: one request.',
+      'awaited, 20 s at most, then the evaluation is ended. Use it to read what the snapshot does not show. ' +
+      'Cost: one request.',
   },
   browser_tabs: {
     title: 'List, open, select or close tabs',
