@@ -1,8 +1,8 @@
 import type { Clock } from '../core/clock';
 import type { Limits } from '../core/config';
 import type { Database } from '../db/driver';
-import { insertArtifact } from '../store/runs';
-import { writeArtifactFile } from './artifact-files';
+import { findArtifact, insertArtifact } from '../store/runs';
+import { readArtifactFile, writeArtifactFile } from './artifact-files';
 import { bytes } from './runner-messages';
 
 export function artifactPath(runId: string, name: string): string {
@@ -31,4 +31,16 @@ export async function saveArtifact(
   await writeArtifactFile(deps.dataDir, address, png);
   await insertArtifact(deps.db, deps.clock, { ...address, contentType: 'image/png', size: png.length });
   return artifactPath(run.runId, name);
+}
+
+/** A run's artifact of the account: its type and bytes (kept in the database, or on this node's disk). */
+export async function readArtifact(
+  { db, dataDir }: { db: Database; dataDir: string },
+  run: { accountId: string; runId: string },
+  name: string,
+): Promise<{ contentType: string; bytes: Uint8Array } | null> {
+  const artifact = await findArtifact(db, run.accountId, run.runId, name);
+  if (!artifact) return null;
+  const bytes = artifact.bytes ?? (await readArtifactFile(dataDir, { ...run, name }));
+  return { contentType: artifact.content_type, bytes };
 }

@@ -28,8 +28,14 @@ export interface ToolContext {
 
 /** What a tool answers: a JSON object (shown to the model as text too), or content of its own (an image). */
 export type ToolAnswer =
-  | { structured: Record<string, unknown>; text?: string }
+  | { structured: Record<string, unknown>; text?: string; images?: ToolImage[] }
   | { content: CallToolResult['content'] };
+
+/** An image an answer carries beside its text (a run's screenshot), base64 as MCP sends it. */
+export interface ToolImage {
+  data: string;
+  mimeType: string;
+}
 
 /** A tool's shape: its input, an object schema of the contract, and the words a model chooses it by. */
 export interface ToolSpec<Input extends z.core.$ZodType> {
@@ -95,7 +101,8 @@ async function countCall(ctx: ToolContext): Promise<CallToolResult | null> {
 function toResult(answer: ToolAnswer): CallToolResult {
   if ('content' in answer) return { content: answer.content };
   const text = answer.text ?? JSON.stringify(answer.structured, null, 1);
-  return { content: [{ type: 'text', text }], structuredContent: answer.structured };
+  const images = (answer.images ?? []).map((image) => ({ type: 'image' as const, ...image }));
+  return { content: [{ type: 'text', text }, ...images], structuredContent: answer.structured };
 }
 
 function toolError(sentence: string): CallToolResult {

@@ -1,9 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RunCreate } from '../../lib/api/inputs/automation';
+import type { AutomationRun } from '../../lib/api/schemas/automation';
+import { artifactPath, readArtifact } from '../automation/artifacts';
 import { DEFAULT_RUN_TIMEOUT_MS } from '../automation/runner';
 import { waitForRun } from '../automation/wait-for-run';
+import { MAX_SCREENSHOT_BYTES } from '../pages/page-calls';
 import { findRun, isActiveRun, toRun } from '../store/runs';
-import { addTool, type ToolContext } from './tool-kit';
+import { addTool, type ToolContext, type ToolImage } from './tool-kit';
 
 /** How long a run may wait in its profile's queue, on top of its own time limit, before the tool answers anyway. */
 const QUEUE_ALLOWANCE_MS = 60_000;
@@ -33,7 +36,28 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
       const text = isActiveRun(run.status)
         ? `The run ${run.id} is still ${run.status}; it goes on, and GET /v1/automation/status?run_id=${run.id} tells its end.`
         : undefined;
-      return { structured: run, ...(text ? { text: `${text}\n${JSON.stringify(run)}` } : {}) };
+      const images = await screenshotsOf(ctx, run);
+      return { structured: run, images, ...(text ? { text: `${text}\n${JSON.stringify(run)}` } : {}) };
     },
   );
+}
+
+/**
+ * The run's screenshots as images an MCP client can show (an artifact's address is one it cannot open), in the
+ * order of the outputs, as many as fit within MAX_SCREENSHOT_BYTES together.
+ */
+async function screenshotsOf({ deps, account }: ToolContext, run: AutomationRun): Promise<ToolImage[]> {
+  const names = Object.entries(run.output ?? {})
+    .filter(([name, value]) => value === artifactPath(run.id, name))
+    .map(([name]) => name);
+  const images: ToolImage[] = [];
+  let weight = 0;
+  for (const name of names) {
+    const where = { db: deps.db, dataDir: deps.config.dataDir };
+    const artifact = await readArtifact(where, { accountId: account.id, runId: run.id }, name);
+    if (!artifact || weight + artifact.bytes.byteLength > MAX_SCREENSHOT_BYTES) continue;
+    weight += artifact.bytes.byteLength;
+    images.push({ data: Buffer.from(artifact.bytes).toString('base64'), mimeType: artifact.contentType });
+  }
+  return images;
 }

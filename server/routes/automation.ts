@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { RunCreate } from '../../lib/api/inputs/automation';
-import { readArtifactFile } from '../automation/artifact-files';
+import { readArtifact } from '../automation/artifacts';
 import type { RunScheduler } from '../automation/scheduler';
 import { waitForRun } from '../automation/wait-for-run';
 import { NotFound } from '../core/domain-errors';
@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/env';
 import type { Answer } from '../http/idempotency';
 import { type Keep, type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import { findArtifact, findRun, isActiveRun, listRuns, toRun } from '../store/runs';
+import { findRun, isActiveRun, listRuns, toRun } from '../store/runs';
 
 const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 
@@ -69,14 +69,11 @@ export const automationRoutes: Route[] = [
   }),
 
   route('getArtifact', async (c, { params, status }, { db, config }) => {
-    const accountId = c.get('account').id;
-    const artifact = await findArtifact(db, accountId, params.id, params.name);
+    const run = { accountId: c.get('account').id, runId: params.id };
+    const artifact = await readArtifact({ db, dataDir: config.dataDir }, run, params.name);
     if (!artifact) throw new NotFound('artifact');
-    const bytes =
-      artifact.bytes ??
-      (await readArtifactFile(config.dataDir, { accountId, runId: params.id, name: params.name }));
-    return c.body(new Uint8Array(bytes), status, {
-      'Content-Type': artifact.content_type,
+    return c.body(new Uint8Array(artifact.bytes), status, {
+      'Content-Type': artifact.contentType,
       'Cache-Control': 'private, max-age=86400, immutable',
     });
   }),

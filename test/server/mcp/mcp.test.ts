@@ -133,16 +133,22 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
       expect(textOf(refused)).toBe('There is no session with this id.');
     }
     // A script in the same session, waited for; cookies in and out of its running browser.
-    const run = await ok(client, 'run_script', {
+    const run = await call(client, 'run_script', {
       session_id: sessionId,
       script: {
         steps: [
           { action: 'goto', url: pageUrl },
           { action: 'extract', selector: 'button', name: 'label' },
+          { action: 'screenshot', name: 'form' },
         ],
       },
     });
-    expect(run).toMatchObject({ status: 'succeeded', output: { label: 'Sign up' } });
+    expect(run.structuredContent).toMatchObject({ status: 'succeeded', output: { label: 'Sign up' } });
+    // The screenshot comes as an image the client can show, not only as the API address it cannot open.
+    const image = run.content.find((part) => part.type === 'image');
+    expect(image?.type === 'image' && Buffer.from(image.data, 'base64').subarray(1, 4).toString()).toBe(
+      'PNG',
+    );
     const sessions = (await ok(client, 'list_sessions', { status: 'running', detail: true })) as {
       data: { id: string; profile_id: string }[];
     };
