@@ -46,7 +46,8 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
   },
   browser_evaluate: {
     title: 'Run JavaScript in the page',
-    description: 'Evaluates an expression in the page and answers its JSON value; a promise is awaited (20 s).',
+    description:
+      'Evaluates an expression in the page and answers its JSON value; a promise is awaited (20 s).',
   },
   browser_tabs: {
     title: 'List, open, select or close tabs',
