@@ -1,15 +1,9 @@
 /** Seeded random choices and the bad values a fuzz sends: wrong types, huge and deep values, U+0000, bad UTF-8. */
+import { mulberry32 } from './seeded-random';
 
-/** A seeded generator (mulberry32): the same seed gives the same requests. */
+/** Seeded choices: the same seed gives the same requests. */
 export function seeded(seed: number): { pick<T>(items: readonly T[], count: number): T[] } {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     pick(items, count) {
       const pool = [...items];
