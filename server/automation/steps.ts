@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, type JSHandle, type Locator, type Page, type Request } from 'playwright-core';
 import type { Step } from '../../lib/api/inputs/automation';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth';
 import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './runner-messages';
 
 export const ELEMENT_TIMEOUT_MS = 10_000;
@@ -105,7 +106,11 @@ async function jsonValue(handle: JSHandle, maxBytes: number): Promise<unknown> {
     throw new Error(`its result cannot be stored as JSON (${reasonOf(error)})`);
   }
   if ('size' in json) throw new Error(stepOutputTooLarge(json.size, maxBytes));
-  return json.text === undefined ? null : JSON.parse(json.text);
+  if (json.text === undefined) return null;
+  // Storing it walks it: a value within the size limit can still nest deeper than any stack.
+  if (nestsDeeperThan(json.text))
+    throw new Error(`its result nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+  return JSON.parse(json.text);
 }
 
 async function evaluate(ctx: StepContext, expression: string, name: string | undefined): Promise<StepOutput> {

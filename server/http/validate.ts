@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { formatPath, summarizeIssues, toFieldErrors } from '../../lib/api/issues';
 import { z } from '../../lib/api/zod';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth';
 import { decodeCursor } from '../store/pagination';
 import type { AppEnv } from './env';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { ProblemError, validationProblem } from './problem';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -21,6 +21,7 @@ import { EMPTY_HISTORY, HOUR_MS, type PollHistory } from '../../lib/scheduling/w
 import type { WatchedRun } from '../../lib/storage';
 import { HOURLY_LIMITS } from '../../server/accounts/plans';
 import { FakeService } from '../support/fake-service';
+import { mulberry32 } from '../support/seeded-random';
 
 export interface Scenario {
   plan: Plan;
@@ -101,14 +102,7 @@ async function settle(): Promise<void> {
 
 /** A small seeded generator (mulberry32), so that every run of the bench sees the same hour. */
 function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     between: (min: number, max: number) => min + (max - min) * next(),
     exponential: (mean: number) => -mean * Math.log(1 - next()),

@@ -5,7 +5,7 @@
  * dashboard, /v1 and MCP.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../../server/http/json-depth';
+import { MAX_JSON_DEPTH } from '../../../server/core/json-depth';
 import { JSON_HEADERS } from '../../support/harness';
 import { serviceSuite } from '../../support/service-suite';
 
