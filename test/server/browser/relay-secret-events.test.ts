@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { withoutRelayTraces } from '../../../server/browser/relay-traces';
-import { launchBrowser, type RunningBrowser } from '../../../server/sessions/launch-browser';
+import type { RunningBrowser } from '../../../server/sessions/launch-browser';
 import {
-  CHROMIUM,
-  LOOPBACK_ALLOWED,
+  launchLoopbackBrowser,
   makeTempDir,
   relayDevtools,
+  relayPortOf,
   startAuthenticatingProxy,
   startPageServer,
 } from '../../support/browser-fixtures';
@@ -40,10 +39,7 @@ afterAll(async () => {
 async function session(withProxy: boolean) {
   const folder = makeTempDir('relay-secret-');
   folders.push(folder);
-  const browser = await launchBrowser({
-    chromePath: CHROMIUM,
-    userDataDir: folder.path,
-    headless: true,
+  const browser = await launchLoopbackBrowser(folder.path, {
     proxy: withProxy
       ? {
           scheme: 'http',
@@ -53,15 +49,11 @@ async function session(withProxy: boolean) {
           password: 'profile-pass',
         }
       : null,
-    fingerprint: {},
-    egress: LOOPBACK_ALLOWED,
   });
   browsers.push(browser);
   const devtools = await relayDevtools(browser);
   closers.push(devtools.close);
-  const commandLine = readFileSync(`/proc/${browser.pid}/cmdline`, 'utf8');
-  const relayPort = Number(/--proxy-server=http:\/\/127\.0\.0\.1:(\d+)/.exec(commandLine)?.[1]);
-  return { url: devtools.url, relayPort };
+  return { url: devtools.url, relayPort: relayPortOf(browser) };
 }
 
 /** A raw DevTools client that keeps every message it is sent, as text, and tells `on` listeners of each. */
