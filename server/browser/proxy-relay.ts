@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EgressPolicy } from '../core/egress-policy';
 import { EgressUnresolved, resolveAllowed } from '../network/egress-lookup';
 import type { RelayCredentials } from './relay-credentials';
+import type { RelayLimits } from './relay-limits';
 import { RELAY_USERNAME } from './relay-server';
 import { openRelayInThread } from './relay-threads';
 import type { ProxySettings } from './settings';
@@ -27,6 +28,8 @@ export interface SessionRelayOptions {
   policy: EgressPolicy;
   /** Told of each destination the policy refused (the relay answers 403 to the browser). */
   onRefused?(detail: string): void;
+  /** RELAY_LIMITS when left out (tests set shorter ones). */
+  limits?: RelayLimits;
 }
 
 /** How many refused hosts a relay remembers, the latest ones, for the steps that ask why a page did not load. */
@@ -51,7 +54,7 @@ export async function openSessionRelay(options: SessionRelayOptions): Promise<Se
   };
   const secret = randomBytes(32).toString('base64url');
   const relay = await openRelayInThread(
-    { upstream: options.upstream, egressAllow: options.policy.setting, secret },
+    { upstream: options.upstream, egressAllow: options.policy.setting, secret, limits: options.limits },
     (host, detail) => {
       remember(bare(host), detail);
       options.onRefused?.(detail);

@@ -14,6 +14,7 @@ import {
   relayAnswer,
   rewriteHead,
 } from './relay-head';
+import { type ConnectionLimits, connectionLimits, RELAY_LIMITS, type RelayLimits } from './relay-limits';
 import { asRelayFailure, proxyStatus, RelayFailure, type Upstream, upstreamFor } from './relay-upstream';
 import type { ProxySettings } from './settings';
 
@@ -28,6 +29,8 @@ export interface RelayServerOptions {
    * once this settles, so whoever asks why a page did not load already knows.
    */
   onRefused(host: string, detail: string): Promise<void>;
+  /** RELAY_LIMITS when left out. */
+  limits?: RelayLimits;
 }
 
 export interface RelayServer {
@@ -86,10 +89,12 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
   };
 
   const clients = new Set<Socket>();
+  const limits = connectionLimits(options.limits ?? RELAY_LIMITS);
   const server = createServer({ noDelay: true }, (client) => {
     clients.add(client);
     client.once('close', () => clients.delete(client));
-    void serveConnection(client, { upstream, refusal, reach });
+    limits.admit(client);
+    void serveConnection(client, { upstream, refusal, reach, limits });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -114,6 +119,7 @@ interface Relay {
   refusal(head: RequestHead, client: Socket): Buffer | null;
   /** Runs `open`, telling of a policy refusal for `host` before it throws. */
   reach(host: string, open: () => Promise<Socket>): Promise<Socket>;
+  limits: ConnectionLimits;
 }
 
 /** Where a kept-alive connection's plain requests go, and the key that says whether the next may go there too. */
@@ -148,10 +154,12 @@ async function serveConnection(client: Socket, relay: Relay): Promise<void> {
       rest = read.rest;
       const refused = relay.refusal(head, client);
       if (refused !== null) return void client.end(refused);
+      relay.limits.proven(client);
       if (head.method === 'CONNECT') {
         const { hostname, port } = authorityOf(head.target);
         const tunnel = await relay.reach(hostname, () => relay.upstream.tunnel(hostname, port));
         leave();
+        relay.limits.unlimited(client);
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (rest.length > 0) tunnel.write(rest);
         return joinBothWays(client, tunnel);
@@ -173,6 +181,7 @@ async function serveConnection(client: Socket, relay: Relay): Promise<void> {
       const { socket } = destination;
       socket.write(proxy ? rewriteHead(head, head.target, proxy.credentialLines) : rewriteHead(head, path));
       if (length === 'until close') {
+        relay.limits.unlimited(client);
         if (rest.length > 0) socket.write(rest);
         return void client.pipe(socket);
       }

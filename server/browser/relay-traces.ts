@@ -15,7 +15,8 @@ const HEADER_LINE = new RegExp(String.raw`\\r\\n${HEADER}:(?:[^"\\]|\\[^r])*`, '
  * address as every answer's remote address, so a client would read the relay's secret and where to use it
  * (docs/security.md: the secret never reaches a tab). The header goes wherever it is, the remote address of an
  * answer too, and the secret and the address are replaced anywhere else. A message that names none of them (the
- * rest: found with a plain search, so a large one stays bytes) passes as it is.
+ * rest) passes as it is. A large one, still bytes (cdp-pipe.ts), is searched for the header's value only: Chromium
+ * never sends the header without it, and each search of 40 MB holds the event loop for tens of ms.
  */
 export function withoutRelayTraces(relay: RelayCredentials): (message: OutgoingMessage) => OutgoingMessage {
   const address = relay.proxyServer.replace(/^http:\/\//, '');
@@ -37,7 +38,7 @@ export function withoutRelayTraces(relay: RelayCredentials): (message: OutgoingM
       .replaceAll(address, '[relay]');
   };
   return (message) => {
-    if (!named(message)) return message;
+    if (typeof message === 'string' ? !named(message) : !message.includes(basic)) return message;
     return typeof message === 'string' ? scrub(message) : Buffer.from(scrub(message.toString()));
   };
 }

@@ -8,11 +8,19 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { EgressPolicy } from '../core/egress-policy';
+import type { RelayLimits } from './relay-limits';
 import { type RelayServer, startRelayServer } from './relay-server';
 import type { ProxySettings } from './settings';
 
 export type ToRelayWorker =
-  | { type: 'open'; id: number; upstream: ProxySettings | null; egressAllow: string; secret: string }
+  | {
+      type: 'open';
+      id: number;
+      upstream: ProxySettings | null;
+      egressAllow: string;
+      secret: string;
+      limits?: RelayLimits;
+    }
   | { type: 'challenge'; id: number; processGroup: number }
   | { type: 'noted'; id: number; refusal: number }
   | { type: 'close'; id: number };
@@ -46,6 +54,7 @@ function open(message: Extract<ToRelayWorker, { type: 'open' }>): void {
     upstream: message.upstream,
     policy: EgressPolicy.parse(message.egressAllow),
     secret: message.secret,
+    limits: message.limits,
     onRefused: (host, detail) =>
       new Promise((noted) => {
         const refusal = ++lastRefusal;

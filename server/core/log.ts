@@ -14,9 +14,12 @@ const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error:
 const SECRETS = [
   { pattern: /(pp_live_[A-Za-z0-9]{4})[A-Za-z0-9]*/g, replacement: '$1…[redacted]' },
   { pattern: /(bearer\s+)[^\s"]+/gi, replacement: '$1[redacted]' },
+  // A cdp_url's or live view's token, in an address written anywhere in a line (the request log cuts its paths).
+  { pattern: /(\/cdp\/)[^\s"]+/gi, replacement: '$1…' },
+  { pattern: /(\/live\/[^\s"/]+\/)[^\s"]+/gi, replacement: '$1…' },
 ];
 
-/** Hides API keys and bearer tokens in a log line; only a key's display prefix stays readable. */
+/** Hides API keys, bearer tokens and DevTools or live view tokens in a log line; a key's display prefix stays readable. */
 export function redactSecrets(text: string): string {
   return SECRETS.reduce((line, { pattern, replacement }) => line.replace(pattern, replacement), text);
 }

@@ -13,6 +13,7 @@ import {
   type ContextWatcher,
   type RelayCredentials,
 } from '../browser/relay-credentials';
+import type { RelayLimits } from '../browser/relay-limits';
 import { withoutRelayTraces } from '../browser/relay-traces';
 import type { FingerprintSettings, ProxySettings } from '../browser/settings';
 import { shutDownBrowser } from '../browser/shut-down';
@@ -39,6 +40,8 @@ export interface LaunchOptions {
   onEgressRefused?(detail: string): void;
   /** How long Chromium may take to answer on its DevTools pipe; 20000 when left out. */
   startTimeoutMs?: number;
+  /** How long and how many connections the relay holds; RELAY_LIMITS when left out (tests set shorter ones). */
+  relayLimits?: RelayLimits;
 }
 
 export interface BrowserExit {
@@ -120,6 +123,7 @@ async function openRelay(options: LaunchOptions): Promise<SessionRelay> {
       upstream: options.proxy,
       policy: options.egress,
       onRefused: options.onEgressRefused,
+      limits: options.relayLimits,
     });
   } catch (error) {
     throw new BrowserLaunchError((error as Error).message);

@@ -3,6 +3,8 @@ import { createServer, type IncomingHttpHeaders, request, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { CHROME_INSTALL_HINT, findChrome } from '../../server/browser/find-chrome';
 import { EgressPolicy } from '../../server/core/egress-policy';
 import { createLogger } from '../../server/core/log';
@@ -10,7 +12,7 @@ import { ServedNames } from '../../server/http/served-names';
 import { serveUpgrades } from '../../server/http/upgrades';
 import { cdpEndpoint } from '../../server/routes/cdp-endpoint';
 import { CdpTokens } from '../../server/sessions/cdp-tokens';
-import type { RunningBrowser } from '../../server/sessions/launch-browser';
+import { type LaunchOptions, launchBrowser, type RunningBrowser } from '../../server/sessions/launch-browser';
 
 /** The Chromium the tests launch: CHROME_PATH when set (only it, as the service does), else the one found here. */
 export const CHROMIUM = process.env.CHROME_PATH || findChrome() || failWith(CHROME_INSTALL_HINT);
@@ -138,6 +140,28 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
+/** A session's browser as the service launches it, headless, allowed to reach loopback, with `options` over that. */
+export function launchLoopbackBrowser(
+  userDataDir: string,
+  options: Partial<LaunchOptions> = {},
+): Promise<RunningBrowser> {
+  return launchBrowser({
+    chromePath: CHROMIUM,
+    userDataDir,
+    headless: true,
+    proxy: null,
+    fingerprint: {},
+    egress: LOOPBACK_ALLOWED,
+    ...options,
+  });
+}
+
+/** The port of a launched browser's relay, as its command line names it. */
+export function relayPortOf(browser: RunningBrowser): number {
+  const commandLine = readFileSync(`/proc/${browser.pid}/cmdline`, 'utf8');
+  return Number(/--proxy-server=http:\/\/127\.0\.0\.1:(\d+)/.exec(commandLine)?.[1]);
+}
+
 /** Serves a launched browser's DevTools the way the service does (its CDP endpoint), and gives its ws:// URL. */
 export async function relayDevtools(
   browser: RunningBrowser,
@@ -166,4 +190,37 @@ export function openToOthers(root: string): string[] {
   };
   visit(root);
   return open;
+}
+
+export interface BrowserSuite {
+  pages: Awaited<ReturnType<typeof startPageServer>>;
+  browser: RunningBrowser;
+  /** Playwright, connected over the browser's served DevTools as a `cdp_url` client. */
+  cdp: Browser;
+}
+
+/**
+ * A page server and a session's browser (`options` over launchLoopbackBrowser's) with Playwright on its DevTools,
+ * started before the suite's tests and stopped after them. Its fields are there once the tests run.
+ */
+export function browserSuite(folderPrefix: string, options: Partial<LaunchOptions> = {}): BrowserSuite {
+  const suite = {} as BrowserSuite;
+  let folder: ReturnType<typeof makeTempDir> | undefined;
+  let closeDevtools: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    suite.pages = await startPageServer();
+    folder = makeTempDir(folderPrefix);
+    suite.browser = await launchLoopbackBrowser(folder.path, options);
+    const devtools = await relayDevtools(suite.browser);
+    closeDevtools = devtools.close;
+    suite.cdp = await chromium.connectOverCDP(devtools.url);
+  }, 60_000);
+  afterAll(async () => {
+    await suite.cdp?.close().catch(() => {});
+    await closeDevtools?.();
+    await suite.browser?.stop();
+    await suite.pages?.close();
+    folder?.remove();
+  });
+  return suite;
 }

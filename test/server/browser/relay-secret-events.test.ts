@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { withoutRelayTraces } from '../../../server/browser/relay-traces';
-import { launchBrowser, type RunningBrowser } from '../../../server/sessions/launch-browser';
+import type { RunningBrowser } from '../../../server/sessions/launch-browser';
 import {
-  CHROMIUM,
-  LOOPBACK_ALLOWED,
+  launchLoopbackBrowser,
   makeTempDir,
   relayDevtools,
+  relayPortOf,
   startAuthenticatingProxy,
   startPageServer,
 } from '../../support/browser-fixtures';
@@ -40,10 +39,7 @@ afterAll(async () => {
 async function session(withProxy: boolean) {
   const folder = makeTempDir('relay-secret-');
   folders.push(folder);
-  const browser = await launchBrowser({
-    chromePath: CHROMIUM,
-    userDataDir: folder.path,
-    headless: true,
+  const browser = await launchLoopbackBrowser(folder.path, {
     proxy: withProxy
       ? {
           scheme: 'http',
@@ -53,15 +49,11 @@ async function session(withProxy: boolean) {
           password: 'profile-pass',
         }
       : null,
-    fingerprint: {},
-    egress: LOOPBACK_ALLOWED,
   });
   browsers.push(browser);
   const devtools = await relayDevtools(browser);
   closers.push(devtools.close);
-  const commandLine = readFileSync(`/proc/${browser.pid}/cmdline`, 'utf8');
-  const relayPort = Number(/--proxy-server=http:\/\/127\.0\.0\.1:(\d+)/.exec(commandLine)?.[1]);
-  return { url: devtools.url, relayPort };
+  return { url: devtools.url, relayPort: relayPortOf(browser) };
 }
 
 /** A raw DevTools client that keeps every message it is sent, as text, and tells `on` listeners of each. */
@@ -112,8 +104,11 @@ async function loadWithNetworkOn(url: string) {
     const { requestId } = message.params as { requestId: string };
     void client.send('Fetch.continueRequest', { requestId }, tab).catch(() => {});
   });
+  const loaded = client.until(
+    (message) => message.method === 'Page.loadEventFired' && message.sessionId === tab,
+  );
   await client.send('Page.navigate', { url: `${pages.origin}/` }, tab);
-  await client.until((message) => message.method === 'Page.loadEventFired' && message.sessionId === tab);
+  await loaded;
   const fetched = await client.send(
     'Runtime.evaluate',
     {
@@ -179,24 +174,34 @@ describe('withoutRelayTraces', () => {
     );
   });
 
-  it('takes the relay’s address from answers and names neither it nor the secret anywhere, in bytes as well', () => {
+  it('takes the relay’s address from answers and names neither it nor the secret anywhere', () => {
     const answer = { url: 'http://a/', remoteIPAddress: '127.0.0.1', remotePort: 4321, status: 200 };
     const event = {
       method: 'Network.responseReceived',
       params: { response: answer, note: `${password} 127.0.0.1:4321` },
     };
-    const bytes = scrub(Buffer.from(JSON.stringify(event)));
-    expect(Buffer.isBuffer(bytes)).toBe(true);
-    expect(JSON.parse(bytes.toString())).toEqual({
+    expect(JSON.parse(scrub(JSON.stringify(event)) as string)).toEqual({
       method: 'Network.responseReceived',
       params: { response: { url: 'http://a/', status: 200 }, note: '[redacted] [relay]' },
     });
   });
 
-  it('passes other messages as they are: another port whole, and a message naming nothing as the same bytes', () => {
+  it('takes them from a large message still in bytes when it carries the header, and passes the same bytes when not', () => {
+    const headers = { 'Proxy-Authorization': `Basic ${basic}`, 'X-Large': 'x'.repeat(2 ** 20) };
+    const carrying = Buffer.from(
+      JSON.stringify({ method: 'Network.requestWillBeSentExtraInfo', params: { headers } }),
+    );
+    const scrubbed = scrub(carrying);
+    expect(Buffer.isBuffer(scrubbed)).toBe(true);
+    expect(Object.keys(JSON.parse(scrubbed.toString()).params.headers)).toEqual(['X-Large']);
+    const plain = Buffer.from(JSON.stringify({ id: 1, result: { data: 'y'.repeat(2 ** 20) } }));
+    expect(scrub(plain)).toBe(plain);
+  });
+
+  it('passes other messages as they are: another port whole, and a message naming nothing as the same text', () => {
     const otherPort = '{"method":"Network.responseReceived","params":{"response":{"remotePort":43210}}}';
     expect(scrub(otherPort)).toBe(otherPort);
-    const bytes = Buffer.from('{"method":"Page.loadEventFired","params":{"timestamp":1}}');
-    expect(scrub(bytes)).toBe(bytes);
+    const text = '{"method":"Page.loadEventFired","params":{"timestamp":1}}';
+    expect(scrub(text)).toBe(text);
   });
 });

@@ -63,6 +63,23 @@ async function loggedLines(path: string): Promise<string[]> {
   return lines;
 }
 
+describe('any log line', () => {
+  it('holds no token of an address written in it, a cdp_url or a live view', () => {
+    const lines: string[] = [];
+    const log = createLogger({ level: 'info', write: (line) => lines.push(line) });
+    log.warn('could not relay', {
+      target: `ws://node.internal:8080${cdpPath}`,
+      error: new Error(`at http://h${livePath}/socket`),
+    });
+    log.warn(`to ws://h${cdpPath.replace('/cdp/', '/CDP/')}/json/version`);
+    for (const line of lines) {
+      expect(holdsToken(line, cdpToken), line).toBe(false);
+      expect(holdsToken(line, liveToken), line).toBe(false);
+    }
+    expect(lines[0]).toContain(`/v1/sessions/${SESSION}/cdp/…`);
+  });
+});
+
 describe('the request log', () => {
   for (const [name, path] of Object.entries(SPELLINGS)) {
     it(`holds no token for ${name}`, async () => {

@@ -17,6 +17,7 @@ import {
   CHROMIUM,
   isAlive,
   LOOPBACK_ALLOWED,
+  launchLoopbackBrowser,
   liveProcessesInGroup,
   makeTempDir,
   median,
@@ -407,14 +408,7 @@ fs.createReadStream(null, { fd: 3 }).on('data', (chunk) => {
       while (!isSymlink(join(userDataDir, 'SingletonLock')) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      const attempt = launchBrowser({
-        chromePath: CHROMIUM,
-        userDataDir,
-        headless: true,
-        proxy: null,
-        fingerprint: {},
-        egress: LOOPBACK_ALLOWED,
-      });
+      const attempt = launchLoopbackBrowser(userDataDir);
       await expect(attempt).rejects.toThrow(
         "Chromium exited with code 21: the profile's folder is in use by another Chromium.",
       );
