@@ -2,11 +2,12 @@ import { afterAll, beforeAll } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Plan } from '../../lib/api/schemas/account';
 import { startCheckServer } from './check-server';
-import { type ServiceHandle, startService } from './harness';
+import { type ServiceHandle, startService, type TestService } from './harness';
+import { startServiceInProcess } from './in-process-service';
 import { type PostgresServer, startPostgres } from './postgres-server';
 
 export interface ServiceSuite {
-  service: ServiceHandle;
+  service: TestService;
   /** A client with a key of an account of the suite's plan. */
   api: ApiClient;
   /** The local check pages, where the suite asked for them. */
@@ -14,7 +15,7 @@ export interface ServiceSuite {
 }
 
 /**
- * The suite's own service, started (with the check pages if asked, at `checkPages` as their frames' host) before its
+ * The suite's own service (in this process), started (with the check pages if asked, at `checkPages` as their frames' host) before its
  * tests and closed after them. Its fields are there once the suite's tests run.
  */
 export function serviceSuite(options: {
@@ -27,7 +28,7 @@ export function serviceSuite(options: {
   beforeAll(async () => {
     const env = typeof options.env === 'function' ? options.env() : options.env;
     const [service, pages] = await Promise.all([
-      startService({ env }),
+      startServiceInProcess({ env }),
       options.checkPages === undefined ? undefined : startCheckServer(options.checkPages),
     ]);
     if (pages) suite.pages = pages;

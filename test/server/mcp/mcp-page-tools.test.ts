@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceHandle, startService } from '../../support/harness';
+import type { TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 import { call, connect, httpTransport, ok, refOf, snapshotOf, textOf } from '../../support/mcp-client';
 
 /*
@@ -49,7 +50,7 @@ const ORDER_PAGE = `<!doctype html><title>Order</title>
 
 const SECOND_PAGE = '<!doctype html><title>Basket</title><h1>Your basket</h1>';
 
-let service: ServiceHandle;
+let service: TestService;
 let site: Server;
 let origin: string;
 let client: Client;
@@ -65,7 +66,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   // The pages are on loopback, which sessions reach only when the operator allows it.
-  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
   client = await connect(httpTransport(service.baseUrl, await service.createKey('enterprise')));
   const profile = await ok(client, 'create_profile', { name: 'Page tools' });
   const session = await ok(client, 'start_session', { profile_id: profile.id, headless: true });
