@@ -8,6 +8,7 @@ import { ApiError } from '../../lib/api/errors';
 import type { Plan } from '../../lib/api/schemas/account';
 import { PROJECT_ROOT } from '../../server/core/config';
 import { copyDatabaseTemplate } from './data-dir-template';
+import { runKeysInProcess } from './keys-in-process';
 
 const MAIN = path.join(PROJECT_ROOT, 'server', 'boot', 'main.ts');
 const START_TIMEOUT_MS = 60_000;
@@ -25,7 +26,7 @@ export interface TestService {
   dataDir: string;
   /** Every log line so far (JSON logs). */
   logs: string[];
-  /** Creates an account with a key through the real command line, as an operator would. */
+  /** Creates an account with a key through the keys command line (run in this process), as an operator would. */
   createKey(plan: Plan, name?: string): Promise<string>;
   /** Runs `keys …` of the command line on this service's data dir (a process runs any arguments). */
   cli(args: string[]): Promise<CliResult>;
@@ -114,7 +115,10 @@ export async function startService(
     dataDir,
     logs,
     cli,
-    createKey: keyCreator(cli),
+    // The command itself, in this process: a process of its own would cost a start of its own for each key.
+    createKey: keyCreator((args) =>
+      runKeysInProcess(args, { ...process.env, DATA_DIR: dataDir, ...options.env }),
+    ),
     stop: () => stopWith('SIGTERM'),
     kill: async () => {
       await stopWith('SIGKILL');

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
-import { runKeysCli } from '../../server/boot/cli';
 import { startService } from '../../server/boot/service';
 import { loadConfig } from '../../server/core/config';
 import { PRIVATE_UMASK } from '../../server/core/data-dir';
 import { createLogger } from '../../server/core/log';
-import { type CliResult, createDataDir, keyCreator, serviceEnv, type TestService } from './harness';
+import { createDataDir, keyCreator, serviceEnv, type TestService } from './harness';
+import { runKeysInProcess } from './keys-in-process';
 
 /**
  * The real service started in this process, by the start path `npm run service` takes (config from the same
@@ -31,20 +31,7 @@ export async function startServiceInProcess(
     throw error;
   });
 
-  const cli = async (args: string[]): Promise<CliResult> => {
-    if (args[0] !== 'keys') throw new Error(`an in-process service runs only keys commands, not ${args[0]}`);
-    let stdout = '';
-    let stderr = '';
-    const code = await runKeysCli(args.slice(1), env, {
-      stdout: (text) => {
-        stdout += text;
-      },
-      stderr: (text) => {
-        stderr += text;
-      },
-    });
-    return { code, stdout, stderr };
-  };
+  const cli = (args: string[]) => runKeysInProcess(args, env);
   let closing: Promise<void> | undefined;
   return {
     baseUrl: running.url,

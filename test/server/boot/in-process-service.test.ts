@@ -28,7 +28,7 @@ describe('the in-process service of the tests', () => {
       expect(JSON.parse(listed.stdout)).toEqual([
         expect.objectContaining({ name: 'in process', plan: 'premium' }),
       ]);
-      await expect(service.cli(['--help'])).rejects.toThrow(/only keys commands/);
+      await expect(service.cli(['--help'])).rejects.toThrow(/only keys commands run in this process/);
     } finally {
       await service.close();
     }
