@@ -15,7 +15,7 @@ export interface ServiceSuite {
 }
 
 /**
- * The suite's own service (in this process), started (with the check pages if asked, at `checkPages` as their frames' host) before its
+ * The suite's own service (in this process unless asked), started (with the check pages if asked, at `checkPages` as their frames' host) before its
  * tests and closed after them. Its fields are there once the suite's tests run.
  */
 export function serviceSuite(options: {
@@ -23,12 +23,14 @@ export function serviceSuite(options: {
   /** The service's environment; a function is called once the suite's earlier `beforeAll`s have run. */
   env?: Record<string, string> | (() => Record<string, string>);
   checkPages?: string;
+  /** A process of its own, where what is measured is the service's event loop apart from the test's own work. */
+  process?: boolean;
 }): ServiceSuite {
   const suite = {} as ServiceSuite;
   beforeAll(async () => {
     const env = typeof options.env === 'function' ? options.env() : options.env;
     const [service, pages] = await Promise.all([
-      startServiceInProcess({ env }),
+      options.process ? startService({ env }) : startServiceInProcess({ env }),
       options.checkPages === undefined ? undefined : startCheckServer(options.checkPages),
     ]);
     if (pages) suite.pages = pages;
