@@ -10,12 +10,13 @@ import background from '../../entrypoints/background';
 import { createClient, type Profile } from '../../lib/api';
 import type { Intent, IntentReplies, Reply } from '../../lib/messaging';
 import { cachedSessions, connection, type WatchedRun, watchedRuns } from '../../lib/storage';
-import { type ServiceHandle, startService } from '../support/harness';
+import type { TestService } from '../support/harness';
+import { startServiceInProcess } from '../support/in-process-service';
 import { installBrowser, POPUP } from '../unit/background/browser-stubs';
 
 const PAGE = '<!doctype html><title>Worker test page</title><h1 id="greeting">Hello, worker</h1>';
 
-let service: ServiceHandle;
+let service: TestService;
 let site: Server;
 let origin: string;
 let profile: Profile;
@@ -40,7 +41,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   // The site listens on loopback, which sessions reach only when the operator allows it.
-  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
   const key = await service.createKey('enterprise');
   const api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
   profile = await api.createProfile({ name: 'Worker test' });

@@ -9,7 +9,8 @@ import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Plan } from '../../lib/api/schemas/account';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { FakeService, SESSION_EXISTS_DETAIL } from '../support/fake-service';
-import { type ServiceHandle, startService } from '../support/harness';
+import type { TestService } from '../support/harness';
+import { startServiceInProcess } from '../support/in-process-service';
 
 const PLAN: Plan = 'premium';
 
@@ -28,7 +29,7 @@ interface Answer {
   rateLimitHeaders: string[];
 }
 
-let service: ServiceHandle;
+let service: TestService;
 const targets: Target[] = [];
 
 function target(
@@ -65,7 +66,7 @@ function target(
 }
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
   const fake = new FakeService(
     { now: () => Date.now(), setTimer: (run, ms) => setTimeout(run, ms) },
     { plan: PLAN },

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../support/harness';
+import { JSON_HEADERS, requester, type TestService } from '../support/harness';
+import { startServiceInProcess } from '../support/in-process-service';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'pp-paths-'));
 const MISSING_CHROME = path.join(scratch, 'secret-folder', 'chromium');
@@ -26,8 +27,8 @@ exit 3
 chmodSync(FAKE_CHROME, 0o755);
 const setMode = (mode: string) => writeFileSync(path.join(scratch, 'mode'), mode);
 
-let missing: ServiceHandle;
-let failing: ServiceHandle;
+let missing: TestService;
+let failing: TestService;
 afterAll(async () => {
   await missing?.close();
   await failing?.close();
@@ -35,7 +36,7 @@ afterAll(async () => {
 });
 
 /** Everything the API said, as one text, must not name a folder of the machine. */
-function expectNoPaths(text: string, service: ServiceHandle) {
+function expectNoPaths(text: string, service: TestService) {
   expect(text).not.toContain(scratch);
   expect(text).not.toContain(service.dataDir);
   expect(text).not.toMatch(/\/(tmp|home|root|usr|var|etc|data)\//);
@@ -45,7 +46,7 @@ describe('CHROME_PATH naming no executable', () => {
   let request: ReturnType<typeof requester>;
   let api: ApiClient;
   beforeAll(async () => {
-    missing = await startService({ env: { CHROME_PATH: MISSING_CHROME } });
+    missing = await startServiceInProcess({ env: { CHROME_PATH: MISSING_CHROME } });
     const key = await missing.createKey('enterprise');
     request = requester(missing.baseUrl, key);
     api = createClient({ baseUrl: missing.baseUrl, apiKey: key, fetch });
@@ -72,7 +73,7 @@ describe('a browser that fails at start-up', () => {
   let request: ReturnType<typeof requester>;
   let api: ApiClient;
   beforeAll(async () => {
-    failing = await startService({ env: { CHROME_PATH: FAKE_CHROME } });
+    failing = await startServiceInProcess({ env: { CHROME_PATH: FAKE_CHROME } });
     const key = await failing.createKey('enterprise');
     request = requester(failing.baseUrl, key);
     api = createClient({ baseUrl: failing.baseUrl, apiKey: key, fetch });

@@ -7,6 +7,8 @@ import { expect } from 'vitest';
 import { ApiError } from '../../lib/api/errors';
 import type { Plan } from '../../lib/api/schemas/account';
 import { PROJECT_ROOT } from '../../server/core/config';
+import { copyDatabaseTemplate } from './data-dir-template';
+import { runKeysInProcess } from './keys-in-process';
 
 const MAIN = path.join(PROJECT_ROOT, 'server', 'boot', 'main.ts');
 const START_TIMEOUT_MS = 60_000;
@@ -17,23 +19,28 @@ export interface CliResult {
   stderr: string;
 }
 
-export interface ServiceHandle {
+/** A running service, in this process (in-process-service.ts) or as a child process (ServiceHandle). */
+export interface TestService {
   baseUrl: string;
   port: number;
-  pid: number;
   dataDir: string;
-  /** Every stderr line so far (JSON logs). */
+  /** Every log line so far (JSON logs). */
   logs: string[];
-  /** Creates an account with a key through the real command line, as an operator would. */
+  /** Creates an account with a key through the keys command line (run in this process), as an operator would. */
   createKey(plan: Plan, name?: string): Promise<string>;
-  /** Runs `keys …` (or any arguments) of the command line on this service's data dir. */
+  /** Runs `keys …` of the command line on this service's data dir (a process runs any arguments). */
   cli(args: string[]): Promise<CliResult>;
+  /** Stops the service if it runs and removes the data dir if the harness made it. */
+  close(): Promise<void>;
+}
+
+/** The service as a child process: for the tests whose subject is the process (signals, restarts, stdio). */
+export interface ServiceHandle extends TestService {
+  pid: number;
   /** SIGTERM, then waits for the exit; resolves with the exit code. */
   stop(): Promise<number | null>;
   /** SIGKILL, then waits for the exit. */
   kill(): Promise<void>;
-  /** Stops the service if it runs and removes the data dir if the harness made it. */
-  close(): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -41,8 +48,11 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export function createDataDir(): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), 'pp-service-'));
+/** A new data dir, with the embedded database already made and migrated (data-dir-template.ts). */
+export async function createDataDir(): Promise<string> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pp-service-'));
+  await copyDatabaseTemplate(dataDir);
+  return dataDir;
 }
 
 /**
@@ -54,14 +64,7 @@ export async function startService(
 ): Promise<ServiceHandle> {
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await createDataDir());
-  const env = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    ...options.env,
-  };
+  const env = serviceEnv(dataDir, options.env);
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
     env,
@@ -112,11 +115,10 @@ export async function startService(
     dataDir,
     logs,
     cli,
-    async createKey(plan, name) {
-      const result = await cli(['keys', 'create', '--plan', plan, ...(name ? ['--name', name] : [])]);
-      if (result.code !== 0) throw new Error(`keys create failed (${result.code}): ${result.stderr}`);
-      return result.stdout.trim();
-    },
+    // The command itself, in this process: a process of its own would cost a start of its own for each key.
+    createKey: keyCreator((args) =>
+      runKeysInProcess(args, { ...process.env, DATA_DIR: dataDir, ...options.env }),
+    ),
     stop: () => stopWith('SIGTERM'),
     kill: async () => {
       await stopWith('SIGKILL');
@@ -125,6 +127,20 @@ export async function startService(
       await stopWith('SIGTERM');
       if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The environment a test service runs with: loopback, a free port, its data dir, info logs. */
+export function serviceEnv(dataDir: string, env?: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env };
+}
+
+/** `createKey` over a service's command line: `keys create`, and the key it prints. */
+export function keyCreator(cli: (args: string[]) => Promise<CliResult>): TestService['createKey'] {
+  return async (plan, name) => {
+    const result = await cli(['keys', 'create', '--plan', plan, ...(name ? ['--name', name] : [])]);
+    if (result.code !== 0) throw new Error(`keys create failed (${result.code}): ${result.stderr}`);
+    return result.stdout.trim();
   };
 }
 

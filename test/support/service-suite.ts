@@ -2,11 +2,12 @@ import { afterAll, beforeAll } from 'vitest';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import type { Plan } from '../../lib/api/schemas/account';
 import { startCheckServer } from './check-server';
-import { requester, type ServiceHandle, startService } from './harness';
+import { requester, type ServiceHandle, startService, type TestService } from './harness';
+import { startServiceInProcess } from './in-process-service';
 import { type PostgresServer, startPostgres } from './postgres-server';
 
 export interface ServiceSuite {
-  service: ServiceHandle;
+  service: TestService;
   /** A client with a key of an account of the suite's plan. */
   api: ApiClient;
   /** Raw requests with the same key, for what the typed client does not send (bad bodies, methods). */
@@ -16,7 +17,7 @@ export interface ServiceSuite {
 }
 
 /**
- * The suite's own service, started (with the check pages if asked, at `checkPages` as their frames' host) before its
+ * The suite's own service (in this process unless asked), started (with the check pages if asked, at `checkPages` as their frames' host) before its
  * tests and closed after them. Its fields are there once the suite's tests run.
  */
 export function serviceSuite(options: {
@@ -24,12 +25,14 @@ export function serviceSuite(options: {
   /** The service's environment; a function is called once the suite's earlier `beforeAll`s have run. */
   env?: Record<string, string> | (() => Record<string, string>);
   checkPages?: string;
+  /** A process of its own, where what is measured is the service's event loop apart from the test's own work. */
+  process?: boolean;
 }): ServiceSuite {
   const suite = {} as ServiceSuite;
   beforeAll(async () => {
     const env = typeof options.env === 'function' ? options.env() : options.env;
     const [service, pages] = await Promise.all([
-      startService({ env }),
+      options.process ? startService({ env }) : startServiceInProcess({ env }),
       options.checkPages === undefined ? undefined : startCheckServer(options.checkPages),
     ]);
     if (pages) suite.pages = pages;

@@ -4,15 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import { startAuthenticatingProxy } from '../../support/browser-fixtures';
-import { apiError, type ServiceHandle, startService } from '../../support/harness';
+import { apiError, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
 let checkAddress: Server;
 let proxy: Awaited<ReturnType<typeof startAuthenticatingProxy>>;
-const services: ServiceHandle[] = [];
+const services: TestService[] = [];
 let checkUrl: string;
 
-async function serviceWith(env: Record<string, string>): Promise<{ service: ServiceHandle; api: ApiClient }> {
-  const service = await startService({ env: { PROXY_CHECK_URL: checkUrl, ...env } });
+async function serviceWith(env: Record<string, string>): Promise<{ service: TestService; api: ApiClient }> {
+  const service = await startServiceInProcess({ env: { PROXY_CHECK_URL: checkUrl, ...env } });
   services.push(service);
   return {
     service,

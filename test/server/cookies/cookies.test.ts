@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { Cookie } from '../../../lib/api/schemas/cookies';
-import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { apiError, JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 let api: ApiClient;
 let send: ReturnType<typeof requester>;
 let site: Server;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   );
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   host = `127.0.0.1:${(site.address() as AddressInfo).port}`;
-  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
   const key = await service.createKey('enterprise');
   api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
   send = requester(service.baseUrl, key);

@@ -8,13 +8,14 @@ import { profileDataDir } from '../../../server/core/data-dir';
 import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from '../../../server/dashboard/attempts';
 import { liveProcessesInGroup, processesWithUserDataDir } from '../../support/browser-fixtures';
 import { dashboardClient } from '../../support/dashboard-client';
-import { requester, type ServiceHandle, startService } from '../../support/harness';
+import { requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 const PASSWORD = 'correct horse battery';
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
 });
 afterAll(() => service.close());
 
@@ -226,7 +227,7 @@ describe('bad input', () => {
 
 describe('password guessing and account enumeration', () => {
   // On a service of their own: every attempt from this address counts toward its limit.
-  let guarded: ServiceHandle;
+  let guarded: TestService;
   // Attempts counted toward the limits: every one that was not refused at once (429) nor succeeded at signing in.
   let attemptsCounted = 0;
   const attempt = async (path: '/sign-in' | '/sign-up', email: string, password: string) => {
@@ -236,7 +237,7 @@ describe('password guessing and account enumeration', () => {
     return response;
   };
   beforeAll(async () => {
-    guarded = await startService();
+    guarded = await startServiceInProcess();
   });
   afterAll(() => guarded.close());
 
@@ -334,7 +335,7 @@ describe('the operator', () => {
   });
 
   it('can close sign-up: the page is told, and signing up is refused with a sentence', async () => {
-    const closed = await startService({ env: { SIGNUP: 'closed' } });
+    const closed = await startServiceInProcess({ env: { SIGNUP: 'closed' } });
     try {
       const client = dashboardClient(closed.baseUrl);
       expect((await client.json('GET', '/status')).body).toEqual({ signup: 'closed', account: null });

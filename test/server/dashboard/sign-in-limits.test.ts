@@ -5,7 +5,8 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from '../../../server/dashboard/attempts';
 import { dashboardClient } from '../../support/dashboard-client';
-import { createDataDir, type ServiceHandle, startService } from '../../support/harness';
+import { createDataDir, type ServiceHandle, startService, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 import { type PostgresServer, postgresForTests, startPostgres } from '../../support/postgres-server';
 
 const PASSWORD = 'correct horse battery';
@@ -15,7 +16,7 @@ const ATTACKER = '198.51.100.7';
 const BEHIND_PROXY = { TRUST_PROXY: '127.0.0.1' };
 
 /** A dashboard call from `address` as the proxy reports it (it appends the peer it was connected from). */
-function from(service: ServiceHandle, address: string) {
+function from(service: TestService, address: string) {
   return (path: '/sign-in' | '/sign-up', email: string, password: string) =>
     dashboardClient(service.baseUrl).call('POST', path, { email, password }, { 'X-Forwarded-For': address });
 }
@@ -110,9 +111,9 @@ describe('sign-in limits for IPv6 clients behind a trusted proxy', { timeout: 12
 });
 
 describe('X-Forwarded-For from a peer that is not a trusted proxy', { timeout: 120_000 }, () => {
-  let service: ServiceHandle;
+  let service: TestService;
   beforeAll(async () => {
-    service = await startService();
+    service = await startServiceInProcess();
   });
   afterAll(() => service.close());
 

@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { AutomationRun } from '../../../lib/api/schemas/automation';
 import { openEventStream } from '../../support/event-stream';
-import { type ServiceHandle, startService } from '../../support/harness';
+import type { TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 let api: ApiClient;
 let key: string;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
   key = await service.createKey('enterprise');
   api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
 });

@@ -5,14 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient } from '../../../lib/api/client';
 import { dashboardClient } from '../../support/dashboard-client';
-import { type ServiceHandle, startService } from '../../support/harness';
+import type { TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 let key: string;
 let evil: string;
 
 beforeAll(async () => {
-  service = await startService({ env: { PUBLIC_URL: 'https://pilot.example.com,http://10.9.8.7:9000' } });
+  service = await startServiceInProcess({
+    env: { PUBLIC_URL: 'https://pilot.example.com,http://10.9.8.7:9000' },
+  });
   key = await service.createKey('enterprise');
   evil = `evil.example:${service.port}`;
 });

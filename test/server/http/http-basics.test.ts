@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../lib/api/client';
 import { endpoints } from '../../../lib/api/endpoints';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
 const EXTENSION = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
-let service: ServiceHandle;
+let service: TestService;
 let key: string;
 let request: ReturnType<typeof requester>;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
   key = await service.createKey('premium', 'basics');
   request = requester(service.baseUrl, key);
 });

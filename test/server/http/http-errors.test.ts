@@ -5,13 +5,14 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../lib/api/endpoints';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 let request: ReturnType<typeof requester>;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
   request = requester(service.baseUrl, await service.createKey('enterprise'));
 });
 afterAll(() => service?.close());

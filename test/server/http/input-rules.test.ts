@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import { endpoints } from '../../../lib/api/endpoints';
 import { startPageServer } from '../../support/browser-fixtures';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 let api: ApiClient;
 let request: ReturnType<typeof requester>;
 let site: Awaited<ReturnType<typeof startPageServer>>;
@@ -30,7 +31,7 @@ let document: {
 beforeAll(async () => {
   site = await startPageServer();
   // Loopback pages and proxies stand in for the web here.
-  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
   const key = await service.createKey('enterprise');
   api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
   request = requester(service.baseUrl, key);

@@ -7,12 +7,13 @@ import { type ApiClient, createClient } from '../../../lib/api/client';
 import { endpoints } from '../../../lib/api/endpoints';
 import { requests } from '../../../lib/api/requests';
 import type { AutomationRun } from '../../../lib/api/schemas/automation';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
 const NUL = '\u0000';
 const NUL_MESSAGE = 'must not contain U+0000 (the NUL character)';
 
-let service: ServiceHandle;
+let service: TestService;
 let api: ApiClient;
 let request: ReturnType<typeof requester>;
 let document: OpenApiDocument;
@@ -22,7 +23,7 @@ interface OpenApiDocument {
 }
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
   const key = await service.createKey('enterprise');
   api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
   request = requester(service.baseUrl, key);

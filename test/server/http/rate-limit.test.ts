@@ -1,12 +1,19 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_FAILURES_PER_MINUTE } from '../../../server/http/auth';
-import { createDataDir, requester, type ServiceHandle, startService } from '../../support/harness';
+import {
+  createDataDir,
+  requester,
+  type ServiceHandle,
+  startService,
+  type TestService,
+} from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
 });
 afterAll(() => service?.close());
 

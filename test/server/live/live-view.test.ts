@@ -4,9 +4,10 @@ import WebSocket from 'ws';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { Session } from '../../../lib/api/schemas/sessions';
 import { CHROMIUM } from '../../support/browser-fixtures';
-import { type ServiceHandle, startService } from '../../support/harness';
+import type { TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 let api: ApiClient;
 let viewers: Browser;
 
@@ -15,7 +16,7 @@ const IDLE_TIMEOUT_S = 5;
 
 beforeAll(async () => {
   [service, viewers] = await Promise.all([
-    startService({ env: { SESSION_IDLE_TIMEOUT: String(IDLE_TIMEOUT_S) } }),
+    startServiceInProcess({ env: { SESSION_IDLE_TIMEOUT: String(IDLE_TIMEOUT_S) } }),
     chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true }),
   ]);
   api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('enterprise'), fetch });

@@ -6,16 +6,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FIELD_ERRORS } from '../../../lib/api/issues';
-import { type ServiceHandle, startService } from '../../support/harness';
+import type { TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 import { call, connect, httpTransport, ok, textOf } from '../../support/mcp-client';
 
 const NUL = '\u0000';
 
-let service: ServiceHandle;
+let service: TestService;
 let client: Client;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
   client = await connect(httpTransport(service.baseUrl, await service.createKey('enterprise')));
 });
 afterAll(async () => {

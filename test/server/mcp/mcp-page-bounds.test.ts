@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceHandle, startService } from '../../support/harness';
+import type { TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 import {
   call,
   connect,
@@ -29,7 +30,7 @@ const PLAIN_PAGE = '<!doctype html><title>Plain</title><p>Nothing to see</p>';
 /** The most bytes any answer here may hold: the 1 MB output limit twice (text and structured), with room. */
 const ANSWER_BOUND = 3 * 2 ** 20;
 
-let service: ServiceHandle;
+let service: TestService;
 let site: Awaited<ReturnType<typeof servePages>>;
 let origin: string;
 let client: Client;
@@ -39,7 +40,7 @@ let session_id: string;
 beforeAll(async () => {
   site = await servePages((path) => (path === '/plain' ? PLAIN_PAGE : HOSTILE_PAGE));
   origin = site.origin;
-  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
   apiKey = await service.createKey('enterprise');
   client = await connect(httpTransport(service.baseUrl, apiKey));
   session_id = (await startPageSession(client, 'Hostile pages')).id;

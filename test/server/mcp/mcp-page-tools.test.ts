@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceHandle, startService } from '../../support/harness';
+import type { TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 import {
   call,
   connect,
@@ -57,7 +58,7 @@ const ORDER_PAGE = `<!doctype html><title>Order</title>
 
 const SECOND_PAGE = '<!doctype html><title>Basket</title><h1>Your basket</h1>';
 
-let service: ServiceHandle;
+let service: TestService;
 let site: Awaited<ReturnType<typeof servePages>>;
 let origin: string;
 let client: Client;
@@ -68,7 +69,7 @@ beforeAll(async () => {
   site = await servePages((path) => (path === '/basket' ? SECOND_PAGE : ORDER_PAGE));
   origin = site.origin;
   // The pages are on loopback, which sessions reach only when the operator allows it.
-  service = await startService({ env: { EGRESS_ALLOW: 'loopback' } });
+  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
   client = await connect(httpTransport(service.baseUrl, await service.createKey('enterprise')));
   ({ id: session_id, cdpUrl } = await startPageSession(client, 'Page tools'));
 });

@@ -4,7 +4,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../server/core/config';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 import { call, connect, httpTransport, ok, refOf, serveFormPage, textOf } from '../../support/mcp-client';
 
 const TOOLS = [
@@ -37,7 +38,7 @@ const TOOLS = [
 
 const IDLE_S = 4;
 
-let service: ServiceHandle;
+let service: TestService;
 let site: { url: string; close(): Promise<void> };
 let pageUrl: string;
 let key: string;
@@ -48,7 +49,9 @@ beforeAll(async () => {
   pageUrl = site.url;
   // The page is on loopback, which sessions reach only when the operator allows it. Sessions nobody uses stop
   // after 4 s, so that a test can tell that an agent's use counts.
-  service = await startService({ env: { EGRESS_ALLOW: 'loopback', SESSION_IDLE_TIMEOUT: String(IDLE_S) } });
+  service = await startServiceInProcess({
+    env: { EGRESS_ALLOW: 'loopback', SESSION_IDLE_TIMEOUT: String(IDLE_S) },
+  });
   [key, strangerKey] = await Promise.all([service.createKey('free'), service.createKey('free')]);
 });
 

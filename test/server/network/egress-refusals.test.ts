@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { Step } from '../../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../../lib/api/schemas/automation';
-import { apiError, type ServiceHandle, startService } from '../../support/harness';
+import { apiError, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
 /** Only 127.0.0.2 is allowed: the page there is reachable, the rest of loopback stays refused. */
 const ALLOWED_PAGE_HOST = '127.0.0.2';
 
-let service: ServiceHandle;
+let service: TestService;
 let api: ApiClient;
 let site: Server;
 let refusedOrigin: string;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const { port } = site.address() as AddressInfo;
   refusedOrigin = `http://127.0.0.1:${port}`;
   allowedOrigin = `http://${ALLOWED_PAGE_HOST}:${port}`;
-  service = await startService({ env: { EGRESS_ALLOW: ALLOWED_PAGE_HOST } });
+  service = await startServiceInProcess({ env: { EGRESS_ALLOW: ALLOWED_PAGE_HOST } });
   api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('enterprise'), fetch });
 });
 

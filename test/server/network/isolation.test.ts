@@ -16,7 +16,8 @@ import {
   startAuthenticatingProxy,
   startPageServer,
 } from '../../support/browser-fixtures';
-import { apiError, type ServiceHandle, startService } from '../../support/harness';
+import { apiError, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
 /** Follows a run with the long poll until it ends. */
 async function finish(api: ApiClient, run: AutomationRun): Promise<AutomationRun> {
@@ -33,7 +34,7 @@ async function runOn(api: ApiClient, sessionId: string, steps: Step[]): Promise<
 }
 
 /** The pid of the session's browser process, found by its profile folder. */
-function browserPid(service: ServiceHandle, profileId: string): number {
+function browserPid(service: TestService, profileId: string): number {
   const folder = profileDataDir(service.dataDir, profileId);
   const [pid] = processesWithUserDataDir(folder).filter(
     (candidate) => !readFileSync(`/proc/${candidate}/cmdline`, 'utf8').includes('--type='),
@@ -121,7 +122,7 @@ function relayPortOf(pid: number): number {
 }
 
 describe('with loopback allowed, as `npm start` runs', () => {
-  let service: ServiceHandle;
+  let service: TestService;
   let a: ApiClient;
   let b: ApiClient;
   let pages: Awaited<ReturnType<typeof startPageServer>>;
@@ -131,7 +132,7 @@ describe('with loopback allowed, as `npm start` runs', () => {
 
   beforeAll(async () => {
     [service, pages, proxy] = await Promise.all([
-      startService({ env: { EGRESS_ALLOW: 'loopback' } }),
+      startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } }),
       startPageServer(),
       startAuthenticatingProxy('alice', 'A-paid-secret'),
     ]);
@@ -231,7 +232,7 @@ describe('with loopback allowed, as `npm start` runs', () => {
 });
 
 describe('with only one test range allowed (the default allows none)', () => {
-  let service: ServiceHandle;
+  let service: TestService;
   let api: ApiClient;
   let allowed: Server;
   let allowedOrigin: string;
@@ -258,7 +259,7 @@ describe('with only one test range allowed (the default allows none)', () => {
     });
     await new Promise<void>((resolve) => forbidden.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
     forbiddenPort = (forbidden.address() as AddressInfo).port;
-    service = await startService({ env: { EGRESS_ALLOW: '127.0.0.3/32' } });
+    service = await startServiceInProcess({ env: { EGRESS_ALLOW: '127.0.0.3/32' } });
     api = createClient({ baseUrl: service.baseUrl, apiKey: await service.createKey('enterprise'), fetch });
   });
 
@@ -327,13 +328,13 @@ describe('with only one test range allowed (the default allows none)', () => {
 });
 
 describe('limits', () => {
-  let service: ServiceHandle;
+  let service: TestService;
   let free: ApiClient;
   let enterprise: ApiClient;
   const held: WebSocket[] = [];
 
   beforeAll(async () => {
-    service = await startService({
+    service = await startServiceInProcess({
       env: {
         MAX_BROWSERS: '3',
         SESSION_IDLE_TIMEOUT: '6',

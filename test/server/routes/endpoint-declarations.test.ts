@@ -3,7 +3,8 @@ import { type Endpoint, type EndpointName, endpoints } from '../../../lib/api/en
 import { endpointDocs } from '../../../server/http/endpoint-docs';
 import { buildOpenApiDocument } from '../../../server/http/openapi';
 import { routes } from '../../../server/routes/index';
-import { JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
 /*
  * Each endpoint is declared once (lib/api/endpoints.ts, its inputs in requests.ts, its text in endpoint-docs.ts,
@@ -42,11 +43,11 @@ describe('the declaration of each endpoint', () => {
 });
 
 describe('the live routes and the declaration', () => {
-  let service: ServiceHandle;
+  let service: TestService;
   let request: ReturnType<typeof requester>;
 
   beforeAll(async () => {
-    service = await startService();
+    service = await startServiceInProcess();
     request = requester(service.baseUrl, await service.createKey('enterprise'));
   });
   afterAll(() => service?.close());

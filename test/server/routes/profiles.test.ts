@@ -2,15 +2,16 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import { profileDataDir } from '../../../server/core/data-dir';
-import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { apiError, JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 let client: ApiClient;
 let other: ApiClient;
 let key: string;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
   key = await service.createKey('enterprise', 'profiles');
   client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
   other = createClient({

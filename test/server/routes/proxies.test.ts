@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
-import { apiError, JSON_HEADERS, requester, type ServiceHandle, startService } from '../../support/harness';
+import { apiError, JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
-let service: ServiceHandle;
+let service: TestService;
 let client: ApiClient;
 let key: string;
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startServiceInProcess();
   key = await service.createKey('enterprise', 'proxies');
   client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
 });

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../lib/api/client';
-import { type ServiceHandle, startService } from '../../support/harness';
+import type { TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
 /*
  * Webhooks against the real service and real receivers on loopback (a service bound to loopback allows them
@@ -51,7 +52,7 @@ async function receiver(answer: (count: number) => number | 'hang') {
   };
 }
 
-let service: ServiceHandle;
+let service: TestService;
 const receivers: { close(): Promise<void> }[] = [];
 
 async function account() {
@@ -88,7 +89,7 @@ async function deliveriesWhen(
 }
 
 beforeAll(async () => {
-  service = await startService({ env: { WEBHOOK_RETRY_SCHEDULE: '1,1', WEBHOOK_TIMEOUT: '1' } });
+  service = await startServiceInProcess({ env: { WEBHOOK_RETRY_SCHEDULE: '1,1', WEBHOOK_TIMEOUT: '1' } });
 });
 
 afterAll(async () => {
@@ -220,10 +221,10 @@ describe('webhooks', () => {
 });
 
 describe('webhooks where the operator refuses private and loopback addresses', () => {
-  let strict: ServiceHandle;
+  let strict: TestService;
 
   beforeAll(async () => {
-    strict = await startService({ env: { WEBHOOK_ALLOW: '', WEBHOOK_ALLOW_HTTP: 'true' } });
+    strict = await startServiceInProcess({ env: { WEBHOOK_ALLOW: '', WEBHOOK_ALLOW_HTTP: 'true' } });
   });
 
   afterAll(async () => {
