@@ -526,6 +526,40 @@ describe('intents that change the lists and settings', () => {
     expect(created).toHaveLength(1);
   });
 
+  it('proxies.paste reads each format people paste, naming each login user@host:port without its password', async () => {
+    await cachedProxies.setValue({ data: [], savedAt: START });
+    let next = 0;
+    const created = answer('POST', '/v1/proxies', () =>
+      Response.json(proxy(`prx_${++next}`, 'x'), { status: 201 }),
+    );
+    const text = [
+      'ann:pw1@h.example:8080',
+      'h.example:8080:bob:pw2',
+      'socks5h://carol:pw%33@h.example:8080',
+      'h.example:8080',
+    ].join('\n');
+    const reply = await send({ type: 'proxies.paste', text });
+    expect(reply).toMatchObject({
+      ok: true,
+      value: {
+        report: [
+          'Line 1: added ann@h.example:8080.',
+          'Line 2: added bob@h.example:8080.',
+          'Line 3: added carol@h.example:8080.',
+          'Line 4: added h.example:8080.',
+        ],
+        refused: [],
+      },
+    });
+    const common = { host: 'h.example', port: 8080 };
+    expect(created).toEqual([
+      { name: 'ann@h.example:8080', scheme: 'http', ...common, username: 'ann', password: 'pw1' },
+      { name: 'bob@h.example:8080', scheme: 'http', ...common, username: 'bob', password: 'pw2' },
+      { name: 'carol@h.example:8080', scheme: 'socks5h', ...common, username: 'carol', password: 'pw3' },
+      { name: 'h.example:8080', scheme: 'http', ...common, username: null, password: null },
+    ]);
+  });
+
   it('proxy.save creates a proxy, or changes the one it names, first in the cached list', async () => {
     await cachedProxies.setValue({ data: [proxy('prx_1', 'Office'), proxy('prx_2', 'Lab')], savedAt: START });
     const created = answer('POST', '/v1/proxies', () =>
