@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
-import type { Profile } from '../../lib/api/schemas/profiles';
+import type { Profile, ProfileSortName } from '../../lib/api/schemas/profiles';
 import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
 import { profileDataDir } from '../core/data-dir';
@@ -15,6 +15,7 @@ import { checkIdentity } from '../identity/check';
 import { generateIdentity } from '../identity/generate';
 import { cloneProfile, updateProfile } from '../store/profile-changes';
 import { listProfilesJson, profilePageText } from '../store/profile-list-json';
+import { readSortedCursor, type SortedPosition } from '../store/profile-order';
 import {
   countProfiles,
   deleteIdleProfile,
@@ -28,8 +29,9 @@ export const profileRoutes: Route[] = [
   route('listProfiles', async (c, { query, status }, { db }) => {
     const accountId = c.get('account').id;
     const filter = { q: query.q, tag: query.tag, status: query.status };
+    const order = { sort: query.sort, after: readListPosition(query.sort, query.cursor) };
     const [page, total] = await Promise.all([
-      listProfilesJson(db, accountId, { limit: query.limit, after: readCursor(query.cursor), ...filter }),
+      listProfilesJson(db, accountId, { limit: query.limit, ...order, ...filter }),
       query.total === 'true' ? countProfiles(db, accountId, filter) : undefined,
     ]);
     return c.body(profilePageText(page, total), status, { 'Content-Type': 'application/json' });
@@ -154,4 +156,18 @@ function profileRunning(sessionId: string | null): ProblemError {
       'The profile has a running session; stop it first, or delete with ?force=true to stop it for you.',
     extensions: { session_id: sessionId },
   });
+}
+
+/** Where a page in `sort` order continues, from its cursor: a cursor of another order is not one of this list's. */
+function readListPosition(
+  sort: ProfileSortName | undefined,
+  cursor: string | undefined,
+): number | SortedPosition | null {
+  if (sort === undefined || sort === 'created' || !cursor) return readCursor(cursor);
+  const position = readSortedCursor(sort, cursor);
+  if (position) return position;
+  throw validationProblem(
+    [{ path: 'cursor', message: 'is not a cursor from this list' }],
+    'Invalid query: cursor: use the next_cursor of the previous page, in the same sort, as it came.',
+  );
 }

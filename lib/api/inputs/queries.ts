@@ -1,6 +1,6 @@
 import { RunStatus } from '../schemas/automation';
 import { Id } from '../schemas/common';
-import { ProfileStatus } from '../schemas/profiles';
+import { PROFILE_SORTS, ProfileStatus } from '../schemas/profiles';
 import { SessionStatus } from '../schemas/sessions';
 import { z } from '../zod';
 
@@ -22,10 +22,17 @@ export const PageQuery = {
   cursor: z.optional(z.string()),
 };
 
+/** A list of profiles in the order of: newest first, name (A to Z), last used first, running first. */
+export const ProfileSort = z.enum(PROFILE_SORTS);
+
 export const ProfileListQuery = z.object({
   ...PageQuery,
-  /** Matches the name or any tag, case insensitive. */
+  /**
+   * Matches the name, a tag, the notes or the proxy (its name, user@host:port), case insensitive; `#word` only the
+   * tags that begin with `word`.
+   */
   q: z.optional(z.string().check(z.maxLength(100))),
+  sort: z.optional(ProfileSort),
   /** Only profiles with this tag (exactly). */
   tag: z.optional(z.string().check(z.maxLength(50))),
   status: z.optional(ProfileStatus),
