@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
-import type { Profile, ProfileSortName } from '../../lib/api/schemas/profiles';
+import type { ProfileSortName } from '../../lib/api/profile-sorts';
+import type { Profile } from '../../lib/api/schemas/profiles';
 import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
 import { profileDataDir } from '../core/data-dir';

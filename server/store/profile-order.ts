@@ -1,4 +1,4 @@
-import type { ProfileSortName } from '../../lib/api/schemas/profiles';
+import type { ProfileSortName } from '../../lib/api/profile-sorts';
 import { encodeCursor } from './pagination';
 
 /** Where the next page of a list in another order than `created` starts: after this key and seq. */

@@ -1,7 +1,8 @@
 import type { Fingerprint, ProfileCreate } from '../../lib/api/inputs/profiles';
+import type { ProfileSortName } from '../../lib/api/profile-sorts';
 import { formatProxyUrl, type ProxyParts, parseProxyUrl } from '../../lib/api/proxy-url';
 import type { Identity } from '../../lib/api/schemas/identity';
-import type { Profile, ProfileSortName } from '../../lib/api/schemas/profiles';
+import type { Profile } from '../../lib/api/schemas/profiles';
 import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';

@@ -1,6 +1,7 @@
+import { PROFILE_SORTS } from '../profile-sorts';
 import { RunStatus } from '../schemas/automation';
 import { Id } from '../schemas/common';
-import { PROFILE_SORTS, ProfileStatus } from '../schemas/profiles';
+import { ProfileStatus } from '../schemas/profiles';
 import { SessionStatus } from '../schemas/sessions';
 import { z } from '../zod';
 

@@ -4,10 +4,6 @@ import { Identity } from './identity';
 
 export const ProfileStatus = z.enum(['idle', 'running']);
 
-/** The orders GET /v1/profiles lists in (`sort`); `created`, newest first, unless asked. */
-export const PROFILE_SORTS = ['created', 'name', 'last_used', 'status'] as const;
-export type ProfileSortName = (typeof PROFILE_SORTS)[number];
-
 /** A browser profile: its own cookies and storage, proxy and fingerprint. `proxy` never carries a password. */
 export const Profile = z.object({
   id: Id,

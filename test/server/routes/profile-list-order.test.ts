@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
-import type { ProfileSortName } from '../../../lib/api/schemas/profiles';
+import type { ProfileSortName } from '../../../lib/api/profile-sorts';
 import { createApp } from '../../../server/boot/app';
 import { wireService } from '../../../server/boot/wiring';
 import { systemClock } from '../../../server/core/clock';

@@ -376,33 +376,36 @@ describe('intents that change the lists and settings', () => {
     });
   });
 
-  it('profiles.refresh searches on the service, keeps the filter, and profiles.more adds the next page', async () => {
+  it('profiles.refresh searches on the service, keeps the filter, and profiles.more adds the next page in the same order', async () => {
     const pages: Record<string, object> = {
-      'limit=50&q=shop&tag=eu&status=idle&total=true': {
+      'limit=50&q=shop&tag=eu&status=idle&sort=name&total=true': {
         data: [profile('prf_1', 'Shop 1')],
         next_cursor: 'c2',
         total: 2,
       },
-      'limit=50&q=shop&tag=eu&status=idle&cursor=c2': {
+      'limit=50&q=shop&tag=eu&status=idle&sort=name&cursor=c2': {
         data: [profile('prf_2', 'Shop 2')],
         next_cursor: null,
       },
     };
     const asked = answerProfiles((query) => pages[query]);
-    await send({ type: 'profiles.refresh', filter: { q: ' shop ', tag: 'eu', status: 'idle' } });
+    await send({
+      type: 'profiles.refresh',
+      filter: { q: ' shop ', tag: 'eu', status: 'idle', sort: 'name' },
+    });
     await send({ type: 'profiles.more' });
     // Nothing more to read: no request.
     await send({ type: 'profiles.more' });
     expect(asked).toEqual(Object.keys(pages));
     expect(await cachedProfiles.getValue()).toMatchObject({
       data: [profile('prf_1', 'Shop 1'), profile('prf_2', 'Shop 2')],
-      filter: { q: ' shop ', tag: 'eu', status: 'idle' },
+      filter: { q: ' shop ', tag: 'eu', status: 'idle', sort: 'name' },
       next_cursor: null,
       total: 2,
     });
     // Refreshed without a filter (as when the popup opens), the list is read with the kept one.
     await send({ type: 'profiles.refresh' });
-    expect(asked.at(-1)).toBe('limit=50&q=shop&tag=eu&status=idle&total=true');
+    expect(asked.at(-1)).toBe('limit=50&q=shop&tag=eu&status=idle&sort=name&total=true');
   });
 
   it('an older search answered after a newer one does not overwrite it', async () => {
