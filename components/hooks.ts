@@ -144,11 +144,12 @@ export function useCopy(): { copied: boolean; copy(text: string): void } {
 
 /**
  * `/` pressed anywhere but in a field moves the focus to `field`, as on many sites' search; with `now` the focus
- * goes there at once (the view opened).
+ * goes there at once (the view opened), unless something else has taken it (an outcome said as the view opens).
  */
 export function useSearchKey(field: RefObject<HTMLInputElement>, now: boolean): void {
   useEffect(() => {
-    if (now) field.current?.focus();
+    const free = !document.activeElement || document.activeElement === document.body;
+    if (now && free) field.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || !field.current) return;
       if ((event.target as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable]'))
