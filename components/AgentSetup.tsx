@@ -10,6 +10,13 @@ const CLIENT_NAMES: Record<AgentClient, string> = {
   vscode: 'VS Code',
 };
 
+/** About the characters a line of the configuration box holds before it wraps. */
+const BOX_COLUMNS = 60;
+
+/** Rows enough for the whole text, its long lines wrapped (a one-line command is longer than the box is wide). */
+const rowsFor = (text: string) =>
+  text.split('\n').reduce((rows, line) => rows + Math.max(1, Math.ceil(line.length / BOX_COLUMNS)), 0);
+
 /** Selects a read-only field's text on focus, for copying by hand. */
 const selectAll = (event: FocusEvent) => (event.currentTarget as HTMLInputElement).select();
 
@@ -42,7 +49,7 @@ export function AgentSetup({ serviceUrl, apiKey }: { serviceUrl: string; apiKey:
       </label>
       <label class="field">
         {t('agentConfig', CLIENT_NAMES[client])}
-        <textarea class="code" readOnly rows={config.split('\n').length} value={config} onFocus={selectAll} />
+        <textarea class="code" readOnly rows={rowsFor(config)} value={config} onFocus={selectAll} />
       </label>
       <div class="bar">
         {apiKey && (
@@ -54,7 +61,8 @@ export function AgentSetup({ serviceUrl, apiKey }: { serviceUrl: string; apiKey:
           {t(copied ? 'copied' : 'agentCopy')}
         </button>
       </div>
-      {!withKey && <p class="muted">{t('agentKeyLeftOut')}</p>}
+      {client === 'claude-desktop' && <p class="muted">{t('agentDesktopFolder')}</p>}
+      {!withKey && <p class="muted">{t(apiKey ? 'agentKeyLeftOut' : 'agentKeyLeftOutUnconnected')}</p>}
     </section>
   );
 }

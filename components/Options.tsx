@@ -7,6 +7,7 @@ import { AgentSetup } from './AgentSetup';
 import { ConnectForm } from './ConnectForm';
 import { useItem } from './hooks';
 import { Outcome } from './Outcome';
+import { Shortcuts } from './Shortcuts';
 
 const SHORTCUTS_PAGE = 'chrome://extensions/shortcuts';
 
@@ -89,6 +90,7 @@ export function Options() {
             {t('shortcutsLink')}
           </a>
         </p>
+        <Shortcuts />
       </section>
       <p class="muted">{t('version', browser.runtime.getManifest().version)}</p>
     </main>

@@ -1,3 +1,4 @@
+import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WxtStorageItem } from 'wxt/utils/storage';
 import type { Reply, WorkerError } from '../lib/messaging/protocol';
@@ -139,4 +140,24 @@ export function useCopy(): { copied: boolean; copy(text: string): void } {
         setTimeout(() => setCopied(false), COPIED_SHOWN_MS);
       }),
   };
+}
+
+/**
+ * `/` pressed anywhere but in a field moves the focus to `field`, as on many sites' search; with `now` the focus
+ * goes there at once (the view opened), unless something else has taken it (an outcome said as the view opens).
+ */
+export function useSearchKey(field: RefObject<HTMLInputElement>, now: boolean): void {
+  useEffect(() => {
+    const free = !document.activeElement || document.activeElement === document.body;
+    if (now && free) field.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || !field.current) return;
+      if ((event.target as HTMLElement | null)?.closest?.('input, textarea, select, [contenteditable]'))
+        return;
+      event.preventDefault();
+      field.current.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 }

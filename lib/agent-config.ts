@@ -5,6 +5,9 @@ export type AgentClient = (typeof AGENT_CLIENTS)[number];
 /** Stands in for the key until the person asks to see the configuration with theirs. */
 export const KEY_PLACEHOLDER = '<your API key>';
 
+/** Stands in for the folder of the person's copy of the project, which the extension cannot know. */
+export const PROJECT_PLACEHOLDER = '<folder of your profile-pilot copy>';
+
 /** Where the service answers MCP: /v1/mcp beside the rest of its API. */
 export function mcpAddress(serviceUrl: string): string {
   return `${serviceUrl.replace(/\/+$/, '')}/v1/mcp`;
@@ -27,7 +30,7 @@ export function agentConfig(client: AgentClient, serviceUrl: string, key: string
         mcpServers: {
           'profile-pilot': {
             command: 'npm',
-            args: ['--silent', '--prefix', '/path/to/profile-pilot', 'run', 'mcp', '--', '--url', serviceUrl],
+            args: ['--silent', '--prefix', PROJECT_PLACEHOLDER, 'run', 'mcp', '--', '--url', serviceUrl],
             env: { PROFILE_PILOT_KEY: apiKey },
           },
         },

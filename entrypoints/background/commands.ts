@@ -20,8 +20,15 @@ interface CommandDeps {
   feedback(route: string, message: string): Promise<void>;
 }
 
-/** The `commands.onCommand` listener: every shortcut says what it did, or why it could not. */
+/** How long after a first press of Stop all a second one stops the sessions. */
+const STOP_ALL_CONFIRM_MS = 5000;
+
+/**
+ * The `commands.onCommand` listener: every shortcut says what it did, or why it could not. Stop all asks first:
+ * the first press says how many sessions it would stop, a second one within 5 s stops them.
+ */
 export function createCommandHandler({ sessions, runs, feedback }: CommandDeps) {
+  let stopAllAskedUntil = 0;
   const actions: Record<string, () => Promise<void>> = {
     async [COMMANDS.startLastProfile]() {
       const profile = await lastProfile.getValue();
@@ -31,6 +38,13 @@ export function createCommandHandler({ sessions, runs, feedback }: CommandDeps) 
     },
 
     async [COMMANDS.stopAllSessions]() {
+      if (Date.now() >= stopAllAskedUntil) {
+        const live = (await sessions.reconcile()).length;
+        if (live === 0) return feedback(routes.home, t('noSessionsRunning'));
+        stopAllAskedUntil = Date.now() + STOP_ALL_CONFIRM_MS;
+        return feedback(routes.home, t('stopAllAsk', live));
+      }
+      stopAllAskedUntil = 0;
       const { stopped, failed } = await sessions.stopAll();
       const [firstFailure] = failed;
       if (firstFailure)

@@ -14,12 +14,13 @@ let latest = 0;
 
 type ProfileQuery = NonNullable<Parameters<ApiClient['listProfiles']>[0]>;
 
-function queryOf({ q, tag, status }: ProfileFilter): ProfileQuery {
+function queryOf({ q, tag, status, sort }: ProfileFilter): ProfileQuery {
   return {
     limit: PAGE,
     ...(q?.trim() ? { q: q.trim() } : {}),
     ...(tag ? { tag } : {}),
     ...(status ? { status } : {}),
+    ...(sort && sort !== 'created' ? { sort } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../../lib/api/errors';
-import { parseProxyLine } from '../../lib/api/proxy-url';
+import { parseProxyUrl, proxyLabel } from '../../lib/api/proxy-url';
 import { t } from '../../lib/i18n';
 import { cachedProxies } from '../../lib/storage';
 import { requireApi } from './connection';
@@ -16,7 +16,7 @@ const sameness = (p: { scheme: string; host: string; port: number; username?: st
   `${p.scheme}://${p.username ?? ''}@${p.host.toLowerCase()}:${p.port}`;
 
 /**
- * Creates a proxy for each line of a pasted list (blank lines skipped), named host:port. A line that repeats an
+ * Creates a proxy for each line of a pasted list (blank lines skipped), named user@host:port. A line that repeats an
  * earlier one, or a proxy already saved, is refused without a request.
  */
 export async function createPastedProxies(text: string): Promise<PastedReport> {
@@ -31,7 +31,7 @@ export async function createPastedProxies(text: string): Promise<PastedReport> {
   };
   for (const [index, line] of text.split(/\r?\n/).entries()) {
     if (!line.trim()) continue;
-    const parts = parseProxyLine(line);
+    const parts = parseProxyUrl(line);
     if ('error' in parts) {
       refuse(line, t('pastedLineRefused', index + 1, parts.error));
       continue;
@@ -43,7 +43,7 @@ export async function createPastedProxies(text: string): Promise<PastedReport> {
     else if (known !== undefined) refuse(line, t('pastedLineKnown', index + 1, known));
     if (earlier !== undefined || known !== undefined) continue;
     seen.set(key, index + 1);
-    const name = `${parts.host}:${parts.port}`;
+    const name = proxyLabel(parts);
     try {
       await putFirst(cachedProxies, api.createProxy({ name, ...parts }));
       report.push(t('pastedLineAdded', index + 1, name));

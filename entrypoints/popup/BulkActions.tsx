@@ -45,10 +45,13 @@ export function BulkActions({
   const targets = (action: Action) => selected.filter(TARGETS[action]);
   const room = limits ? Math.max(0, limits.sessionLimit - running) : Number.POSITIVE_INFINITY;
   const overCap = targets('start').length > room;
+  /** What an answered question does: no more starts than the plan has room for, which the service would refuse. */
+  const chosenFor = (action: Action) =>
+    action === 'start' && overCap ? targets(action).slice(0, room) : targets(action);
 
   async function run(action: Action) {
     setBusy(true);
-    const chosen = targets(action);
+    const chosen = chosenFor(action);
     const failed: string[] = [];
     let done = 0;
     for (const profile of chosen) {
@@ -109,8 +112,8 @@ export function BulkActions({
       {asking && (
         <Confirm
           question={question(asking)}
-          action={t(`bulk_${asking}`, targets(asking).length)}
-          busy={busy}
+          action={t(`bulk_${asking}`, chosenFor(asking).length)}
+          busy={busy || chosenFor(asking).length === 0}
           destructive={asking === 'delete'}
           onConfirm={() => run(asking)}
           onCancel={() => {

@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'preact/hooks';
-import { useItem, useList, useSettled, useTask } from '../../components/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
 import { LoadMore } from '../../components/LoadMore';
 import { useEditing } from '../../components/landing';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
 import { useSaidByBanner } from '../../components/service-down';
+import { PROFILE_SORTS, type ProfileSortName } from '../../lib/api/profile-sorts';
 import type { Profile } from '../../lib/api/schemas/profiles';
-import { t } from '../../lib/i18n';
+import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import type { Reply } from '../../lib/messaging/protocol';
 import { cachedProfiles, cachedProxies, type ProfileFilter } from '../../lib/storage';
@@ -14,16 +15,28 @@ import { BulkActions } from './BulkActions';
 import { ProfileForm } from './ProfileForm';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProfileRow } from './ProfileRow';
+import { TagChips } from './TagChips';
 
 /** A proxy URL as a row shows it: its host and port, without the scheme or the user name. */
 const hostOf = (url: string) => url.replace(/^[a-z0-9]+:\/\/(?:[^@/]*@)?/i, '');
 
 const sameFilter = (a: ProfileFilter, b: ProfileFilter) =>
-  (a.q?.trim() ?? '') === (b.q?.trim() ?? '') && a.tag === b.tag && a.status === b.status;
+  (a.q?.trim() ?? '') === (b.q?.trim() ?? '') &&
+  a.tag === b.tag &&
+  a.status === b.status &&
+  (a.sort ?? 'created') === (b.sort ?? 'created');
+
+const SORT_LABELS: Record<ProfileSortName, MessageName> = {
+  created: 'sortCreated',
+  name: 'sortName',
+  last_used: 'sortLastUsed',
+  status: 'sortStatus',
+};
 
 /**
- * Every profile, a page at a time as the person scrolls: search (name and tags), tag and status run on the
- * service. `focus` is a profile a notification named.
+ * Every profile, a page at a time as the person scrolls: search (name, tags, notes, proxy), tag, status and order
+ * run on the service. The search has the focus when the view opens (unless `focus`, a profile a notification
+ * named, is shown), and `/` brings it back.
  */
 export function Profiles({ focus }: { focus?: string | undefined }) {
   const listing = useItem(cachedProfiles);
@@ -38,6 +51,8 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const [bulkOutcome, setBulkOutcome] = useState('');
   /** What the person asks for; null until the list kept from last time says what it was. */
   const [filter, setFilter] = useState<ProfileFilter | null>(null);
+  const search = useRef<HTMLInputElement>(null);
+  useSearchKey(search, !focus);
   const asked = useSettled(filter, TYPING_PAUSE_MS);
   const listed = listing?.filter ?? {};
   const refresh = (wanted?: ProfileFilter) =>
@@ -84,9 +99,10 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
       <div class="toolbar">
         <div class="bar">
           <input
+            ref={search}
             type="search"
             aria-label={t('searchProfiles')}
-            placeholder={t('searchProfiles')}
+            placeholder={t('searchProfilesHint')}
             value={filter?.q ?? ''}
             onInput={(event) => change({ q: event.currentTarget.value })}
           />
@@ -103,18 +119,30 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             <option value="running">{t('running')}</option>
             <option value="idle">{t('idle')}</option>
           </select>
+          <select
+            aria-label={t('sortProfiles')}
+            class="narrow"
+            value={filter?.sort ?? 'created'}
+            onInput={(event) => {
+              const sort = PROFILE_SORTS.find((name) => name === event.currentTarget.value);
+              change({ sort: sort === 'created' ? undefined : sort });
+            }}
+          >
+            {PROFILE_SORTS.map((name) => (
+              <option key={name} value={name}>
+                {t(SORT_LABELS[name])}
+              </option>
+            ))}
+          </select>
           <button type="button" class="primary" data-lands="new" onClick={() => edit(true)}>
             {t('newProfile')}
           </button>
         </div>
-        {filter?.tag && (
-          <p class="bar">
-            <span class="grow">{t('taggedFilter', filter.tag)}</span>
-            <button type="button" onClick={() => change({ tag: undefined })}>
-              {t('removeTagFilter')}
-            </button>
-          </p>
-        )}
+        <TagChips
+          tags={shown?.flatMap(({ tags }) => tags) ?? []}
+          active={filter?.tag}
+          onPick={(tag) => change({ tag })}
+        />
         {shown?.length ? (
           <div class="bar">
             <label class="check">

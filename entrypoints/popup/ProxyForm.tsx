@@ -5,7 +5,7 @@ import { FormActions } from '../../components/FormActions';
 import { check, errorAt } from '../../components/form';
 import { useDraft, useTask } from '../../components/hooks';
 import { ProxyInput } from '../../lib/api/inputs/proxies';
-import { formatProxyUrl, PROXY_SCHEMES, parseProxyUrl } from '../../lib/api/proxy-url';
+import { formatProxyUrl, PROXY_SCHEMES, parseProxyUrl, proxyLabel } from '../../lib/api/proxy-url';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -35,7 +35,8 @@ export function ProxyForm({
   // Opening the form moves the focus into it.
   const pasted = draft.url ? parseProxyUrl(draft.url) : null;
   const body = {
-    name: draft.name,
+    // Left empty, the service names it user@host:port.
+    ...(draft.name.trim() ? { name: draft.name } : {}),
     scheme: draft.scheme,
     host: draft.host,
     port: draft.port.trim() ? Number(draft.port) : undefined,
@@ -97,13 +98,20 @@ export function ProxyForm({
     >
       <Field
         label={t('pasteProxyUrl')}
-        placeholder="http://user:pass@host:8080"
+        placeholder="user:pass@host:8080"
         hint={t('pasteProxyUrlHint')}
         error={pasted && 'error' in pasted ? pasted.error : undefined}
         value={draft.url}
         onInput={paste}
       />
-      <Field label={t('proxyName')} error={shown('name')} {...bind('name')} />
+      <Field
+        label={t('proxyName')}
+        placeholder={
+          draft.host && draft.port ? proxyLabel({ ...draft, port: Number(draft.port) }) : undefined
+        }
+        error={shown('name')}
+        {...bind('name')}
+      />
       <div class="bar">
         <Field as="select" label={t('scheme')} error={shown('scheme')} {...bind('scheme')}>
           {PROXY_SCHEMES.map((scheme) => (

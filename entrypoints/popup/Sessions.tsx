@@ -1,5 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Confirm } from '../../components/Confirm';
 import { useCopy, useItem, useTask } from '../../components/hooks';
+import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { t } from '../../lib/i18n';
@@ -18,16 +20,24 @@ export function Sessions() {
   const profiles = useItem(cachedProfiles)?.data;
   const task = useTask();
   const [notStopped, setNotStopped] = useState<string | null>(null);
+  /** Stop all asks first, as Start and Delete do; then says what it did. */
+  const [asking, setAsking] = useState(false);
+  const [outcome, setOutcome] = useState('');
+  const opener = useRef<HTMLButtonElement>(null);
   const refresh = () =>
     task.run(() => connector.send({ type: 'sessions.refresh' })).then(() => setNotStopped(null));
   useEffect(() => void refresh(), []);
 
   function stopAll() {
+    setOutcome('');
     task
       .run(() => connector.send({ type: 'session.stopAll' }))
       .then((reply) => {
-        const failed = reply.ok ? reply.value.failed : [];
+        setAsking(false);
+        if (!reply.ok) return;
+        const { stopped, failed } = reply.value;
         setNotStopped(failed.length ? t('someNotStopped', failed.length, failed[0]?.message ?? '') : null);
+        if (stopped.length) setOutcome(t('sessionsStopped', stopped.length));
       });
   }
 
@@ -36,11 +46,25 @@ export function Sessions() {
       {/* Nothing to stop: no button that can only be disabled. */}
       {sessions?.length ? (
         <div class="bar">
-          <button type="button" disabled={task.busy} onClick={stopAll}>
+          <button type="button" ref={opener} disabled={task.busy || asking} onClick={() => setAsking(true)}>
             {t('stopAll')}
           </button>
         </div>
       ) : null}
+      {asking && sessions?.length ? (
+        <Confirm
+          question={t('stopAllQuestion', sessions.length)}
+          action={t('stopAllAction', sessions.length)}
+          busy={task.busy}
+          destructive
+          onConfirm={stopAll}
+          onCancel={() => {
+            setAsking(false);
+            opener.current?.focus();
+          }}
+        />
+      ) : null}
+      {outcome && <Outcome text={outcome} />}
       <Problem error={task.error ?? (notStopped ? { message: notStopped } : null)} retry={refresh} />
       <ListState
         list={sessions}

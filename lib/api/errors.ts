@@ -119,7 +119,8 @@ function describeFailure(
   problem: Problem | null,
   retryAfter: number | null,
 ): string {
-  if (status === 401) return SAYS.badKey;
+  // The service says why it refused the key (not valid, revoked, expired): that, else the general sentence.
+  if (status === 401) return problem?.detail ? sentence(problem.detail) : SAYS.badKey;
   // Only the hourly limit is a used-up quota; any other 429 (sessions or streams at the plan's cap, too many
   // wrong keys) is the service's own sentence.
   if (status === 429 && problem?.detail && problem.code !== 'rate_limited') return sentence(problem.detail);

@@ -1,4 +1,4 @@
-export const PROXY_SCHEMES = ['http', 'https', 'socks4', 'socks5'] as const;
+export const PROXY_SCHEMES = ['http', 'https', 'socks4', 'socks5', 'socks5h'] as const;
 type ProxyScheme = (typeof PROXY_SCHEMES)[number];
 
 export interface ProxyParts {
@@ -9,32 +9,58 @@ export interface ProxyParts {
   password: string | null;
 }
 
-// <scheme>://[user[:pass]@]<host>:<port>[/]  — host is a name, an IPv4 address or a bracketed IPv6 address.
-const PROXY_URL =
-  /^([a-z0-9]+):\/\/(?:([^:@/\s]+)(?::([^@/\s]*))?@)?(\[[0-9a-f:.]+\]|[a-z0-9.-]+):(\d{1,5})\/?$/i;
+const SHAPES =
+  'must be host:port, host:port:user:pass, user:pass@host:port or scheme://[user:pass@]host:port';
 
-/** Splits a proxy URL into its parts, or explains in a phrase why it is not one. */
+const SCHEME = /^([a-z0-9]+):\/\//i;
+// A name, an IPv4 address or a bracketed IPv6 address, then the port; for host:port:user:pass the rest.
+const ADDRESS = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):(\d{1,5})(?::([^:]+):(.+))?$/i;
+
+/**
+ * Splits a proxy as people paste it into its parts, or explains in a phrase why it is not one:
+ * `scheme://[user[:pass]@]host:port[/]`, or without a scheme (HTTP) `host:port`, `host:port:user:pass` or
+ * `user:pass@host:port`. A URL's user name and password are %-escaped; the others are taken as written (a
+ * password may hold `:` and `@`).
+ */
 export function parseProxyUrl(text: string): ProxyParts | { error: string } {
-  const match = PROXY_URL.exec(text.trim());
-  if (!match) return { error: 'must look like scheme://[user:pass@]host:port' };
-  const [, scheme = '', user, pass, host = '', port = ''] = match;
-  const lowerScheme = scheme.toLowerCase();
-  if (!isProxyScheme(lowerScheme)) return { error: `scheme must be one of ${PROXY_SCHEMES.join(', ')}` };
+  let rest = text.trim();
+  if (/\s/.test(rest)) return { error: SHAPES };
+  const scheme = SCHEME.exec(rest)?.[1]?.toLowerCase();
+  if (scheme !== undefined) rest = rest.slice(scheme.length + 3).replace(/\/$/, '');
+  // host:port:user:pass first: its password may hold an @.
+  const at = ADDRESS.test(rest) ? -1 : rest.lastIndexOf('@');
+  const credentials = at < 0 ? null : rest.slice(0, at);
+  const address = ADDRESS.exec(rest.slice(at + 1));
+  if (!address || (credentials !== null && address[3] !== undefined)) return { error: SHAPES };
+  const [, host = '', port = ''] = address;
+  if (scheme !== undefined && !isProxyScheme(scheme))
+    return { error: `scheme must be one of ${PROXY_SCHEMES.join(', ')}` };
   const portNumber = Number(port);
   if (portNumber < 1 || portNumber > 65535) return { error: 'port must be between 1 and 65535' };
   if (!URL.canParse(`http://${host}/`))
     return { error: `host ${host} is not a valid host name or IP address` };
+  const [username, password] = credentialsOf(credentials, address);
+  if (username === '') return { error: SHAPES };
+  const written = (value: string | undefined) =>
+    value === undefined ? null : scheme === undefined ? value : decodeURIComponent(value);
   try {
     return {
-      scheme: lowerScheme,
+      scheme: scheme ?? 'http',
       host: host.toLowerCase(),
       port: portNumber,
-      username: user === undefined ? null : decodeURIComponent(user),
-      password: pass === undefined ? null : decodeURIComponent(pass),
+      username: written(username),
+      password: written(password),
     };
   } catch {
     return { error: 'user name or password has a broken %-escape' };
   }
+}
+
+/** The user name and password of `user[:pass]@…` or of `…:user:pass`. */
+function credentialsOf(credentials: string | null, address: RegExpExecArray): (string | undefined)[] {
+  if (credentials === null) return [address[3], address[4]];
+  const colon = credentials.indexOf(':');
+  return colon < 0 ? [credentials, undefined] : [credentials.slice(0, colon), credentials.slice(colon + 1)];
 }
 
 export function isProxyScheme(value: string): value is ProxyScheme {
@@ -47,29 +73,15 @@ export function formatProxyUrl(parts: Omit<ProxyParts, 'password'>): string {
   return `${parts.scheme}://${user}${parts.host}:${parts.port}`;
 }
 
-/** A proxy URL with `password` written in for its user; text that is not a proxy URL with a user stays as it is. */
+/** A proxy's name when none is given: user@host:port, so that several logins on one host stay apart. */
+export function proxyLabel(parts: { host: string; port: number; username?: string | null }): string {
+  return `${parts.username ? `${parts.username}@` : ''}${parts.host}:${parts.port}`;
+}
+
+/** A proxy URL with `password` written in for its user; text that is not a proxy with a user stays as it is. */
 export function withProxyPassword(url: string, password: string): string {
   const parts = parseProxyUrl(url);
   if ('error' in parts || !parts.username || !password) return url;
   const user = `${encodeURIComponent(parts.username)}:${encodeURIComponent(password)}@`;
   return `${parts.scheme}://${user}${parts.host}:${parts.port}`;
-}
-
-/**
- * One line of a pasted proxy list: `scheme://[user:pass@]host:port`, or `host:port[:user:pass]` (HTTP), as
- * proxy sellers hand them out.
- */
-export function parseProxyLine(line: string): ProxyParts | { error: string } {
-  const text = line.trim();
-  if (text.includes('://')) return parseProxyUrl(text);
-  const [host = '', port = '', username, ...rest] = text.split(':');
-  const password = rest.length > 0 ? rest.join(':') : undefined;
-  if (username !== undefined && password === undefined)
-    return { error: 'must be host:port or host:port:user:pass' };
-  const credentials =
-    username === undefined ? '' : `${encodeURIComponent(username)}:${encodeURIComponent(password ?? '')}@`;
-  const parsed = parseProxyUrl(`http://${credentials}${host}:${port}`);
-  return 'error' in parsed
-    ? { error: 'must be scheme://user:pass@host:port or host:port:user:pass' }
-    : parsed;
 }

@@ -1,6 +1,7 @@
 import type { RunCreate, Script } from '../api/inputs/automation';
 import type { ProfileCreate, ProfileUpdate } from '../api/inputs/profiles';
 import type { ProxyInput } from '../api/inputs/proxies';
+import { PROFILE_SORTS } from '../api/profile-sorts';
 import { Id } from '../api/schemas/common';
 import { z } from '../api/zod';
 
@@ -45,6 +46,7 @@ export const Intents = {
         q: z.optional(z.string()),
         tag: z.optional(z.string()),
         status: z.optional(z.enum(['idle', 'running'])),
+        sort: z.optional(z.enum(PROFILE_SORTS)),
       }),
     ),
   }),

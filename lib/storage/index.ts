@@ -1,5 +1,6 @@
 import { type StorageItemKey, storage } from 'wxt/utils/storage';
 import type { Script } from '../api/inputs/automation';
+import type { ProfileSortName } from '../api/profile-sorts';
 import type { QuotaSnapshot } from '../api/rate-limit';
 import type { Plan } from '../api/schemas/account';
 import type { AutomationRun } from '../api/schemas/automation';
@@ -46,6 +47,8 @@ export interface ProfileFilter {
   q?: string;
   tag?: string;
   status?: 'idle' | 'running';
+  /** The list's order; newest first unless set. */
+  sort?: ProfileSortName;
 }
 
 /**

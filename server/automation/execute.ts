@@ -68,7 +68,7 @@ export async function executeRun(
     // Before the run is reported finished, so that whoever sees it finished sees its session stopped too.
     if (target.owned) {
       const session = await findSession(db, run.account_id, target.session.id);
-      if (session) await sessions.stop(session, shuttingDown() ? 'service_shutdown' : 'user');
+      if (session) await sessions.stop(session, shuttingDown() ? 'service_shutdown' : 'run_finished');
     }
   }
   if (shuttingDown() && result.status === 'cancelled') {

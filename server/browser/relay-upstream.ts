@@ -36,13 +36,17 @@ const STATUS_OF_CODE: Record<string, number> = {
 export function asRelayFailure(error: unknown): Error {
   if (error instanceof RelayFailure || error instanceof EgressRefused) return error;
   if (error instanceof EgressUnresolved) return new RelayFailure(502, error.message);
-  const { code, message } = error as { code?: string; message?: string };
+  const { code, message = 'The destination could not be reached.' } = error as {
+    code?: string;
+    message?: string;
+  };
   if (message === 'Socks5 Authentication failed') return new RelayFailure(597, message);
   if (message === 'Proxy connection timed out') return new RelayFailure(504, message);
-  return new RelayFailure(
-    STATUS_OF_CODE[code ?? ''] ?? 599,
-    message ?? 'The destination could not be reached.',
-  );
+  // The socks client's errors carry no code: the socket's error is in the message, or the proxy's refusal.
+  if (/^Socks[45] Proxy rejected connection/.test(message)) return new RelayFailure(590, message);
+  if (message === 'Socket closed') return new RelayFailure(595, message);
+  const status = STATUS_OF_CODE[code ?? /\b(E[A-Z]+)\b/.exec(message)?.[1] ?? ''];
+  return new RelayFailure(status ?? 599, message);
 }
 
 /** How a relay reaches the world: straight, or through the profile's proxy, by the rules of the egress policy. */
@@ -65,7 +69,7 @@ export function upstreamFor(settings: ProxySettings | null, policy: EgressPolicy
       },
       proxy: null,
     };
-  if (settings.scheme === 'socks4' || settings.scheme === 'socks5') return socksUpstream(settings, policy);
+  if (settings.scheme.startsWith('socks')) return socksUpstream(settings, policy);
   return httpUpstream(settings, policy);
 }
 

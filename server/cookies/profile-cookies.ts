@@ -53,7 +53,7 @@ export function createProfileCookies(deps: {
       if (!devtools) throw new Error(`session ${started.id} has no browser right after it started`);
       return await apply(devtools, change, false);
     } finally {
-      await sessions.stop(started, 'user');
+      await sessions.stop(started, 'cookies');
     }
   }
 

@@ -75,7 +75,7 @@ async function identify(
 }
 
 const KEY_FAILURES = {
-  unknown: 'This API key is not valid.',
+  unknown: 'This API key is not valid: check it, or create a new one in the dashboard.',
   revoked: 'This API key has been revoked; create a new one in the dashboard.',
   expired: 'This API key has expired; create a new one in the dashboard.',
 };

@@ -69,7 +69,7 @@ export async function checkIdentity(
       exit: exitLocation(presented, visit.readings.page),
     };
   } finally {
-    if (live === null) await sessions.stop(session, 'user');
+    if (live === null) await sessions.stop(session, 'identity_check');
   }
 }
 

@@ -1,4 +1,6 @@
+import type { ProfileSortName } from '../../lib/api/profile-sorts';
 import { NotFound } from '../core/domain-errors';
+import { validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
@@ -9,14 +11,16 @@ import {
   updateOwnProfile,
 } from '../profiles/profile-operations';
 import { listProfilesJson, profilePageText } from '../store/profile-list-json';
+import { readSortedCursor, type SortedPosition } from '../store/profile-order';
 import { countProfiles, getProfile } from '../store/profiles';
 
 export const profileRoutes: Route[] = [
   route('listProfiles', async (c, { query, status }, { db }) => {
     const accountId = c.get('account').id;
     const filter = { q: query.q, tag: query.tag, status: query.status };
+    const order = { sort: query.sort, after: readListPosition(query.sort, query.cursor) };
     const [page, total] = await Promise.all([
-      listProfilesJson(db, accountId, { limit: query.limit, after: readCursor(query.cursor), ...filter }),
+      listProfilesJson(db, accountId, { limit: query.limit, ...order, ...filter }),
       query.total === 'true' ? countProfiles(db, accountId, filter) : undefined,
     ]);
     return c.body(profilePageText(page, total), status, { 'Content-Type': 'application/json' });
@@ -60,3 +64,17 @@ export const profileRoutes: Route[] = [
     return c.body(null, status);
   }),
 ];
+
+/** Where a page in `sort` order continues, from its cursor: a cursor of another order is not one of this list's. */
+function readListPosition(
+  sort: ProfileSortName | undefined,
+  cursor: string | undefined,
+): number | SortedPosition | null {
+  if (sort === undefined || sort === 'created' || !cursor) return readCursor(cursor);
+  const position = readSortedCursor(sort, cursor);
+  if (position) return position;
+  throw validationProblem(
+    [{ path: 'cursor', message: 'is not a cursor from this list' }],
+    'Invalid query: cursor: use the next_cursor of the previous page, in the same sort, as it came.',
+  );
+}

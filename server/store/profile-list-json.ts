@@ -1,16 +1,16 @@
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { Queryable } from '../db/driver';
 import { queryAsJson } from './json-rows';
-import { encodeCursor } from './pagination';
+import { nextCursor, sortKeyColumn } from './profile-order';
 import {
   listConditions,
   listProfiles,
+  PROFILES_FROM,
   type ProfileListOptions,
   type ProfileRow,
   SELECT_PROFILES,
   toProfile,
 } from './profiles';
-import { sessionIsLive } from './sessions';
 
 /** A profile's JSON text around its live status, kept while the rows it was read from are unchanged. */
 interface KeptProfile {
@@ -26,6 +26,7 @@ interface ListedRow {
   id: string;
   version: string;
   live_session_id: string | null;
+  sort_key?: string | number;
 }
 
 /** Profiles kept per database: enough for the first pages of many accounts, about 2 kB each. */
@@ -38,12 +39,6 @@ const kept = new WeakMap<Queryable, Map<string, KeptProfile>>();
  * make. A row written twice in one transaction keeps one xmin, but only its last version is ever committed.
  */
 const VERSION = `p.xmin::text || ':' || coalesce(x.xmin::text, '')`;
-
-const LISTED = `
-  select p.seq, p.id, ${VERSION} as version, s.id as live_session_id
-    from profiles p
-    left join proxies x on x.id = p.proxy_id
-    left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}`;
 
 /** A page of profiles with its `data` already JSON text. */
 export interface ProfilePageJson {
@@ -65,11 +60,13 @@ export async function listProfilesJson(
 ): Promise<ProfilePageJson> {
   const cache = keptOf(db);
   const params: unknown[] = [accountId];
+  const { sql, outputOrder } = listConditions(options, params);
   const rows = await queryAsJson<ListedRow>(
     db,
-    `${LISTED} ${listConditions(options, params)}`,
+    `select p.seq, p.id, ${VERSION} as version, s.id as live_session_id${sortKeyColumn(options.sort)}
+       ${PROFILES_FROM} ${sql}`,
     params,
-    'seq desc',
+    outputOrder,
   );
   const shown = rows.slice(0, options.limit);
   const missing = shown.filter((row) => cache.get(row.id)?.version !== row.version);
@@ -78,11 +75,7 @@ export async function listProfilesJson(
     return { data: JSON.stringify(page.data), next_cursor: page.next_cursor };
   }
   const data = shown.map((row) => profileJson(cache.get(row.id) as KeptProfile, row.live_session_id));
-  const last = shown.at(-1);
-  return {
-    data: `[${data.join(',')}]`,
-    next_cursor: rows.length > options.limit && last ? encodeCursor(last.seq) : null,
-  };
+  return { data: `[${data.join(',')}]`, next_cursor: nextCursor(options.sort, rows, options.limit) };
 }
 
 /** The list's answer as `JSON.stringify` writes `{ data, next_cursor, total }` (`total` when counted). */

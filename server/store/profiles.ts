@@ -1,4 +1,5 @@
 import type { Fingerprint, ProfileCreate } from '../../lib/api/inputs/profiles';
+import type { ProfileSortName } from '../../lib/api/profile-sorts';
 import { formatProxyUrl, type ProxyParts, parseProxyUrl } from '../../lib/api/proxy-url';
 import type { Identity } from '../../lib/api/schemas/identity';
 import type { Profile } from '../../lib/api/schemas/profiles';
@@ -7,7 +8,8 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { queryAsJson } from './json-rows';
-import { type Page, toPage } from './pagination';
+import type { Page } from './pagination';
+import { nextCursor, orderOf, type SortedPosition, sortKeyColumn } from './profile-order';
 import { sessionIsLive } from './sessions';
 
 export interface ProfileRow {
@@ -35,7 +37,10 @@ export type ProfileFields = z.output<typeof ProfileCreate>;
 
 export type ProfileStatusFilter = 'idle' | 'running';
 
-/** What a list of profiles is narrowed to: `q` in the name or a tag, one exact `tag`, a status. */
+/**
+ * What a list of profiles is narrowed to: `q` in the name, a tag, the notes or the proxy (`#q` a tag beginning
+ * with q), one exact `tag`, a status.
+ */
 export interface ProfileFilter {
   q?: string | undefined;
   tag?: string | undefined;
@@ -47,16 +52,20 @@ export interface ProfileFilter {
  * the partial unique index on sessions allows at most one live session per profile. Without the proxy's
  * password, which no answer shows.
  */
-export const SELECT_PROFILES = `
-  select p.seq, p.id, p.name, p.proxy_id, p.tags, p.notes, p.fingerprint, p.identity, p.created_at, p.updated_at,
-         p.last_used_at,
-         coalesce(x.scheme, p.proxy_scheme) as proxy_scheme, coalesce(x.host, p.proxy_host) as proxy_host,
-         coalesce(x.port, p.proxy_port) as proxy_port,
-         case when x.id is null then p.proxy_username else x.username end as proxy_username,
-         s.id as live_session_id
+export const PROFILES_FROM = `
     from profiles p
     left join proxies x on x.id = p.proxy_id
     left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}`;
+
+const PROFILE_COLUMNS = `
+  p.seq, p.id, p.name, p.proxy_id, p.tags, p.notes, p.fingerprint, p.identity, p.created_at, p.updated_at,
+  p.last_used_at,
+  coalesce(x.scheme, p.proxy_scheme) as proxy_scheme, coalesce(x.host, p.proxy_host) as proxy_host,
+  coalesce(x.port, p.proxy_port) as proxy_port,
+  case when x.id is null then p.proxy_username else x.username end as proxy_username,
+  s.id as live_session_id`;
+
+export const SELECT_PROFILES = `select ${PROFILE_COLUMNS} ${PROFILES_FROM}`;
 
 export function toProfile(row: ProfileRow): Profile {
   const proxy = proxyPartsOf(row);
@@ -77,8 +86,15 @@ export function toProfile(row: ProfileRow): Profile {
   };
 }
 
-/** Where a list's page is and what it is narrowed to. */
-export type ProfileListOptions = { limit: number; after: number | null } & ProfileFilter;
+/**
+ * Where a list's page is, in which order and what it is narrowed to. `after` is a seq in the `created` order (the
+ * default), a position in the others.
+ */
+export type ProfileListOptions = {
+  limit: number;
+  after: number | SortedPosition | null;
+  sort?: ProfileSortName | undefined;
+} & ProfileFilter;
 
 export async function listProfiles(
   db: Queryable,
@@ -86,13 +102,17 @@ export async function listProfiles(
   options: ProfileListOptions,
 ): Promise<Page<Profile>> {
   const params: unknown[] = [accountId];
-  const rows = await queryAsJson<ProfileRow>(
+  const { sql, outputOrder } = listConditions(options, params);
+  const rows = await queryAsJson<ProfileRow & { sort_key?: string | number }>(
     db,
-    `${SELECT_PROFILES} ${listConditions(options, params)}`,
+    `select ${PROFILE_COLUMNS}${sortKeyColumn(options.sort)} ${PROFILES_FROM} ${sql}`,
     params,
-    'seq desc',
+    outputOrder,
   );
-  return toPage(rows, options.limit, toProfile);
+  return {
+    data: rows.slice(0, options.limit).map(toProfile),
+    next_cursor: nextCursor(options.sort, rows, options.limit),
+  };
 }
 
 /**
@@ -101,12 +121,19 @@ export async function listProfiles(
  * profiles, costs more than a custom one, and so every run is planned again, which took longer the more profiles
  * there were (PGlite: 1.1 ms a page of 10,000 against 0.6 ms).
  */
-export function listConditions(options: ProfileListOptions, params: unknown[]): string {
+export function listConditions(
+  options: ProfileListOptions,
+  params: unknown[],
+): { sql: string; outputOrder: string } {
   if (!Number.isSafeInteger(options.limit))
     throw new Error(`a list's limit must be an integer: ${options.limit}`);
   const where = ['p.account_id = $1', ...filterConditions(options, params)];
-  if (options.after !== null) where.push(`p.seq < ${bind(params, options.after)}`);
-  return `where ${where.join(' and ')} order by p.seq desc limit ${options.limit + 1}`;
+  const order = orderOf(options.sort, options.after, params);
+  if (order.where) where.push(order.where);
+  return {
+    sql: `where ${where.join(' and ')} order by ${order.orderBy} limit ${options.limit + 1}`,
+    outputOrder: order.outputOrder,
+  };
 }
 
 /** How many of the account's profiles the filters of a list match, on every page together. */
@@ -118,9 +145,7 @@ export async function countProfiles(
   const params: unknown[] = [accountId];
   const where = ['p.account_id = $1', ...filterConditions(filter, params)];
   const [row] = await db.query<{ total: number }>(
-    `select count(*)::int as total from profiles p
-       left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}
-      where ${where.join(' and ')}`,
+    `select count(*)::int as total ${PROFILES_FROM} where ${where.join(' and ')}`,
     params,
   );
   return row?.total ?? 0;
@@ -230,13 +255,25 @@ function proxyPartsOf(row: ProfileRow): Omit<ProxyParts, 'password'> | null {
  */
 function filterConditions(filter: ProfileFilter, params: unknown[]): string[] {
   const where: string[] = [];
-  // search_text is the name and tags lowercased by the database (migration 003): lowered here the same way.
-  if (filter.q)
-    where.push(`p.search_text like lower(${bind(params, `%${escapeLike(filter.q)}%`)}) escape '\\'`);
+  const tagStart = filter.q && /^#(.+)$/.exec(filter.q)?.[1];
+  if (tagStart) {
+    const start = bind(params, `${escapeLike(tagStart)}%`);
+    where.push(
+      `exists (select from jsonb_array_elements_text(p.tags) t where lower(t) like lower(${start}) escape '\\')`,
+    );
+  } else if (filter.q) {
+    // search_text is the name and tags lowercased by the database (migration 003): lowered here the same way.
+    const like = `like lower(${bind(params, `%${escapeLike(filter.q)}%`)}) escape '\\'`;
+    where.push(`(p.search_text ${like} or lower(p.notes) ${like} or lower(${PROXY_WORDS}) ${like})`);
+  }
   if (filter.tag) where.push(`p.tags @> jsonb_build_array(${bind(params, filter.tag)}::text)`);
   if (filter.status) where.push(filter.status === 'running' ? 's.id is not null' : 's.id is null');
   return where;
 }
+
+/** A profile's proxy as words to search: the saved proxy's name and its user@host:port. */
+const PROXY_WORDS = `concat(x.name, ' ', coalesce(x.username, p.proxy_username) || '@',
+  coalesce(x.host, p.proxy_host), ':' || coalesce(x.port, p.proxy_port))`;
 
 /** Adds a statement parameter and returns its placeholder. */
 function bind(params: unknown[], value: unknown): string {

@@ -1,5 +1,5 @@
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
-import { formatProxyUrl, type ProxyParts } from '../../lib/api/proxy-url';
+import { formatProxyUrl, type ProxyParts, proxyLabel } from '../../lib/api/proxy-url';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
@@ -89,7 +89,7 @@ export async function insertProxy(
     [
       newId('prx'),
       accountId,
-      fields.name,
+      fields.name ?? proxyLabel({ ...fields, host: normalizeHost(fields.host) }),
       fields.scheme,
       normalizeHost(fields.host),
       fields.port,
@@ -119,7 +119,7 @@ export async function replaceProxy(
     [
       accountId,
       id,
-      fields.name,
+      fields.name ?? proxyLabel({ ...fields, host: normalizeHost(fields.host) }),
       fields.scheme,
       normalizeHost(fields.host),
       fields.port,

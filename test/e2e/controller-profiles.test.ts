@@ -151,7 +151,7 @@ describe('a selection', () => {
       .getByRole('group', { name: /^Delete 3 profiles/ })
       .getByRole('button', { name: 'Delete 3' })
       .click();
-    await popup.getByText('No profile has that in its name or tags.').waitFor();
+    await popup.getByText('No profile has that in its name, tags, notes or proxy.').waitFor();
     expect(await profilesNamed(api, 'Bulk')).toEqual([]);
     const { data: running } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
     expect(running).toEqual([]);

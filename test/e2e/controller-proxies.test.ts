@@ -104,25 +104,29 @@ describe('proxy tools', () => {
     let popup: Page = await extension.openPopup('#/proxies');
     await popup.getByText('Paste a list').click();
     await popup
-      .getByLabel('Proxies, one a line: scheme://user:pass@host:port or host:port:user:pass')
+      .getByLabel(
+        'Proxies, one a line: host:port, host:port:user:pass, user:pass@host:port or scheme://user:pass@host:port',
+      )
       .fill(`127.0.0.1:${proxy.port}:pat:pw-9\nnot a proxy\nsocks5://10.1.1.1:1080\nsocks5://10.1.1.1:1080`);
     await popup.getByRole('button', { name: 'Add proxies' }).click();
     const report = popup.getByRole('status').filter({ hasText: 'Line 1' });
     await shownUnlessRefused(popup, report);
     expect(await report.textContent()).toBe(
-      `Line 1: added 127.0.0.1:${proxy.port}.\n` +
-        'Line 2: not added: must be scheme://user:pass@host:port or host:port:user:pass.\n' +
+      `Line 1: added pat@127.0.0.1:${proxy.port}.\n` +
+        'Line 2: not added: must be host:port, host:port:user:pass, user:pass@host:port or scheme://[user:pass@]host:port.\n' +
         'Line 3: added 10.1.1.1:1080.\n' +
         'Line 4: not added: the same proxy as line 3.\n' +
         'The lines not added are left in the box, to correct.',
     );
     expect(
       await popup
-        .getByLabel('Proxies, one a line: scheme://user:pass@host:port or host:port:user:pass')
+        .getByLabel(
+          'Proxies, one a line: host:port, host:port:user:pass, user:pass@host:port or scheme://user:pass@host:port',
+        )
         .inputValue(),
     ).toBe('not a proxy\nsocks5://10.1.1.1:1080');
     const { data } = await api.get<{ data: ProxyConfig[] }>('/v1/proxies?limit=100');
-    expect(data.find((saved) => saved.name === `127.0.0.1:${proxy.port}`)).toMatchObject({
+    expect(data.find((saved) => saved.name === `pat@127.0.0.1:${proxy.port}`)).toMatchObject({
       has_password: true,
     });
     // The pasted password was kept nowhere in the extension.

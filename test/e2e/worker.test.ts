@@ -251,6 +251,13 @@ describe('after a script run from the popup', () => {
     expect(end).toMatchObject({ id: started.id, title: `${SCRIPT} succeeded` });
     expect(end.message).toMatch(new RegExp(`^Took \\d+ s\\.\ntitle: ${SITE_TITLE}$`));
 
+    // Stop all asks first; a second press within 5 s stops them.
+    await dispatchCommand(worker, 'stop-all-sessions');
+    expect(await nextNotification('the question')).toEqual({
+      id: '#/',
+      title: 'Profile Pilot',
+      message: 'Stop all running sessions (1)? Press the shortcut again within 5 seconds to stop them.',
+    });
     await dispatchCommand(worker, 'stop-all-sessions');
     expect(await nextNotification('the stop')).toEqual({
       id: '#/',

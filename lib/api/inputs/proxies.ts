@@ -24,9 +24,12 @@ const Credential = z
   .string()
   .check(z.minLength(1, 'must not be empty'), z.maxLength(255, 'must be at most 255 characters'));
 
-/** Body of POST /v1/proxies and PUT /v1/proxies/:id. On PUT a missing password keeps the stored one; null clears it. */
+/**
+ * Body of POST /v1/proxies and PUT /v1/proxies/:id. On PUT a missing password keeps the stored one; null clears it.
+ * Without a name the proxy is named user@host:port.
+ */
 export const ProxyInput = z.strictObject({
-  name: DisplayName,
+  name: z.optional(DisplayName),
   scheme: ProxyScheme,
   host: Host,
   port: Port,

@@ -1,3 +1,4 @@
+import { PROFILE_SORTS } from '../profile-sorts';
 import { RunStatus } from '../schemas/automation';
 import { Id } from '../schemas/common';
 import { ProfileStatus } from '../schemas/profiles';
@@ -22,10 +23,17 @@ export const PageQuery = {
   cursor: z.optional(z.string()),
 };
 
+/** A list of profiles in the order of: newest first, name (A to Z), last used first, running first. */
+export const ProfileSort = z.enum(PROFILE_SORTS);
+
 export const ProfileListQuery = z.object({
   ...PageQuery,
-  /** Matches the name or any tag, case insensitive. */
+  /**
+   * Matches the name, a tag, the notes or the proxy (its name, user@host:port), case insensitive; `#word` only the
+   * tags that begin with `word`.
+   */
   q: z.optional(z.string().check(z.maxLength(100))),
+  sort: z.optional(ProfileSort),
   /** Only profiles with this tag (exactly). */
   tag: z.optional(z.string().check(z.maxLength(50))),
   status: z.optional(ProfileStatus),

@@ -3,8 +3,15 @@ import { Id, listOf, Timestamp } from './common';
 
 export const SessionStatus = z.enum(['starting', 'running', 'stopping', 'stopped', 'failed']);
 
+/**
+ * Why a session stopped: `user` asked for it; the service stopped a session it had opened itself once its work
+ * was done: `identity_check`, `cookies` (an import or export into a stopped profile), `run_finished`.
+ */
 export const StopReason = z.enum([
   'user',
+  'identity_check',
+  'cookies',
+  'run_finished',
   'browser_exited',
   'service_shutdown',
   'profile_deleted',

@@ -122,7 +122,7 @@ describe('automation', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
     const session = await api.getSession(final.session_id as string);
-    expect(session).toMatchObject({ status: 'stopped', stop_reason: 'user' });
+    expect(session).toMatchObject({ status: 'stopped', stop_reason: 'run_finished' });
     expect(processesWithUserDataDir(path.join(service.dataDir, 'profiles', profile.id))).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import { type ApiClient, createClient } from '../../../lib/api/client';
 import { startAuthenticatingProxy } from '../../support/browser-fixtures';
 import { apiError, type TestService } from '../../support/harness';
 import { startServiceInProcess } from '../../support/in-process-service';
+import { startSocksServer } from '../../support/socks-server';
 
 let checkAddress: Server;
 let proxy: Awaited<ReturnType<typeof startAuthenticatingProxy>>;
@@ -81,6 +82,47 @@ describe('POST /v1/proxies/:id/check', () => {
       fetch,
     });
     expect((await apiError(stranger.checkProxy(mine.id))).status).toBe(404);
+  });
+
+  it('says the same sentence for each kind of failure whatever the scheme', async () => {
+    const { api } = await serviceWith({ EGRESS_ALLOW: 'loopback' });
+    const socks = await startSocksServer({ username: 'carol', password: 'right-pass' });
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const reasonOf = async (
+      scheme: 'http' | 'https' | 'socks4' | 'socks5' | 'socks5h',
+      port: number,
+      password?: string,
+    ) => {
+      const saved = await api.createProxy({
+        scheme,
+        host: '127.0.0.1',
+        port,
+        username: 'carol',
+        ...(password ? { password } : {}),
+      });
+      const check = await api.checkProxy(saved.id);
+      return check.ok ? 'ok' : check.reason;
+    };
+    try {
+      for (const scheme of ['http', 'https', 'socks4', 'socks5', 'socks5h'] as const)
+        expect([scheme, await reasonOf(scheme, closedPort)]).toEqual([
+          scheme,
+          'The proxy refused the connection: check its host and port.',
+        ]);
+      expect(await reasonOf('http', proxy.port, 'wrong-pass')).toBe(
+        'The proxy refused its user name or password (407).',
+      );
+      for (const scheme of ['socks5', 'socks5h'] as const)
+        expect([scheme, await reasonOf(scheme, socks.port, 'wrong-pass')]).toEqual([
+          scheme,
+          'The proxy refused its user name or password (407).',
+        ]);
+    } finally {
+      await socks.close();
+    }
   });
 
   it('keeps to the egress policy: a proxy on the service’s own machine is refused unless the operator allows it', async () => {

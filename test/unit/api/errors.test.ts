@@ -7,13 +7,18 @@ import { BASE_URL, failure, harness } from './harness';
 const NOT_THE_SERVICE = 'This address does not look like a profile-automation service.';
 
 describe('error answers', () => {
-  it('401: the key was refused', async () => {
+  it.each([
+    ['revoked', 'This API key has been revoked; create a new one in the dashboard.'],
+    ['expired', 'This API key has expired; create a new one in the dashboard.'],
+    ['not valid', 'This API key is not valid: check it, or create a new one in the dashboard.'],
+  ])('401 for a key %s says what the service says', async (_, detail) => {
+    const { api } = harness([problemResponse(401, { code: 'unauthorized', detail })]);
+    expect((await failure(api.getAccount())).userMessage).toBe(detail);
+  });
+
+  it('401 without a detail: the key was refused', async () => {
     const { api } = harness([
-      problemResponse(
-        401,
-        { code: 'unauthorized', detail: 'Unknown API key.' },
-        { 'WWW-Authenticate': 'Bearer' },
-      ),
+      problemResponse(401, { code: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer' }),
     ]);
     const error = await failure(api.getAccount());
     expect(error).toBeInstanceOf(ApiError);
@@ -22,13 +27,13 @@ describe('error answers', () => {
       name: 'ApiError',
       status: 401,
       code: 'unauthorized',
-      detail: 'Unknown API key.',
+      detail: null,
       endpoint: 'GET /v1/account',
       retryAfter: null,
       fieldErrors: [],
       userMessage: 'The service refused the API key. Check it, or create a new one.',
     });
-    expect(error.message).toBe('GET /v1/account answered 401 unauthorized: Unknown API key.');
+    expect(error.message).toBe('GET /v1/account answered 401 unauthorized');
   });
 
   it('404 from the service: the thing is gone', async () => {

@@ -25,6 +25,8 @@ function parse<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S
 }
 
 const goto = { action: 'goto', url: 'https://example.com' };
+const SHAPES =
+  'must be host:port, host:port:user:pass, user:pass@host:port or scheme://[user:pass@]host:port';
 
 describe('ProfileCreate', () => {
   it('accepts the spec’s example body', () => {
@@ -56,22 +58,25 @@ describe('ProfileCreate', () => {
     'HTTP://Proxy.Example:8080/',
     'http://h:1',
     'http://h:65535',
+    'h:8080',
+    '[::1]:3128',
+    'h:8080:user:pass',
+    'user:pass@h:8080',
+    'socks5h://u:p@h:1080',
   ])('accepts the proxy %s', (proxy) => {
     expect(errorsOf(ProfileCreate, { name: 'p', proxy })).toEqual([]);
   });
 
   it.each([
-    ['[::1]:3128', 'must look like scheme://[user:pass@]host:port'],
-    ['h:8080', 'must look like scheme://[user:pass@]host:port'],
-    ['http://h', 'must look like scheme://[user:pass@]host:port'],
-    ['http://h:', 'must look like scheme://[user:pass@]host:port'],
+    ['http://h', SHAPES],
+    ['http://h:', SHAPES],
     ['http://h:0', 'port must be between 1 and 65535'],
     ['http://h:65536', 'port must be between 1 and 65535'],
-    ['ftp://h:21', 'scheme must be one of http, https, socks4, socks5'],
-    ['http://my host:8080', 'must look like scheme://[user:pass@]host:port'],
-    ['http://u:p w@h:8080', 'must look like scheme://[user:pass@]host:port'],
-    ['http://h:80 80', 'must look like scheme://[user:pass@]host:port'],
-    ['', 'must look like scheme://[user:pass@]host:port'],
+    ['ftp://h:21', 'scheme must be one of http, https, socks4, socks5, socks5h'],
+    ['http://my host:8080', SHAPES],
+    ['http://u:p w@h:8080', SHAPES],
+    ['http://h:80 80', SHAPES],
+    ['', SHAPES],
   ])('rejects the proxy %j', (proxy, message) => {
     expect(errorsOf(ProfileCreate, { name: 'p', proxy })).toEqual([{ path: 'proxy', message }]);
   });
@@ -175,13 +180,19 @@ describe('ProxyInput', () => {
     expect(errorsOf(ProxyInput, proxy)).toEqual([]);
     expect(errorsOf(ProxyInput, { ...proxy, host: '[::1]', username: 'u', password: 'p' })).toEqual([]);
     expect(errorsOf(ProxyInput, { ...proxy, password: null })).toEqual([]);
+    expect(errorsOf(ProxyInput, { ...proxy, scheme: 'socks5h' })).toEqual([]);
+  });
+
+  it('takes a proxy without a name (the service names it user@host:port)', () => {
+    const { name: _, ...unnamed } = proxy;
+    expect(errorsOf(ProxyInput, unnamed)).toEqual([]);
   });
 
   it.each([
     [{ port: 0 }, 'port', 'must be 1 to 65535'],
     [{ port: 65536 }, 'port', 'must be 1 to 65535'],
     [{ port: 80.5 }, 'port', 'must be a whole number'],
-    [{ scheme: 'ftp' }, 'scheme', 'must be one of "http", "https", "socks4", "socks5"'],
+    [{ scheme: 'ftp' }, 'scheme', 'must be one of "http", "https", "socks4", "socks5", "socks5h"'],
     [{ host: 'my host' }, 'host', 'must be a host name or an IP address'],
     [{ password: '' }, 'password', 'must not be empty'],
     [{ name: ' ' }, 'name', 'must not be empty'],

@@ -64,10 +64,19 @@ describe('keyboard shortcuts', () => {
     expect(await press(COMMANDS.startLastProfile)).toEqual(['#/', SESSION_EXISTS_DETAIL]);
   });
 
-  it('stop-all-sessions stops them all and says how many, or that none was running', async () => {
+  it('stop-all-sessions asks first, stops them all on a second press and says how many, or that none was running', async () => {
     expect(await press(COMMANDS.stopAllSessions)).toEqual(['#/', 'No sessions are running.']);
     service.startSession('prf_1');
     service.startSession('prf_2');
+    const asked = [
+      '#/',
+      'Stop all running sessions (2)? Press the shortcut again within 5 seconds to stop them.',
+    ];
+    expect(await press(COMMANDS.stopAllSessions)).toEqual(asked);
+    expect(service.requests.filter(({ path }) => path.endsWith('/stop'))).toEqual([]);
+    // Too late: the question is asked again, and nothing stopped.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(await press(COMMANDS.stopAllSessions)).toEqual(asked);
     expect(await press(COMMANDS.stopAllSessions)).toEqual(['#/', 'Sessions stopped: 2.']);
     expect(await fakeBrowser.action.getBadgeText({})).toBe('');
   });

@@ -376,33 +376,36 @@ describe('intents that change the lists and settings', () => {
     });
   });
 
-  it('profiles.refresh searches on the service, keeps the filter, and profiles.more adds the next page', async () => {
+  it('profiles.refresh searches on the service, keeps the filter, and profiles.more adds the next page in the same order', async () => {
     const pages: Record<string, object> = {
-      'limit=50&q=shop&tag=eu&status=idle&total=true': {
+      'limit=50&q=shop&tag=eu&status=idle&sort=name&total=true': {
         data: [profile('prf_1', 'Shop 1')],
         next_cursor: 'c2',
         total: 2,
       },
-      'limit=50&q=shop&tag=eu&status=idle&cursor=c2': {
+      'limit=50&q=shop&tag=eu&status=idle&sort=name&cursor=c2': {
         data: [profile('prf_2', 'Shop 2')],
         next_cursor: null,
       },
     };
     const asked = answerProfiles((query) => pages[query]);
-    await send({ type: 'profiles.refresh', filter: { q: ' shop ', tag: 'eu', status: 'idle' } });
+    await send({
+      type: 'profiles.refresh',
+      filter: { q: ' shop ', tag: 'eu', status: 'idle', sort: 'name' },
+    });
     await send({ type: 'profiles.more' });
     // Nothing more to read: no request.
     await send({ type: 'profiles.more' });
     expect(asked).toEqual(Object.keys(pages));
     expect(await cachedProfiles.getValue()).toMatchObject({
       data: [profile('prf_1', 'Shop 1'), profile('prf_2', 'Shop 2')],
-      filter: { q: ' shop ', tag: 'eu', status: 'idle' },
+      filter: { q: ' shop ', tag: 'eu', status: 'idle', sort: 'name' },
       next_cursor: null,
       total: 2,
     });
     // Refreshed without a filter (as when the popup opens), the list is read with the kept one.
     await send({ type: 'profiles.refresh' });
-    expect(asked.at(-1)).toBe('limit=50&q=shop&tag=eu&status=idle&total=true');
+    expect(asked.at(-1)).toBe('limit=50&q=shop&tag=eu&status=idle&sort=name&total=true');
   });
 
   it('an older search answered after a newer one does not overwrite it', async () => {
@@ -524,6 +527,40 @@ describe('intents that change the lists and settings', () => {
       },
     });
     expect(created).toHaveLength(1);
+  });
+
+  it('proxies.paste reads each format people paste, naming each login user@host:port without its password', async () => {
+    await cachedProxies.setValue({ data: [], savedAt: START });
+    let next = 0;
+    const created = answer('POST', '/v1/proxies', () =>
+      Response.json(proxy(`prx_${++next}`, 'x'), { status: 201 }),
+    );
+    const text = [
+      'ann:pw1@h.example:8080',
+      'h.example:8080:bob:pw2',
+      'socks5h://carol:pw%33@h.example:8080',
+      'h.example:8080',
+    ].join('\n');
+    const reply = await send({ type: 'proxies.paste', text });
+    expect(reply).toMatchObject({
+      ok: true,
+      value: {
+        report: [
+          'Line 1: added ann@h.example:8080.',
+          'Line 2: added bob@h.example:8080.',
+          'Line 3: added carol@h.example:8080.',
+          'Line 4: added h.example:8080.',
+        ],
+        refused: [],
+      },
+    });
+    const common = { host: 'h.example', port: 8080 };
+    expect(created).toEqual([
+      { name: 'ann@h.example:8080', scheme: 'http', ...common, username: 'ann', password: 'pw1' },
+      { name: 'bob@h.example:8080', scheme: 'http', ...common, username: 'bob', password: 'pw2' },
+      { name: 'carol@h.example:8080', scheme: 'socks5h', ...common, username: 'carol', password: 'pw3' },
+      { name: 'h.example:8080', scheme: 'http', ...common, username: null, password: null },
+    ]);
   });
 
   it('proxy.save creates a proxy, or changes the one it names, first in the cached list', async () => {

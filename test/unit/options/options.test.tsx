@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
 import { Options } from '../../../components/Options';
 import { change } from '../../../entrypoints/background/in-turn';
 import { connection, preferences } from '../../../lib/storage';
@@ -131,7 +132,7 @@ describe('Options', () => {
       args: [
         '--silent',
         '--prefix',
-        '/path/to/profile-pilot',
+        '<folder of your profile-pilot copy>',
         'run',
         'mcp',
         '--',
@@ -140,6 +141,50 @@ describe('Options', () => {
       ],
       env: { PROFILE_PILOT_KEY: '<your API key>' },
     });
+    expect(
+      screen.getByText(
+        /^Claude Desktop runs the project’s relay \(npm run mcp\) from a copy of profile-pilot: replace <folder of your profile-pilot copy> with that folder/,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('makes the configuration box tall enough for its longest command, wrapped', async () => {
+    render(<Options />);
+    const config = await screen.findByLabelText<HTMLTextAreaElement>(/^Configuration for /);
+    // The Claude Code command is one line of about 120 characters: more rows than one.
+    expect(config.value.split('\n')).toHaveLength(1);
+    expect(Number(config.getAttribute('rows'))).toBeGreaterThanOrEqual(Math.ceil(config.value.length / 60));
+  });
+
+  it('before a key is saved, does not speak of a button that is not there', async () => {
+    await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: null });
+    render(<Options />);
+    expect(
+      await screen.findByText('The key is left out: replace <your API key> with your API key.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Put my key in' })).toBeNull();
+    expect(document.body.textContent).not.toContain('Put my key in');
+  });
+
+  it('lists the keyboard shortcuts as the browser has them', async () => {
+    Object.assign(fakeBrowser.commands, {
+      getAll: async () => [
+        { name: '_execute_action', description: '', shortcut: 'Alt+Shift+O' },
+        {
+          name: 'start-last-profile',
+          description: 'Start a session for the last used profile',
+          shortcut: 'Alt+Shift+S',
+        },
+        { name: 'stop-all-sessions', description: 'Stop all sessions', shortcut: '' },
+      ],
+    });
+    render(<Options />);
+    const list = await screen.findByLabelText('The shortcuts set now');
+    expect([...list.querySelectorAll('div')].map((item) => item.textContent)).toEqual([
+      'Alt+Shift+OOpen the popup',
+      'Alt+Shift+SStart a session for the last used profile',
+      'not setStop all sessions',
+    ]);
   });
 
   it('links to the browser’s shortcuts page and shows the version', async () => {

@@ -40,7 +40,9 @@ describe('ProfileForm', () => {
     render(<ProfileForm onDone={() => {}} />);
     typeInto(screen.getByLabelText('Proxy'), 'url');
     typeInto(screen.getByLabelText('Proxy URL'), 'ftp://host:80');
-    expect(screen.getByText('Proxy URL scheme must be one of http, https, socks4, socks5.')).toBeTruthy();
+    expect(
+      screen.getByText('Proxy URL scheme must be one of http, https, socks4, socks5, socks5h.'),
+    ).toBeTruthy();
     typeInto(screen.getByLabelText('Proxy URL'), 'socks5://host:99999');
     expect(screen.getByText('Proxy URL port must be between 1 and 65535.')).toBeTruthy();
     typeInto(screen.getByLabelText('Proxy URL'), 'socks5://user:pw@host:1080');

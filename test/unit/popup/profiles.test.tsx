@@ -139,7 +139,7 @@ describe('Profiles', () => {
       { type: 'profiles.refresh', filter: { q: 'SEA' } },
     ]);
     typeInto(screen.getByLabelText('Search profiles'), 'nothing like it');
-    expect(await screen.findByText('No profile has that in its name or tags.')).toBeTruthy();
+    expect(await screen.findByText('No profile has that in its name, tags, notes or proxy.')).toBeTruthy();
   });
 
   it('narrows to a tag from a row and to a status, and widens again', async () => {
@@ -150,7 +150,10 @@ describe('Profiles', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'More actions for Berlin' }));
     fireEvent.click(screen.getByRole('button', { name: 'Show profiles tagged eu' }));
     await waitFor(() => expect(screen.queryByText('Shop')).toBeNull());
-    expect(screen.getByText('Tagged eu')).toBeTruthy();
+    const chip = (name: string) =>
+      within(screen.getByRole('group', { name: 'Show only a tag' })).getByRole('button', { name });
+    await waitFor(() => expect(chip('#eu').getAttribute('aria-pressed')).toBe('true'));
+    expect(chip('#retail').getAttribute('aria-pressed')).toBe('false');
     typeInto(screen.getByLabelText('Status'), 'idle');
     await waitFor(() =>
       expect(mock.sentOf('profiles.refresh').at(-1)).toEqual({
@@ -158,8 +161,68 @@ describe('Profiles', () => {
         filter: { tag: 'eu', status: 'idle' },
       }),
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Show every tag' }));
+    fireEvent.click(chip('#eu'));
     expect(await screen.findByText('Shop')).toBeTruthy();
+    expect(mock.sentOf('profiles.refresh').at(-1)).toEqual({
+      type: 'profiles.refresh',
+      filter: { status: 'idle' },
+    });
+  });
+
+  it('offers the tags listed as chips that filter, and sorts on the service', async () => {
+    installPopupBrowser();
+    const eu = profile('prf_5', 'Berlin', { tags: ['eu', 'retail'] });
+    const us = profile('prf_6', 'Austin', { tags: ['us'] });
+    const mock = mockConnector({ 'profiles.refresh': searched(shop, eu, us) });
+    render(<Profiles />);
+    const chips = within(await screen.findByRole('group', { name: 'Show only a tag' }));
+    expect(chips.getAllByRole('button').map((button) => button.textContent)).toEqual([
+      '#eu',
+      '#retail',
+      '#us',
+    ]);
+    fireEvent.click(chips.getByRole('button', { name: '#us' }));
+    await waitFor(() => expect(screen.queryByText('Berlin')).toBeNull());
+    typeInto(screen.getByLabelText('Sort'), 'name');
+    await waitFor(() =>
+      expect(mock.sentOf('profiles.refresh').at(-1)).toEqual({
+        type: 'profiles.refresh',
+        filter: { tag: 'us', sort: 'name' },
+      }),
+    );
+    expect(
+      [...(screen.getByLabelText('Sort') as HTMLSelectElement).options].map((option) => option.textContent),
+    ).toEqual(['Newest first', 'Name', 'Last used', 'Running first']);
+    typeInto(screen.getByLabelText('Sort'), 'created');
+    await waitFor(() =>
+      expect(mock.sentOf('profiles.refresh').at(-1)).toEqual({
+        type: 'profiles.refresh',
+        filter: { tag: 'us' },
+      }),
+    );
+  });
+
+  it('opens with the focus in the search, and / brings it back from elsewhere but not from a field', async () => {
+    installPopupBrowser();
+    mockConnector({ 'profiles.refresh': searched(shop, mail) });
+    render(<Profiles />);
+    const search = screen.getByLabelText('Search profiles');
+    expect(document.activeElement).toBe(search);
+    const newProfile = screen.getByRole('button', { name: 'New profile' });
+    newProfile.focus();
+    expect(fireEvent.keyDown(newProfile, { key: '/' })).toBe(false);
+    expect(document.activeElement).toBe(search);
+    const status = screen.getByLabelText('Status');
+    status.focus();
+    expect(fireEvent.keyDown(status, { key: '/' })).toBe(true);
+    expect(document.activeElement).toBe(status);
+  });
+
+  it('leaves the focus to the profile a notification named', async () => {
+    installPopupBrowser();
+    mockConnector({ 'profiles.refresh': searched(shop, mail) });
+    render(<Profiles focus="prf_1" />);
+    expect(document.activeElement).not.toBe(screen.getByLabelText('Search profiles'));
   });
 
   it('reads the next page when asked, and says how many of how many are shown', async () => {

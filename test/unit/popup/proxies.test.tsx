@@ -153,7 +153,7 @@ describe('Proxies', () => {
     installPopupBrowser();
     const mock = mockConnector({
       'proxies.refresh': listed(),
-      'proxy.save': savedAs(({ proxy: body }) => proxy('prx_9', body.name)),
+      'proxy.save': savedAs(({ proxy: body }) => proxy('prx_9', body.name ?? 'unnamed')),
     });
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));
@@ -182,6 +182,35 @@ describe('Proxies', () => {
     expect((await cachedProxies.getValue())?.data.map(({ id }) => id)).toEqual(['prx_9']);
   });
 
+  it.each([
+    ['user:pass@host:port', 'ann:p@ss@Gate.Example:8080', 'http'],
+    ['host:port:user:pass', 'gate.example:8080:ann:p@ss', 'http'],
+    ['a socks5h URL', 'socks5h://ann:p%40ss@gate.example:8080', 'socks5h'],
+  ])(
+    'reads a pasted %s, and without a name leaves the naming (user@host:port) to the service',
+    async (_, text, scheme) => {
+      installPopupBrowser();
+      const mock = mockConnector({
+        'proxies.refresh': listed(),
+        'proxy.save': savedAs(() => proxy('prx_9', 'ann@gate.example:8080')),
+      });
+      render(<Proxies />);
+      fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));
+      typeInto(field('Paste a proxy URL'), text);
+      expect(field('Paste a proxy URL').value).toBe(`${scheme}://ann@gate.example:8080`);
+      expect(field('Password').value).toBe('p@ss');
+      expect(field('Name').placeholder).toBe('ann@gate.example:8080');
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('ann@gate.example:8080')).toBeTruthy();
+      expect(mock.sentOf('proxy.save')).toEqual([
+        {
+          type: 'proxy.save',
+          proxy: { scheme, host: 'gate.example', port: 8080, username: 'ann', password: 'p@ss' },
+        },
+      ]);
+    },
+  );
+
   it('checks the port and the pasted URL as they are typed', async () => {
     installPopupBrowser();
     mockConnector({ 'proxies.refresh': listed() });
@@ -195,7 +224,7 @@ describe('Proxies', () => {
     expect(field('Port').getAttribute('aria-invalid')).toBe('false');
     typeInto(field('Paste a proxy URL'), 'gopher://x:1');
     expect(
-      screen.getByText('Paste a proxy URL scheme must be one of http, https, socks4, socks5.'),
+      screen.getByText('Paste a proxy URL scheme must be one of http, https, socks4, socks5, socks5h.'),
     ).toBeTruthy();
   });
 
@@ -203,7 +232,7 @@ describe('Proxies', () => {
     installPopupBrowser();
     const mock = mockConnector({
       'proxies.refresh': listed(office),
-      'proxy.save': savedAs(({ proxy: body }) => ({ ...office, name: body.name })),
+      'proxy.save': savedAs(({ proxy: body }) => ({ ...office, name: body.name ?? 'unnamed' })),
     });
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Office' }));
@@ -243,7 +272,7 @@ describe('Proxies', () => {
     installPopupBrowser();
     const mock = mockConnector({
       'proxies.refresh': listed(),
-      'proxy.save': savedAs(({ proxy: body }) => proxy('prx_9', body.name)),
+      'proxy.save': savedAs(({ proxy: body }) => proxy('prx_9', body.name ?? 'unnamed')),
     });
     const first = render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));

@@ -99,9 +99,38 @@ describe('Sessions', () => {
       expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Stop all' }).disabled).toBe(false),
     );
     fireEvent.click(screen.getByRole('button', { name: 'Stop all' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop 1' }));
     expect((await screen.findByRole('alert')).textContent).toContain(
       'Sessions that could not be stopped: 1. The service took too long to answer.',
     );
+  });
+
+  it('asks before stopping all, stops nothing on Cancel, and says how many it stopped', async () => {
+    installPopupBrowser();
+    const mock = mockConnector({
+      'sessions.refresh': reconciled,
+      'session.stopAll': () =>
+        ok({ stopped: [session('ses_1', 'prf_1'), session('ses_2', 'prf_2')], failed: [] }),
+    });
+    await cachedSessions.setValue({
+      data: [session('ses_1', 'prf_1'), session('ses_2', 'prf_2')],
+      savedAt: 1,
+    });
+    render(<Sessions />);
+    await screen.findByText('prf_1');
+    await waitFor(() =>
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Stop all' }).disabled).toBe(false),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Stop all' }));
+    expect(screen.getByRole('group', { name: 'Stop all running sessions (2)?' })).toBeTruthy();
+    // Stopping is the destructive answer: Cancel has the focus.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(mock.sentOf('session.stopAll')).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop all' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop 2' }));
+    expect(await screen.findByText('Sessions stopped: 2.')).toBeTruthy();
+    expect(mock.sentOf('session.stopAll')).toHaveLength(1);
   });
 
   it('after a 429 says how long to wait', async () => {
