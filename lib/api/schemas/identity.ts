@@ -72,7 +72,11 @@ export const Identity = z.strictObject({
     pixel_ratio: z.number().check(z.minimum(0.5), z.maximum(4)),
   }),
   window: z.strictObject({ width: Size(7680), height: Size(4320) }),
-  webgl: z.strictObject({ vendor: Text(200), renderer: Text(300) }),
+  /**
+   * The GPU WebGL names; null (what new identities claim) shows the host's own, as the limits and extensions a page
+   * reads are always the host's: a GPU named beside them would be contradicted by them.
+   */
+  webgl: z.nullable(z.strictObject({ vendor: Text(200), renderer: Text(300) })),
   /** What canvas, WebGL and audio read-back is varied by: the same for the profile, different between profiles. */
   seed: z.int().check(z.minimum(1), z.maximum(0xffff_ffff)),
   location: IdentityLocation,
