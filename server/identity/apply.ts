@@ -102,6 +102,8 @@ function appliedIdentity(presented: PresentedIdentity, engine: Engine): AppliedI
         model: hints.model,
         mobile: hints.mobile,
         wow64: false,
+        // Chromium's own default; an override without it leaves `formFactors` and its header empty.
+        formFactors: [hints.mobile ? 'Mobile' : 'Desktop'],
       },
     },
   };

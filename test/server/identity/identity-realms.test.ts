@@ -86,6 +86,8 @@ describe('a profile’s session as a site’s own scripts see it', () => {
       expect(reading.read_backs).toEqual({ canvas: true, canvas_round_trip: true, webgl: true, audio: true });
       expect(reading.memory_gb).toBe(2);
       expect(reading.webgl?.renderer).toBe(identity.webgl?.renderer);
+      expect(reading.form_factors).toEqual(['Desktop']);
+      expect(reading.window_overflow).toEqual({ right: 0, bottom: 0 });
     }
   });
 
