@@ -25,25 +25,36 @@ export interface ServiceWorkerReading {
   error: string | null;
 }
 
-// Runs in the checked page: registers, waits until the worker controls the page, and asks it.
-export async function registerServiceWorker(url: string, timeoutMs: number): Promise<ServiceWorkerReading> {
+/**
+ * Runs in the checked page: registers, updates (when asked: an update fetches the script past DevTools' `Fetch`,
+ * which answers the service's own check), waits until the worker controls the page, and asks it.
+ */
+export async function registerServiceWorker(
+  url: string,
+  timeoutMs: number,
+  update: boolean,
+): Promise<ServiceWorkerReading> {
   const started = performance.now();
-  const within = <T>(promise: Promise<T>) =>
+  const within = <T>(promise: Promise<T>, step: string) =>
     Promise.race([
       promise,
       new Promise<never>((_, fail) =>
-        setTimeout(() => fail(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs),
+        setTimeout(() => fail(new Error(`${step}: no answer in ${timeoutMs} ms`)), timeoutMs),
       ),
     ]);
   try {
-    const registration = await within(navigator.serviceWorker.register(url));
-    await within(navigator.serviceWorker.ready);
-    await within(registration.update());
+    const registration = await within(navigator.serviceWorker.register(url), 'register');
+    await within(navigator.serviceWorker.ready, 'ready');
+    if (update) await within(registration.update(), 'update');
     if (!navigator.serviceWorker.controller)
       await within(
         new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve)),
+        'control',
       );
-    const answer = await within(fetch('service-worker-echo').then((response) => response.json()));
+    const answer = await within(
+      fetch('service-worker-echo').then((response) => response.json()),
+      'fetch',
+    );
     return { registered: true, ms: Math.round(performance.now() - started), answer, error: null };
   } catch (error) {
     return {

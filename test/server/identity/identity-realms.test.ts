@@ -63,7 +63,7 @@ describe('a profile’s session as a site’s own scripts see it', () => {
       const page = await (browser.contexts()[0] ?? (await browser.newContext())).newPage();
       await page.goto(`${suite.pages.origin}/blank`);
       return (await page.evaluate(
-        `(() => { ${PRELUDE} return (${registerServiceWorker.toString()})('/service-worker.js', 10000); })()`,
+        `(() => { ${PRELUDE} return (${registerServiceWorker.toString()})('/service-worker.js', 10000, true); })()`,
       )) as ServiceWorkerReading;
     });
     expect(reading.error).toBeNull();
@@ -101,5 +101,35 @@ describe('a profile’s session as a site’s own scripts see it', () => {
     expect(reading.shown_replaced).toEqual([]);
     expect(reading.wrong_receiver).toEqual([]);
     expect(reading.injected_frames).toEqual([]);
+  });
+});
+
+describe('the identity check', () => {
+  it('sees what a detector sees: passes a real identity, fails a broken one on each contradiction', async () => {
+    const real = await suite.api.createProfile({ name: 'Real' });
+    const passed = await suite.api.checkProfileIdentity(real.id);
+    expect(passed.surfaces.filter((surface) => surface.verdict === 'mismatch')).toEqual([]);
+    const seen = (surface: string) => passed.surfaces.find((entry) => entry.surface === surface)?.seen.page;
+    expect(seen('service_worker')).toMatchObject({ registered: true, error: null });
+    expect(seen('read_backs')).toEqual({ canvas: true, canvas_round_trip: true, webgl: true, audio: true });
+    expect(passed.ok).toBe(true);
+
+    // A named GPU beside SwiftShader's limits, 2 GB beside a 4 GB heap, a window wider than the work area.
+    const identity = await replacingIdentity();
+    const broken = await suite.api.createProfile({
+      name: 'Broken',
+      identity: { ...identity, window: { ...identity.window, width: identity.screen.avail_width + 40 } },
+    });
+    const failed = await suite.api.checkProfileIdentity(broken.id);
+    const mismatched = failed.surfaces.filter((surface) => surface.verdict === 'mismatch');
+    expect(mismatched.map((surface) => surface.surface).sort()).toEqual([
+      'memory_gb.heap',
+      'webgl.parameters',
+      'window',
+    ]);
+    expect(mismatched.find((surface) => surface.surface === 'window')?.seen.page).toMatchObject({
+      right: 40,
+    });
+    expect(failed.ok).toBe(false);
   });
 });
