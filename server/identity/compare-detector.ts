@@ -8,6 +8,8 @@ const DESKTOP_GPU_TEXTURE_SIZE = 16_384;
 /** V8 sizes the heap at a quarter of the memory, up to 4 GB: a claim whose heap is off by more is contradicted. */
 const HEAP_SLACK = 0.3;
 
+const ROUNDING_PX = 1;
+
 const detector = (reading: ScopeReading) => reading.detector ?? null;
 
 /**
@@ -97,6 +99,11 @@ export function detectorRules(presented: PresentedIdentity, userAgent: string): 
       surface: 'window',
       claimed: { right: 0, bottom: 0 },
       read: (reading) => detector(reading)?.window_overflow ?? null,
+      // At a fractional pixel ratio Chromium rounds the window's CSS size up by a pixel, as on any such screen.
+      agrees: (seen) => {
+        const overflow = seen as DetectorReading['window_overflow'] | null;
+        return overflow !== null && overflow.right <= ROUNDING_PX && overflow.bottom <= ROUNDING_PX;
+      },
       pageOnly: true,
     },
     {
