@@ -112,7 +112,9 @@ describe('a profile’s session as a site’s own scripts see it', () => {
       expect(reading.memory_gb).toBe(2);
       expect(reading.webgl?.renderer).toBe(identity.webgl?.renderer);
       expect(reading.form_factors).toEqual(['Desktop']);
-      expect(reading.window_overflow).toEqual({ right: 0, bottom: 0 });
+      // Inside the work area, but for the pixel Chromium rounds up at a fractional pixel ratio (as the check allows).
+      expect(reading.window_overflow.right).toBeLessThanOrEqual(1);
+      expect(reading.window_overflow.bottom).toBeLessThanOrEqual(1);
     }
   });
 
