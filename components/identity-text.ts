@@ -20,7 +20,7 @@ export function deviceText(identity: Identity): string {
     `${screen.width}×${screen.height}${ratio}`,
     hardware.cpu_cores,
     hardware.memory_gb,
-    gpuName(identity.webgl.renderer),
+    identity.webgl ? gpuName(identity.webgl.renderer) : t('identityHost'),
   );
 }
 

@@ -55,7 +55,8 @@ export function chromiumArguments(options: ChromiumArgumentOptions): string[] {
     args.push(`--lang=${fingerprint.language}`, `--accept-lang=${fingerprint.language}`);
   if (fingerprint.screen) {
     const { width, height } = fingerprint.screen;
-    args.push(`--window-size=${width},${height}`);
+    // At the screen's corner: placed 10 px in (Chromium's default), a window the size of the work area ends past it.
+    args.push(`--window-size=${width},${height}`, '--window-position=0,0');
     // A headless browser otherwise reports an 800×600 screen whatever the window size.
     if (options.headless) args.push(`--screen-info={${width}x${height}}`);
   }

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { CdpMessage, CdpPipe } from '../browser/cdp-pipe';
 import { type Engine, engineUserAgent, readEngine } from './engine';
-import { injectedScript } from './injected-script';
+import { type InjectedValues, injectedScript } from './injected-script';
 import type { PresentedIdentity } from './presented';
 
 /** An identity in force in a running browser, with the engine it presents. */
@@ -14,7 +15,21 @@ export interface AppliedIdentity {
 
 const PAGE_TYPES = new Set(['page', 'iframe']);
 const WORKER_TYPES = new Set(['worker', 'shared_worker', 'service_worker']);
-const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true };
+/**
+ * The browser session attaches to every top-level target but the browser sessions relayed clients open (each would
+ * be a second path to the same tabs, and the script would run once per path); a tab's or frame's session to its
+ * frames and dedicated workers only, as service and shared workers are the browser session's already.
+ */
+const ROOT_ATTACH = {
+  autoAttach: true,
+  waitForDebuggerOnStart: true,
+  flatten: true,
+  filter: [{ type: 'browser', exclude: true }, { type: 'tab', exclude: true }, {}],
+};
+const CHILD_ATTACH = {
+  ...ROOT_ATTACH,
+  filter: [{ type: 'service_worker', exclude: true }, { type: 'shared_worker', exclude: true }, {}],
+};
 
 /**
  * Puts the identity in force over the browser's own DevTools pipe, before any page script runs: the service's
@@ -25,8 +40,9 @@ const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: t
 export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity): Promise<AppliedIdentity> {
   // Every command goes out at once: the pipe keeps their order, so no target can start before auto-attach.
   const applying = readEngine(pipe).then((engine) => appliedIdentity(presented, engine));
-  const pageScript = injectedScript(scriptValues(presented, null));
-  const workerScript = injectedScript(scriptValues(presented, presented.identity.hardware.cpu_cores));
+  const nonce = randomBytes(12).toString('hex');
+  const pageScript = injectedScript(scriptValues(presented, null, nonce));
+  const workerScript = injectedScript(scriptValues(presented, presented.identity.hardware.cpu_cores, nonce));
   const ownSessions = new Set<string>();
 
   const prepare = async (sessionId: string, type: string) => {
@@ -36,11 +52,12 @@ export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity)
     const applied = await applying.catch(() => null);
     if (applied && PAGE_TYPES.has(type))
       await Promise.all(pageCommands(applied, pageScript).map(([method, params]) => send(method, params)));
-    else if (applied && WORKER_TYPES.has(type))
-      await Promise.all([
-        send('Network.setUserAgentOverride', applied.userAgentOverride),
-        send('Runtime.evaluate', { expression: workerScript, silent: true }),
-      ]);
+    else if (applied && WORKER_TYPES.has(type)) {
+      // A held service worker answers nothing until it is let go (its script is not even fetched): the commands
+      // are queued in order before the release, and run before the worker's own script.
+      void send('Network.setUserAgentOverride', applied.userAgentOverride);
+      void send('Runtime.evaluate', { expression: workerScript, silent: true });
+    }
     await send('Runtime.runIfWaitingForDebugger');
   };
 
@@ -57,7 +74,7 @@ export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity)
   const [applied] = await Promise.all([
     applying,
     presented.geolocation && pipe.send('Browser.grantPermissions', { permissions: ['geolocation'] }),
-    pipe.send('Target.setAutoAttach', AUTO_ATTACH),
+    pipe.send('Target.setAutoAttach', ROOT_ATTACH),
   ]);
   return applied;
 }
@@ -85,6 +102,8 @@ function appliedIdentity(presented: PresentedIdentity, engine: Engine): AppliedI
         model: hints.model,
         mobile: hints.mobile,
         wow64: false,
+        // Chromium's own default; an override without it leaves `formFactors` and its header empty.
+        formFactors: [hints.mobile ? 'Mobile' : 'Desktop'],
       },
     },
   };
@@ -99,7 +118,7 @@ function pageCommands(applied: AppliedIdentity, script: string): [string, Record
     ['Emulation.setUserAgentOverride', applied.userAgentOverride],
     ['Emulation.setHardwareConcurrencyOverride', { hardwareConcurrency: hardware.cpu_cores }],
     ['Page.addScriptToEvaluateOnNewDocument', { source: script, runImmediately: true }],
-    ['Target.setAutoAttach', AUTO_ATTACH],
+    ['Target.setAutoAttach', CHILD_ATTACH],
   ];
   if (presented.locale) commands.push(['Emulation.setLocaleOverride', { locale: presented.locale }]);
   if (presented.timezone)
@@ -113,13 +132,7 @@ function pageCommands(applied: AppliedIdentity, script: string): [string, Record
   return commands;
 }
 
-function scriptValues(presented: PresentedIdentity, cpuCores: number | null) {
+function scriptValues(presented: PresentedIdentity, cpuCores: number | null, nonce: string): InjectedValues {
   const { hardware, webgl, seed } = presented.identity;
-  return {
-    cpuCores,
-    memoryGb: hardware.memory_gb,
-    webglVendor: webgl.vendor,
-    webglRenderer: webgl.renderer,
-    seed,
-  };
+  return { cpuCores, memoryGb: hardware.memory_gb, webgl, seed, nonce };
 }

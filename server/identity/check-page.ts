@@ -3,6 +3,9 @@
  * and in a dedicated worker, and gathers the three readings in `window.identitySurfaces` (a promise).
  */
 
+import { type DetectorReading, readDetector } from './detector-page';
+import { registerServiceWorker, type ServiceWorkerReading } from './service-worker-page';
+
 /** What one scope (page, frame or worker) reads about the browser it runs in. */
 export interface ScopeReading {
   user_agent: string;
@@ -36,6 +39,9 @@ export interface ScopeReading {
     pixel_ratio: number;
   } | null;
   geolocation: { latitude: number; longitude: number } | null;
+  /** The page's only: what detection scripts read (see detector-page.ts). */
+  detector?: DetectorReading | null;
+  service_worker?: ServiceWorkerReading | null;
 }
 
 export interface CheckReadings {
@@ -146,12 +152,17 @@ async function readScope(): Promise<ScopeReading> {
 }
 
 const READ_SCOPE = `const readScope = ${readScope.toString()};`;
+const READ_DETECTOR = `const readDetector = ${readDetector.toString()}; const registerServiceWorker = ${registerServiceWorker.toString()};`;
+const SERVICE_WORKER_TIMEOUT_MS = 5000;
 // A TypeScript runner may wrap named functions in a `__name` helper of its own: a local one stands in for it.
 const PRELUDE = 'const __name = (f) => f;';
 
-/** The checked page: reads itself, its frame (which posts its reading up) and a worker. */
-export function checkPageHtml(frameUrl: string, workerUrl: string): string {
-  const script = `${PRELUDE}${READ_SCOPE}
+/**
+ * The checked page: reads itself, its frame (which posts its reading up) and a worker; then what a detector reads,
+ * and registers the service worker at `serviceWorkerUrl` (none without one).
+ */
+export function checkPageHtml(frameUrl: string, workerUrl: string, serviceWorkerUrl?: string): string {
+  const script = `${PRELUDE}${READ_SCOPE}${READ_DETECTOR}
 window.identitySurfaces = (async () => {
   const settle = (promise) => Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(null), 5000))]);
   const frame = settle(new Promise((resolve) => {
@@ -167,7 +178,10 @@ window.identitySurfaces = (async () => {
   document.body.append(iframe);
   // A request of the page's own, after the first answer asked for every client hint.
   await fetch('page-fetch').catch(() => null);
-  return { page: await readScope(), frame: await frame, worker: await worker };
+  const page = await readScope();
+  page.detector = await readDetector().catch(() => null);
+  page.service_worker = ${serviceWorkerUrl ? `await registerServiceWorker(${JSON.stringify(serviceWorkerUrl)}, ${SERVICE_WORKER_TIMEOUT_MS}, false)` : 'null'};
+  return { page, frame: await frame, worker: await worker };
 })();`;
   return `<!doctype html><html><head><meta charset="utf-8"><title>Identity check</title></head><body><script>${script}</script></body></html>`;
 }

@@ -1,11 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { IdentityCheck, IdentitySurface } from '../../lib/api/schemas/identity-check';
 import type { ScopeReading } from './check-page';
+import { detectorRules } from './compare-detector';
 import { type Brand, type Engine, engineUserAgent } from './engine';
 import type { PresentedIdentity } from './presented';
 import type { CheckPageVisit } from './read-check-page';
 
-interface SurfaceRule {
+export interface SurfaceRule {
   surface: string;
   /** Null: the profile claims nothing here, the host's own shows. */
   claimed: unknown;
@@ -14,6 +15,8 @@ interface SurfaceRule {
   pageOnly?: boolean;
   /** The header that carries the surface, and the claim as that header says it. */
   header?: { path: string; name: string; claimed: unknown };
+  /** Whether what a scope showed agrees with the claim, where it need not equal it. */
+  agrees?: (seen: unknown) => boolean;
 }
 
 const quoted = (text: string) => `"${text}"`;
@@ -113,6 +116,7 @@ function surfaceRules(presented: PresentedIdentity, engine: Engine): SurfaceRule
       read: (reading) => reading.geolocation,
       pageOnly: true,
     },
+    ...detectorRules(presented, userAgent),
   ];
 }
 
@@ -137,12 +141,14 @@ export function compareSurfaces(
     const verdict: IdentitySurface['verdict'] =
       rule.claimed === null
         ? 'host'
-        : shown.every((value) => isDeepStrictEqual(value, rule.claimed)) && headerAgrees
+        : shown.every((value) => (rule.agrees ?? agreesExactly(rule.claimed))(value)) && headerAgrees
           ? 'match'
           : 'mismatch';
     return { surface: rule.surface, claimed: rule.claimed, seen, verdict };
   });
 }
+
+const agreesExactly = (claimed: unknown) => (seen: unknown) => isDeepStrictEqual(seen, claimed);
 
 /** Whether the browser's time zone and first language are those of the proxy's exit. */
 export function exitLocation(presented: PresentedIdentity, page: ScopeReading): IdentityCheck['exit'] {

@@ -5,6 +5,7 @@ import {
   type FingerprintGeneratorOptions,
 } from 'fingerprint-generator';
 import type { Identity, IdentityPreset } from '../../lib/api/schemas/identity';
+import { hostMemoryGb } from './host';
 
 /** Screen widths (CSS pixels) of each device class; the generator picks the rest of the device to match. */
 const PRESET_SCREENS: Record<IdentityPreset, { minWidth?: number; maxWidth?: number }> = {
@@ -30,8 +31,9 @@ export function generateIdentity(preset?: IdentityPreset): Identity {
   });
   const options: Partial<FingerprintGeneratorOptions> = preset ? { screen: PRESET_SCREENS[preset] } : {};
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const identity = identityOf(generator.getFingerprint(options).fingerprint);
-    if (isPlausible(identity)) return identity;
+    const drawn = generator.getFingerprint(options).fingerprint;
+    const identity = identityOf(drawn);
+    if (isPlausible(identity) && !SOFTWARE_RENDERER.test(drawn.videoCard.renderer)) return identity;
   }
   throw new Error(`no plausible identity in ${MAX_ATTEMPTS} generated fingerprints`);
 }
@@ -39,37 +41,36 @@ export function generateIdentity(preset?: IdentityPreset): Identity {
 /** Enough that a rejected draw is never the end: about one in ten is rejected. */
 const MAX_ATTEMPTS = 50;
 
-/** Memory sizes Chrome reports (it rounds to a power of two). */
-const MEMORY_SIZES = new Set([0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]);
+/** Records of other automation name a software renderer. */
+const SOFTWARE_RENDERER = /swiftshader|llvmpipe|software/i;
 
 /**
  * The observed data holds some records no person's browser shows: other automation (a software renderer, an
  * 800×600 screen, empty client hints), portrait desktop screens, odd core counts. Such a draw is redrawn.
  */
 function isPlausible(identity: Identity): boolean {
-  const { screen, hardware, webgl, client_hints } = identity;
+  const { screen, hardware, client_hints } = identity;
   return (
     client_hints.platform === 'Linux' &&
     identity.navigator_platform === 'Linux x86_64' &&
-    !/swiftshader|llvmpipe|software/i.test(webgl.renderer) &&
     screen.width > screen.height &&
     screen.width >= 1024 &&
     screen.avail_width <= screen.width &&
     screen.avail_height <= screen.height &&
-    MEMORY_SIZES.has(hardware.memory_gb) &&
     (hardware.cpu_cores === 1 || hardware.cpu_cores % 2 === 0)
   );
 }
 
 function identityOf(fingerprint: Fingerprint): Identity {
-  const { navigator, screen, videoCard } = fingerprint;
+  const { navigator, screen } = fingerprint;
   const hints = navigator.userAgentData;
   return {
-    os: { family: 'linux', version: hints.platformVersion ?? '' },
+    // Chromium on Linux tells no platform version (the data has kernel versions such as 6.14.0).
+    os: { family: 'linux', version: '' },
     user_agent: navigator.userAgent,
     client_hints: {
       platform: hints.platform,
-      platform_version: hints.platformVersion ?? '',
+      platform_version: '',
       architecture: hints.architecture ?? 'x86',
       bitness: hints.bitness ?? '64',
       model: hints.model ?? '',
@@ -78,7 +79,8 @@ function identityOf(fingerprint: Fingerprint): Identity {
     navigator_platform: navigator.platform,
     hardware: {
       cpu_cores: navigator.hardwareConcurrency,
-      memory_gb: navigator.deviceMemory ?? 8,
+      // The host's: the heap limit a page reads follows from it (see docs/identity.md).
+      memory_gb: hostMemoryGb(),
       touch_points: navigator.maxTouchPoints ?? 0,
     },
     screen: {
@@ -94,7 +96,8 @@ function identityOf(fingerprint: Fingerprint): Identity {
       width: Math.min(screen.outerWidth || screen.availWidth, screen.availWidth),
       height: Math.min(screen.outerHeight || screen.availHeight, screen.availHeight),
     },
-    webgl: { vendor: videoCard.vendor, renderer: videoCard.renderer },
+    // The host's GPU: its limits and extensions are what a page reads, whatever name is claimed.
+    webgl: null,
     seed: randomInt(1, 0xffff_ffff),
     location: { timezone: 'auto', languages: 'auto', locale: 'auto', geolocation: 'auto' },
   };

@@ -52,8 +52,9 @@ export function presentIdentity(
     identity,
     explicitUserAgent: fingerprint.user_agent ?? null,
     languages,
-    // The browser's own Intl locale is its UI language (the locale packs installed), in pages and workers alike.
-    locale: location.locale === 'auto' ? null : location.locale,
+    // Intl follows the first language the browser asks for (a page compares them); without one it stays the
+    // identity's, else the host's.
+    locale: languages?.[0] ?? (location.locale === 'auto' ? null : location.locale),
     timezone:
       fingerprint.timezone ?? (location.timezone === 'auto' ? (exit?.timezone ?? null) : location.timezone),
     geolocation,

@@ -1,6 +1,7 @@
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { type CheckReadings, checkFrameHtml, checkPageHtml, checkWorkerSource } from './check-page';
 import { openDevtoolsClient } from './devtools-client';
+import { checkServiceWorkerSource } from './service-worker-page';
 
 /** What a check saw: the three scopes' readings and the headers of each request, by path. */
 export interface CheckPageVisit {
@@ -19,7 +20,12 @@ const ACCEPT_CH =
 
 /** The check's pages, answered by the service itself from inside the browser (DevTools `Fetch`), never the network. */
 function answerFor(path: string): { type: string; body: string } | null {
-  if (path === '/') return { type: 'text/html', body: checkPageHtml(`${FRAME_ORIGIN}/frame`, '/worker.js') };
+  if (path === '/')
+    return {
+      type: 'text/html',
+      body: checkPageHtml(`${FRAME_ORIGIN}/frame`, '/worker.js', '/service-worker.js'),
+    };
+  if (path === '/service-worker.js') return { type: 'text/javascript', body: checkServiceWorkerSource() };
   if (path === '/frame') return { type: 'text/html', body: checkFrameHtml() };
   if (path === '/worker.js') return { type: 'text/javascript', body: checkWorkerSource() };
   if (path === '/page-fetch' || path === '/worker-fetch') return { type: 'text/plain', body: 'seen' };

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { checkFrameHtml, checkPageHtml, checkWorkerSource } from '../../server/identity/check-page';
+import { checkServiceWorkerSource } from '../../server/identity/service-worker-page';
 
 const require = createRequire(import.meta.url);
 const FINGERPRINTJS = readFileSync(
@@ -26,6 +27,8 @@ export async function startCheckServer(frameHost = 'localhost') {
     if (path === '/') send('text/html', checkPageHtml(`${frameOrigin}/frame`, '/worker.js'));
     else if (path === '/frame') send('text/html', checkFrameHtml());
     else if (path === '/worker.js') send('text/javascript', checkWorkerSource());
+    else if (path === '/service-worker.js') send('text/javascript', checkServiceWorkerSource());
+    else if (path === '/blank') send('text/html', '<!doctype html><title>blank</title><body></body>');
     else if (path === '/worker-fetch' || path === '/page-fetch') send('text/plain', 'seen');
     else if (path === '/fp') send('text/html', FINGERPRINT_PAGE);
     else if (path === '/fp.js') send('text/javascript', FINGERPRINTJS);

@@ -1,6 +1,6 @@
 import { parseProxyUrl } from '../proxy-url';
 import { Id } from '../schemas/common';
-import { IDENTITY_PRESETS, Identity, LanguageTag, TimeZone } from '../schemas/identity';
+import { carriedUserAgent, IDENTITY_PRESETS, Identity, LanguageTag, TimeZone } from '../schemas/identity';
 import { z } from '../zod';
 import { DisplayName, Tags } from './common';
 
@@ -16,6 +16,7 @@ export const Fingerprint = z.strictObject({
       z.maxLength(500, 'must be at most 500 characters'),
       // It is sent as a request header, which cannot hold them: Chromium ignored such a one without a word.
       z.regex(/^\P{Cc}*$/u, 'must not contain line breaks or other control characters'),
+      carriedUserAgent,
     ),
   ),
   language: z.optional(LanguageTag),

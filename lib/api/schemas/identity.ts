@@ -27,6 +27,25 @@ export const TimeZone = z
     z.regex(/^(UTC|[A-Za-z_]+(\/[A-Za-z0-9_+-]+){1,2})$/, 'must be an IANA time zone such as Europe/Berlin'),
   );
 
+/**
+ * A user agent a Linux identity can carry: one naming another system or another browser would be contradicted by
+ * `navigator.platform`, the client hints and `Sec-CH-UA-Platform`, which say Linux and Chromium.
+ */
+export const carriedUserAgent = z.refine((agent: unknown) => !OTHER_SYSTEM_OR_BROWSER.test(String(agent)), {
+  message:
+    'must be a Linux Chrome user agent: the platform, client hints and Sec-CH-UA-Platform say Linux and Chromium, which another system or browser would contradict',
+});
+const OTHER_SYSTEM_OR_BROWSER =
+  /Windows|Win64|Macintosh|Mac OS X|Android|iPhone|iPad|CrOS|Mobile|Firefox\/|EdgA?\/|OPR\/|YaBrowser\//;
+
+/** Exactly `value`: an identity showing anything else would be contradicted by the rest, which is Linux's. */
+const only = (value: string) =>
+  z
+    .string()
+    .check(
+      z.refine((text) => text === value, { message: `must be ${value}, as the rest of the identity is` }),
+    );
+
 /** Where the profile says it is: `auto` follows the proxy's exit IP (or the host without a proxy). */
 export const IdentityLocation = z.strictObject({
   timezone: z.union([z.literal('auto'), TimeZone]),
@@ -53,17 +72,20 @@ export const IdentityLocation = z.strictObject({
  */
 export const Identity = z.strictObject({
   os: z.strictObject({ family: z.enum(OS_FAMILIES), version: Text(40) }),
-  user_agent: Text(500).check(z.regex(/^\P{Cc}+$/u, 'must be one line of printable characters')),
+  user_agent: Text(500).check(
+    z.regex(/^\P{Cc}+$/u, 'must be one line of printable characters'),
+    carriedUserAgent,
+  ),
   /** The brands and full version list are not stored: each start presents those of the Chromium it runs. */
   client_hints: z.strictObject({
-    platform: Text(40),
+    platform: only('Linux'),
     platform_version: Text(40),
     architecture: Text(20),
     bitness: Text(10),
     model: Text(100),
     mobile: z.boolean(),
   }),
-  navigator_platform: Text(40),
+  navigator_platform: only('Linux x86_64'),
   hardware: z.strictObject({
     cpu_cores: Size(256),
     memory_gb: z.number().check(z.minimum(0.25), z.maximum(64)),
@@ -78,7 +100,11 @@ export const Identity = z.strictObject({
     pixel_ratio: z.number().check(z.minimum(0.5), z.maximum(4)),
   }),
   window: z.strictObject({ width: Size(7680), height: Size(4320) }),
-  webgl: z.strictObject({ vendor: Text(200), renderer: Text(300) }),
+  /**
+   * The GPU WebGL names; null (what new identities claim) shows the host's own, as the limits and extensions a page
+   * reads are always the host's: a GPU named beside them would be contradicted by them.
+   */
+  webgl: z.nullable(z.strictObject({ vendor: Text(200), renderer: Text(300) })),
   /** What canvas, WebGL and audio read-back is varied by: the same for the profile, different between profiles. */
   seed: z.int().check(z.minimum(1), z.maximum(0xffff_ffff)),
   location: IdentityLocation,

@@ -74,6 +74,7 @@ describe('location', () => {
     for (const scope of ['page', 'frame', 'worker'] as const) {
       expect(seen[scope]?.timezone, scope).toBe('Europe/Berlin');
       expect(seen[scope]?.languages, scope).toEqual(['de-DE', 'de', 'en-US', 'en']);
+      expect(seen[scope]?.locale, scope).toBe('de-DE');
     }
     expect(seen.page.geolocation?.latitude).toBeCloseTo(50.11, 1);
     expect(seen.page.geolocation?.longitude).toBeCloseTo(8.68, 1);
@@ -118,7 +119,20 @@ describe('location', () => {
     const fixed = await readings(explicit.cdp_url as string);
     expect([fixed.page.timezone, fixed.worker?.timezone]).toEqual(['Asia/Tokyo', 'Asia/Tokyo']);
     expect(fixed.page.languages).toEqual(['ja-JP']);
+    expect([fixed.page.locale, fixed.worker?.locale]).toEqual(['ja-JP', 'ja-JP']);
     await suite.api.stopSession({ session_id: explicit.id });
+
+    // An explicit language wins over the identity's, and Intl follows it.
+    await suite.api.updateProfile(profile.id, { fingerprint: { language: 'fr-FR' } });
+    const french = await suite.api.startSession({ profile_id: profile.id, headless: true });
+    const inFrench = await readings(french.cdp_url as string);
+    expect(inFrench.page.languages[0]).toBe('fr-FR');
+    expect([inFrench.page.locale, inFrench.frame?.locale, inFrench.worker?.locale]).toEqual([
+      'fr-FR',
+      'fr-FR',
+      'fr-FR',
+    ]);
+    await suite.api.stopSession({ session_id: french.id });
   });
 
   it('stays the host’s without a proxy', async () => {

@@ -15,7 +15,9 @@ describe('a profile’s identity in the API', () => {
     expect(identity.os.family).toBe('linux');
     expect(identity.client_hints.platform).toBe('Linux');
     expect(identity.navigator_platform).toBe('Linux x86_64');
-    expect(identity.webgl.renderer).not.toMatch(/swiftshader/i);
+    // The host's GPU, memory and (empty) platform version: what a page reads whatever is claimed.
+    expect(identity.webgl).toBeNull();
+    expect(identity.client_hints.platform_version).toBe('');
     expect(identity.location).toEqual({
       timezone: 'auto',
       languages: 'auto',
@@ -53,6 +55,41 @@ describe('a profile’s identity in the API', () => {
     const refused = await apiError(suite.api.createProfile({ name: 'Windows', identity: windows as never }));
     expect(refused).toMatchObject({ status: 422 });
     expect(refused.fieldErrors.map((error) => error.path)).toContain('identity.os.family');
+
+    // A user agent or platform that Linux client hints would contradict, given explicitly.
+    const windowsAgent =
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    const explicit = await apiError(
+      suite.api.createProfile({ name: 'Windows agent', fingerprint: { user_agent: windowsAgent } }),
+    );
+    expect(explicit).toMatchObject({ status: 422 });
+    expect(explicit.fieldErrors.map((error) => error.path)).toEqual(['fingerprint.user_agent']);
+    const updated = await apiError(
+      suite.api
+        .createProfile({ name: 'Later' })
+        .then((p) => suite.api.updateProfile(p.id, { fingerprint: { user_agent: windowsAgent } })),
+    );
+    expect(updated.fieldErrors.map((error) => error.path)).toEqual(['fingerprint.user_agent']);
+    const contradicting = {
+      ...identity,
+      user_agent: windowsAgent,
+      navigator_platform: 'Win32',
+      client_hints: { ...identity?.client_hints, platform: 'Windows' },
+    };
+    const inIdentity = await apiError(
+      suite.api.createProfile({ name: 'Win32', identity: contradicting as never }),
+    );
+    expect(inIdentity.fieldErrors.map((error) => error.path).sort()).toEqual([
+      'identity.client_hints.platform',
+      'identity.navigator_platform',
+      'identity.user_agent',
+    ]);
+    const linuxAgent = identity?.user_agent as string;
+    expect(
+      (await suite.api.createProfile({ name: 'Linux agent', fingerprint: { user_agent: linuxAgent } }))
+        .fingerprint,
+    ).toMatchObject({ user_agent: linuxAgent });
+
     const presetAlone = await apiError(
       suite.api
         .createProfile({ name: 'P' })

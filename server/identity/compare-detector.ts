@@ -1,0 +1,120 @@
+import type { ScopeReading } from './check-page';
+import type { SurfaceRule } from './compare';
+import type { DetectorReading } from './detector-page';
+import type { PresentedIdentity } from './presented';
+
+/** The least texture size of a desktop GPU a site would believe (SwiftShader, the host's software GPU, has 8192). */
+const DESKTOP_GPU_TEXTURE_SIZE = 16_384;
+/** V8 sizes the heap at a quarter of the memory, up to 4 GB: a claim whose heap is off by more is contradicted. */
+const HEAP_SLACK = 0.3;
+
+const ROUNDING_PX = 1;
+
+const detector = (reading: ScopeReading) => reading.detector ?? null;
+
+/**
+ * What a site's detection scripts check in the page beyond the values: replaced functions giving themselves away,
+ * read-backs disagreeing, and values contradicted by what the host shows around them. Each is a surface: a
+ * contradiction fails it, with what was seen.
+ */
+export function detectorRules(presented: PresentedIdentity, userAgent: string): SurfaceRule[] {
+  const { identity } = presented;
+  const memory = identity.hardware.memory_gb;
+  return [
+    {
+      surface: 'script_hidden.to_string',
+      claimed: [],
+      read: (reading) => detector(reading)?.shown_replaced ?? null,
+      pageOnly: true,
+    },
+    {
+      surface: 'script_hidden.receiver_errors',
+      claimed: [],
+      read: (reading) => detector(reading)?.wrong_receiver ?? null,
+      pageOnly: true,
+    },
+    {
+      surface: 'script_hidden.stack_frames',
+      claimed: [],
+      read: (reading) => detector(reading)?.injected_frames ?? null,
+      pageOnly: true,
+    },
+    {
+      surface: 'read_backs',
+      claimed: { canvas: true, canvas_round_trip: true, webgl: true, audio: true },
+      read: (reading) => detector(reading)?.read_backs ?? null,
+      pageOnly: true,
+    },
+    {
+      surface: 'webgl.parameters',
+      // A GPU named by the identity must have the limits of one; null claims the host's, which has its own.
+      claimed: identity.webgl && {
+        renderer: identity.webgl.renderer,
+        max_texture_size: DESKTOP_GPU_TEXTURE_SIZE,
+      },
+      read: (reading) => detector(reading)?.webgl ?? null,
+      agrees: (seen) => {
+        const webgl = seen as DetectorReading['webgl'];
+        return webgl !== null && webgl.max_texture_size >= DESKTOP_GPU_TEXTURE_SIZE;
+      },
+      pageOnly: true,
+    },
+    {
+      surface: 'memory_gb.heap',
+      claimed: { memory_gb: memory, heap_limit_gb: Math.min(memory / 4, 4) },
+      read: (reading) => {
+        const seen = detector(reading);
+        return seen && { memory_gb: seen.memory_gb, heap_limit_gb: seen.heap_limit_gb };
+      },
+      agrees: (seen) => {
+        const heap = (seen as { heap_limit_gb: number | null } | null)?.heap_limit_gb;
+        const expected = Math.min(memory / 4, 4);
+        return typeof heap === 'number' && Math.abs(heap - expected) <= expected * HEAP_SLACK;
+      },
+      pageOnly: true,
+    },
+    {
+      surface: 'client_hints.form_factors',
+      claimed: [identity.client_hints.mobile ? 'Mobile' : 'Desktop'],
+      read: (reading) => detector(reading)?.form_factors ?? null,
+      pageOnly: true,
+    },
+    {
+      surface: 'locale.languages',
+      claimed: true,
+      read: (reading) => {
+        const seen = detector(reading);
+        return seen && { intl_locale: seen.intl_locale, first_language: seen.languages[0] ?? null };
+      },
+      agrees: (seen) => {
+        const { intl_locale, first_language } = seen as {
+          intl_locale: string;
+          first_language: string | null;
+        };
+        return intl_locale === first_language;
+      },
+      pageOnly: true,
+    },
+    {
+      surface: 'window',
+      claimed: { right: 0, bottom: 0 },
+      read: (reading) => detector(reading)?.window_overflow ?? null,
+      // At a fractional pixel ratio Chromium rounds the window's CSS size up by a pixel, as on any such screen.
+      agrees: (seen) => {
+        const overflow = seen as DetectorReading['window_overflow'] | null;
+        return overflow !== null && overflow.right <= ROUNDING_PX && overflow.bottom <= ROUNDING_PX;
+      },
+      pageOnly: true,
+    },
+    {
+      surface: 'service_worker',
+      claimed: { registered: true, user_agent: userAgent },
+      read: (reading) => reading.service_worker ?? null,
+      agrees: (seen) => {
+        const worker = seen as ScopeReading['service_worker'];
+        return worker?.registered === true && worker.answer?.user_agent === userAgent;
+      },
+      pageOnly: true,
+    },
+  ];
+}
