@@ -8,7 +8,8 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Services and browsers start in hooks; on a loaded machine (a shared CI runner) that took over 60 s.
+    hookTimeout: 180_000,
     restoreMocks: true,
   },
 });

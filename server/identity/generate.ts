@@ -1,10 +1,10 @@
-import { randomInt } from 'node:crypto';
 import {
   type Fingerprint,
   FingerprintGenerator,
   type FingerprintGeneratorOptions,
 } from 'fingerprint-generator';
 import type { Identity, IdentityPreset } from '../../lib/api/schemas/identity';
+import { drawingWith, noiseSeed, type RandomSource } from './random-source';
 
 /** Screen widths (CSS pixels) of each device class; the generator picks the rest of the device to match. */
 const PRESET_SCREENS: Record<IdentityPreset, { minWidth?: number; maxWidth?: number }> = {
@@ -18,9 +18,9 @@ let generator: FingerprintGenerator | null = null;
 /**
  * A new identity: a Linux desktop Chrome as real traffic shows them (Apify's Bayesian network of observed
  * fingerprints), so that screen, cores, memory and GPU come as sets seen together, never as independent dice.
- * Location is `auto`: it follows the proxy's exit IP, or the host without a proxy.
+ * Location is `auto`: it follows the proxy's exit IP, or the host without a proxy. Tests pass a seeded `random`.
  */
-export function generateIdentity(preset?: IdentityPreset): Identity {
+export function generateIdentity(preset?: IdentityPreset, random?: RandomSource): Identity {
   // Loading the network takes about 250 ms: once per process, on first use.
   generator ??= new FingerprintGenerator({
     browsers: [{ name: 'chrome' }],
@@ -28,9 +28,11 @@ export function generateIdentity(preset?: IdentityPreset): Identity {
     devices: ['desktop'],
     locales: ['en-US'],
   });
+  const network = generator;
   const options: Partial<FingerprintGeneratorOptions> = preset ? { screen: PRESET_SCREENS[preset] } : {};
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const identity = identityOf(generator.getFingerprint(options).fingerprint);
+    const fingerprint = drawingWith(random, () => network.getFingerprint(options));
+    const identity = identityOf(fingerprint.fingerprint, random);
     if (isPlausible(identity)) return identity;
   }
   throw new Error(`no plausible identity in ${MAX_ATTEMPTS} generated fingerprints`);
@@ -61,7 +63,7 @@ function isPlausible(identity: Identity): boolean {
   );
 }
 
-function identityOf(fingerprint: Fingerprint): Identity {
+function identityOf(fingerprint: Fingerprint, random?: RandomSource): Identity {
   const { navigator, screen, videoCard } = fingerprint;
   const hints = navigator.userAgentData;
   return {
@@ -95,7 +97,7 @@ function identityOf(fingerprint: Fingerprint): Identity {
       height: Math.min(screen.outerHeight || screen.availHeight, screen.availHeight),
     },
     webgl: { vendor: videoCard.vendor, renderer: videoCard.renderer },
-    seed: randomInt(1, 0xffff_ffff),
+    seed: noiseSeed(random),
     location: { timezone: 'auto', languages: 'auto', locale: 'auto', geolocation: 'auto' },
   };
 }
