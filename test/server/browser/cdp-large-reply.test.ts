@@ -88,8 +88,9 @@ describe('a large DevTools reply', () => {
     );
     expect(reply.length).toBeGreaterThan(40 * 2 ** 20);
     expect(reply.subarray(-64).toString()).toMatch(/x"\}\},"sessionId":"\w+"\}$/);
-    // The transfer itself loads the machine (806 ms against 278 ms idle on a loaded run, passing), a stall adds to it.
-    expect(slowestMs).toBeLessThan(Math.max(300, 5 * idle.slowestMs));
+    // The transfer itself loads the machine: 806 ms against 278 ms idle on a loaded run; a 2 s stall put in the relay
+    // gave 2737, 2740 and 2696 ms against 309, 547 and 535 ms idle.
+    expect(slowestMs).toBeLessThan(Math.max(300, 4 * idle.slowestMs));
     socket.close();
     await suite.api.stopSession({ session_id: session.id });
   });
