@@ -34,3 +34,15 @@ export function seededRandom(seed: number): RandomSource {
 export function randomForTest(): RandomSource {
   return seededRandom(testSeed());
 }
+
+let bytesDrawn = 0;
+
+/**
+ * `length` bytes that do not compress, each call other bytes, the same on every run: the content of files whose size
+ * is what a test is about.
+ */
+export function incompressibleBytes(length: number): Buffer {
+  bytesDrawn += 1;
+  const random = seededRandom(bytesDrawn);
+  return Buffer.from(Array.from({ length }, () => Math.floor(random() * 256)));
+}
