@@ -30,11 +30,6 @@ export function seededRandom(seed: number): RandomSource {
   };
 }
 
-/** The test's seeded random source (see `testSeed`). */
-export function randomForTest(): RandomSource {
-  return seededRandom(testSeed());
-}
-
 let bytesDrawn = 0;
 
 /**
