@@ -7,8 +7,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     exclude: ['test/e2e/**', 'node_modules/**'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Many tests start a service or a browser themselves: under load (2 cores, other runs) that alone took over 30 s.
+    testTimeout: 120_000,
+    // Services and browsers start in hooks; on a loaded machine (a shared CI runner) that took over 60 s.
+    hookTimeout: 180_000,
     restoreMocks: true,
     // Forks, not threads: a file's service runs in its worker (test/support/in-process-service.ts), which sets
     // the umask as main.ts does (refused in a thread) and holds a PGlite WASM heap and Chromium children that

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import {
   type Fingerprint,
   FingerprintGenerator,
@@ -6,6 +5,7 @@ import {
 } from 'fingerprint-generator';
 import type { Identity, IdentityPreset } from '../../lib/api/schemas/identity';
 import { hostMemoryGb } from './host';
+import { drawingWith, noiseSeed, type RandomSource } from './random-source';
 
 /** Screen widths (CSS pixels) of each device class; the generator picks the rest of the device to match. */
 const PRESET_SCREENS: Record<IdentityPreset, { minWidth?: number; maxWidth?: number }> = {
@@ -19,9 +19,9 @@ let generator: FingerprintGenerator | null = null;
 /**
  * A new identity: a Linux desktop Chrome as real traffic shows them (Apify's Bayesian network of observed
  * fingerprints), so that screen, cores, memory and GPU come as sets seen together, never as independent dice.
- * Location is `auto`: it follows the proxy's exit IP, or the host without a proxy.
+ * Location is `auto`: it follows the proxy's exit IP, or the host without a proxy. Tests pass a seeded `random`.
  */
-export function generateIdentity(preset?: IdentityPreset): Identity {
+export function generateIdentity(preset?: IdentityPreset, random?: RandomSource): Identity {
   // Loading the network takes about 250 ms: once per process, on first use.
   generator ??= new FingerprintGenerator({
     browsers: [{ name: 'chrome' }],
@@ -29,10 +29,11 @@ export function generateIdentity(preset?: IdentityPreset): Identity {
     devices: ['desktop'],
     locales: ['en-US'],
   });
+  const network = generator;
   const options: Partial<FingerprintGeneratorOptions> = preset ? { screen: PRESET_SCREENS[preset] } : {};
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const drawn = generator.getFingerprint(options).fingerprint;
-    const identity = identityOf(drawn);
+    const drawn = drawingWith(random, () => network.getFingerprint(options)).fingerprint;
+    const identity = identityOf(drawn, random);
     if (isPlausible(identity) && !SOFTWARE_RENDERER.test(drawn.videoCard.renderer)) return identity;
   }
   throw new Error(`no plausible identity in ${MAX_ATTEMPTS} generated fingerprints`);
@@ -61,7 +62,7 @@ function isPlausible(identity: Identity): boolean {
   );
 }
 
-function identityOf(fingerprint: Fingerprint): Identity {
+function identityOf(fingerprint: Fingerprint, random?: RandomSource): Identity {
   const { navigator, screen } = fingerprint;
   const hints = navigator.userAgentData;
   return {
@@ -98,7 +99,7 @@ function identityOf(fingerprint: Fingerprint): Identity {
     },
     // The host's GPU: its limits and extensions are what a page reads, whatever name is claimed.
     webgl: null,
-    seed: randomInt(1, 0xffff_ffff),
+    seed: noiseSeed(random),
     location: { timezone: 'auto', languages: 'auto', locale: 'auto', geolocation: 'auto' },
   };
 }

@@ -21,7 +21,7 @@ import { EMPTY_HISTORY, HOUR_MS, type PollHistory } from '../../lib/scheduling/w
 import type { WatchedRun } from '../../lib/storage';
 import { HOURLY_LIMITS } from '../../server/accounts/plans';
 import { FakeService } from '../support/fake-service';
-import { mulberry32 } from '../support/seeded-random';
+import { seededRandom } from '../support/seeded-random';
 
 export interface Scenario {
   plan: Plan;
@@ -102,7 +102,7 @@ async function settle(): Promise<void> {
 
 /** A small seeded generator (mulberry32), so that every run of the bench sees the same hour. */
 function random(seed: number) {
-  const next = mulberry32(seed);
+  const next = seededRandom(seed);
   return {
     between: (min: number, max: number) => min + (max - min) * next(),
     exponential: (mean: number) => -mean * Math.log(1 - next()),

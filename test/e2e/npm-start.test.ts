@@ -4,13 +4,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
 import { PROJECT_ROOT } from '../../server/core/config';
 import { makeTempDir, openToOthers, processesWithUserDataDir } from '../support/browser-fixtures';
+import { freePort } from '../support/free-port';
 import { cleanupStack } from './support/cleanup';
 import { processesWithEnvironment } from './support/processes';
 import { serviceReader } from './support/service-api';
@@ -21,14 +21,6 @@ let dataDir: string;
 let start: ChildProcess;
 let output: string[];
 let port: number;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Everything `npm start` started that still runs: all of it carries its DATA_DIR in its environment. */
 const leftRunning = () => processesWithEnvironment('DATA_DIR', dataDir);

@@ -62,7 +62,9 @@ function quotaLine(popup: Page) {
 describe('the popup explains what went wrong', () => {
   it('a key the service refuses', async () => {
     const popup = await connect(service.baseUrl, 'pp_live_00000000000000000000000000000000');
-    expect(await alertOf(popup)).toBe('This API key is not valid: check it, or create a new one in the dashboard.');
+    expect(await alertOf(popup)).toBe(
+      'This API key is not valid: check it, or create a new one in the dashboard.',
+    );
     expect(await popup.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
     await saveScreenshot(popup, 'error');
     await popup.close();

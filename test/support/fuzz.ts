@@ -1,9 +1,9 @@
 /** Seeded random choices and the bad values a fuzz sends: wrong types, huge and deep values, U+0000, bad UTF-8. */
-import { mulberry32 } from './seeded-random';
+import { seededRandom } from './seeded-random';
 
 /** Seeded choices: the same seed gives the same requests. */
 export function seeded(seed: number): { pick<T>(items: readonly T[], count: number): T[] } {
-  const next = mulberry32(seed);
+  const next = seededRandom(seed);
   return {
     pick(items, count) {
       const pool = [...items];

@@ -11,7 +11,8 @@ import { copyDatabaseTemplate } from './data-dir-template';
 import { runKeysInProcess } from './keys-in-process';
 
 const MAIN = path.join(PROJECT_ROOT, 'server', 'boot', 'main.ts');
-const START_TIMEOUT_MS = 60_000;
+// Under the hook timeout (vitest.config.ts), so that a service that does not start fails with its logs.
+const START_TIMEOUT_MS = 150_000;
 
 export interface CliResult {
   code: number | null;

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 const NGINX = '/usr/sbin/nginx';
 
@@ -58,7 +58,7 @@ http {
     errors += chunk;
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForPort(port, () => errors);
+  await waitForPort(port, path.join(dir, 'nginx.pid'), child, () => errors);
   return {
     url: `http://127.0.0.1:${port}`,
     async stop() {
@@ -69,25 +69,24 @@ http {
   };
 }
 
-/** A loopback port free now, for a server started later (nginx, whose address the processes must know first). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, errors: () => string): Promise<void> {
+/**
+ * Waits for nginx to answer. nginx writes its pid file once it listens: before that, or once it exited (the port was
+ * taken meanwhile), whatever answers on the port is another server.
+ */
+async function waitForPort(
+  port: number,
+  pidFile: string,
+  child: ChildProcess,
+  errors: () => string,
+): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      () => true,
-      () => false,
-    );
+  while (Date.now() < deadline && child.exitCode === null) {
+    const ok =
+      existsSync(pidFile) &&
+      (await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        () => true,
+        () => false,
+      ));
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

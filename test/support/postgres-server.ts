@@ -1,10 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port';
 
 export interface PostgresServer {
   url: string;
@@ -64,21 +65,7 @@ export async function startPostgres(
     'postgres',
   ]);
   execFileSync(initCommand, [...initArgs], { stdio: 'ignore' });
-  const port = await freePort();
-  const [command, args] = run(path.join(bin, 'postgres'), [
-    '-D',
-    dataDir,
-    '-p',
-    String(port),
-    '-h',
-    '127.0.0.1',
-    '-k',
-    dir,
-    ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-  ]);
-  const server: ChildProcess = spawn(command, [...args], { stdio: 'ignore' });
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await waitUntilReady(url);
+  const { server, url } = await listening(run, bin, dataDir, dir, settings);
   const pid = () => Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url,
@@ -95,29 +82,63 @@ export async function startPostgres(
   };
 }
 
-async function waitUntilReady(url: string): Promise<void> {
+/**
+ * PostgreSQL on a free port, tried again on another where it could not listen: the port is only known free when it
+ * is picked. Ready means this server answers, not another one that holds the port.
+ */
+async function listening(
+  run: (command: string, args: string[]) => readonly [string, readonly string[]],
+  bin: string,
+  dataDir: string,
+  socketDir: string,
+  settings: Record<string, string>,
+): Promise<{ server: ChildProcess; url: string }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const [command, args] = run(path.join(bin, 'postgres'), [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+      '-k',
+      socketDir,
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ]);
+    const server: ChildProcess = spawn(command, [...args], { stdio: 'ignore' });
+    const exited = once(server, 'exit').then(() => null);
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    const answering = await Promise.race([dataDirectoryAt(url, exited), exited]);
+    if (answering === dataDir) return { server, url };
+    if (server.exitCode === null) {
+      server.kill('SIGKILL');
+      await exited;
+    }
+    if (attempt === 3)
+      throw new Error(`PostgreSQL did not listen on 3 free ports; the last, ${port}, answered ${answering}`);
+  }
+}
+
+/** The data directory of the PostgreSQL that answers at `url`, once one does, or null once `givenUp` settles. */
+async function dataDirectoryAt(url: string, givenUp: Promise<null>): Promise<string | null> {
+  let over = false;
+  void givenUp.then(() => {
+    over = true;
+  });
   const deadline = Date.now() + 20_000;
   for (;;) {
     const client = new pg.Client({ connectionString: url });
     try {
       await client.connect();
+      const { rows } = await client.query<{ data_directory: string }>('show data_directory');
       await client.end();
-      return;
+      return rows[0]?.data_directory ?? null;
     } catch (error) {
       await client.end().catch(() => {});
+      if (over) return null;
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

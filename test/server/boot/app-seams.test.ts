@@ -107,8 +107,11 @@ function call(method: string, pathname: string, body?: unknown, headers: Record<
   });
 }
 
+let sessionsInserted = 0;
+
 async function insertSession(profileId: string, status: string): Promise<string> {
-  const id = `ses_test${Math.random().toString(36).slice(2, 10)}`;
+  sessionsInserted += 1;
+  const id = `ses_test${sessionsInserted}`;
   await db.query(
     `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at)
      values ($1, $2, $3, $4, true, now(), now())`,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serviceSuite } from '../../support/service-suite';
@@ -42,8 +43,9 @@ function timeHealthz(baseUrl: string, stop: Promise<unknown>): Promise<{ slowest
 
 describe('a large DevTools reply', () => {
   // A stall of the service's event loop shows in every try; a slow answer of a busy shared machine (380 ms on one
-  // full run, under 300 ms alone) in one only.
-  it("passes 40 MB whole over the account's own cdp_url while /healthz answers within tens of ms", {
+  // full run, under 300 ms alone) in one only. The limit grows with the slowest answer of an idle window as long, so
+  // that a loaded machine is measured against itself.
+  it("passes 40 MB whole over the account's own cdp_url while /healthz answers as fast as when idle", {
     retry: 2,
     timeout: 120_000,
   }, async () => {
@@ -76,15 +78,20 @@ describe('a large DevTools reply', () => {
       { expression: "'x'.repeat(40 * 2 ** 20)", returnByValue: true },
       attached.sessionId,
     );
+    const startedAt = performance.now();
     const timing = timeHealthz(suite.service.baseUrl, large);
     const reply = await large;
     const { slowestMs, count } = await timing;
+    const idle = await timeHealthz(suite.service.baseUrl, sleep(performance.now() - startedAt));
     console.log(
-      `40 MB reply: ${reply.length} bytes; /healthz slowest ${slowestMs} ms over ${count} requests`,
+      `40 MB reply: ${reply.length} bytes; /healthz slowest ${slowestMs} ms over ${count} requests, ` +
+        `${idle.slowestMs} ms over ${idle.count} when idle`,
     );
     expect(reply.length).toBeGreaterThan(40 * 2 ** 20);
     expect(reply.subarray(-64).toString()).toMatch(/x"\}\},"sessionId":"\w+"\}$/);
-    expect(slowestMs).toBeLessThan(300);
+    // The transfer itself loads the machine: 806 ms against 278 ms idle on a loaded run; a 2 s stall put in the relay
+    // gave 2737, 2740 and 2696 ms against 309, 547 and 535 ms idle.
+    expect(slowestMs).toBeLessThan(Math.max(300, 4 * idle.slowestMs));
     socket.close();
     await suite.api.stopSession({ session_id: session.id });
   });

@@ -270,12 +270,22 @@ describe('the relay’s forwarding', () => {
   });
 
   it('closes a tunnel whose browser left while it was being opened', async () => {
-    // A proxy that takes its time to open tunnels, and says when its side of one closes.
-    let proxySide: Socket | null = null;
+    // A proxy that answers a CONNECT only once the browser has left: the tunnel is still being opened then, however
+    // slow the machine.
+    let browserLeft: () => void = () => {};
+    const left = new Promise<void>((resolve) => {
+      browserLeft = resolve;
+    });
+    let asked: (socket: Socket) => void = () => {};
+    const proxySide = new Promise<Socket>((resolve) => {
+      asked = resolve;
+    });
     const slowProxy = createTcpServer((socket) => {
-      proxySide = socket;
-      socket.once('data', () => setTimeout(() => socket.write('HTTP/1.1 200 OK\r\n\r\n'), 300));
       socket.on('error', () => {});
+      socket.once('data', () => {
+        asked(socket);
+        void left.then(() => socket.write('HTTP/1.1 200 OK\r\n\r\n'));
+      });
     });
     slowProxy.listen(0, '127.0.0.1');
     await once(slowProxy, 'listening');
@@ -291,12 +301,12 @@ describe('the relay’s forwarding', () => {
       await withRelay(async (relay) => {
         const client = await rawClient(relay.port);
         client.send(`CONNECT 127.0.0.1:${echoPort} HTTP/1.1\r\n${AUTHORIZATION}\r\n\r\n`);
-        await new Promise((settle) => setTimeout(settle, 100));
+        const socket = await proxySide;
+        const closed = once(socket, 'close');
         client.socket.destroy();
-        expect(proxySide).not.toBeNull();
-        const closed = once(proxySide as unknown as Socket, 'close').then(() => true);
-        const lingered = new Promise((settle) => setTimeout(() => settle(false), 1500));
-        expect(await Promise.race([closed, lingered])).toBe(true);
+        browserLeft();
+        // A tunnel left open would hold this until the test's timeout.
+        await closed;
       }, upstream);
     } finally {
       slowProxy.close();

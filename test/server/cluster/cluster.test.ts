@@ -10,6 +10,7 @@ import type { AutomationRun } from '../../../lib/api/schemas/automation';
 import type { Session } from '../../../lib/api/schemas/sessions';
 import { eventually } from '../../e2e/support/wait';
 import { openEventStream } from '../../support/event-stream';
+import { freePort } from '../../support/free-port';
 import {
   createDataDir,
   JSON_HEADERS,
@@ -18,7 +19,7 @@ import {
   type ServiceHandle,
   startService,
 } from '../../support/harness';
-import { freePort, nginxForTests, startNginx } from '../../support/nginx';
+import { nginxForTests, startNginx } from '../../support/nginx';
 import { type PostgresServer, postgresForTests, startPostgres } from '../../support/postgres-server';
 
 /*

@@ -96,7 +96,7 @@ describe('the hourly limit of the plan', () => {
   });
 });
 
-describe('the hour’s count', { timeout: 120_000 }, () => {
+describe('the hour’s count', { timeout: 300_000 }, () => {
   /** Makes `count` requests on a new free key, ends the service with `end`, and answers the next request after a restart. */
   async function nextAfterRestart(count: number, end: (service: ServiceHandle) => Promise<void>) {
     const dataDir = await createDataDir();
@@ -117,11 +117,17 @@ describe('the hour’s count', { timeout: 120_000 }, () => {
   }
 
   it('is kept across a restart: a free key that used its hour is still refused', async () => {
+    const before = Date.now();
     const refused = await nextAfterRestart(100, async (service) => {
       expect(await service.stop()).toBe(0);
     });
     expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
+    // The hour is counted in whole minutes: it ends an hour after the minute of the requests began, however long the
+    // restart took on a loaded machine.
+    const hourEnds = Math.floor(before / 60_000) * 60_000 + 3_600_000;
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.floor((hourEnds - Date.now()) / 1000));
+    expect(retryAfter).toBeLessThanOrEqual(3600);
   });
 
   it('survives kill -9 a moment after the requests: PGlite’s WAL is flushed without a WAL writer', async () => {

@@ -77,9 +77,12 @@ function openDevtools(url: string): Promise<WebSocket | number> {
   });
 }
 
+let commandsSent = 0;
+
 /** Sends one DevTools command and resolves with its reply. */
 function command(socket: WebSocket, method: string, params: Record<string, unknown> = {}) {
-  const id = Math.floor(Math.random() * 1e9);
+  commandsSent += 1;
+  const id = commandsSent;
   return new Promise<{ result?: Record<string, unknown>; error?: { message: string } }>((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
       const message = JSON.parse(data.toString()) as {

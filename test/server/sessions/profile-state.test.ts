@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { createAccountWithKey } from '../../../server/store/accounts';
 import { deleteAccountRow } from '../../../server/store/dashboard-accounts';
 import { deleteIdleProfile, insertProfile } from '../../../server/store/profiles';
 import { makeTempDir, openToOthers } from '../../support/browser-fixtures';
+import { incompressibleBytes } from '../../support/seeded-random';
 
 /* A profile's browser data saved to the database from one data dir and restored into another. */
 
@@ -83,16 +83,16 @@ async function storedVersion(profileId: string): Promise<number | null> {
 
 const PROFILE_ITSELF = {
   'Local State': '{"browser":{}}',
-  'Default/Cookies': randomBytes(3000),
+  'Default/Cookies': incompressibleBytes(3000),
   'Default/Preferences': '{"profile":{"name":"x"}}',
-  'Default/History': randomBytes(2000),
-  'Default/Local Storage/leveldb/000003.log': randomBytes(500),
-  'Default/IndexedDB/http_127.0.0.1_80.indexeddb.leveldb/000001.log': randomBytes(700),
-  'Default/Service Worker/Database/000001.log': randomBytes(100),
+  'Default/History': incompressibleBytes(2000),
+  'Default/Local Storage/leveldb/000003.log': incompressibleBytes(500),
+  'Default/IndexedDB/http_127.0.0.1_80.indexeddb.leveldb/000001.log': incompressibleBytes(700),
+  'Default/Service Worker/Database/000001.log': incompressibleBytes(100),
 };
 
 const CACHES_AND_RUNTIME = {
-  'Default/Cache/Cache_Data/data_0': randomBytes(900),
+  'Default/Cache/Cache_Data/data_0': incompressibleBytes(900),
   'Default/Code Cache/js/index': 'x',
   'Default/Service Worker/CacheStorage/abc/index': 'x',
   'Default/Service Worker/ScriptCache/index': 'x',
@@ -102,7 +102,7 @@ const CACHES_AND_RUNTIME = {
   'Downloads/report.pdf': 'x',
   DevToolsActivePort: '1234\n/devtools/browser/x',
   'chromium-stderr.log': 'noise',
-  'BrowserMetrics-spare.pma': randomBytes(100),
+  'BrowserMetrics-spare.pma': incompressibleBytes(100),
 };
 
 describe('profile state', () => {
@@ -158,9 +158,9 @@ describe('profile state', () => {
     const profileId = await newProfile();
     const folder = folderOn('first', profileId);
     await writeFiles(folder, {
-      'Default/Cookies': randomBytes(1000),
-      'Default/IndexedDB/big.leveldb/000001.log': randomBytes(200_000),
-      'Default/File System/000/p/00/00000000': randomBytes(100_000),
+      'Default/Cookies': incompressibleBytes(1000),
+      'Default/IndexedDB/big.leveldb/000001.log': incompressibleBytes(200_000),
+      'Default/File System/000/p/00/00000000': incompressibleBytes(100_000),
     });
     await sync(150_000).save(profileId, folder);
     expect(logs.at(-1)).toMatchObject({ msg: 'profile state saved', left_out: ['Default/IndexedDB'] });
