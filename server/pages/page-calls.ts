@@ -10,7 +10,7 @@ import { cutTitle, cutUrl } from './page-text';
 /** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
 const CALL_TIME_LIMIT_MS = 45_000;
 /** How long going back from a failed navigation's error page may take. */
-const GO_BACK_TIME_LIMIT_MS = 10_000;
+const GO_BACK = { waitUntil: 'load', timeout: 10_000 } as const;
 /** The largest image a screenshot answers (a full page can be tens of megabytes). */
 export const MAX_SCREENSHOT_BYTES = 5 * 2 ** 20;
 
@@ -146,8 +146,14 @@ async function navigateOrStay(page: Page, navigate: () => Promise<unknown>): Pro
   try {
     await navigate();
   } catch (error) {
-    if (page.url() !== before)
-      await page.goBack({ waitUntil: 'load', timeout: GO_BACK_TIME_LIMIT_MS }).catch(() => null);
+    // A network error's page may commit only after the navigation was reported failed.
+    if (page.url() === before)
+      await page
+        .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 1_000 })
+        .catch(() => null);
+    if (page.url() !== before) await page.goBack(GO_BACK).catch(() => null);
+    // An error page that took the place of the entry has nothing to go back to: open the address again.
+    if (page.url() !== before && /^https?:/.test(before)) await page.goto(before, GO_BACK).catch(() => null);
     const now = page.url();
     const stays = now === before ? `The tab stays at ${cutUrl(before)}.` : `The tab is at ${cutUrl(now)}.`;
     throw new PageProblem(`${error instanceof Error ? error.message : String(error)}. ${stays}`);

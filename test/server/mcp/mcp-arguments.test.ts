@@ -48,7 +48,7 @@ describe('U+0000 in tool arguments', { timeout: 60_000 }, () => {
         text: expect.stringContaining(`${field}: must not contain U+0000 (the NUL character)`),
       });
     }
-    const listed = await ok(client, 'list_profiles', {});
+    const listed = await ok(client, 'list_profiles', { detail: true });
     expect((listed.data as { name: string }[]).map((item) => item.name)).toEqual(['Shop']);
   });
 });

@@ -120,7 +120,7 @@ describe('MCP requests an account does not pay for', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(((await refused.json()) as { detail: string }).detail).toMatch(
-      /^An account may send 300 requests a minute to the MCP endpoint; the next one is possible in \d+ seconds?\.$/,
+      /^An account may send 300 requests a minute to the MCP endpoint; the next one is possible in \d+ (seconds?|minutes?)\.$/,
     );
     expect((await postMcp(otherKey, { jsonrpc: '2.0', id: 0, method: 'ping' })).status).toBe(200);
   }, 60_000);
