@@ -39,12 +39,13 @@ const OTHER_SYSTEM_OR_BROWSER =
   /Windows|Win64|Macintosh|Mac OS X|Android|iPhone|iPad|CrOS|Mobile|Firefox\/|EdgA?\/|OPR\/|YaBrowser\//;
 
 /** Exactly `value`: an identity showing anything else would be contradicted by the rest, which is Linux's. */
-const only = (value: string) =>
-  z
-    .string()
-    .check(
-      z.refine((text) => text === value, { message: `must be ${value}, as the rest of the identity is` }),
-    );
+const only = (value: string) => {
+  const message = `must be ${value}, as the rest of the identity is`;
+  return z.string().check(
+    z.maxLength(value.length, message),
+    z.refine((text) => text === value, { message }),
+  );
+};
 
 /** Where the profile says it is: `auto` follows the proxy's exit IP (or the host without a proxy). */
 export const IdentityLocation = z.strictObject({

@@ -39,7 +39,7 @@ describe('the MCP tools list', () => {
       expect(text, key).not.toContain(`"${key}"`);
     const createProxy = tools.find((tool) => tool.name === 'create_proxy');
     expect(createProxy?.inputSchema.properties?.username).toEqual({ type: ['string', 'null'] });
-    expect(createProxy?.inputSchema.required).toEqual(['name', 'scheme', 'host', 'port']);
+    expect(createProxy?.inputSchema.required).toEqual(['scheme', 'host', 'port']);
     const createProfile = tools.find((tool) => tool.name === 'create_profile');
     expect(Object.keys(createProfile?.inputSchema.properties ?? {})).not.toContain('identity');
   });
