@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CDPSession, Page } from 'playwright-core';
 import { bytes, seconds } from '../automation/runner-messages';
+import { timeLimit } from '../core/time-limit';
 import { PageProblem } from './page-problem';
 
 /** How long browser_evaluate may take, a promise's wait included, before the evaluation is ended. */
@@ -46,7 +47,8 @@ export async function evaluateInPage(
   }: { maxBytes: number; stop: AbortSignal; timeLimitMs?: number },
 ): Promise<unknown> {
   const cdp = await page.context().newCDPSession(page);
-  const ended = AbortSignal.any([stop, AbortSignal.timeout(timeLimitMs)]);
+  const limit = timeLimit(timeLimitMs, stop);
+  const ended = limit.signal;
   try {
     const evaluation = cdp.send('Runtime.evaluate', {
       expression: `${IN_PAGE}(${JSON.stringify(expression)}, ${maxBytes})`,
@@ -67,6 +69,7 @@ export async function evaluateInPage(
     }
     return answerOf(outcome, maxBytes);
   } finally {
+    limit.clear();
     await cdp.detach().catch(() => {});
   }
 }

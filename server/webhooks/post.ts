@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { boundedText } from '../core/bounded-text';
 import type { EgressPolicy } from '../core/egress-policy';
+import { timeLimit } from '../core/time-limit';
 import { EgressRefused, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
 
 /** What a receiver said: its status and the start of its answer, or why there was no answer. */
@@ -30,7 +31,8 @@ export async function postWebhook(
     return { answered: false, error: refusal(target.hostname, error) };
   }
   const send = target.protocol === 'https:' ? https.request : http.request;
-  return new Promise((resolve) => {
+  const limit = timeLimit(options.timeoutMs, options.signal);
+  return new Promise<PostOutcome>((resolve) => {
     const request = send(
       target,
       {
@@ -42,7 +44,7 @@ export async function postWebhook(
           'Content-Length': Buffer.byteLength(body),
           'User-Agent': 'ProfilePilot-Webhooks',
         },
-        signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
+        signal: limit.signal,
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -73,7 +75,7 @@ export async function postWebhook(
       });
     });
     request.end(body);
-  });
+  }).finally(limit.clear);
 }
 
 /** Why an address may not receive webhooks, as a sentence. */
