@@ -76,9 +76,11 @@ function install(values: InjectedValues): void {
     const lines = ((error as Error).stack as string).split('\n');
     const own = lines.findIndex((line) => line.includes(name) && line.includes('<anonymous>'));
     if (own <= 0) return error;
-    // The replacement's frame, and the unnamed helpers it called above it.
+    // The replacement's frame, and the helpers it called above it (named or not: all of this script's frames
+    // are <anonymous>, and nothing but this script runs between the browser's function and its replacement).
     let first = own;
-    while (first > 1 && /^\s+at <anonymous>:\d+:\d+$/.test(lines[first - 1] as string)) first -= 1;
+    const ownFrame = /^\s+at (?:\S+ \()?<anonymous>:\d+:\d+\)?$/;
+    while (first > 1 && ownFrame.test(lines[first - 1] as string)) first -= 1;
     lines.splice(first, own - first + 1);
     (error as Error).stack = lines.join('\n');
     return error;

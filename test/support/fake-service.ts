@@ -8,6 +8,7 @@
  * virtual clock needs).
  */
 import type { AutomationRun, Session } from '../../lib/api';
+import { endpoints } from '../../lib/api/endpoints';
 import { RunStatusQuery, SessionListQuery } from '../../lib/api/inputs/queries';
 import { SessionStop } from '../../lib/api/inputs/sessions';
 import type { Plan } from '../../lib/api/schemas/account';
@@ -20,6 +21,9 @@ import { rateLimitHeaders } from '../../server/http/rate-limit';
 import { SlidingWindowLimiter } from '../../server/http/sliding-window';
 import { readCursor, validate } from '../../server/http/validate';
 import { toPage } from '../../server/store/pagination';
+
+/** A request's place in the plan's hourly window: the headers it gets, or its 429. */
+type Admission = { headers: Record<string, string>; refusal?: Answer };
 
 /** The service's answer to starting a profile that already runs (`server/sessions/start-session.ts`). */
 export const SESSION_EXISTS_DETAIL = 'This profile already has a running session; stop it first or use it.';
@@ -105,7 +109,10 @@ export class FakeService {
       record(0);
       return Promise.reject(new TypeError('fetch failed'));
     }
-    const quota = this.admit();
+    // As the service does, a stop is never counted nor refused.
+    const stop = endpoints.stopSession;
+    const quota: Admission =
+      method === stop.method && url.pathname === stop.path ? { headers: {} } : this.admit();
     if (quota.refusal) {
       record(429);
       return this.reply(quota.refusal, init.signal);
@@ -380,7 +387,7 @@ export class FakeService {
   }
 
   /** Counts the request in the plan's sliding window, as the service does: its headers, or its 429. */
-  private admit(): { headers: Record<string, string>; refusal?: Answer } {
+  private admit(): Admission {
     const { plan } = this.options;
     const limit = HOURLY_LIMITS[plan];
     if (limit === null) return { headers: {} };

@@ -188,7 +188,7 @@ describe('an absolute-form request target', () => {
           jsonrpc: '2.0',
           id: 1,
           method: 'tools/call',
-          params: { name: 'list_sessions', arguments: { status: 'running' } },
+          params: { name: 'list_sessions', arguments: { status: 'running', detail: true } },
         }),
       );
       expect(listed.status).toBe(200);
