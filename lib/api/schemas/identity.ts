@@ -42,7 +42,7 @@ const OTHER_SYSTEM_OR_BROWSER =
 const only = (value: string) => {
   const message = `must be ${value}, as the rest of the identity is`;
   return z.string().check(
-    z.maxLength(value.length, message),
+    z.maxLength(value.length, { message, abort: true }),
     z.refine((text) => text === value, { message }),
   );
 };
