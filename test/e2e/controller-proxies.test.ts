@@ -132,7 +132,7 @@ describe('proxy tools', () => {
     // The pasted password was kept nowhere in the extension.
     expect(await allStorage(popup)).not.toContain('pw-9');
 
-    const name = `127.0.0.1:${proxy.port}`;
+    const name = `pat@127.0.0.1:${proxy.port}`;
     await popup.getByRole('button', { name: `Check ${name}` }).click();
     await rowOf(popup, name).getByText('Works: exit IP 203.0.113.9 (Asia/Tokyo)', { exact: false }).waitFor();
     expect(proxy.seen.at(-1)).toMatchObject({ authorized: true });
