@@ -27,7 +27,11 @@ import { runWxt } from '../../scripts/wxt';
 // and the worker from 20.8 to 21.3 KB on its own; all of these together are measured by npm run test:size.
 // Its last points (kept proxy checks with Check all, empty views with their action, no Continue screen) left
 // the popup at 34.0 KB and the worker at 23.6 KB, within these budgets (npm run test:size).
-const BUDGETS_KB = { popup: 35, background: 24, dashboard: 30 };
+// Then 36 and 25 KB: issue 41 (the list's sort, tag chips and `/`, the shortcuts listed, Stop all that asks, proxies
+// pasted in four formats, the shortcut's confirmation) and issues 37 and 38 in the shared schemas (a maximum length
+// on every string a request takes, the identity's exact platform values and the user agent it can carry) took the
+// popup from 34.1 to 35.4 KB and the worker from 23.6 to 24.1 KB.
+const BUDGETS_KB = { popup: 36, background: 25, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 
