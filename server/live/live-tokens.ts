@@ -60,8 +60,3 @@ export class LiveTokens {
     return createHmac('sha256', this.key).update(`${sessionId}.${letter}.${expires}`).digest('base64url');
   }
 }
-
-/** A path as it may be logged: a live view address without its token (it is the credential). */
-export function withoutLiveToken(pathname: string): string {
-  return pathname.replace(/^(\/live\/[^/]+\/)[^/]+/, '$1…');
-}
