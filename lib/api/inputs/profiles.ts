@@ -1,6 +1,12 @@
 import { parseProxyUrl } from '../proxy-url';
 import { Id } from '../schemas/common';
-import { carriedUserAgent, IDENTITY_PRESETS, Identity, LanguageTag, TimeZone } from '../schemas/identity';
+import {
+  carriedUserAgent,
+  GivenIdentity,
+  IDENTITY_PRESETS,
+  LanguageTag,
+  TimeZone,
+} from '../schemas/identity';
 import { z } from '../zod';
 import { DisplayName, Tags } from './common';
 
@@ -71,7 +77,7 @@ export const ProfileCreate = z
   .strictObject({
     ...profileFields,
     /** The identity to present; else one is generated (of `identity_preset`'s device class when given). */
-    identity: z.optional(Identity),
+    identity: z.optional(GivenIdentity),
   })
   .check(
     oneProxy,
@@ -108,7 +114,7 @@ const presetWithNewIdentity = z.refine<{ identity_preset?: string; new_identity?
   { message: 'identity_preset goes with new_identity: true', path: ['identity_preset'] },
 );
 
-export const ProfileUpdate = z.strictObject({ ...updateFields, identity: z.optional(Identity) }).check(
+export const ProfileUpdate = z.strictObject({ ...updateFields, identity: z.optional(GivenIdentity) }).check(
   oneProxy,
   z.refine((body) => !(body.identity && body.new_identity), {
     message: 'give either identity or new_identity, not both',
