@@ -111,29 +111,6 @@ export const Identity = z.strictObject({
   location: IdentityLocation,
 });
 
-/**
- * An identity as a client gives one: also nothing the browser would contradict. No platform version (Chromium on
- * Linux reports none: a site that knows that catches any other), and a window inside the screen's work area (one
- * ending past it is no person's). Answers keep the plain schema: identities stored before are corrected where a
- * start presents them.
- */
-export const GivenIdentity = Identity.check(
-  z.superRefine((identity, ctx) => {
-    const refuse = (path: string[], message: string) =>
-      ctx.issues.push({ code: 'custom', message, input: identity, path });
-    const { client_hints, screen, window } = identity;
-    if (client_hints.platform_version !== '')
-      refuse(
-        ['client_hints', 'platform_version'],
-        'must be empty: Chromium on Linux reports no platform version, and a site that knows it would catch any other',
-      );
-    if (window.width > screen.avail_width)
-      refuse(['window', 'width'], `must be at most the screen's avail_width (${screen.avail_width})`);
-    if (window.height > screen.avail_height)
-      refuse(['window', 'height'], `must be at most the screen's avail_height (${screen.avail_height})`);
-  }),
-);
-
 export type Identity = z.infer<typeof Identity>;
 export type IdentityLocation = z.infer<typeof IdentityLocation>;
 export type IdentityPreset = (typeof IDENTITY_PRESETS)[number];
