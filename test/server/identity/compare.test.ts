@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { SiteView } from '../../../lib/api/schemas/identity-check';
 import { compareSurfaces, exitLocation } from '../../../server/identity/compare';
 import { engineOf, engineUserAgent } from '../../../server/identity/engine';
 import { generateIdentity } from '../../../server/identity/generate';
 import { presentIdentity } from '../../../server/identity/presented';
 import type { ScopeReading } from '../../../server/identity/scope-reading';
+import { siteView } from '../../../server/identity/site-view';
 
 const engine = engineOf('156.0.8078.108');
 const exit = {
@@ -261,6 +263,38 @@ describe('the identity check’s verdicts', () => {
       timezone_matches: false,
       languages_match: false,
     });
+  });
+
+  it('says what a site sees, each value a page wrote cut to the answer’s bound', () => {
+    const page = faithful();
+    expect(siteView(presented, page)).toEqual({
+      ip: exit.ip,
+      place: 'Frankfurt am Main, DE',
+      timezone: exit.timezone,
+      languages: exit.languages,
+      user_agent: page.user_agent,
+      screen: {
+        width: presented.screen.width,
+        height: presented.screen.height,
+        pixel_ratio: presented.screen.pixel_ratio,
+      },
+      gpu: null,
+    });
+    const flooded = {
+      ...page,
+      user_agent: 'x'.repeat(5000),
+      languages: Array.from({ length: 50 }, () => 'y'.repeat(100)),
+      webgl: { vendor: 'v', renderer: 'z'.repeat(5000) },
+    };
+    const view = siteView(presentIdentity(presented.identity, {}, null), flooded);
+    expect(SiteView.safeParse(view).success).toBe(true);
+    expect([view.ip, view.place, view.user_agent.length, view.languages.length, view.gpu?.length]).toEqual([
+      null,
+      null,
+      500,
+      10,
+      300,
+    ]);
   });
 
   it('derives Chromium’s GREASE brand from the major version', () => {
