@@ -40,6 +40,12 @@ export function detectorRules(presented: PresentedIdentity): SurfaceRule[] {
       read: (reading) => detector(reading)?.injected_frames ?? null,
     },
     {
+      surface: 'script_hidden.cross_realm',
+      claimed: [],
+      read: (reading) => detector(reading)?.cross_realm ?? null,
+      scopes: WINDOWS,
+    },
+    {
       surface: 'read_backs',
       claimed: { canvas: true, canvas_round_trip: true, webgl: true, audio: true },
       read: (reading) => detector(reading)?.read_backs ?? null,

@@ -11,6 +11,8 @@ export interface DetectorReading {
   wrong_receiver: string[];
   /** Stack lines that name a function between the page and the browser. */
   injected_frames: string[];
+  /** A fresh frame's read-outs called on this realm's canvas that throw or answer otherwise than this realm's. */
+  cross_realm: string[];
   /** Whether two read-backs of one drawing agree, by each route. */
   read_backs: {
     canvas: boolean | null;
@@ -89,6 +91,39 @@ export async function readDetector(): Promise<DetectorReading> {
       // The browser's own function leaves no frame: the top one is this probe's.
       if (first > 0 && !/readDetector/.test(lines[first] as string))
         frames.push(`${owner}.${name}: ${(lines[first] as string).trim()}`);
+    }
+  }
+  const crossRealm: string[] = [];
+  const freshScope = fresh as unknown as Record<string, { prototype: Record<string, unknown> } | undefined>;
+  if (fresh && hasDocument) {
+    const drawn = Object.assign(document.createElement('canvas'), { width: 16, height: 8 });
+    const drawing = drawn.getContext('2d') as CanvasRenderingContext2D;
+    drawing.fillStyle = '#36c';
+    drawing.fillRect(0, 0, 16, 8);
+    const crossCalls: [string, () => unknown, unknown, unknown[]][] = [
+      [
+        'HTMLCanvasElement.toDataURL',
+        () => drawn.toDataURL(),
+        freshScope.HTMLCanvasElement?.prototype.toDataURL,
+        [],
+      ],
+      [
+        'CanvasRenderingContext2D.getImageData',
+        () => drawing.getImageData(0, 0, 16, 8).data.join(),
+        freshScope.CanvasRenderingContext2D?.prototype.getImageData,
+        [0, 0, 16, 8],
+      ],
+    ];
+    for (const [name, own, theirs, args] of crossCalls) {
+      if (typeof theirs !== 'function') continue;
+      const receiver = name.startsWith('HTML') ? drawn : drawing;
+      try {
+        const answer = Reflect.apply(theirs, receiver, args) as { data?: Uint8ClampedArray };
+        const shownThere = answer?.data ? answer.data.join() : answer;
+        if (shownThere !== own()) crossRealm.push(`${name} from the fresh frame: another answer`);
+      } catch (error) {
+        crossRealm.push(`${name} from the fresh frame: ${String(error).slice(0, 80)}`);
+      }
     }
   }
   frame?.remove();
@@ -190,6 +225,7 @@ export async function readDetector(): Promise<DetectorReading> {
     shown_replaced: shown,
     wrong_receiver: wrongReceiver,
     injected_frames: frames,
+    cross_realm: crossRealm,
     read_backs: readBacks,
     webgl,
     heap_limit_gb: memory ? memory.jsHeapSizeLimit / 2 ** 30 : null,

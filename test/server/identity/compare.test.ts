@@ -45,6 +45,7 @@ function faithful(): ScopeReading {
       shown_replaced: [],
       wrong_receiver: [],
       injected_frames: [],
+      cross_realm: [],
       read_backs: { canvas: true, canvas_round_trip: true, webgl: true, audio: true },
       webgl: {
         renderer: 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device))',
@@ -152,6 +153,10 @@ describe('the identity check’s verdicts', () => {
         { wrong_receiver: ['HTMLCanvasElement.toDataURL: TypeError: Value…'] },
       ],
       ['script_hidden.stack_frames', { injected_frames: ['Navigator.deviceMemory: at get deviceMemory'] }],
+      [
+        'script_hidden.cross_realm',
+        { cross_realm: ['HTMLCanvasElement.toDataURL from the fresh frame: TypeError: Illegal invocation'] },
+      ],
       ['read_backs', { read_backs: { ...detector.read_backs, canvas_round_trip: false } }],
       ['memory_gb.heap', { heap_limit_gb: 4.1, memory_gb: 1 }],
       ['client_hints.form_factors', { form_factors: [] }],
