@@ -16,9 +16,9 @@ export function addHandoffTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'request_human',
     {
-      title: 'Ask a person to act',
+      title: 'Ask a person',
       description:
-        'Asks the account’s person to act in your tab (a 2FA code, a consent, a choice) and waits: done, their answer, a choice, declined or timed_out (timeout_ms, 5 min).',
+        'Asks a person to act in your tab (2FA, consent, a choice) and waits: done, answer, choice, declined or timed_out (timeout_ms, 5 min).',
       input: z.strictObject({ session_id: Id, ...HelpFields }),
     },
     async ({ session_id, ...fields }) => {
