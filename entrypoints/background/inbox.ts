@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
-import type { HelpAnswer } from '../../lib/api/inputs/help-requests';
+import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { openRequests } from '../../lib/storage';
 import { inTurn } from './in-turn';

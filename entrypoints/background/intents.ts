@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import type { RunCreate, Script } from '../../lib/api/inputs/automation';
 import type { CookieInput } from '../../lib/api/inputs/cookies';
-import type { HelpAnswer } from '../../lib/api/inputs/help-requests';
+import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import type { Handlers } from '../../lib/messaging/receive';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useItem, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
-import type { HelpAnswer } from '../../lib/api/inputs/help-requests';
+import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -52,32 +52,25 @@ function RequestRow({ request }: { request: HelpRequest }) {
     task
       .run(() => connector.send({ type: 'request.takeOver', requestId: request.id }))
       .then((reply) => setGone(reply.ok && !reply.value));
-  const until = new Date(request.expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const answers: [string, HelpAnswer][] = [
+    [t('helpDone'), { outcome: 'done' }],
+    ...request.choices.map((choice): [string, HelpAnswer] => [choice, { outcome: 'choice', choice }]),
+    [t('helpDecline'), { outcome: 'declined' }],
+  ];
+  const label = t('helpAnswerLabel');
   return (
     <li class="stack">
       <strong>{titleOf(request)}</strong>
-      {request.question && <span>{request.question}</span>}
-      <span class="muted">{t('requestWaitsUntil', until)}</span>
+      {request.question}
       <div class="bar">
         <button type="button" disabled={task.busy} onClick={takeOver}>
           {t('takeOver')}
         </button>
-        <button type="button" disabled={task.busy} onClick={() => answer({ outcome: 'done' })}>
-          {t('helpDone')}
-        </button>
-        {request.choices.map((choice) => (
-          <button
-            type="button"
-            key={choice}
-            disabled={task.busy}
-            onClick={() => answer({ outcome: 'choice', choice })}
-          >
-            {choice}
+        {answers.map(([name, given]) => (
+          <button type="button" key={name} disabled={task.busy} onClick={() => answer(given)}>
+            {name}
           </button>
         ))}
-        <button type="button" disabled={task.busy} onClick={() => answer({ outcome: 'declined' })}>
-          {t('helpDecline')}
-        </button>
       </div>
       {request.choices.length === 0 && (
         <form
@@ -88,8 +81,8 @@ function RequestRow({ request }: { request: HelpRequest }) {
           }}
         >
           <input
-            aria-label={t('helpAnswerLabel')}
-            placeholder={t('helpAnswerLabel')}
+            aria-label={label}
+            placeholder={label}
             value={text}
             maxLength={2000}
             onInput={(event) => setText(event.currentTarget.value)}

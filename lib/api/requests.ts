@@ -1,7 +1,7 @@
 import type { EndpointName } from './endpoints';
 import { RunCreate } from './inputs/automation';
 import { CookieImport, CookieQuery } from './inputs/cookies';
-import { HelpAnswer } from './inputs/help-requests';
+import { HelpAnswer } from './inputs/help-answer';
 import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
 import { ProxyInput } from './inputs/proxies';
 import {

@@ -1,8 +1,5 @@
-import {
-  HELP_DEFAULT_TIMEOUT_MS,
-  type HelpAnswer,
-  type HelpFields,
-} from '../../lib/api/inputs/help-requests';
+import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
+import { HELP_DEFAULT_TIMEOUT_MS, type HelpFields } from '../../lib/api/inputs/help-requests';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import type { Clock } from '../core/clock';
 import { NotFound } from '../core/domain-errors';

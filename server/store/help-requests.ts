@@ -1,4 +1,4 @@
-import type { HelpAnswer } from '../../lib/api/inputs/help-requests';
+import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';

@@ -4,7 +4,7 @@ import { z } from '../zod';
 export const HELP_DEFAULT_TIMEOUT_MS = 300_000;
 export const HELP_MAX_TIMEOUT_MS = 3_600_000;
 
-const Choice = z
+export const Choice = z
   .string()
   .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(100, 'must be at most 100 characters'));
 
@@ -38,25 +38,10 @@ export const HelpFields = {
   ),
 };
 
-/** POST /v1/help-requests/:id/answer: done, a typed answer, one of the choices, or declined. */
-export const HelpAnswer = z
-  .strictObject({
-    outcome: z.enum(['done', 'answer', 'choice', 'declined']),
-    text: z.optional(z.string().check(z.maxLength(2000, 'must be at most 2000 characters'))),
-    choice: z.optional(Choice),
-  })
-  .check(
-    z.refine((body) => (body.outcome === 'answer') === (body.text !== undefined), {
-      message: 'give text with outcome answer, and only then',
-      path: ['text'],
-    }),
-    z.refine((body) => (body.outcome === 'choice') === (body.choice !== undefined), {
-      message: 'give choice with outcome choice, and only then',
-      path: ['choice'],
-    }),
-  );
-
-const HelpFieldsObject = z.strictObject(HelpFields);
-
-export type HelpFields = z.output<typeof HelpFieldsObject>;
-export type HelpAnswer = z.infer<typeof HelpAnswer>;
+/** The fields as the service has them once checked. */
+export interface HelpFields {
+  reason: string;
+  question?: string;
+  choices?: string[];
+  timeout_ms?: number;
+}
