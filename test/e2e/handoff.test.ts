@@ -12,6 +12,7 @@ import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { connectExtension } from '../../scripts/extension-browser';
 import { JSON_HEADERS, type ServiceHandle, startService } from '../support/harness';
 import { call, connect, httpTransport, ok, servePages, snapshotOf } from '../support/mcp-client';
+import { axeViolations } from './support/axe';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
 import { serviceReader } from './support/service-api';
@@ -93,6 +94,7 @@ describe('handoff', () => {
     expect(badgeMs).toBeLessThan(2_000);
     expect(viewMs).toBeLessThan(2_000);
     expect((await badge(worker)).title).toContain('1 waiting for you');
+    expect(await axeViolations(popup)).toEqual([]);
     const [notice] = await eventually('the notification', async () => {
       const shown = await takeNotifications(worker);
       return shown.length ? shown : undefined;
@@ -105,6 +107,7 @@ describe('handoff', () => {
     // Every other view says so on top.
     const other = await extension.openPopup('#/profiles');
     await other.getByRole('link', { name: 'Shop 12 needs you: enter the 2FA code' }).waitFor();
+    expect(await axeViolations(other)).toEqual([]);
     await other.close();
 
     const opened = extension.context.waitForEvent('page');
