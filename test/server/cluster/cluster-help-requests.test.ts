@@ -7,8 +7,9 @@ import { clusterSuite } from '../../support/service-suite';
 
 /*
  * Two processes on one PostgreSQL: an agent asks for a person through one, the person answers through the other,
- * and the agent's waiting call (on the first) returns the answer at once, woken by the cluster's relay, not by
- * its own periodic re-read (5 s).
+ * and the agent's waiting call returns the answer at once, woken by the cluster's relay, not by its own periodic
+ * re-read (5 s). The second time the agent asks through the process that does not run the browser: the tab is
+ * found by the one that does.
  */
 
 const bin = postgresForTests();
@@ -50,7 +51,31 @@ describe.skipIf(!bin)('a request for a person across the processes of a cluster'
     );
     expect(tookMs).toBeLessThan(2_000);
 
+    const agentOnSecond = await connect(httpTransport(cluster.second.baseUrl, key));
+    const askingThere = call(agentOnSecond, 'request_human', {
+      session_id,
+      reason: 'approve',
+      choices: ['Yes', 'No'],
+    });
+    const onFirst = requester(cluster.first.baseUrl, key);
+    let second: HelpRequest | undefined;
+    for (let tries = 0; tries < 100 && !second; tries++) {
+      const listed = (await (await onFirst('GET', '/v1/help-requests?status=open')).json()) as {
+        data: HelpRequest[];
+      };
+      second = listed.data[0];
+      if (!second) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!second) throw new Error('the request made on the second process never showed on the first');
+    // The same tab as the agent's first request: the agent's tab lives beside its browser.
+    expect(second.tab_id).toBe(request.tab_id);
+    await onFirst('POST', `/v1/help-requests/${second.id}/answer`, {
+      body: JSON.stringify({ outcome: 'choice', choice: 'Yes' }),
+      headers: JSON_HEADERS,
+    });
+    expect((await askingThere).structuredContent).toMatchObject({ outcome: 'choice', choice: 'Yes' });
+
     expect((await ok(agent, 'stop_session', { session_id })).status).toBe('stopped');
-    await agent.close();
+    await Promise.all([agent.close(), agentOnSecond.close()]);
   });
 });
