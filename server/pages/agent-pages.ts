@@ -1,6 +1,8 @@
+import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { openRunPage, type RunPage } from '../automation/runner-browser';
 import { reasonOf } from '../automation/runner-messages';
+import { targetIdOf } from '../automation/tab-target';
 import { nodeNotAnswering, type Peers } from '../cluster/peers';
 import { Conflict, isDomainError } from '../core/domain-errors';
 import type { Logger } from '../core/log';
@@ -126,11 +128,17 @@ export function createAgentPages(deps: {
       log.info('page tool failed', { session_id: row.id, tool: call.tool, reason: reasonOf(error) });
       return { error: `${call.tool} failed: ${reasonOf(error)}.` };
     } finally {
+      markActiveTab(row.id, entry.tabs.current);
       // Calls that ran together each end here: only the last one's timer may stay armed.
       clearTimeout(entry.quiet);
       if (held.has(row.id))
         entry.quiet = setTimeout(() => void release(row.id, entry), AGENT_QUIET_MS).unref();
     }
+  }
+  /** The agent's tab is the one the live view opens on (it may have switched tabs). */
+  function markActiveTab(sessionId: string, page: Page): void {
+    if (page.isClosed()) return;
+    void targetIdOf(page).then((targetId) => targetId && sessions.markActiveTab(sessionId, targetId));
   }
 
   return {
