@@ -87,6 +87,12 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
       { format: 'jpeg', quality, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 1 },
       sessionId,
     );
+  // Chromium keeps a running screencast's size and quality when it is started again: it is stopped first.
+  const restartScreencast = (sessionId: string) =>
+    cdp
+      .send('Page.stopScreencast', {}, sessionId)
+      .then(() => startScreencast(sessionId))
+      .catch(ignore);
 
   const showFrame = (frame: Frame) => {
     shown = { ...frame, sentAt: performance.now() };
@@ -100,7 +106,7 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
     const chosen = QUALITIES[Math.max(0, Math.min(QUALITIES.length - 1, better))] ?? quality;
     if (chosen === quality || !watching) return;
     quality = chosen;
-    startScreencast(watching.sessionId).catch(ignore);
+    void restartScreencast(watching.sessionId);
   };
 
   cdp.on('Page.screencastFrame', (params, sessionId) => {
@@ -187,7 +193,7 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
       }
       case 'size':
         size = { width: message.width, height: message.height };
-        if (sessionId) startScreencast(sessionId).catch(ignore);
+        if (sessionId) void restartScreencast(sessionId);
         return;
       case 'watch':
         if (tabs.has(message.tab)) watch(message.tab).catch(ignore);
