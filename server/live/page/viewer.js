@@ -138,8 +138,8 @@ socket.addEventListener('message', (event) => {
     control = message.mode === 'control';
     byId('mode').textContent = control ? 'Control' : 'View only';
     address.readOnly = !control;
-    /** @type {HTMLElement} */ for (const element of document.querySelectorAll('[data-control]'))
-      element.hidden = !control;
+    for (const element of document.querySelectorAll('[data-control]'))
+      if (element instanceof HTMLElement) element.hidden = !control;
     if (control) screen.dataset.control = '';
   }
 });
