@@ -95,10 +95,8 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
       : end('failed', timeLimitWhileConnecting(limitMs), 0);
   }
 
-  if (options.onTab) {
-    const onTab = options.onTab;
-    void targetIdOf(run.page).then((targetId) => targetId && onTab(targetId));
-  }
+  const targetId = options.onTab ? await targetIdOf(run.page) : null;
+  if (targetId) options.onTab?.(targetId);
   const stepContext = {
     page: run.page,
     runDeadline: deadline,

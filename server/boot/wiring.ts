@@ -13,6 +13,7 @@ import { StreamSlots } from '../events/stream-slots';
 import type { AppDeps, BaseDeps } from '../http/deps';
 import { LiveTokens } from '../live/live-tokens';
 import { withLiveViewUrls } from '../live/live-view-urls';
+import { createSessionGlance } from '../live/session-glance';
 import { createAgentPages } from '../pages/agent-pages';
 import { CdpTokens } from '../sessions/cdp-tokens';
 import { createSessionManager } from '../sessions/manager';
@@ -71,6 +72,7 @@ export function wireService(base: BaseDeps): AppDeps {
     liveTokens,
     automation,
     pages,
+    glance: createSessionGlance(sessions),
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
     keyCache,
     keyUses,

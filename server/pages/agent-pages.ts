@@ -128,7 +128,8 @@ export function createAgentPages(deps: {
       log.info('page tool failed', { session_id: row.id, tool: call.tool, reason: reasonOf(error) });
       return { error: `${call.tool} failed: ${reasonOf(error)}.` };
     } finally {
-      markActiveTab(row.id, entry.tabs.current);
+      // Before the answer: whoever opens the live view or lists the session next sees the agent's tab.
+      await markActiveTab(row.id, entry.tabs.current);
       // Calls that ran together each end here: only the last one's timer may stay armed.
       clearTimeout(entry.quiet);
       if (held.has(row.id))
@@ -136,9 +137,10 @@ export function createAgentPages(deps: {
     }
   }
   /** The agent's tab is the one the live view opens on (it may have switched tabs). */
-  function markActiveTab(sessionId: string, page: Page): void {
+  async function markActiveTab(sessionId: string, page: Page): Promise<void> {
     if (page.isClosed()) return;
-    void targetIdOf(page).then((targetId) => targetId && sessions.markActiveTab(sessionId, targetId));
+    const targetId = await targetIdOf(page);
+    if (targetId) sessions.markActiveTab(sessionId, targetId);
   }
 
   return {

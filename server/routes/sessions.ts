@@ -1,12 +1,14 @@
 import type { Context } from 'hono';
-import { NotFound } from '../core/domain-errors';
+import type { Session } from '../../lib/api/schemas/sessions';
+import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
 import type { AppEnv } from '../http/env';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
+import type { SessionGlance } from '../live/session-glance';
 import { findSession, findSessionOfProfile, listSessions } from '../store/sessions';
 
 export const sessionRoutes: Route[] = [
-  route('listSessions', async (c, { query, status }, { db, sessions }) => {
+  route('listSessions', async (c, { query, status }, { db, sessions, glance }) => {
     const origin = originOf(c);
     const page = await listSessions(
       db,
@@ -14,13 +16,38 @@ export const sessionRoutes: Route[] = [
       { limit: query.limit, after: readCursor(query.cursor), status: query.status },
       (row) => sessions.view(row, origin),
     );
-    return c.json(page, status);
+    return c.json(
+      { ...page, data: await Promise.all(page.data.map((one) => withPage(glance, one))) },
+      status,
+    );
   }),
 
-  route('getSession', async (c, { params, status }, { db, sessions }) => {
+  route('getSession', async (c, { params, status }, { db, sessions, glance }) => {
     const row = await findSession(db, c.get('account').id, params.id);
     if (!row) throw new NotFound('session');
-    return c.json(sessions.view(row, originOf(c)), status);
+    return c.json(await withPage(glance, sessions.view(row, originOf(c))), status);
+  }),
+
+  route('getSessionThumbnail', async (c, { params, status }, { db, glance }) => {
+    const row = await findSession(db, c.get('account').id, params.id);
+    if (!row) throw new NotFound('session');
+    if (row.status !== 'running')
+      throw new Conflict(
+        'session_not_running',
+        `The session is ${row.status}: only a running session has a picture.`,
+        row.id,
+      );
+    const picture = await glance.thumbnail(row.id);
+    if (!picture)
+      throw new Unavailable(
+        'browser_unavailable',
+        'The session’s browser did not give a picture in time (or it runs on another node of the cluster); try again in a few seconds.',
+        { retryAfterSeconds: 5, sessionId: row.id },
+      );
+    return c.body(new Uint8Array(picture), status, {
+      'Content-Type': 'image/jpeg',
+      'Cache-Control': 'private, max-age=5',
+    });
   }),
 
   route('startSession', async (c, { body, status }, { sessions }) => {
@@ -42,6 +69,12 @@ export const sessionRoutes: Route[] = [
     { queryOrBody: true },
   ),
 ];
+
+/** The session with its current page while it runs (null when it does not, or its browser is elsewhere). */
+async function withPage(glance: SessionGlance, session: Session): Promise<Session> {
+  const current_page = session.status === 'running' ? await glance.currentPage(session.id) : null;
+  return { ...session, current_page };
+}
 
 /** Where the client reached the service: the `cdp_url` it is given points there too. */
 function originOf(c: Context<AppEnv>): string {

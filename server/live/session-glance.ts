@@ -1,0 +1,109 @@
+import type { CurrentPage } from '../../lib/api/schemas/sessions';
+import type { SessionManager } from '../sessions/manager';
+import { CdpSession } from './cdp-session';
+
+/** How long a glance is reused: lists are polled, and each look costs the browser a little. */
+const PAGE_TTL_MS = 2_000;
+const THUMBNAIL_TTL_MS = 5_000;
+/** A browser that does not answer a glance within this is shown without one (the list does not wait). */
+const GLANCE_TIMEOUT_MS = 1_500;
+export const THUMBNAIL_WIDTH = 320;
+const MAX_TITLE = 200;
+const MAX_URL = 500;
+
+/** What a session is doing, for its lists: its active tab's title and address, and a small recent picture. */
+export interface SessionGlance {
+  /** The title and address of the session's active tab; null when it runs on no browser of this process. */
+  currentPage(sessionId: string): Promise<CurrentPage | null>;
+  /** A small JPEG of the active tab (THUMBNAIL_WIDTH wide); null when it runs on no browser of this process. */
+  thumbnail(sessionId: string): Promise<Uint8Array | null>;
+}
+
+interface TargetInfo {
+  targetId: string;
+  type: string;
+  title: string;
+  url: string;
+}
+
+const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/**
+ * Glances at the sessions this process runs, as a DevTools client that does not count as using the session (a
+ * polled list must not keep a session from stopping as idle). The active tab is the one an agent or a run used
+ * last, else the first. Answers are kept briefly per session.
+ */
+export function createSessionGlance(
+  sessions: Pick<SessionManager, 'devtoolsOf' | 'activeTabOf'>,
+  now: () => number = Date.now,
+): SessionGlance {
+  const kept = new Map<string, { until: number; answer: Promise<unknown> }>();
+
+  function keep<T>(key: string, ttlMs: number, look: () => Promise<T>): Promise<T> {
+    const at = now();
+    for (const [other, entry] of kept) if (entry.until <= at) kept.delete(other);
+    const known = kept.get(key);
+    if (known) return known.answer as Promise<T>;
+    const answer = look();
+    kept.set(key, { until: at + ttlMs, answer });
+    return answer;
+  }
+
+  async function withBrowser<T>(sessionId: string, look: (cdp: CdpSession, tab: TargetInfo) => Promise<T>) {
+    const devtools = sessions.devtoolsOf(sessionId);
+    if (!devtools) return null;
+    const cdp = await CdpSession.attach(devtools, () => {}, { counted: false });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), GLANCE_TIMEOUT_MS);
+    });
+    const looking = (async () => {
+      const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: TargetInfo[] };
+      const tabs = targetInfos.filter((info) => info.type === 'page');
+      const active = sessions.activeTabOf(sessionId);
+      const tab = tabs.find((info) => info.targetId === active) ?? tabs[0];
+      return tab ? look(cdp, tab) : null;
+    })();
+    try {
+      return await Promise.race([looking, late]);
+    } catch {
+      return null;
+    } finally {
+      clearTimeout(timer);
+      cdp.detach();
+    }
+  }
+
+  return {
+    currentPage: (sessionId) =>
+      keep(`page:${sessionId}`, PAGE_TTL_MS, () =>
+        withBrowser(sessionId, async (_cdp, tab) => ({
+          title: cut(tab.title, MAX_TITLE),
+          url: cut(tab.url, MAX_URL),
+        })),
+      ),
+    thumbnail: (sessionId) =>
+      keep(`thumbnail:${sessionId}`, THUMBNAIL_TTL_MS, () =>
+        withBrowser(sessionId, async (cdp, tab) => {
+          const { sessionId: tabSession } = (await cdp.send('Target.attachToTarget', {
+            targetId: tab.targetId,
+            flatten: true,
+          })) as { sessionId: string };
+          const metrics = (await cdp.send('Page.getLayoutMetrics', {}, tabSession)) as {
+            cssLayoutViewport: { clientWidth: number; clientHeight: number };
+          };
+          const { clientWidth: width, clientHeight: height } = metrics.cssLayoutViewport;
+          const { data } = (await cdp.send(
+            'Page.captureScreenshot',
+            {
+              format: 'jpeg',
+              quality: 60,
+              clip: { x: 0, y: 0, width, height, scale: Math.min(1, THUMBNAIL_WIDTH / Math.max(1, width)) },
+            },
+            tabSession,
+          )) as { data: string };
+          return Buffer.from(data, 'base64');
+        }),
+      ),
+  };
+}
