@@ -90,6 +90,12 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
       if (url) await browser.tabs.create({ url });
       return Boolean(url);
     },
+    async 'session.thumbnail'({ sessionId }) {
+      const picture = (await (await requireApi()).getSessionThumbnail(sessionId)) as Blob;
+      let text = '';
+      for (const byte of new Uint8Array(await picture.arrayBuffer())) text += String.fromCharCode(byte);
+      return `data:image/jpeg;base64,${btoa(text)}`;
+    },
     'run.start': ({ run }) => runs.start(run as RunCreate),
     'run.cancel': async ({ runId }) => (await requireApi()).cancelRun(runId),
     'run.rerun': ({ runId }) => runs.rerun(runId),

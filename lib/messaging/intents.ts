@@ -84,6 +84,8 @@ export const Intents = {
   'session.stopAll': intent({}),
   /** Opens the running session's live view in a tab, at a freshly signed address. */
   'session.watch': intent({ sessionId: Id }),
+  /** A small recent picture of the running session's page, as a data: address. */
+  'session.thumbnail': intent({ sessionId: Id }),
   'run.start': intent({ run: RunEnvelope }),
   'run.cancel': intent({ runId: Id }),
   /** The same script on the same profile again, followed like a run just started. */

@@ -41,6 +41,7 @@ export interface IntentReplies {
   'session.stopAll': StopAllResult;
   /** Whether it opened: false when the session no longer runs. */
   'session.watch': boolean;
+  'session.thumbnail': string;
   'run.start': WatchedRun;
   'run.cancel': AutomationRun;
   'run.rerun': WatchedRun;

@@ -1,5 +1,8 @@
-import type { CurrentPage } from '../../lib/api/schemas/sessions';
+import type { CurrentPage, Session } from '../../lib/api/schemas/sessions';
+import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
+import type { Queryable } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
+import { findSession } from '../store/sessions';
 import { CdpSession } from './cdp-session';
 
 /** How long a glance is reused: lists are polled, and each look costs the browser a little. */
@@ -106,4 +109,33 @@ export function createSessionGlance(
         }),
       ),
   };
+}
+
+/** The session with its current page while it runs (null when it does not, or its browser is elsewhere). */
+export async function withCurrentPage(glance: SessionGlance, session: Session): Promise<Session> {
+  const current_page = session.status === 'running' ? await glance.currentPage(session.id) : null;
+  return { ...session, current_page };
+}
+
+/** The thumbnail of one of the account's running sessions; NotFound for another account's. */
+export async function thumbnailOf(
+  deps: { db: Queryable; glance: SessionGlance },
+  accountId: string,
+  sessionId: string,
+): Promise<Uint8Array> {
+  const row = await findSession(deps.db, accountId, sessionId);
+  if (!row) throw new NotFound('session');
+  if (row.status !== 'running')
+    throw new Conflict(
+      'session_not_running',
+      `The session is ${row.status}: only a running session has a picture.`,
+      row.id,
+    );
+  const picture = await deps.glance.thumbnail(row.id);
+  if (picture) return picture;
+  throw new Unavailable(
+    'browser_unavailable',
+    'The session’s browser did not give a picture in time (or it runs on another node of the cluster); try again in a few seconds.',
+    { retryAfterSeconds: 5, sessionId: row.id },
+  );
 }

@@ -1,10 +1,9 @@
 import type { Context } from 'hono';
-import type { Session } from '../../lib/api/schemas/sessions';
-import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
+import { NotFound } from '../core/domain-errors';
 import type { AppEnv } from '../http/env';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import type { SessionGlance } from '../live/session-glance';
+import { thumbnailOf, withCurrentPage } from '../live/session-glance';
 import { findSession, findSessionOfProfile, listSessions } from '../store/sessions';
 
 export const sessionRoutes: Route[] = [
@@ -17,7 +16,7 @@ export const sessionRoutes: Route[] = [
       (row) => sessions.view(row, origin),
     );
     return c.json(
-      { ...page, data: await Promise.all(page.data.map((one) => withPage(glance, one))) },
+      { ...page, data: await Promise.all(page.data.map((one) => withCurrentPage(glance, one))) },
       status,
     );
   }),
@@ -25,25 +24,11 @@ export const sessionRoutes: Route[] = [
   route('getSession', async (c, { params, status }, { db, sessions, glance }) => {
     const row = await findSession(db, c.get('account').id, params.id);
     if (!row) throw new NotFound('session');
-    return c.json(await withPage(glance, sessions.view(row, originOf(c))), status);
+    return c.json(await withCurrentPage(glance, sessions.view(row, originOf(c))), status);
   }),
 
   route('getSessionThumbnail', async (c, { params, status }, { db, glance }) => {
-    const row = await findSession(db, c.get('account').id, params.id);
-    if (!row) throw new NotFound('session');
-    if (row.status !== 'running')
-      throw new Conflict(
-        'session_not_running',
-        `The session is ${row.status}: only a running session has a picture.`,
-        row.id,
-      );
-    const picture = await glance.thumbnail(row.id);
-    if (!picture)
-      throw new Unavailable(
-        'browser_unavailable',
-        'The session’s browser did not give a picture in time (or it runs on another node of the cluster); try again in a few seconds.',
-        { retryAfterSeconds: 5, sessionId: row.id },
-      );
+    const picture = await thumbnailOf({ db, glance }, c.get('account').id, params.id);
     return c.body(new Uint8Array(picture), status, {
       'Content-Type': 'image/jpeg',
       'Cache-Control': 'private, max-age=5',
@@ -69,12 +54,6 @@ export const sessionRoutes: Route[] = [
     { queryOrBody: true },
   ),
 ];
-
-/** The session with its current page while it runs (null when it does not, or its browser is elsewhere). */
-async function withPage(glance: SessionGlance, session: Session): Promise<Session> {
-  const current_page = session.status === 'running' ? await glance.currentPage(session.id) : null;
-  return { ...session, current_page };
-}
 
 /** Where the client reached the service: the `cdp_url` it is given points there too. */
 function originOf(c: Context<AppEnv>): string {
