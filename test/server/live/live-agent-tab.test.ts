@@ -105,3 +105,22 @@ it('shows a view-only link the same bar without controls', async () => {
   await expect(viewer.getByRole('tab', { selected: true }).textContent()).resolves.toBe('Agent second');
   await viewer.close();
 });
+
+it('opens on the tab an automation run works in while it runs', async () => {
+  const queued = await api.runAutomation({
+    session_id: sessionId,
+    script: {
+      steps: [
+        { action: 'goto', url: `${site.origin}/run` },
+        { action: 'wait_for', ms: 8000 },
+      ],
+    },
+  });
+  await expect.poll(() => api.getRun(queued.id).then((run) => run.steps[1]?.status)).toBe('running');
+  const session = await api.getSession(sessionId);
+  expect(session.current_page).toEqual({ title: 'Agent run', url: `${site.origin}/run` });
+  const viewer = await openViewer(session.live_view_readonly_url as string);
+  await expect(viewer.getByRole('tab', { selected: true }).textContent()).resolves.toBe('Agent run');
+  await viewer.close();
+  await api.cancelRun(queued.id);
+});
