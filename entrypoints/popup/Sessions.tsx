@@ -94,8 +94,8 @@ export function Sessions() {
       ) : null}
       {shown?.length === 0 && sessions?.length ? <p class="muted">{t('noSessionMatches')}</p> : null}
       <ul class="rows">
-        {shown?.map(({ session, name }) => (
-          <SessionRow key={session.id} session={session} name={name} />
+        {shown?.map(({ session, name }, index) => (
+          <SessionRow key={session.id} session={session} name={name} picture={index < PICTURES} />
         ))}
       </ul>
     </section>
@@ -129,7 +129,10 @@ function Thumbnail({ sessionId }: { sessionId: string }) {
   return src ? <img class="thumb" src={src} alt="" width={64} /> : null;
 }
 
-function SessionRow({ session, name }: { session: Session; name: string }) {
+/** Pictures for the first rows only: each is a request of the account's hourly limit. */
+const PICTURES = 5;
+
+function SessionRow({ session, name, picture }: { session: Session; name: string; picture: boolean }) {
   const task = useTask();
   const { copied, copy } = useCopy();
   const viewOnly = useCopy();
@@ -138,7 +141,7 @@ function SessionRow({ session, name }: { session: Session; name: string }) {
   const viewOnlyUrl = session.live_view_readonly_url;
   return (
     <li class="row">
-      {session.status === 'running' && <Thumbnail sessionId={session.id} />}
+      {picture && session.status === 'running' && <Thumbnail sessionId={session.id} />}
       <div class="grow">
         <strong>{name}</strong>
         <small class="muted">
