@@ -72,7 +72,7 @@ export function wireService(base: BaseDeps): AppDeps {
     liveTokens,
     automation,
     pages,
-    glance: createSessionGlance(sessions),
+    glance: createSessionGlance(sessions, cluster),
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
     keyCache,
     keyUses,

@@ -1,5 +1,5 @@
 import { NotFound } from '../core/domain-errors';
-import { thumbnailOf, withCurrentPage } from '../live/session-glance';
+import { thumbnailOf, viewingRows } from '../live/session-glance';
 import { findSession, listSessions } from '../store/sessions';
 import type { DashboardHandlers } from './route';
 
@@ -11,8 +11,9 @@ export const sessionHandlers: DashboardHandlers<
   async listRunningSessions(c, { account }, { db, sessions, glance }) {
     const origin = new URL(c.req.url).origin;
     const filter = { limit: 100, after: null, status: 'running' as const };
-    const page = await listSessions(db, account.id, filter, (row) => sessions.view(row, origin));
-    return { data: await Promise.all(page.data.map((session) => withCurrentPage(glance, session))) };
+    const rows = viewingRows(glance, (row) => sessions.view(row, origin));
+    const page = await listSessions(db, account.id, filter, rows.view);
+    return { data: await rows.withPages(page.data) };
   },
 
   async getSessionThumbnail(_c, { account, params }, deps) {

@@ -1,8 +1,9 @@
 import type { CurrentPage, Session } from '../../lib/api/schemas/sessions';
+import type { Peers } from '../cluster/peers';
 import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
-import { findSession } from '../store/sessions';
+import { findSession, type SessionRow } from '../store/sessions';
 import { CdpSession } from './cdp-session';
 
 /** How long a glance is reused: lists are polled, and each look costs the browser a little. */
@@ -16,10 +17,10 @@ const MAX_URL = 500;
 
 /** What a session is doing, for its lists: its active tab's title and address, and a small recent picture. */
 export interface SessionGlance {
-  /** The title and address of the session's active tab; null when it runs on no browser of this process. */
-  currentPage(sessionId: string): Promise<CurrentPage | null>;
-  /** A small JPEG of the active tab (THUMBNAIL_WIDTH wide); null when it runs on no browser of this process. */
-  thumbnail(sessionId: string): Promise<Uint8Array | null>;
+  /** The title and address of the session's active tab, here or on the node that runs it; null without one. */
+  currentPage(row: SessionRow): Promise<CurrentPage | null>;
+  /** A small JPEG of the active tab (THUMBNAIL_WIDTH wide), here or on the node that runs it; null without one. */
+  thumbnail(row: SessionRow): Promise<Uint8Array | null>;
 }
 
 interface TargetInfo {
@@ -38,6 +39,7 @@ const cut = (text: string, max: number) => (text.length <= max ? text : `${text.
  */
 export function createSessionGlance(
   sessions: Pick<SessionManager, 'devtoolsOf' | 'activeTabOf'>,
+  cluster: { peers: Pick<Peers, 'glanceElsewhere'>; nodeId: string },
   now: () => number = Date.now,
 ): SessionGlance {
   const kept = new Map<string, { until: number; answer: Promise<unknown> }>();
@@ -77,44 +79,86 @@ export function createSessionGlance(
     }
   }
 
+  /** Here, or asked of the node that runs the session (which answers from its own browser, never asks on). */
+  function here<T>(row: SessionRow, local: () => Promise<T | null>, elsewhere: () => Promise<T | null>) {
+    if (sessions.devtoolsOf(row.id) || row.node_id === null || row.node_id === cluster.nodeId) return local();
+    return elsewhere().catch(() => null);
+  }
+
+  const pageOf = (sessionId: string) =>
+    withBrowser(sessionId, async (_cdp, tab) => ({
+      title: cut(tab.title, MAX_TITLE),
+      url: cut(tab.url, MAX_URL),
+    }));
+
+  const thumbnailOfTab = (sessionId: string) =>
+    withBrowser(sessionId, async (cdp, tab) => {
+      const { sessionId: tabSession } = (await cdp.send('Target.attachToTarget', {
+        targetId: tab.targetId,
+        flatten: true,
+      })) as { sessionId: string };
+      const metrics = (await cdp.send('Page.getLayoutMetrics', {}, tabSession)) as {
+        cssLayoutViewport: { clientWidth: number; clientHeight: number };
+      };
+      const { clientWidth: width, clientHeight: height } = metrics.cssLayoutViewport;
+      const scale = Math.min(1, THUMBNAIL_WIDTH / Math.max(1, width));
+      const { data } = (await cdp.send(
+        'Page.captureScreenshot',
+        { format: 'jpeg', quality: 60, clip: { x: 0, y: 0, width, height, scale } },
+        tabSession,
+      )) as { data: string };
+      return Buffer.from(data, 'base64');
+    });
+
   return {
-    currentPage: (sessionId) =>
-      keep(`page:${sessionId}`, PAGE_TTL_MS, () =>
-        withBrowser(sessionId, async (_cdp, tab) => ({
-          title: cut(tab.title, MAX_TITLE),
-          url: cut(tab.url, MAX_URL),
-        })),
+    currentPage: (row) =>
+      keep(`page:${row.id}`, PAGE_TTL_MS, () =>
+        here(
+          row,
+          () => pageOf(row.id),
+          async () => (await cluster.peers.glanceElsewhere(row, 'page')) as CurrentPage | null,
+        ),
       ),
-    thumbnail: (sessionId) =>
-      keep(`thumbnail:${sessionId}`, THUMBNAIL_TTL_MS, () =>
-        withBrowser(sessionId, async (cdp, tab) => {
-          const { sessionId: tabSession } = (await cdp.send('Target.attachToTarget', {
-            targetId: tab.targetId,
-            flatten: true,
-          })) as { sessionId: string };
-          const metrics = (await cdp.send('Page.getLayoutMetrics', {}, tabSession)) as {
-            cssLayoutViewport: { clientWidth: number; clientHeight: number };
-          };
-          const { clientWidth: width, clientHeight: height } = metrics.cssLayoutViewport;
-          const { data } = (await cdp.send(
-            'Page.captureScreenshot',
-            {
-              format: 'jpeg',
-              quality: 60,
-              clip: { x: 0, y: 0, width, height, scale: Math.min(1, THUMBNAIL_WIDTH / Math.max(1, width)) },
-            },
-            tabSession,
-          )) as { data: string };
-          return Buffer.from(data, 'base64');
-        }),
+    thumbnail: (row) =>
+      keep(`thumbnail:${row.id}`, THUMBNAIL_TTL_MS, () =>
+        here(
+          row,
+          () => thumbnailOfTab(row.id),
+          async () => {
+            const base64 = (await cluster.peers.glanceElsewhere(row, 'thumbnail')) as string | null;
+            return base64 === null ? null : Buffer.from(base64, 'base64');
+          },
+        ),
       ),
   };
 }
 
-/** The session with its current page while it runs (null when it does not, or its browser is elsewhere). */
-export async function withCurrentPage(glance: SessionGlance, session: Session): Promise<Session> {
-  const current_page = session.status === 'running' ? await glance.currentPage(session.id) : null;
+/** The session (`row`'s view) with its current page while it runs, else null. */
+export async function withCurrentPage(
+  glance: SessionGlance,
+  row: SessionRow,
+  session: Session,
+): Promise<Session> {
+  const current_page = row.status === 'running' ? await glance.currentPage(row) : null;
   return { ...session, current_page };
+}
+
+/** A page of sessions with each one's current page: `view` of listSessions, then withCurrentPage on each. */
+export function viewingRows(glance: SessionGlance, view: (row: SessionRow) => Session) {
+  const rows = new Map<string, SessionRow>();
+  return {
+    view(row: SessionRow): Session {
+      rows.set(row.id, row);
+      return view(row);
+    },
+    withPages: (sessions: Session[]) =>
+      Promise.all(
+        sessions.map((session) => {
+          const row = rows.get(session.id);
+          return row ? withCurrentPage(glance, row, session) : session;
+        }),
+      ),
+  };
 }
 
 /** The thumbnail of one of the account's running sessions; NotFound for another account's. */
@@ -131,7 +175,7 @@ export async function thumbnailOf(
       `The session is ${row.status}: only a running session has a picture.`,
       row.id,
     );
-  const picture = await deps.glance.thumbnail(row.id);
+  const picture = await deps.glance.thumbnail(row);
   if (picture) return picture;
   throw new Unavailable(
     'browser_unavailable',
