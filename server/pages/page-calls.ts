@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
-import { targetIdOf } from '../automation/runner-browser';
 import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from '../automation/steps';
+import { targetIdOf } from '../automation/tab-target';
 import { evaluateInPage } from './page-evaluate';
 import { PageProblem } from './page-problem';
 import { PageRefs } from './page-refs';
@@ -137,6 +137,7 @@ export async function performPageCall(
       return switchTabs(tabs, call.args, ctx);
     case 'agent_tab': {
       const tabId = await targetIdOf(page);
+      if (tabId === null) throw new Error('the tab could not be named');
       return { text: tabId, structured: { tab_id: tabId, ...(await addressOf(page)) } };
     }
   }
