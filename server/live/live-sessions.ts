@@ -3,8 +3,10 @@ import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { Clock } from '../core/clock';
 import { formatWait } from '../core/wait';
 import type { Queryable } from '../db/driver';
+import type { Handoff } from '../handoff/handoff';
 import type { SessionManager } from '../sessions/manager';
 import { findPlan } from '../store/accounts';
+import { findOpenRequestOfSession } from '../store/help-requests';
 import { countRequest } from '../store/request-counts';
 import { findSessionOfSignedAddress } from '../store/sessions';
 import type { LiveAddress, LiveTokens } from './live-tokens';
@@ -51,6 +53,7 @@ export interface LiveSessionDeps {
   db: Queryable;
   tokens: LiveTokens;
   sessions: Pick<SessionManager, 'activeTabOf' | 'egressRefusalOf' | 'stop'>;
+  handoff: Pick<Handoff, 'answer'>;
 }
 
 /**
@@ -62,7 +65,11 @@ export async function viewerSessionOf(
   deps: LiveSessionDeps,
   devtools: CdpMultiplexer,
   address: LiveAddress,
-): Promise<{ session: ViewerSession; bar: ViewerBar } | null> {
+): Promise<{
+  session: ViewerSession;
+  bar: ViewerBar;
+  owner: { accountId: string; sessionId: string };
+} | null> {
   const { sessionId, mode } = address;
   const row = await findSessionOfSignedAddress(deps.db, sessionId);
   if (!row) return null;
@@ -76,6 +83,12 @@ export async function viewerSessionOf(
       const now = await findSessionOfSignedAddress(deps.db, sessionId);
       if (now) await deps.sessions.stop(now, 'user');
     },
+    async answerHelp(requestId, answer) {
+      const open = await findOpenRequestOfSession(deps.db, sessionId);
+      if (mode !== 'control' || open?.request.id !== requestId)
+        throw new Error('This request for help is no longer open on this session.');
+      await deps.handoff.answer(row.account_id, requestId, answer);
+    },
   };
   const bar: ViewerBar = {
     type: 'session',
@@ -83,5 +96,5 @@ export async function viewerSessionOf(
     status: row.status,
     view_only_path: mode === 'control' ? deps.tokens.path(sessionId, 'view') : null,
   };
-  return { session, bar };
+  return { session, bar, owner: { accountId: row.account_id, sessionId } };
 }

@@ -1,3 +1,4 @@
+import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { CdpSession } from './cdp-session';
 import type { LiveMode } from './live-tokens';
@@ -28,6 +29,8 @@ export interface ViewerSession {
   egressRefusalOf(host: string): string | null;
   /** Stops the session (a controlling viewer's Stop). */
   stop(): Promise<void>;
+  /** Answers the session's open request for help (a controlling viewer's Done, choice or typed answer). */
+  answerHelp(requestId: string, answer: HelpAnswer): Promise<void>;
 }
 
 interface Tab {
@@ -200,6 +203,11 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
         return;
       case 'stop':
         session.stop().catch(ignore);
+        return;
+      case 'help-reply':
+        session
+          .answerHelp(message.request, message.answer)
+          .catch((error: Error) => link.send({ type: 'said', detail: error.message }));
         return;
     }
     if (!sessionId) return;

@@ -1,3 +1,4 @@
+import { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import { z } from '../../lib/api/zod';
 import { MAX_ADDRESS_LENGTH } from './viewer-controls';
 
@@ -48,6 +49,12 @@ const Navigate = z.object({
 const Go = z.object({ type: z.literal('go'), step: z.union([z.literal(-1), z.literal(1)]) });
 const Reload = z.object({ type: z.literal('reload') });
 const Stop = z.object({ type: z.literal('stop') });
+/** The person's answer to the session's open request for help, shown in the bar. */
+const HelpReply = z.object({
+  type: z.literal('help-reply'),
+  request: z.string().check(z.maxLength(64)),
+  answer: HelpAnswer,
+});
 
 export const ViewerMessage = z.discriminatedUnion('type', [
   Ack,
@@ -61,6 +68,7 @@ export const ViewerMessage = z.discriminatedUnion('type', [
   Go,
   Reload,
   Stop,
+  HelpReply,
 ]);
 export type ViewerMessage = z.infer<typeof ViewerMessage>;
 export type MouseInput = z.infer<typeof Mouse>;
@@ -76,6 +84,7 @@ export const CONTROL_TYPES: ReadonlySet<ViewerMessage['type']> = new Set([
   'go',
   'reload',
   'stop',
+  'help-reply',
 ]);
 
 /** The viewer's message, or null when it is not one. */

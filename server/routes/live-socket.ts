@@ -2,11 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { TrustedProxies } from '../core/trusted-proxies';
+import type { Publisher } from '../events/publisher';
 import type { UpgradeHandler } from '../http/upgrades';
 import type { ViewerBudget } from '../http/viewer-budget';
 import { type LiveSessionDeps, viewerSessionOf } from '../live/live-sessions';
 import type { LiveAddress } from '../live/live-tokens';
 import { type LiveViewer, startLiveViewer } from '../live/screencast-viewer';
+import { followHelp } from '../live/viewer-help';
 import { holdMessages, type SessionSocketDeps, sessionSocket } from './session-socket';
 
 /** A viewer that stops reading is dropped before its frames cost memory (a few frames' worth). */
@@ -14,6 +16,7 @@ const MAX_BUFFERED_BYTES = 8 * 2 ** 20;
 const MAX_MESSAGE_BYTES = 256 * 2 ** 10;
 
 export interface LiveSocketDeps extends SessionSocketDeps, LiveSessionDeps {
+  publisher: Publisher;
   /** Counts a controlling opening as one request of the account's hourly limit: null, or why it is refused. */
   countOpening(sessionId: string): Promise<string | null>;
   /** Counts view-only openings, per link and per client address, on a budget of their own. */
@@ -66,10 +69,12 @@ function serveViewer(
 ): void {
   const deliverTo = holdMessages(webSocket);
   let viewer: LiveViewer | null = null;
+  let stopFollowingHelp = () => {};
   let closed = false;
   webSocket.on('close', () => {
     closed = true;
     viewer?.end();
+    stopFollowingHelp();
   });
   const link = {
     send(message: object) {
@@ -90,6 +95,7 @@ function serveViewer(
       const started = await startLiveViewer(opened.session, link);
       if (closed) return started.end();
       viewer = started;
+      if (address.mode === 'control') stopFollowingHelp = followHelp(deps, opened.owner, link);
       deliverTo((text) => started.receive(text));
     })
     .catch((error: unknown) => {

@@ -105,30 +105,46 @@ function showSession(session) {
 }
 
 /**
- * The open request of an agent or a run for a person, or null once there is none: its reason, and Done, or
- * an answer (typed, or one of its choices) sent back as `help-reply`.
- * @param {{ id: string, reason: string, question?: string, choices?: string[] } | null} request
+ * The session's open request of an agent or a run for a person, or null once there is none: its reason, and
+ * Done, one of its choices, or (for a question without choices) a typed answer, sent back as `help-reply`.
+ * @param {{ id: string, reason: string, question: string | null, choices: string[] } | null} request
  */
 function showHelp(request) {
   const help = byId('help');
   help.hidden = request === null;
   if (request === null) return help.replaceChildren();
-  const reply = (/** @type {object} */ answer) =>
-    send({ type: 'help-reply', request: request.id, ...answer });
+  const reply = (/** @type {object} */ answer) => send({ type: 'help-reply', request: request.id, answer });
+  const button = (/** @type {string} */ label, /** @type {object} */ answer) => {
+    const element = document.createElement('button');
+    element.type = 'button';
+    element.textContent = label;
+    element.addEventListener('click', () => reply(answer));
+    return element;
+  };
   const reason = document.createElement('span');
   reason.textContent = request.question ? `${request.reason} ${request.question}` : request.reason;
-  const done = document.createElement('button');
-  done.type = 'button';
-  done.textContent = 'Done';
-  done.addEventListener('click', () => reply({ done: true }));
-  const choices = (request.choices ?? []).map((choice) => {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = choice;
-    button.addEventListener('click', () => reply({ choice }));
-    return button;
-  });
-  help.replaceChildren(reason, ...choices, done);
+  const answers = request.choices.map((choice) => button(choice, { outcome: 'choice', choice }));
+  if (request.question && request.choices.length === 0) {
+    const form = document.createElement('form');
+    const typed = document.createElement('input');
+    typed.name = 'answer';
+    typed.maxLength = 2000;
+    typed.setAttribute('aria-label', 'Answer');
+    const submit = document.createElement('button');
+    submit.textContent = 'Answer';
+    form.append(typed, submit);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (typed.value) reply({ outcome: 'answer', text: typed.value });
+    });
+    answers.push(form);
+  }
+  help.replaceChildren(
+    reason,
+    ...answers,
+    button('Done', { outcome: 'done' }),
+    button('Decline', { outcome: 'declined' }),
+  );
 }
 
 socket.addEventListener('open', sendSize);
@@ -140,6 +156,7 @@ socket.addEventListener('message', (event) => {
     openAskedTab(message.tabs, message.watching);
   } else if (message.type === 'session') showSession(message);
   else if (message.type === 'help') showHelp(message.request);
+  else if (message.type === 'said') say(message.detail, true);
   else if (message.type === 'navigated') {
     if (message.refusal) say(message.refusal, true);
     else say('Live');

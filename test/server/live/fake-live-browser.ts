@@ -77,6 +77,7 @@ export function startViewer(
       activeTab: () => null,
       egressRefusalOf: () => null,
       stop: async () => {},
+      answerHelp: async () => {},
       ...session,
     },
     link,
