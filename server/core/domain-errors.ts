@@ -13,7 +13,12 @@ export class NotFound extends Error {
 export class Conflict extends Error {
   override name = 'Conflict';
   constructor(
-    readonly code: 'session_exists' | 'session_not_running' | 'session_busy' | 'profile_running',
+    readonly code:
+      | 'session_exists'
+      | 'session_not_running'
+      | 'session_busy'
+      | 'profile_running'
+      | 'download_not_ready',
     message: string,
     readonly sessionId: string | null = null,
   ) {

@@ -30,6 +30,7 @@ const TITLES: Record<ProblemCode, string> = {
   session_exists: 'Session already exists',
   session_not_running: 'Session is not running',
   session_busy: 'Session is starting or stopping',
+  download_not_ready: 'Download not finished',
   proxy_in_use: 'Proxy is in use',
   rate_limited: 'Too many requests',
   idempotency_key_reused: 'Idempotency key reused',

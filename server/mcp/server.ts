@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { checkToolArguments } from './tool-input';
 import { registeredTools, type ToolContext } from './tool-kit';
+import { addDownloadTools } from './tools-downloads';
 import { advertiseTools } from './tools-list';
 import { addPageTools } from './tools-page';
 import { addProfileTools } from './tools-profiles';
@@ -26,6 +27,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
   addSessionTools(server, ctx);
   addRunTools(server, ctx);
   addPageTools(server, ctx);
+  addDownloadTools(server, ctx);
   advertiseTools(server, registeredTools(server));
   return server;
 }

@@ -18,6 +18,7 @@ export const PROBLEM_CODES = [
   'session_exists',
   'session_not_running',
   'session_busy',
+  'download_not_ready',
   'proxy_in_use',
   'rate_limited',
   'idempotency_key_reused',
