@@ -138,7 +138,13 @@ async function perform(tabs: AgentTabs, call: PageCall, context: PageCallContext
       return where(page, `Dragged ${call.args.ref} onto ${call.args.to_ref}.`);
     }
     case 'browser_history': {
-      const went = call.args.go === 'back' ? await page.goBack(GO_BACK) : await page.goForward(GO_BACK);
+      // A page the back-forward cache restores fires no load event again: the move is done once it commits
+      // and its document is parsed.
+      const how = { waitUntil: 'commit', timeout: GO_BACK.timeout } as const;
+      const went = call.args.go === 'back' ? await page.goBack(how) : await page.goForward(how);
+      await page
+        .waitForFunction(() => document.readyState !== 'loading', undefined, { timeout: GO_BACK.timeout })
+        .catch(() => {});
       if (went === null && !/^https?:/.test(page.url()))
         throw new PageProblem(`There is no page to go ${call.args.go} to.`);
       return where(page, `Went ${call.args.go}.`);

@@ -34,6 +34,14 @@ const TOOLS = [
   'browser_take_screenshot',
   'browser_evaluate',
   'browser_tabs',
+  'browser_hover',
+  'browser_drag',
+  'browser_history',
+  'browser_handle_dialog',
+  'browser_file_upload',
+  'browser_console_messages',
+  'browser_network_requests',
+  'session_downloads',
 ];
 
 const IDLE_S = 4;
