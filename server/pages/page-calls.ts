@@ -138,15 +138,14 @@ async function perform(tabs: AgentTabs, call: PageCall, context: PageCallContext
       return where(page, `Dragged ${call.args.ref} onto ${call.args.to_ref}.`);
     }
     case 'browser_history': {
-      // A page the back-forward cache restores fires no load event again: the move is done once it commits
-      // and its document is parsed.
+      const before = page.url();
       const how = { waitUntil: 'commit', timeout: GO_BACK.timeout } as const;
       const went = call.args.go === 'back' ? await page.goBack(how) : await page.goForward(how);
-      await page
-        .waitForFunction(() => document.readyState !== 'loading', undefined, { timeout: GO_BACK.timeout })
-        .catch(() => {});
-      if (went === null && !/^https?:/.test(page.url()))
+      if (went === null && page.url() === before)
         throw new PageProblem(`There is no page to go ${call.args.go} to.`);
+      // A page the back-forward cache restored (no response) is loaded again: Playwright's refs do not follow a
+      // restored document, so the next snapshot's would not resolve.
+      if (went === null) await page.reload(GO_BACK);
       return where(page, `Went ${call.args.go}.`);
     }
     case 'browser_file_upload': {

@@ -99,7 +99,8 @@ export async function consoleMessages(
   page: Page,
   limit = 50,
 ): Promise<{ text: string; structured: Record<string, unknown> }> {
-  const [messages, errors] = await Promise.all([page.consoleMessages(), page.pageErrors()]);
+  const all = { filter: 'all' } as const;
+  const [messages, errors] = await Promise.all([page.consoleMessages(all), page.pageErrors(all)]);
   const entries = [
     ...messages.map((message) => ({ type: message.type(), text: cut(message.text()) })),
     ...errors.map((error) => ({ type: 'pageerror', text: cut(String(error.message)) })),
