@@ -1,5 +1,4 @@
 import { rm } from 'node:fs/promises';
-import { bytes } from '../automation/runner-messages';
 import type { CdpMessage, CdpPipe } from '../browser/cdp-pipe';
 import {
   type DownloadRecord,
@@ -9,6 +8,8 @@ import {
   typeOfName,
   writeRecord,
 } from './download-files';
+
+const megabytes = (count: number) => `${Number((count / 2 ** 20).toFixed(1))} MB`;
 
 /** What a session's downloads are kept under: whose they are, and the most the profile's downloads may hold. */
 export interface DownloadSettings {
@@ -81,7 +82,7 @@ export async function setUpDownloads(
       finish(
         record,
         'canceled',
-        `It would take the profile's downloads over the plan's ${bytes(settings.maxBytes)}; the download was canceled.`,
+        `It would take the profile's downloads over the plan's ${megabytes(settings.maxBytes)}; the download was canceled.`,
       );
       await pipe.send('Browser.cancelDownload', { guid: id }).catch(() => undefined);
     }

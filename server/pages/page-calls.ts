@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from '../automation/steps';
@@ -10,13 +9,15 @@ import {
   unlessDialogOpens,
   watchDialogs,
 } from './page-dialogs';
-import { type AgentDownloads, downloadLine, noteDownloadsSoFar, waitForDownloads } from './page-downloads';
+import { type AgentDownloads, noteDownloadsSoFar } from './page-downloads';
 import { evaluateInPage } from './page-evaluate';
 import { consoleMessages, networkRequests, watchNetwork } from './page-logs';
 import { PageProblem } from './page-problem';
 import { PageRefs } from './page-refs';
-import { cutTitle, cutUrl } from './page-text';
+import { cutUrl } from './page-text';
 import { decodeUploads, uploadFiles } from './page-upload';
+import { waitFor } from './page-wait';
+import { addressOf, where } from './page-where';
 
 /** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
 const CALL_TIME_LIMIT_MS = 45_000;
@@ -234,64 +235,6 @@ async function navigateOrStay(page: Page, navigate: () => Promise<unknown>): Pro
     const stays = now === before ? `The tab stays at ${cutUrl(before)}.` : `The tab is at ${cutUrl(now)}.`;
     throw new PageProblem(`${error instanceof Error ? error.message : String(error)}. ${stays}`);
   }
-}
-
-/** A tab's address and title as an answer carries them: cut, since the page writes both. */
-async function addressOf(page: Page): Promise<{ url: string; title: string }> {
-  // A page under a dialog answers nothing, its title neither.
-  const title = openDialog(page) ? '' : await page.title().catch(() => '');
-  return { url: cutUrl(page.url()), title: cutTitle(title) };
-}
-
-async function where(page: Page, done: string): Promise<PageAnswer> {
-  const { url, title } = await addressOf(page);
-  const dialog = openDialog(page);
-  const next = dialog ? dialogLine(dialog) : 'Take a snapshot to see the page as it is now.';
-  return {
-    text: `${done} Page URL: ${url}. ${next}`,
-    structured: { url, title, ...(dialog ? { dialog: dialogLine(dialog) } : {}) },
-  };
-}
-
-async function waitFor(
-  page: Page,
-  downloads: AgentDownloads,
-  {
-    text,
-    text_gone,
-    time,
-    download,
-  }: { text?: string; text_gone?: string; time?: number; download?: boolean },
-  stop: AbortSignal,
-): Promise<PageAnswer> {
-  if (text === undefined && text_gone === undefined && time === undefined && !download)
-    throw new PageProblem('Give text, text_gone, time or download to wait for.');
-  const timeout = 20_000;
-  const late = (what: string) => () => {
-    throw new PageProblem(`${what} within 20 s.`);
-  };
-  if (time !== undefined) await sleep(time * 1000, undefined, { signal: stop });
-  if (text !== undefined)
-    await page
-      .getByText(text)
-      .first()
-      .waitFor({ state: 'visible', timeout })
-      .catch(late(`${JSON.stringify(text)} did not appear`));
-  if (text_gone !== undefined)
-    await page
-      .getByText(text_gone)
-      .first()
-      .waitFor({ state: 'hidden', timeout })
-      .catch(late(`${JSON.stringify(text_gone)} did not go away`));
-  if (!download) return where(page, 'Waited.');
-  const ended = await waitForDownloads(downloads, stop);
-  const answer = await where(
-    page,
-    `Downloads ended:\n${ended.map(downloadLine).join('\n')}\nRead one with session_downloads.`,
-  );
-  return 'structured' in answer
-    ? { ...answer, structured: { ...answer.structured, downloads: ended } }
-    : answer;
 }
 
 async function switchTabs(

@@ -20,6 +20,7 @@ import { shutDownBrowser } from '../browser/shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from '../browser/startup-failure';
 import { headlessUserAgent } from '../browser/user-agent';
 import type { EgressPolicy } from '../core/egress-policy';
+import { once } from '../core/once';
 import { canonicalPath } from '../core/processes';
 import { type DownloadSettings, setUpDownloads } from '../downloads/download-setup';
 import { type AppliedIdentity, applyIdentity } from '../identity/apply';
@@ -294,12 +295,4 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
-}
-
-function once(action: () => Promise<void>): () => Promise<void> {
-  let result: Promise<void> | null = null;
-  return () => {
-    result ??= action();
-    return result;
-  };
 }

@@ -47,19 +47,29 @@ afterEach(async () => {
 describe('a session’s downloads', () => {
   it('are saved under their id, recorded with a safe name, and canceled past the plan’s bound', async () => {
     const { pipe, sent, emit } = fakePipe();
-    await setUpDownloads(pipe, dir, { sessionId: 'ses_1', maxBytes: 100 });
+    await setUpDownloads(pipe, dir, { sessionId: 'ses_1', maxBytes: 100 * 1024 });
     expect(sent[0]).toEqual({
       method: 'Browser.setDownloadBehavior',
       params: { behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true },
     });
 
     emit('Browser.downloadWillBegin', { guid: ID_A, suggestedFilename: '../../etc/\u202Epasswd\n.txt' });
-    await writeFile(path.join(dir, ID_A), 'x'.repeat(60));
-    emit('Browser.downloadProgress', { guid: ID_A, state: 'completed', receivedBytes: 60, totalBytes: 60 });
+    await writeFile(path.join(dir, ID_A), 'x'.repeat(60 * 1024));
+    emit('Browser.downloadProgress', {
+      guid: ID_A,
+      state: 'completed',
+      receivedBytes: 60 * 1024,
+      totalBytes: 60 * 1024,
+    });
     await settle();
     emit('Browser.downloadWillBegin', { guid: ID_B, suggestedFilename: 'big.zip' });
     await writeFile(path.join(dir, ID_B), 'y'.repeat(50));
-    emit('Browser.downloadProgress', { guid: ID_B, state: 'inProgress', receivedBytes: 50, totalBytes: 500 });
+    emit('Browser.downloadProgress', {
+      guid: ID_B,
+      state: 'inProgress',
+      receivedBytes: 50 * 1024,
+      totalBytes: 500 * 1024,
+    });
     await settle();
 
     expect(sent.at(-1)).toEqual({ method: 'Browser.cancelDownload', params: { guid: ID_B } });
@@ -69,7 +79,7 @@ describe('a session’s downloads', () => {
       expect.objectContaining({
         id: ID_A,
         name: 'passwd.txt',
-        size: 60,
+        size: 60 * 1024,
         state: 'completed',
         session_id: 'ses_1',
       }),
@@ -77,7 +87,7 @@ describe('a session’s downloads', () => {
         id: ID_B,
         content_type: 'application/zip',
         state: 'canceled',
-        error: "It would take the profile's downloads over the plan's 100 bytes; the download was canceled.",
+        error: "It would take the profile's downloads over the plan's 0.1 MB; the download was canceled.",
       }),
     ]);
   });
