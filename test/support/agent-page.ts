@@ -8,6 +8,7 @@ export const AGENT_PAGE = `<!doctype html><title>Agent page</title>
 <label>Name <input id="who"></label>
 <label>Photo <input type="file" id="photo"></label>
 <button id="send">Send</button>
+<button id="pick">Choose avatar</button><input type="file" id="avatar" hidden><p id="chosen">No avatar</p>
 <p id="out">Nothing sent</p>
 <p id="dbl">Not double-clicked</p>
 <p id="drag" draggable="true">Drag me</p><p id="drop">Drop here</p>
@@ -23,6 +24,8 @@ export const AGENT_PAGE = `<!doctype html><title>Agent page</title>
     console.log('form sent by ' + $('who').value);
     fetch('/api?token=abc123&page=2', { headers: { Authorization: 'Bearer s3cret', 'X-Trace': 'visible-42' } });
   };
+  $('pick').onclick = () => $('avatar').click();
+  $('avatar').onchange = () => { $('chosen').textContent = 'Avatar ' + $('avatar').files[0].name; };
   $('dbl').ondblclick = (event) => { $('dbl').textContent = 'Double-clicked' + (event.shiftKey ? ' with Shift' : ''); };
   $('drop').ondragover = (event) => event.preventDefault();
   $('drop').ondrop = (event) => { event.preventDefault(); $('drop').textContent = 'Dropped'; };

@@ -100,6 +100,14 @@ describe('Agents II page tools on a real page', () => {
     await ok(client, 'browser_wait_for', { session_id, text: 'Sent Ada' });
     expect(await textOfPage('out')).toBe('Sent Ada with avatar.txt (text/plain): pixels');
 
+    // A button that opens a file chooser takes the files too.
+    await ok(client, 'browser_file_upload', {
+      session_id,
+      ref: refOf(snapshot, 'button', 'Choose avatar'),
+      files: [{ name: 'me.png', base64: base64('png') }],
+    });
+    expect(await textOfPage('chosen')).toBe('Avatar me.png');
+
     const big = Buffer.alloc(600 * 1024, 7).toString('base64');
     expect(
       await refusal('browser_file_upload', {
