@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
+import { targetIdOf } from '../automation/runner-browser';
 import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from '../automation/steps';
 import {
   answerDialog,
@@ -211,6 +212,10 @@ async function perform(tabs: AgentTabs, call: PageCall, context: PageCallContext
     }
     case 'browser_tabs':
       return switchTabs(tabs, call.args, ctx);
+    case 'agent_tab': {
+      const tabId = await targetIdOf(page);
+      return { text: tabId, structured: { tab_id: tabId, ...(await addressOf(page)) } };
+    }
   }
 }
 

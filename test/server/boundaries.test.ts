@@ -20,6 +20,7 @@ const FLOORS: string[][] = [
     'cookies',
     'downloads',
     'events',
+    'handoff',
     'identity',
     'live',
     'network',

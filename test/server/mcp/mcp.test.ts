@@ -48,6 +48,7 @@ const TOOLS = [
   'browser_console_messages',
   'browser_network_requests',
   'session_downloads',
+  'request_human',
 ];
 
 const IDLE_S = 4;
