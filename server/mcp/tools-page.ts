@@ -12,14 +12,40 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
   browser_navigate: {
     title: 'Open an address',
     description:
-      'Opens an address in the agent’s tab through the profile’s proxy; waits for the load (30 s at most).',
+      'Opens an address in the agent’s tab through the profile’s proxy and waits for the load (30 s).',
   },
   browser_snapshot: {
     title: 'Read the page',
     description: 'The page’s accessibility tree as text; elements to act on carry [ref=eN].',
     readOnly: true,
   },
-  browser_click: { title: 'Click an element', description: 'Clicks the element of a ref.' },
+  browser_click: {
+    title: 'Click an element',
+    description: 'Clicks the element of a ref (double, button and modifiers when given).',
+  },
+  browser_hover: { title: 'Hover an element', description: 'Moves the mouse over the element of a ref.' },
+  browser_drag: { title: 'Drag and drop', description: 'Drags the element of ref onto the one of to_ref.' },
+  browser_history: { title: 'Go back or forward', description: 'Goes back or forward in the tab’s history.' },
+  browser_handle_dialog: {
+    title: 'Answer a dialog',
+    description: 'Accepts (with a prompt’s prompt_text) or dismisses the page’s open dialog.',
+  },
+  browser_file_upload: {
+    title: 'Upload files',
+    description:
+      'Gives files (base64; 512 KB each, 700 KB in all) to the file input of ref or the chooser it opens.',
+  },
+  browser_console_messages: {
+    title: 'Read the console',
+    description: 'The tab’s newest console messages and page errors (50; limit).',
+    readOnly: true,
+  },
+  browser_network_requests: {
+    title: 'List network requests',
+    description:
+      'The tab’s newest requests (50; limit) and statuses; headers: with headers, secrets redacted.',
+    readOnly: true,
+  },
   browser_type: {
     title: 'Type into a field',
     description: 'Replaces the text of a field; submit presses Enter after.',
@@ -34,20 +60,20 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
   },
   browser_press_key: { title: 'Press a key', description: 'Presses a key in the focused element.' },
   browser_wait_for: {
-    title: 'Wait for text or time',
-    description: 'Waits until text appears, text_gone goes (20 s at most), or time seconds pass.',
+    title: 'Wait for text, a download or time',
+    description:
+      'Waits until text appears, text_gone goes, a new download ends (20 s at most), or time seconds pass.',
     readOnly: true,
   },
   browser_take_screenshot: {
     title: 'Screenshot the page',
-    description:
-      'A PNG of the tab (full_page: the whole page). Prefer browser_snapshot; an image costs many tokens.',
+    description: 'A PNG of the tab (full_page: all of it). Prefer browser_snapshot: images cost many tokens.',
     readOnly: true,
   },
   browser_evaluate: {
     title: 'Run JavaScript in the page',
     description:
-      'Evaluates an expression in the page and answers its JSON value; a promise is awaited (20 s).',
+      'Answers the JSON value of an expression evaluated in the page; a promise is awaited (20 s).',
   },
   browser_tabs: {
     title: 'List, open, select or close tabs',

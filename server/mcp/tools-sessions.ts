@@ -89,11 +89,11 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Import cookies into a profile',
       description:
-        'Adds cookies to a profile, running or not; replace drops the others. Cookies without expiry are not kept.',
+        'Adds cookies to a profile, running or not (replace: drops the others); session cookies are not kept.',
       input: z.object({
         profile_id: Id,
         cookies: CookieImport,
-        replace: z.optional(z.boolean().check(z.describe('Remove the profile’s other cookies first.'))),
+        replace: z.optional(z.boolean()),
       }),
     },
     async ({ profile_id, cookies, replace }) => {

@@ -6,6 +6,7 @@ import { targetIdOf } from '../automation/tab-target';
 import { nodeNotAnswering, type Peers } from '../cluster/peers';
 import { Conflict, isDomainError } from '../core/domain-errors';
 import type { Logger } from '../core/log';
+import { downloadsOfSession } from '../downloads/session-downloads';
 import type { SessionManager } from '../sessions/manager';
 import type { SessionRow } from '../store/sessions';
 import { type AgentTabs, performPageCall, watchTab } from './page-calls';
@@ -45,8 +46,10 @@ export function createAgentPages(deps: {
   nodeId: string;
   limits: { maxStepOutputBytes: number };
   log: Logger;
+  /** Where the profiles' folders, and so the sessions' downloads, are. */
+  dataDir: string;
 }): AgentPages {
-  const { sessions, peers, nodeId, limits, log } = deps;
+  const { sessions, peers, nodeId, limits, log, dataDir } = deps;
   const held = new Map<string, Promise<Held>>();
 
   function notRunning(row: SessionRow): Conflict {
@@ -64,7 +67,11 @@ export function createAgentPages(deps: {
     const run = await openRunPage(cdpUrl);
     const entry: Held = {
       run,
-      tabs: { current: run.page, newTab: () => run.page.context().newPage() },
+      tabs: {
+        current: run.page,
+        newTab: () => run.page.context().newPage(),
+        downloads: { list: () => downloadsOfSession(dataDir, row), reported: null },
+      },
       queue: Promise.resolve(),
       closed: new AbortController(),
     };

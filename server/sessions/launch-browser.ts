@@ -20,7 +20,9 @@ import { shutDownBrowser } from '../browser/shut-down';
 import { describeStartupFailure, STDERR_LOG_FILE } from '../browser/startup-failure';
 import { headlessUserAgent } from '../browser/user-agent';
 import type { EgressPolicy } from '../core/egress-policy';
+import { once } from '../core/once';
 import { canonicalPath } from '../core/processes';
+import { type DownloadSettings, setUpDownloads } from '../downloads/download-setup';
 import { type AppliedIdentity, applyIdentity } from '../identity/apply';
 import { keepIdentity } from '../identity/client-commands';
 import { identityArguments } from '../identity/launch-arguments';
@@ -42,6 +44,8 @@ export interface LaunchOptions {
   startTimeoutMs?: number;
   /** How long and how many connections the relay holds; RELAY_LIMITS when left out (tests set shorter ones). */
   relayLimits?: RelayLimits;
+  /** Whose the downloads are and the plan's bound on them; unbounded and of no session when left out. */
+  downloads?: DownloadSettings;
 }
 
 export interface BrowserExit {
@@ -90,6 +94,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<RunningBrow
       closeRelay,
       options.identity ?? null,
       relay.credentials,
+      options.downloads ?? { sessionId: '', maxBytes: Number.POSITIVE_INFINITY },
     );
     return { ...running, egressRefusalOf: (host) => relay.refusalOf(host) };
   } catch (error) {
@@ -203,6 +208,7 @@ async function awaitDevTools(
   closeRelay: () => Promise<void>,
   presented: PresentedIdentity | null,
   relayCredentials: RelayCredentials,
+  downloads: DownloadSettings,
 ): Promise<Omit<RunningBrowser, 'egressRefusalOf'>> {
   const { pid, exited, pipe } = chromium;
   const waitForExit = (ms: number) => settlesWithin(exited, ms);
@@ -219,7 +225,7 @@ async function awaitDevTools(
     await answersWithin(chromium, userDataDir, timeoutMs);
     // Downloads stay in the profile's own folder, not in the service user's home.
     [, identity, contexts] = await Promise.all([
-      pipe.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir }),
+      setUpDownloads(pipe, downloadDir, downloads),
       presented && applyIdentity(pipe, presented),
       answerRelayChallenges(pipe, relayCredentials),
     ]);
@@ -289,12 +295,4 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
-}
-
-function once(action: () => Promise<void>): () => Promise<void> {
-  let result: Promise<void> | null = null;
-  return () => {
-    result ??= action();
-    return result;
-  };
 }
