@@ -23,7 +23,7 @@ export function addDownloadTools(server: McpServer, ctx: ToolContext): void {
     'session_downloads',
     {
       title: 'List or read downloads',
-      description: `A session’s downloads, running or stopped; file_id: that file as a resource (${bytes(MAX_EMBEDDED_DOWNLOAD_BYTES)} at most).`,
+      description: `A session’s downloads; file_id: that file as a resource (${bytes(MAX_EMBEDDED_DOWNLOAD_BYTES)} at most).`,
       input: z.object({ session_id: Id, file_id: z.optional(Id) }),
       annotations: { readOnlyHint: true },
     },

@@ -11,8 +11,7 @@ import { addTool, type ToolAnswer, type ToolContext } from './tool-kit';
 const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; readOnly?: true }> = {
   browser_navigate: {
     title: 'Open an address',
-    description:
-      'Opens an address in the agent’s tab through the profile’s proxy and waits for the load (30 s).',
+    description: 'Opens url in the agent’s tab via the profile’s proxy; waits for the load (30 s).',
   },
   browser_snapshot: {
     title: 'Read the page',
@@ -21,10 +20,10 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
   },
   browser_click: {
     title: 'Click an element',
-    description: 'Clicks the element of a ref (double, button and modifiers when given).',
+    description: 'Clicks the element of a ref.',
   },
-  browser_hover: { title: 'Hover an element', description: 'Moves the mouse over the element of a ref.' },
-  browser_drag: { title: 'Drag and drop', description: 'Drags the element of ref onto the one of to_ref.' },
+  browser_hover: { title: 'Hover an element', description: 'Hovers over the element of a ref.' },
+  browser_drag: { title: 'Drag and drop', description: 'Drags ref’s element onto to_ref’s.' },
   browser_history: { title: 'Go back or forward', description: 'Goes back or forward in the tab’s history.' },
   browser_handle_dialog: {
     title: 'Answer a dialog',
@@ -32,8 +31,7 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
   },
   browser_file_upload: {
     title: 'Upload files',
-    description:
-      'Gives files (base64; 512 KB each, 700 KB in all) to the file input of ref or the chooser it opens.',
+    description: 'Gives base64 files (512 KB each, 700 KB in all) to the file input or chooser of ref.',
   },
   browser_console_messages: {
     title: 'Read the console',
@@ -42,8 +40,7 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
   },
   browser_network_requests: {
     title: 'List network requests',
-    description:
-      'The tab’s newest requests (50; limit) and statuses; headers: with headers, secrets redacted.',
+    description: 'The tab’s newest requests and statuses (50; limit); headers: with secrets redacted.',
     readOnly: true,
   },
   browser_type: {
@@ -52,7 +49,7 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
   },
   browser_fill_form: {
     title: 'Fill several fields',
-    description: 'Fills textboxes, checkboxes, radios, comboboxes and sliders by ref in one call.',
+    description: 'Fills several fields by ref in one call.',
   },
   browser_select_option: {
     title: 'Choose options of a select',
@@ -61,19 +58,17 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
   browser_press_key: { title: 'Press a key', description: 'Presses a key in the focused element.' },
   browser_wait_for: {
     title: 'Wait for text, a download or time',
-    description:
-      'Waits until text appears, text_gone goes, a new download ends (20 s at most), or time seconds pass.',
+    description: 'Waits for text, text_gone to go, a new download (20 s), or time seconds.',
     readOnly: true,
   },
   browser_take_screenshot: {
     title: 'Screenshot the page',
-    description: 'A PNG of the tab (full_page: all of it). Prefer browser_snapshot: images cost many tokens.',
+    description: 'A PNG of the tab (full_page: all). Prefer browser_snapshot.',
     readOnly: true,
   },
   browser_evaluate: {
     title: 'Run JavaScript in the page',
-    description:
-      'Answers the JSON value of an expression evaluated in the page; a promise is awaited (20 s).',
+    description: 'The JSON value of an expression in the page (a promise is awaited, 20 s).',
   },
   browser_tabs: {
     title: 'List, open, select or close tabs',

@@ -44,8 +44,8 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Run an automation script',
       description:
-        'Runs steps (CSS selectors) in a new tab of the profile’s browser (started if needed) and answers the ' +
-        'outcome. Prefer it to many browser_* calls for a known sequence.',
+        'Runs CSS-selector steps in a new tab of the profile’s browser (started if needed); answers the outcome. ' +
+        'Prefer it for a known sequence.',
       input: RunCreate,
       advertised: AdvertisedRun,
     },
