@@ -17,6 +17,8 @@ import { ProxyRow } from './ProxyRow';
 
 /** Checks made at once by Check all: enough to be quick, few enough not to crowd the service or the quota. */
 const CHECKS_AT_ONCE = 4;
+/** What Check all answers when no check failed. */
+const ALL_CHECKED: Reply<unknown> = { ok: true, value: undefined };
 
 /**
  * The saved proxies: list, search (name, user@host:port) and the failing ones only, run on the service; create,
@@ -49,19 +51,21 @@ export function Proxies() {
   const shown = (narrowed && found) || list;
 
   /** Checks each shown proxy, a few at a time; each result lands in the lists. The first failure answers. */
-  async function checkEvery(proxies: ProxyConfig[]): Promise<Reply<undefined>> {
-    setChecked(0);
+  async function checkEvery(proxies: ProxyConfig[]): Promise<Reply<unknown>> {
     const waiting = [...proxies];
-    const replies: Reply<unknown>[] = [];
+    let done = 0;
+    let failed: Reply<unknown> | undefined;
     const checker = async () => {
       for (let next = waiting.shift(); next; next = waiting.shift()) {
-        replies.push(await connector.send({ type: 'proxy.check', proxyId: next.id }));
-        setChecked(replies.length);
+        const reply = await connector.send({ type: 'proxy.check', proxyId: next.id });
+        if (!reply.ok) failed ??= reply;
+        setChecked(++done);
       }
     };
+    setChecked(0);
     await Promise.all(Array.from({ length: CHECKS_AT_ONCE }, checker));
     if (narrowed) await find();
-    return (replies.find((reply) => !reply.ok) as Reply<undefined>) ?? { ok: true, value: undefined };
+    return failed ?? ALL_CHECKED;
   }
 
   return (
