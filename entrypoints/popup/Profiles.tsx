@@ -86,7 +86,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
     const check = saved?.last_check;
     if (!saved) return proxy ? hostOf(proxy) : t(proxy_id ? 'savedProxy' : 'noProxy');
     return check
-      ? `${saved.name} ${check.ok ? `✓ ${placeOf(check)}` : `✗ ${t('proxyFailsShort')}`}`
+      ? `${saved.name} ${check.ok ? `✓ ${placeOf(check)}` : `✗ ${t('failsShort')}`}`
       : saved.name;
   };
   const allShownPicked = Boolean(shown?.length) && picked.length === shown?.length;

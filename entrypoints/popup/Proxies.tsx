@@ -96,7 +96,7 @@ export function Proxies() {
         ) : null}
         {(checkAll.busy || checked > 0) && shown?.length ? (
           <span class="muted" role="status">
-            {t('proxiesChecked', checked, shown.length)}
+            {t('nChecked', checked, shown.length)}
           </span>
         ) : null}
       </div>

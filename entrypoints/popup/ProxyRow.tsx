@@ -39,7 +39,7 @@ export function ProxyRow({
         <strong>{proxy.name}</strong>
         <small class="muted">
           {proxy.scheme}://{proxy.host}:{proxy.port} · {t(proxy.has_password ? 'passwordSet' : 'noPassword')}{' '}
-          · {uses > 1 ? t('proxyUsedBy', uses) : t(uses ? 'proxyUsedByOne' : 'proxyUsedByNone')}
+          · {uses > 1 ? t('usedBy', uses) : t(uses ? 'usedByOne' : 'usedByNone')}
         </small>
       </div>
       {/* Busy, it keeps the focus and says what is under way. */}
