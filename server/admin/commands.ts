@@ -15,6 +15,10 @@ export const KeysCommand = z.discriminatedUnion('command', [
 ]);
 export type KeysCommand = z.infer<typeof KeysCommand>;
 
+/** The address of a one-time sign-in link on the service at `base`: its token after the hash, never sent in a request. */
+export const signInLinkUrl = (base: string, token: string) =>
+  new URL(`/dashboard/#/sign-in/${token}`, base).href;
+
 export async function runKeysCommand(db: Database, clock: Clock, command: KeysCommand): Promise<unknown> {
   switch (command.command) {
     case 'create':

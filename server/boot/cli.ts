@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { Plan } from '../../lib/api/schemas/account';
 import { AdminUnavailableError, askAdmin } from '../admin/channel';
-import { type KeysCommand, runKeysCommand } from '../admin/commands';
+import { type KeysCommand, runKeysCommand, signInLinkUrl } from '../admin/commands';
 import { systemClock } from '../core/clock';
 import { CONFIG_OPTIONS, type Config, type ConfigFlags, loadConfig } from '../core/config';
 import { adminSocketPath } from '../core/data-dir';
@@ -188,7 +188,7 @@ function reportLink(account: string, result: unknown, base: string, out: CliOutp
     out.stderr(noSuchAccount(account));
     return 1;
   }
-  out.stdout(`${new URL(`/dashboard/#/sign-in/${token}`, base)}\n`);
+  out.stdout(`${signInLinkUrl(base, token)}\n`);
   out.stderr(`It signs in once, until ${expires_at}; keep it to yourself until then.\n`);
   return 0;
 }
