@@ -85,9 +85,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
     const saved = proxies?.find(({ id }) => id === proxy_id);
     const check = saved?.last_check;
     if (!saved) return proxy ? hostOf(proxy) : t(proxy_id ? 'savedProxy' : 'noProxy');
-    return check
-      ? `${saved.name} ${check.ok ? `✓ ${placeOf(check)}` : `✗ ${t('failsShort')}`}`
-      : saved.name;
+    return check ? `${saved.name} ${check.ok ? `✓ ${placeOf(check)}` : `✗ ${t('failsShort')}`}` : saved.name;
   };
   const allShownPicked = Boolean(shown?.length) && picked.length === shown?.length;
   /** Reads the pages not shown yet, then picks every profile the filter matches. */
