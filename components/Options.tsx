@@ -75,6 +75,7 @@ export function Options() {
       <section class="stack">
         <h2>{t('sessionDefaults')}</h2>
         {check('headless', t('headlessOption'))}
+        <p class="muted">{t('noDisplayNote')}</p>
       </section>
       <section class="stack">
         <h2>{t('notificationsHeading')}</h2>

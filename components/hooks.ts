@@ -58,7 +58,7 @@ export function useList<T>(
       if (!known?.savedAt || !ifMissing) refresh();
     });
   }, []);
-  return { list: cached?.data, task, refresh };
+  return { list: cached?.data, savedAt: cached?.savedAt, task, refresh };
 }
 
 /** Fields never kept, whatever the form: passwords and keys. */

@@ -38,13 +38,6 @@ export function locationText(identity: Identity, proxied: boolean): string {
   );
 }
 
-/** A profile row's glance: its OS and where it says it is. */
-export function glanceText(identity: Identity, proxied: boolean): string {
-  const { timezone } = identity.location;
-  const place = timezone !== 'auto' ? timezone : t(proxied ? 'identityAtProxy' : 'identityAtHost');
-  return t('identityRowLocation', OS_NAMES[identity.os.family], place);
-}
-
 /** The check in sentences: how many surfaces agree, each one that does not, what a site sees, and the proxy's exit. */
 export function checkText(check: IdentityCheck): string[] {
   const compared = check.surfaces.filter((surface) => surface.verdict !== 'host');

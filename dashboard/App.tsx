@@ -18,6 +18,8 @@ export function App() {
   const [status, setStatus] = useState<DashboardStatus>();
   const [problem, setProblem] = useState<string>();
   const [farewell, setFarewell] = useState<string>();
+  /** Why a one-time sign-in link did not sign in. */
+  const [linkRefused, setLinkRefused] = useState<string>();
   const page = useHashPage();
 
   const refresh = () =>
@@ -28,7 +30,16 @@ export function App() {
       },
       (error: Error) => setProblem(error.message),
     );
-  useEffect(() => void refresh(), []);
+  useEffect(() => {
+    // A one-time sign-in link (#/sign-in/<token>): spent at once, and taken out of the address and the history.
+    const token = /^#\/sign-in\/(.+)$/.exec(location.hash)?.[1];
+    if (!token) return void refresh();
+    history.replaceState(null, '', '#/sessions');
+    call('POST', '/sign-in/link', { token }).then(refresh, (error: Error) => {
+      setLinkRefused(error.message);
+      void refresh();
+    });
+  }, []);
 
   if (!status)
     return (
@@ -49,6 +60,11 @@ export function App() {
         {farewell && (
           <p role="status" class="ok">
             {farewell}
+          </p>
+        )}
+        {linkRefused && (
+          <p role="alert" class="problem">
+            {linkRefused}
           </p>
         )}
         <SignIn signup={status.signup} onSignedIn={refresh} />

@@ -1,17 +1,22 @@
 /**
- * `npm start`: the dashboard's pages built, the service with its data in .data/, a local account and key made on
- * first run (kept in .data/local-key and reused), the extension built, and Chromium opened with it loaded and
- * already connected.
+ * `npm start`: the dashboard's pages built (unless built from the same sources already), the service with its data
+ * in .data/, a local account and key made on first run (kept in .data/local-key and reused) with a one-time
+ * dashboard sign-in link for it, the extension built (likewise), and Chromium opened with it loaded and already
+ * connected.
  * Ctrl+C stops everything it started, session browsers included.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { askAdmin } from '../server/admin/channel';
+import { signInLinkUrl } from '../server/admin/commands';
+import { KEY_PREFIX_LENGTH } from '../server/core/api-keys';
 import { ConfigError, loadConfig, PROJECT_ROOT } from '../server/core/config';
-import { DataDirAccessError, PRIVATE_UMASK, prepareDataDir } from '../server/core/data-dir';
+import { adminSocketPath, DataDirAccessError, PRIVATE_UMASK, prepareDataDir } from '../server/core/data-dir';
 import { buildDashboard } from './dashboard';
 import { connectExtension, launchWithExtension } from './extension-browser';
+import { DASHBOARD_BUILD, EXTENSION_BUILD, isBuilt } from './fresh';
 import { runWxt } from './wxt';
 
 const config = (() => {
@@ -98,16 +103,29 @@ async function localKey(serviceUrl: string): Promise<string> {
 }
 
 function buildExtension(): string {
-  say('Building the extension…');
-  runWxt(['build']);
+  if (isBuilt(EXTENSION_BUILD)) say('The extension is built from these sources already.');
+  else {
+    say('Building the extension…');
+    runWxt(['build']);
+  }
   return path.join(PROJECT_ROOT, '.output/chrome-mv3');
 }
 
-say('Building the dashboard…');
-try {
-  buildDashboard();
-} catch (error) {
-  fail(error instanceof Error ? error.message : String(error));
+/** A one-time link that signs a browser in to the local account's dashboard (its sessions, usage, keys). */
+async function signInLink(serviceUrl: string, key: string): Promise<string> {
+  const request = { command: 'sign-in-link', account: key.slice(0, KEY_PREFIX_LENGTH) };
+  const { token } = (await askAdmin(adminSocketPath(config.dataDir), request)) as { token: string };
+  return signInLinkUrl(serviceUrl, token);
+}
+
+if (isBuilt(DASHBOARD_BUILD)) say('The dashboard is built from these sources already.');
+else {
+  say('Building the dashboard…');
+  try {
+    buildDashboard();
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
 }
 const service = await startService().catch((error: Error) => fail(error.message));
 let stopping = false;
@@ -140,6 +158,8 @@ try {
 
   say(`The service runs at ${service.url} (logs: ${shown(path.join(config.dataDir, 'service.log'))}).`);
   say(`Its dashboard, where people sign up and get API keys: ${service.url}/dashboard`);
+  // A new link at every start: it works once, within 15 minutes, so a copy left in a terminal's log opens nothing.
+  say(`Sign in to it as the local account (once, within 15 minutes): ${await signInLink(service.url, key)}`);
   say(`The extension is loaded from ${shown(extensionDir)} and connected with key ${key.slice(0, 12)}…`);
   if (headless) {
     say('There is no display here, so Chromium runs headless. Set DISPLAY (or run on a desktop) to see it.');

@@ -5,14 +5,7 @@ import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import type { Handlers } from '../../lib/messaging/receive';
-import {
-  cachedProfiles,
-  cachedProxies,
-  pendingView,
-  preferences,
-  proxyChecks,
-  savedScripts,
-} from '../../lib/storage';
+import { cachedProfiles, cachedProxies, pendingView, preferences, savedScripts } from '../../lib/storage';
 import { forgetKey, knowPlan, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import type { Inbox } from './inbox';
@@ -50,6 +43,16 @@ export function createIntentHandlers({
     'profiles.more': () => moreProfiles(),
     'profiles.search': ({ q, cursor }) => searchProfiles(q, cursor),
     'proxies.refresh': async () => refreshList(cachedProxies, (await requireApi()).listProxies(LIST)),
+    'proxies.search': async ({ q, failing }) =>
+      (
+        await (
+          await requireApi()
+        ).listProxies({
+          ...LIST,
+          ...(q.trim() ? { q: q.trim() } : {}),
+          ...(failing ? { status: 'failing' } : {}),
+        })
+      ).data,
     async 'sessions.refresh'() {
       // The plan is not what the person asked for: a failure to read it leaves the sessions to answer.
       await knowPlan().catch(() => undefined);
@@ -80,12 +83,19 @@ export function createIntentHandlers({
         cachedProxies,
         (cached) => cached && { ...cached, data: cached.data.filter(({ id }) => id !== proxyId) },
       );
-      await change(proxyChecks, ({ [proxyId]: _, ...others }) => others);
     },
-    // The result is kept for the popups to come: a check takes seconds and the popup closes on a click outside.
+    // The service keeps the result as the proxy's last check; the cached list follows, for the rows that show it.
     async 'proxy.check'({ proxyId }) {
       const check = await (await requireApi()).checkProxy(proxyId);
-      await change(proxyChecks, (all) => ({ ...all, [proxyId]: { check, at: Date.now() } }));
+      const last_check = { ...check, checked_at: new Date().toISOString() };
+      await change(
+        cachedProxies,
+        (cached) =>
+          cached && {
+            ...cached,
+            data: cached.data.map((proxy) => (proxy.id === proxyId ? { ...proxy, last_check } : proxy)),
+          },
+      );
       return check;
     },
     'proxies.paste': ({ text }) => createPastedProxies(text),

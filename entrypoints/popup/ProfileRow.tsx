@@ -1,7 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../../components/Confirm';
 import { useTask } from '../../components/hooks';
-import { glanceText } from '../../components/identity-text';
 import { Problem } from '../../components/Problem';
 import { RowMenu } from '../../components/RowMenu';
 import type { Profile } from '../../lib/api/schemas/profiles';
@@ -24,8 +23,9 @@ interface ProfileRowProps {
 }
 
 /**
- * One profile in two dense lines: its name and status, then when it was last used, its proxy, tags and notes;
- * one primary action (Start or Stop), the rest (Edit, Clone, Delete after a question, a tag's filter) behind ⋯.
+ * One profile in dense lines of what sets it apart: its name and status, then when it was last used, its proxy
+ * with how its last check went, and its notes; its tags, wrapped, never cut. One primary action (Start or Stop),
+ * the rest (Edit, Clone, Delete after a question, a tag's filter) behind ⋯.
  */
 export function ProfileRow(props: ProfileRowProps) {
   const { profile, proxy, focused, onTag, onEdit, onDeleted, selected, onSelect } = props;
@@ -67,15 +67,11 @@ export function ProfileRow(props: ProfileRowProps) {
           ) : (
             t('neverUsed')
           )}
-          {[
-            proxy,
-            profile.identity && glanceText(profile.identity, profile.proxy !== null),
-            ...profile.tags.map((tag) => `#${tag}`),
-            profile.notes,
-          ]
-            .filter(Boolean)
-            .map((part) => ` · ${part}`)}
+          {[proxy, profile.notes].filter(Boolean).map((part) => ` · ${part}`)}
         </small>
+        {profile.tags.length > 0 && (
+          <small class="tags">{profile.tags.map((tag) => `#${tag}`).join(' ')}</small>
+        )}
       </div>
       {/* Busy, it keeps the focus and says what is under way. */}
       <button

@@ -1,9 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
+import { KeptList } from '../../components/KeptList';
 import { LoadMore } from '../../components/LoadMore';
 import { useEditing } from '../../components/landing';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
+import { placeOf } from '../../components/proxy-check';
+import { useRovingRows } from '../../components/roving';
+import { SearchBox } from '../../components/SearchBox';
 import { useSaidByBanner } from '../../components/service-down';
 import { PROFILE_SORTS, type ProfileSortName } from '../../lib/api/profile-sorts';
 import type { Profile } from '../../lib/api/schemas/profiles';
@@ -52,6 +56,8 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   /** What the person asks for; null until the list kept from last time says what it was. */
   const [filter, setFilter] = useState<ProfileFilter | null>(null);
   const search = useRef<HTMLInputElement>(null);
+  const rows = useRef<HTMLUListElement>(null);
+  const roving = useRovingRows(rows);
   useSearchKey(search, !focus);
   const asked = useSettled(filter, TYPING_PAUSE_MS);
   const listed = listing?.filter ?? {};
@@ -68,15 +74,19 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   }, [asked]);
 
   if (editing) return <ProfileForm profile={editing === true ? undefined : editing} onDone={close} />;
-  // Rows kept from before are not shown under a service that cannot be reached: they may be stale.
-  const shown = down ? undefined : listing?.data;
+  // Under a service that cannot be reached the rows kept from before are shown, said to be stale (KeptList).
+  const shown = listing?.data;
   const picked = shown?.filter(({ id }) => selected.includes(id)) ?? [];
   const total = listing?.total;
   const narrowed = Boolean(listed.q?.trim() || listed.tag || listed.status);
   const change = (part: ProfileFilter) => setFilter((current) => ({ ...current, ...part }));
-  const proxyOf = ({ proxy, proxy_id }: Profile) =>
-    proxies?.find(({ id }) => id === proxy_id)?.name ??
-    (proxy ? hostOf(proxy) : t(proxy_id ? 'savedProxy' : 'noProxy'));
+  /** The proxy as a person knows it, and for a saved one how its last check went: "Berlin ✓ Berlin, DE". */
+  const proxyOf = ({ proxy, proxy_id }: Profile) => {
+    const saved = proxies?.find(({ id }) => id === proxy_id);
+    const check = saved?.last_check;
+    if (!saved) return proxy ? hostOf(proxy) : t(proxy_id ? 'savedProxy' : 'noProxy');
+    return check ? `${saved.name} ${check.ok ? `✓ ${placeOf(check)}` : `✗ ${t('failsShort')}`}` : saved.name;
+  };
   const allShownPicked = Boolean(shown?.length) && picked.length === shown?.length;
   /** Reads the pages not shown yet, then picks every profile the filter matches. */
   async function pickAllMatching() {
@@ -95,16 +105,15 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
     if (reply.ok) setSelected(((await cachedProfiles.getValue())?.data ?? []).map(({ id }) => id));
   }
   return (
-    <section class="stack">
+    <KeptList savedAt={listing?.savedAt}>
       <div class="toolbar">
         <div class="bar">
-          <input
-            ref={search}
-            type="search"
-            aria-label={t('searchProfiles')}
-            placeholder={t('searchProfilesHint')}
+          <SearchBox
+            field={search}
+            label={t('searchProfiles')}
+            hint={t('searchProfilesHint')}
             value={filter?.q ?? ''}
-            onInput={(event) => change({ q: event.currentTarget.value })}
+            onText={(q) => change({ q })}
           />
           <select
             aria-label={t('profileStatusFilter')}
@@ -186,7 +195,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
         empty={narrowed ? t('noProfileMatches') : t('noProfiles')}
         action={narrowed ? undefined : { label: t('createFirstProfile'), run: () => edit(true) }}
       />
-      <ul class="rows">
+      <ul class="rows" ref={rows} {...roving}>
         {shown?.map((profile) => (
           <ProfileRow
             key={profile.id}
@@ -203,10 +212,10 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
           />
         ))}
       </ul>
-      {listing?.next_cursor && (
+      {listing?.next_cursor && !down && (
         <LoadMore busy={more.busy} onLoad={() => more.run(() => connector.send({ type: 'profiles.more' }))} />
       )}
       <Problem error={more.error} />
-    </section>
+    </KeptList>
   );
 }

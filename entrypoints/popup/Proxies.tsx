@@ -1,27 +1,86 @@
-import { useList, useTask } from '../../components/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useList, useSettled, useTask } from '../../components/hooks';
+import { KeptList } from '../../components/KeptList';
 import { useEditing } from '../../components/landing';
 import { PasteBox } from '../../components/PasteBox';
 import { ListState, Problem } from '../../components/Problem';
-import { useSaidByBanner } from '../../components/service-down';
+import { useRovingRows } from '../../components/roving';
+import { SearchBox } from '../../components/SearchBox';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import type { Reply } from '../../lib/messaging/protocol';
 import { cachedProxies } from '../../lib/storage';
+import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProxyForm } from './ProxyForm';
 import { ProxyRow } from './ProxyRow';
 
-/** The saved proxies: list, create, edit, delete. */
+/** Checks made at once by Check all: enough to be quick, few enough not to crowd the service or the quota. */
+const CHECKS_AT_ONCE = 4;
+/** What Check all answers when no check failed. */
+const ALL_CHECKED: Reply<unknown> = { ok: true, value: undefined };
+
+/**
+ * The saved proxies: list, search (name, user@host:port) and the failing ones only, run on the service; create,
+ * edit, delete, and Check all, which says how far it is.
+ */
 export function Proxies() {
-  const { list, task, refresh } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }));
+  const { list, savedAt, task, refresh } = useList(cachedProxies, () =>
+    connector.send({ type: 'proxies.refresh' }),
+  );
   const { editing, edit, close, land } = useEditing<ProxyConfig>();
-  const down = useSaidByBanner();
+  const [q, setQ] = useState('');
+  const [failing, setFailing] = useState(false);
+  const asked = useSettled(q, TYPING_PAUSE_MS);
+  /** The proxies the last search found; null while nothing narrows the list (the cached one is shown). */
+  const [found, setFound] = useState<ProxyConfig[] | null>(null);
+  const search = useTask();
   const checkAll = useTask();
+  const [checked, setChecked] = useState(0);
+  const rows = useRef<HTMLUListElement>(null);
+  const roving = useRovingRows(rows);
+  const narrowed = Boolean(asked.trim()) || failing;
+  const find = () =>
+    narrowed
+      ? search
+          .run(() => connector.send({ type: 'proxies.search', q: asked, failing }))
+          .then((reply) => reply.ok && setFound(reply.value))
+      : setFound(null);
+  useEffect(() => void find(), [asked, failing]);
   if (editing) return <ProxyForm proxy={editing === true ? undefined : editing} onDone={close} />;
-  // Proxies kept from before are not shown under a service that cannot be reached: they may be stale.
-  const shown = down ? undefined : list;
+  const shown = (narrowed && found) || list;
+
+  /** Checks each shown proxy, a few at a time; each result lands in the lists. The first failure answers. */
+  async function checkEvery(proxies: ProxyConfig[]): Promise<Reply<unknown>> {
+    const waiting = [...proxies];
+    let done = 0;
+    let failed: Reply<unknown> | undefined;
+    const checker = async () => {
+      for (let next = waiting.shift(); next; next = waiting.shift()) {
+        const reply = await connector.send({ type: 'proxy.check', proxyId: next.id });
+        if (!reply.ok) failed ??= reply;
+        setChecked(++done);
+      }
+    };
+    setChecked(0);
+    await Promise.all(Array.from({ length: CHECKS_AT_ONCE }, checker));
+    if (narrowed) await find();
+    return failed ?? ALL_CHECKED;
+  }
+
   return (
-    <section class="stack">
+    <KeptList savedAt={savedAt}>
+      <div class="bar">
+        <SearchBox label={t('searchProxies')} hint={t('searchProxiesHint')} value={q} onText={setQ} />
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={failing}
+            onInput={(event) => setFailing(event.currentTarget.checked)}
+          />
+          {t('failingOnly')}
+        </label>
+      </div>
       <div class="bar">
         <button type="button" data-lands="new" onClick={() => edit(true)}>
           {t('newProxy')}
@@ -35,32 +94,30 @@ export function Proxies() {
             {checkAll.busy ? t('checking') : t('checkAllProxies')}
           </button>
         ) : null}
+        {(checkAll.busy || checked > 0) && shown?.length ? (
+          <span class="muted" role="status">
+            {t('nChecked', checked, shown.length)}
+          </span>
+        ) : null}
       </div>
       <PasteProxies />
       <Problem error={task.error} retry={refresh} />
+      <Problem error={search.error} retry={find} />
       <Problem error={checkAll.error} />
       <ListState
         list={shown}
-        busy={task.busy}
+        busy={task.busy || search.busy}
         loading={t('loadingProxies')}
-        empty={t('noProxies')}
-        action={{ label: t('addFirstProxy'), run: () => edit(true) }}
+        empty={narrowed ? t('noProxyMatches') : t('noProxies')}
+        action={narrowed ? undefined : { label: t('addFirstProxy'), run: () => edit(true) }}
       />
-      <ul class="rows">
+      <ul class="rows" ref={rows} {...roving}>
         {shown?.map((proxy) => (
           <ProxyRow key={proxy.id} proxy={proxy} onEdit={() => edit(proxy)} onDeleted={() => land('')} />
         ))}
       </ul>
-    </section>
+    </KeptList>
   );
-}
-
-/** Checks every proxy at once; each result lands in the kept checks its row shows. The first failure answers. */
-async function checkEvery(proxies: ProxyConfig[]): Promise<Reply<undefined>> {
-  const replies = await Promise.all(
-    proxies.map(({ id }) => connector.send({ type: 'proxy.check', proxyId: id })),
-  );
-  return replies.find((reply) => !reply.ok) ?? { ok: true, value: undefined };
 }
 
 /** Proxies created from a pasted list, one a line, with what became of each line. */

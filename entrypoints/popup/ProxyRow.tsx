@@ -1,15 +1,17 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../../components/Confirm';
-import { useItem, useTask } from '../../components/hooks';
+import { useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
 import { proxyCheckText } from '../../components/proxy-check';
-import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import type { ProxyCheck, ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { proxyChecks } from '../../lib/storage';
 import { fromNow } from '../../lib/when';
 
-/** One saved proxy: its address and whether it has a password, Edit, and Delete after a question. */
+/**
+ * One saved proxy: its address, whether it has a password, how many profiles use it and its last check; Check,
+ * Edit, and Delete after a question.
+ */
 export function ProxyRow({
   proxy,
   onEdit,
@@ -22,16 +24,22 @@ export function ProxyRow({
 }) {
   const task = useTask();
   const [confirm, setConfirm] = useState(false);
-  /** The last check, whichever popup asked for it: the worker keeps it. Works and fails look different. */
-  const checked = useItem(proxyChecks)?.[proxy.id];
+  /** A check made here, newer than the list's; else the last the service kept. Works and fails look different. */
+  const [fresh, setFresh] = useState<ProxyCheck & { checked_at: string }>();
+  const checked = fresh ?? proxy.last_check;
   const deleteButton = useRef<HTMLButtonElement>(null);
-  const check = () => task.run(() => connector.send({ type: 'proxy.check', proxyId: proxy.id }));
+  const check = () =>
+    task
+      .run(() => connector.send({ type: 'proxy.check', proxyId: proxy.id }))
+      .then((reply) => reply.ok && setFresh({ ...reply.value, checked_at: new Date().toISOString() }));
+  const uses = proxy.used_by;
   return (
     <li class="row">
       <div class="grow">
         <strong>{proxy.name}</strong>
         <small class="muted">
-          {proxy.scheme}://{proxy.host}:{proxy.port} · {t(proxy.has_password ? 'passwordSet' : 'noPassword')}
+          {proxy.scheme}://{proxy.host}:{proxy.port} · {t(proxy.has_password ? 'passwordSet' : 'noPassword')}{' '}
+          · {uses > 1 ? t('usedBy', uses) : t(uses ? 'usedByOne' : 'usedByNone')}
         </small>
       </div>
       {/* Busy, it keeps the focus and says what is under way. */}
@@ -79,10 +87,10 @@ export function ProxyRow({
       {checked && !task.busy && (
         <p
           role="status"
-          class={checked.check.ok ? 'check-result works' : 'check-result fails'}
-          title={t('checkedAgo', fromNow(new Date(checked.at).toISOString()))}
+          class={checked.ok ? 'check-result works' : 'check-result fails'}
+          title={t('checkedAgo', fromNow(checked.checked_at))}
         >
-          {proxyCheckText(checked.check)}
+          {proxyCheckText(checked)}
         </p>
       )}
       <Problem error={task.error} />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Confirm } from '../../components/Confirm';
 import { useCopy, useItem, useTask } from '../../components/hooks';
+import { KeptList } from '../../components/KeptList';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
 import { SearchField } from '../../components/SearchField';
@@ -9,6 +10,7 @@ import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { profileNameOf } from '../../lib/profile-name';
 import { cachedProfiles, cachedSessions } from '../../lib/storage';
+import { fromNow } from '../../lib/when';
 import { WatchButton } from './WatchButton';
 
 function openProfiles() {
@@ -17,7 +19,8 @@ function openProfiles() {
 
 /** The running sessions, with their CDP address to copy, Watch, Stop, and Stop all. */
 export function Sessions() {
-  const sessions = useItem(cachedSessions)?.data;
+  const cached = useItem(cachedSessions);
+  const sessions = cached?.data;
   const profiles = useItem(cachedProfiles)?.data;
   const task = useTask();
   const [notStopped, setNotStopped] = useState<string | null>(null);
@@ -53,7 +56,7 @@ export function Sessions() {
   }
 
   return (
-    <section class="stack">
+    <KeptList savedAt={cached?.savedAt}>
       {/* Nothing to stop: no button that can only be disabled. */}
       {sessions?.length ? (
         <div class="bar">
@@ -98,23 +101,7 @@ export function Sessions() {
           <SessionRow key={session.id} session={session} name={name} picture={index < PICTURES} />
         ))}
       </ul>
-    </section>
-  );
-}
-
-const AGES: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['day', 86_400],
-  ['hour', 3600],
-  ['minute', 60],
-];
-
-/** "5 minutes ago", in the browser's language. */
-function age(since: string): string {
-  const seconds = Math.max(0, (Date.now() - Date.parse(since)) / 1000);
-  const [unit, size] = AGES.find(([, size]) => seconds >= size) ?? ['second', 1];
-  return new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(
-    -Math.floor(seconds / size),
-    unit,
+    </KeptList>
   );
 }
 
@@ -145,7 +132,7 @@ function SessionRow({ session, name, picture }: { session: Session; name: string
       <div class="grow">
         <strong>{name}</strong>
         <small class="muted">
-          {session.status === 'starting' ? t('starting') : t('startedAgo', age(session.started_at))}
+          {session.status === 'starting' ? t('starting') : t('startedAgo', fromNow(session.started_at))}
           {session.headless ? ` · ${t('headless')}` : ''}
         </small>
         {page && (

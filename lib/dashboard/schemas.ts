@@ -72,8 +72,16 @@ export const CreateKeyInput = z.strictObject({
   ),
 });
 
-/** The account signed in: what sign-up and sign-in answer. */
+/**
+ * The account signed in: what sign-up and sign-in answer. `email` is the name it signs in with: its email, or for an
+ * account made on the command line (no email, signed in by a one-time link) its name.
+ */
 export const SignedInAccount = z.object({ email: z.string(), plan: Plan });
+
+/** Body of POST /dashboard/api/sign-in/link: the token of a one-time sign-in link (`keys sign-in-link`). */
+export const SignInLinkInput = z.strictObject({
+  token: z.string().check(z.minLength(1, 'The link has no token.'), z.maxLength(100, 'The link is not one.')),
+});
 
 /** Who is signed in, and whether new people may sign up. */
 export const DashboardStatus = z.object({

@@ -58,6 +58,8 @@ export const Intents = {
    */
   'profiles.search': intent({ q: z.string(), cursor: z.optional(z.string()) }),
   'proxies.refresh': intent({}),
+  /** The proxies whose name or user@host:port hold `q` (only the failing ones if `failing`): answered, not cached. */
+  'proxies.search': intent({ q: z.string(), failing: z.boolean() }),
   /** Reconciles the cached sessions (and the profiles' running marks) with the service. */
   'sessions.refresh': intent({}),
   'profile.create': intent({ profile: Body }),

@@ -24,6 +24,7 @@ export interface IntentReplies {
   'profiles.more': undefined;
   'profiles.search': { data: Profile[]; next_cursor: string | null };
   'proxies.refresh': undefined;
+  'proxies.search': ProxyConfig[];
   'sessions.refresh': Session[];
   'profile.create': Profile;
   'profile.delete': undefined;

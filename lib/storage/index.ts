@@ -6,7 +6,7 @@ import type { Plan } from '../api/schemas/account';
 import type { AutomationRun } from '../api/schemas/automation';
 import type { HelpRequest } from '../api/schemas/help-requests';
 import type { Profile } from '../api/schemas/profiles';
-import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
+import type { ProxyConfig } from '../api/schemas/proxies';
 import type { Session } from '../api/schemas/sessions';
 
 /**
@@ -112,8 +112,6 @@ export const preferences = item<Preferences>('local:preferences', {
 });
 export const cachedProfiles = item<ProfileListing | null>('local:cachedProfiles', null);
 export const cachedProxies = item<Cached<ProxyConfig> | null>('local:cachedProxies', null);
-/** Each proxy's last check and when it was made, by proxy id: written by the worker alone, kept across popups. */
-export const proxyChecks = item<Record<string, { check: ProxyCheck; at: number }>>('local:proxyChecks', {});
 /** Sessions that are starting or running, as the service last said. */
 export const cachedSessions = item<Cached<Session> | null>('local:cachedSessions', null);
 /** Runs the worker follows or recently followed, newest first. */

@@ -2,7 +2,8 @@ import { Plan } from '../../lib/api/schemas/account';
 import { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
 import type { Database } from '../db/driver';
-import { createAccountWithKey, listKeys, revokeKey, setPlan } from '../store/accounts';
+import { createAccountWithKey, findAccountId, listKeys, revokeKey, setPlan } from '../store/accounts';
+import { createSignInLink } from '../store/sign-in-links';
 
 /** A keys command, as the CLI runs it directly or sends it to the running service. */
 export const KeysCommand = z.discriminatedUnion('command', [
@@ -10,8 +11,13 @@ export const KeysCommand = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('list') }),
   z.strictObject({ command: z.literal('revoke'), prefix: z.string() }),
   z.strictObject({ command: z.literal('set-plan'), account: z.string(), plan: Plan }),
+  z.strictObject({ command: z.literal('sign-in-link'), account: z.string() }),
 ]);
 export type KeysCommand = z.infer<typeof KeysCommand>;
+
+/** The address of a one-time sign-in link on the service at `base`: its token after the hash, never sent in a request. */
+export const signInLinkUrl = (base: string, token: string) =>
+  new URL(`/dashboard/#/sign-in/${token}`, base).href;
 
 export async function runKeysCommand(db: Database, clock: Clock, command: KeysCommand): Promise<unknown> {
   switch (command.command) {
@@ -23,5 +29,11 @@ export async function runKeysCommand(db: Database, clock: Clock, command: KeysCo
       return { revoked: await revokeKey(db, clock, command.prefix) };
     case 'set-plan':
       return { account_id: await setPlan(db, command.account, command.plan) };
+    case 'sign-in-link': {
+      const accountId = await findAccountId(db, command.account);
+      if (!accountId) return { token: null };
+      const { token, expiresAt } = await createSignInLink(db, clock, accountId);
+      return { token, expires_at: expiresAt.toISOString() };
+    }
   }
 }

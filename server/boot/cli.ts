@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { Plan } from '../../lib/api/schemas/account';
 import { AdminUnavailableError, askAdmin } from '../admin/channel';
-import { type KeysCommand, runKeysCommand } from '../admin/commands';
+import { type KeysCommand, runKeysCommand, signInLinkUrl } from '../admin/commands';
 import { systemClock } from '../core/clock';
 import { CONFIG_OPTIONS, type Config, type ConfigFlags, loadConfig } from '../core/config';
 import { adminSocketPath } from '../core/data-dir';
@@ -25,6 +25,10 @@ const USAGE = `Usage: npm run service -- keys <command>
       Revokes the key with that prefix (as shown by list, e.g. pp_live_AbCd).
   keys set-plan ACCOUNT --plan free|premium|enterprise
       Moves an account to that plan; ACCOUNT is its id (acc_…), its email, or one of its keys' prefixes.
+  keys sign-in-link ACCOUNT [--url BASE]
+      Prints a link that signs a browser in to the account's dashboard: once, within 15 minutes. For accounts
+      without a password too (the local one npm start makes). ACCOUNT as for set-plan; BASE, the service's
+      address, defaults to PUBLIC_URL, else HOST and PORT.
 
 Works whether or not the service is running on the data dir (DATA_DIR, or --data-dir DIR).
 `;
@@ -46,14 +50,16 @@ export async function runKeysCli(args: string[], env: NodeJS.ProcessEnv, out: Cl
   }
   try {
     const result = await execute(config, parsed.command);
-    return report(parsed.command, result, parsed.json, out);
+    return report(parsed.command, result, { json: parsed.json, config, url: parsed.url }, out);
   } catch (error) {
     out.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }
 
-function parseKeysArgs(args: string[]): { command: KeysCommand; json: boolean; flags: ConfigFlags } | 'help' {
+function parseKeysArgs(
+  args: string[],
+): { command: KeysCommand; json: boolean; flags: ConfigFlags; url?: string | undefined } | 'help' {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -61,6 +67,7 @@ function parseKeysArgs(args: string[]): { command: KeysCommand; json: boolean; f
       ...CONFIG_OPTIONS,
       plan: { type: 'string' },
       name: { type: 'string' },
+      url: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -79,6 +86,8 @@ function parseKeysArgs(args: string[]): { command: KeysCommand; json: boolean; f
     return { command: { command: 'set-plan', account: rest[0], plan }, ...options };
   }
   if (subcommand === 'list' && rest.length === 0) return { command: { command: 'list' }, ...options };
+  if (subcommand === 'sign-in-link' && rest.length === 1 && rest[0])
+    return { command: { command: 'sign-in-link', account: rest[0] }, ...options, url: values.url };
   if (subcommand === 'revoke' && rest.length === 1 && rest[0]) {
     return { command: { command: 'revoke', prefix: rest[0] }, ...options };
   }
@@ -123,7 +132,14 @@ async function execute(config: Config, command: KeysCommand): Promise<unknown> {
   }
 }
 
-function report(command: KeysCommand, result: unknown, json: boolean, out: CliOutput): number {
+function report(
+  command: KeysCommand,
+  result: unknown,
+  { json, config, url }: { json: boolean; config: Config; url?: string | undefined },
+  out: CliOutput,
+): number {
+  if (command.command === 'sign-in-link')
+    return reportLink(command.account, result, url ?? baseOf(config), out);
   if (command.command === 'create') {
     const created = result as CreatedKey;
     out.stdout(`${created.key}\n`);
@@ -144,7 +160,7 @@ function report(command: KeysCommand, result: unknown, json: boolean, out: CliOu
       out.stderr(`The account ${account_id} is now on the ${command.plan} plan.\n`);
       return 0;
     }
-    out.stderr(`No account has the id, email or key prefix ${command.account}; see keys list.\n`);
+    out.stderr(noSuchAccount(command.account));
     return 1;
   }
   if ((result as { revoked: boolean }).revoked) {
@@ -153,6 +169,28 @@ function report(command: KeysCommand, result: unknown, json: boolean, out: CliOu
   }
   out.stderr(`There is no key with the prefix ${command.prefix}; see keys list.\n`);
   return 1;
+}
+
+/** Where the service is reached, as far as its configuration says. */
+function baseOf(config: Config): string {
+  const { host, port, publicUrls } = config;
+  const named = host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return publicUrls[0] ?? `http://${named}:${port}`;
+}
+
+const noSuchAccount = (account: string) =>
+  `No account has the id, email or key prefix ${account}; see keys list.\n`;
+
+/** The link on stdout, alone; what it is for on stderr. */
+function reportLink(account: string, result: unknown, base: string, out: CliOutput): number {
+  const { token, expires_at } = result as { token: string | null; expires_at?: string };
+  if (!token) {
+    out.stderr(noSuchAccount(account));
+    return 1;
+  }
+  out.stdout(`${signInLinkUrl(base, token)}\n`);
+  out.stderr(`It signs in once, until ${expires_at}; keep it to yourself until then.\n`);
+  return 0;
 }
 
 function formatTable(keys: KeyListing[]): string {

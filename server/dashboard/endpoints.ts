@@ -10,6 +10,7 @@ import {
   DeleteAccountInput,
   SignedInAccount,
   SignInInput,
+  SignInLinkInput,
   SignUpInput,
   Usage,
 } from '../../lib/dashboard/schemas';
@@ -63,6 +64,14 @@ export const dashboardEndpoints = {
     path: '/sign-in',
     status: 200,
     input: SignInInput,
+    answer: SignedInAccount,
+    signedIn: false,
+  }),
+  signInByLink: endpoint({
+    method: 'POST',
+    path: '/sign-in/link',
+    status: 200,
+    input: SignInLinkInput,
     answer: SignedInAccount,
     signedIn: false,
   }),

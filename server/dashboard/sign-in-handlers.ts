@@ -1,14 +1,17 @@
 import { decoyHash, hashPassword, verifyPassword } from '../accounts/passwords';
 import { ProblemError } from '../http/problem';
-import { createEmailAccount, findPasswordOfEmail } from '../store/dashboard-accounts';
+import { createEmailAccount, findDashboardAccount, findPasswordOfEmail } from '../store/dashboard-accounts';
+import { spendSignInLink } from '../store/sign-in-links';
 import { endSignIn } from '../store/sign-ins';
 import { limitAttempts } from './password-check';
 import type { DashboardHandlers } from './route';
 import { clearSignInCookie, readSignInCookie } from './sign-in-cookie';
 import { signedInAccount, signIn } from './signed-in';
 
-/** Who is signed in; sign-up, sign-in and sign-out. */
-export const signInHandlers: DashboardHandlers<'getStatus' | 'signUp' | 'signIn' | 'signOut'> = {
+/** Who is signed in; sign-up, sign-in (with a password or a one-time link) and sign-out. */
+export const signInHandlers: DashboardHandlers<
+  'getStatus' | 'signUp' | 'signIn' | 'signInByLink' | 'signOut'
+> = {
   async getStatus(c, _input, deps) {
     const account = await signedInAccount(c, deps);
     return {
@@ -52,6 +55,21 @@ export const signInHandlers: DashboardHandlers<'getStatus' | 'signUp' | 'signIn'
       });
     }
     await attempt.succeeded();
+    await signIn(c, deps, account.id);
+    return { email: account.email, plan: account.plan };
+  },
+
+  async signInByLink(c, { body: { token } }, deps) {
+    const accountId = await spendSignInLink(deps.db, deps.clock, token);
+    const account = accountId && (await findDashboardAccount(deps.db, accountId));
+    if (!account) {
+      throw new ProblemError({
+        status: 401,
+        code: 'unauthorized',
+        detail:
+          'This sign-in link was used already or has expired: make a new one (npm start prints one, or npm run service -- keys sign-in-link ACCOUNT).',
+      });
+    }
     await signIn(c, deps, account.id);
     return { email: account.email, plan: account.plan };
   },

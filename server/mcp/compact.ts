@@ -25,7 +25,11 @@ export function profileLine(profile: Profile): string {
 }
 
 export function proxyLine(proxy: ProxyConfig): string {
-  return [proxy.id, JSON.stringify(proxy.name), proxy.url].join(' · ');
+  const check = proxy.last_check;
+  const health = check
+    ? `${check.ok ? 'works' : 'fails'} (checked ${when(check.checked_at)})`
+    : 'never checked';
+  return [proxy.id, JSON.stringify(proxy.name), proxy.url, `used by ${proxy.used_by}`, health].join(' · ');
 }
 
 export function sessionLine(session: Session): string {

@@ -20,15 +20,12 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     'list_proxies',
     {
       title: 'List saved proxies',
-      description: 'One line per saved proxy (id, name, URL without password).',
+      description: 'One line per saved proxy (id, name, URL, profiles using it).',
       input: z.extend(ProxyListQuery, { detail: Detail }),
       annotations: { readOnlyHint: true },
     },
     async ({ detail, ...query }) => {
-      const page = await listProxies(deps.db, accountId, {
-        limit: query.limit,
-        after: readCursor(query.cursor),
-      });
+      const page = await listProxies(deps.db, accountId, { ...query, after: readCursor(query.cursor) });
       return detail ? { structured: { ...page } } : linesAnswer('proxies', page, proxyLine);
     },
   );
@@ -64,7 +61,12 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     async ({ proxy_id }) => {
-      const checker = { db: deps.db, checkUrl: deps.config.proxyCheckUrl, egress: deps.config.egress };
+      const checker = {
+        db: deps.db,
+        clock: deps.clock,
+        checkUrl: deps.config.proxyCheckUrl,
+        egress: deps.config.egress,
+      };
       return { structured: { ...(await checkOwnProxy(checker, accountId, proxy_id)) } };
     },
   );

@@ -12,6 +12,7 @@ import {
   insertProxy,
   type ProxyFields,
   profilesUsingProxy,
+  recordProxyCheck,
   replaceProxy,
 } from '../store/proxies';
 
@@ -69,9 +70,17 @@ export async function deleteOwnProxy(
   if (!deleted) throw new NotFound('proxy');
 }
 
-/** Tries a saved proxy of the account against the operator's check address, under the egress policy. */
+/**
+ * Tries a saved proxy of the account against the operator's check address, under the egress policy, and keeps the
+ * answer as the proxy's last check.
+ */
 export async function checkOwnProxy(
-  { db, checkUrl, egress }: { db: Database; checkUrl: string | null; egress: EgressPolicy },
+  {
+    db,
+    clock,
+    checkUrl,
+    egress,
+  }: { db: Database; clock: Clock; checkUrl: string | null; egress: EgressPolicy },
   accountId: string,
   id: string,
 ): Promise<ProxyCheck> {
@@ -89,5 +98,7 @@ export async function checkOwnProxy(
     policy: egress,
     timeoutMs: PROXY_CHECK_TIMEOUT_MS,
   });
-  return proxyCheckAnswer(result);
+  const answer = proxyCheckAnswer(result);
+  await recordProxyCheck(db, clock, accountId, id, answer);
+  return answer;
 }

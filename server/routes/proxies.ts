@@ -6,10 +6,7 @@ import { getProxy, listProxies } from '../store/proxies';
 
 export const proxyRoutes: Route[] = [
   route('listProxies', async (c, { query, status }, { db }) => {
-    const page = await listProxies(db, c.get('account').id, {
-      limit: query.limit,
-      after: readCursor(query.cursor),
-    });
+    const page = await listProxies(db, c.get('account').id, { ...query, after: readCursor(query.cursor) });
     return c.json(page, status);
   }),
 
@@ -36,8 +33,8 @@ export const proxyRoutes: Route[] = [
     return c.body(null, status);
   }),
 
-  route('checkProxy', async (c, { params, status }, { db, config }) => {
-    const checker = { db, checkUrl: config.proxyCheckUrl, egress: config.egress };
+  route('checkProxy', async (c, { params, status }, { db, clock, config }) => {
+    const checker = { db, clock, checkUrl: config.proxyCheckUrl, egress: config.egress };
     return c.json(await checkOwnProxy(checker, c.get('account').id, params.id), status);
   }),
 ];

@@ -146,16 +146,22 @@ export async function revokeKey(db: Queryable, clock: Clock, prefixOrKey: string
  * Sets the plan of the account named by its id, its email or one of its keys' prefixes (a whole key is
  * accepted too). Answers the account's id, or null when nothing matches.
  */
+/** The account an operator names: its id, its email or one of its keys' prefixes (`name`, then `$1`, `$2`). */
+const NAMED_ACCOUNT = `(select id from accounts where id = $1 or lower(email) = lower($1)
+  union select account_id from api_keys where prefix = $2 limit 1)`;
+const named = (account: string) => [account.trim(), account.trim().slice(0, KEY_PREFIX_LENGTH)];
+
 export async function setPlan(db: Queryable, account: string, plan: Plan): Promise<string | null> {
-  const name = account.trim();
   const [row] = await db.query<{ id: string }>(
-    `update accounts set plan = $2
-      where id = (select id from accounts where id = $1 or lower(email) = lower($1)
-                  union select account_id from api_keys where prefix = $3
-                  limit 1)
-      returning id`,
-    [name, plan, name.slice(0, KEY_PREFIX_LENGTH)],
+    `update accounts set plan = $3 where id = ${NAMED_ACCOUNT} returning id`,
+    [...named(account), plan],
   );
+  return row?.id ?? null;
+}
+
+/** The id of the account an operator names (its id, its email or one of its keys' prefixes), or null. */
+export async function findAccountId(db: Queryable, account: string): Promise<string | null> {
+  const [row] = await db.query<{ id: string }>(`select id from ${NAMED_ACCOUNT} as named`, named(account));
   return row?.id ?? null;
 }
 

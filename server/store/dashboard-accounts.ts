@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 
-/** An account as the dashboard knows it: one a person signed up for. */
+/** An account as the dashboard knows it: one a person signed up for, or one made on the command line, by its name. */
 export interface DashboardAccount {
   id: string;
   email: string;
@@ -56,7 +56,8 @@ export async function findDashboardAccount(
   accountId: string,
 ): Promise<DashboardAccount | null> {
   const [row] = await db.query<DashboardAccount>(
-    'select id, email, plan from accounts where id = $1 and email is not null',
+    // An account made on the command line has no email: its name stands for it (signed in by a one-time link).
+    'select id, coalesce(email, name) as email, plan from accounts where id = $1',
     [accountId],
   );
   return row ?? null;

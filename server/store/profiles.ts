@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { queryAsJson } from './json-rows';
+import { escapeLike } from './like';
 import type { Page } from './pagination';
 import { nextCursor, orderOf, type SortedPosition, sortKeyColumn } from './profile-order';
 import { sessionIsLive } from './sessions';
@@ -279,8 +280,4 @@ const PROXY_WORDS = `concat(x.name, ' ', coalesce(x.username, p.proxy_username) 
 function bind(params: unknown[], value: unknown): string {
   params.push(value);
   return `$${params.length}`;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

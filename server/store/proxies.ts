@@ -1,10 +1,11 @@
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import { formatProxyUrl, type ProxyParts, proxyLabel } from '../../lib/api/proxy-url';
-import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import type { ProxyCheck, ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
+import { escapeLike } from './like';
 import { type Page, toPage } from './pagination';
 
 type Scheme = ProxyParts['scheme'];
@@ -18,6 +19,9 @@ interface ProxyRow {
   port: number;
   username: string | null;
   password: string | null;
+  used_by: number | string;
+  last_check: ProxyCheck | null;
+  checked_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -25,7 +29,9 @@ interface ProxyRow {
 /** A validated ProxyInput body. On replace, `password: undefined` keeps the stored one and null clears it. */
 export type ProxyFields = z.output<typeof ProxyInput>;
 
-const COLUMNS = 'seq, id, name, scheme, host, port, username, password, created_at, updated_at';
+// used_by is counted in SQL by the profiles' proxy index (profiles_by_proxy), for each row listed only.
+const COLUMNS = `seq, id, name, scheme, host, port, username, password, last_check, checked_at, created_at, updated_at,
+  (select count(*) from profiles p where p.account_id = proxies.account_id and p.proxy_id = proxies.id) as used_by`;
 
 /** The proxy as clients see it: never the password, only whether there is one. */
 export function toProxy(row: ProxyRow): ProxyConfig {
@@ -38,23 +44,56 @@ export function toProxy(row: ProxyRow): ProxyConfig {
     username: row.username,
     has_password: row.password !== null,
     url: formatProxyUrl(row),
+    used_by: Number(row.used_by),
+    last_check:
+      row.last_check && row.checked_at
+        ? { ...row.last_check, checked_at: row.checked_at.toISOString() }
+        : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
 }
 
+/** What a list of proxies is narrowed to: `q` in the name or user@host:port, only the failing ones. */
+export interface ProxyFilter {
+  limit: number;
+  after: number | null;
+  q?: string | undefined;
+  status?: 'failing' | undefined;
+}
+
 export async function listProxies(
   db: Queryable,
   accountId: string,
-  options: { limit: number; after: number | null },
+  { limit, after, q, status }: ProxyFilter,
 ): Promise<Page<ProxyConfig>> {
+  const params: unknown[] = [accountId, limit + 1];
+  const where = ['account_id = $1'];
+  if (after !== null) where.push(`seq < $${params.push(after)}`);
+  if (q?.trim()) {
+    const like = `like lower($${params.push(`%${escapeLike(q.trim())}%`)}) escape '\\'`;
+    where.push(`(lower(name) ${like} or lower(concat(username || '@', host, ':', port)) ${like})`);
+  }
+  if (status === 'failing') where.push(`(last_check ->> 'ok') = 'false'`);
   const rows = await db.query<ProxyRow>(
-    `select ${COLUMNS} from proxies
-      where account_id = $1 and ($2::bigint is null or seq < $2)
-      order by seq desc limit $3`,
-    [accountId, options.after, options.limit + 1],
+    `select ${COLUMNS} from proxies where ${where.join(' and ')} order by seq desc limit $2`,
+    params,
   );
-  return toPage(rows, options.limit, toProxy);
+  return toPage(rows, limit, toProxy);
+}
+
+/** Keeps a proxy's last check, for its lists; nothing if the proxy was deleted meanwhile. */
+export async function recordProxyCheck(
+  db: Queryable,
+  clock: Clock,
+  accountId: string,
+  id: string,
+  check: ProxyCheck,
+): Promise<void> {
+  await db.query(
+    'update proxies set last_check = $3::jsonb, checked_at = $4 where account_id = $1 and id = $2',
+    [accountId, id, JSON.stringify(check), clock.now()],
+  );
 }
 
 export async function getProxy(db: Queryable, accountId: string, id: string): Promise<ProxyConfig | null> {

@@ -17,7 +17,7 @@ export async function startSignIn(
   replacing?: string,
 ): Promise<{ token: string; expiresAt: Date }> {
   if (replacing) await endSignIn(db, replacing);
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + SIGN_IN_LIFETIME_MS);
   await db.query(
@@ -49,6 +49,12 @@ export async function deleteExpiredSignIns(db: Queryable, clock: Clock): Promise
   await db.query('delete from dashboard_sessions where expires_at <= $1', [clock.now()]);
 }
 
-function hashToken(token: string): string {
+/** A random token of 256 bits, for a cookie or a link. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What is stored of a token: its SHA-256. */
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }

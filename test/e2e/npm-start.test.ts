@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api/client';
 import { PROJECT_ROOT } from '../../server/core/config';
 import { makeTempDir, openToOthers, processesWithUserDataDir } from '../support/browser-fixtures';
+import { dashboardClient } from '../support/dashboard-client';
 import { freePort } from '../support/free-port';
 import { cleanupStack } from './support/cleanup';
 import { processesWithEnvironment } from './support/processes';
@@ -90,6 +91,30 @@ describe('npm start', () => {
     );
   });
 
+  it('prints a one-time dashboard sign-in link for the local account, which signs in once', async () => {
+    const link = /Sign in to it as the local account \(once, within 15 minutes\): (\S+)/.exec(
+      output.join('\n'),
+    )?.[1];
+    const token = /#\/sign-in\/([\w-]+)$/.exec(link ?? '')?.[1] ?? '';
+    expect(link?.startsWith(`${serviceUrlIn(output)}/dashboard/#/sign-in/`)).toBe(true);
+    const browser = dashboardClient(serviceUrlIn(output));
+    expect(await browser.json('POST', '/sign-in/link', { token })).toMatchObject({
+      status: 200,
+      body: { email: 'local (npm start)', plan: 'enterprise' },
+    });
+    // Its dashboard is the local account's: the key npm start made, its usage.
+    const key = readFileSync(keyFile(), 'utf8').trim();
+    const keys = await browser.json<{ data: { prefix: string }[] }>('GET', '/keys');
+    expect(keys.body.data.map(({ prefix }) => prefix)).toContain(key.slice(0, 12));
+    expect(
+      (await dashboardClient(serviceUrlIn(output)).json('POST', '/sign-in/link', { token })).status,
+    ).toBe(401);
+    // Neither the link's token nor the key is in the service's log.
+    const log = readFileSync(path.join(dataDir, 'service.log'), 'utf8');
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(key);
+  });
+
   it('connects the extension with the local key: its first request reaches the service', async () => {
     const key = readFileSync(keyFile(), 'utf8').trim();
     const account = await serviceReader(serviceUrlIn(output), key).get<{ id: string }>('/v1/account');
@@ -142,6 +167,10 @@ describe('npm start', () => {
     const again = await npmStart(port);
     const said = again.output.join('\n');
     expect(said).not.toContain('Made a local account');
+    // Nothing changed since the first start: neither the dashboard nor the extension is built again.
+    expect(said).toContain('The dashboard is built from these sources already.');
+    expect(said).toContain('The extension is built from these sources already.');
+    expect(said).not.toContain('Building');
     expect(said).toContain(`connected with key ${saved.trim().slice(0, 12)}…`);
     // Headless, it says how to load the built extension into one's own browser, and where the key is, not the key.
     expect(said).toMatch(/Load unpacked and pick \S*\.output\/chrome-mv3; .* the key in \S*local-key\./);

@@ -5,7 +5,8 @@
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceHandle, startService } from '../support/harness';
+import { connectExtension } from '../../scripts/extension-browser';
+import { JSON_HEADERS, type ServiceHandle, startService } from '../support/harness';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
 import { goTo } from './support/popup';
@@ -104,7 +105,17 @@ describe('the popup explains what went wrong', () => {
     await popup.close();
   });
 
-  it('a service that stopped after set-up', async () => {
+  it('a service that stopped after set-up: its last lists shown, said to be stale, their actions off', async () => {
+    const key = await service.createKey('premium', 'Offline');
+    const api = serviceReader(service.baseUrl, key);
+    for (const name of ['Kept one', 'Kept two'])
+      await api.send('POST', '/v1/profiles', { headers: JSON_HEADERS, body: JSON.stringify({ name }) });
+    // Connected with this key, as npm start connects its browser; the popup reads the list and keeps it.
+    await connectExtension(extension.currentWorker(), service.baseUrl, key);
+    const seen = await extension.openPopup('#/profiles');
+    await seen.getByText('Kept two').waitFor();
+    await seen.close();
+
     await service.stop();
     const popup = await extension.openPopup('#/proxies');
     // Said once, in one banner that says what to do, with no quota claimed under it.
@@ -114,6 +125,15 @@ describe('the popup explains what went wrong', () => {
     await goTo(popup, 'Profiles');
     expect(await popup.getByRole('alert').count()).toBe(1);
     expect(await quotaLine(popup).count()).toBe(0);
+    // The list kept from before is there, marked stale with when it was fetched, and nothing acts on it.
+    await popup.getByText('Kept one', { exact: true }).waitFor();
+    expect(
+      await popup.getByText(/^Fetched .*: the service cannot be reached, so this may have changed/).count(),
+    ).toBe(1);
+    expect(await popup.getByRole('button', { name: 'Start Kept one' }).isDisabled()).toBe(true);
+    expect(await popup.getByRole('button', { name: 'New profile' }).isDisabled()).toBe(true);
+    expect(await popup.getByText('Loading more…').count()).toBe(0);
+    expect(await popup.getByRole('button', { name: 'Try again' }).isEnabled()).toBe(true);
     await popup.close();
   });
 });

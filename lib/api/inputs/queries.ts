@@ -45,7 +45,13 @@ export const ProfileDeleteQuery = z.object({
   force: z.optional(z.enum(['true', 'false'])),
 });
 
-export const ProxyListQuery = z.object({ ...PageQuery });
+export const ProxyListQuery = z.object({
+  ...PageQuery,
+  /** Matches the name or user@host:port, case insensitive. */
+  q: z.optional(z.string().check(z.maxLength(100))),
+  /** `failing`: only the proxies whose last check failed. */
+  status: z.optional(z.enum(['failing'])),
+});
 
 export const WebhookListQuery = z.object({ ...PageQuery });
 

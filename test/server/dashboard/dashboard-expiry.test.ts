@@ -4,6 +4,12 @@ import type { Database } from '../../../server/db/driver';
 import { createKeyOfAccount } from '../../../server/store/account-keys';
 import { findAccountByKey } from '../../../server/store/accounts';
 import { createEmailAccount } from '../../../server/store/dashboard-accounts';
+import {
+  createSignInLink,
+  deleteExpiredSignInLinks,
+  SIGN_IN_LINK_LIFETIME_MS,
+  spendSignInLink,
+} from '../../../server/store/sign-in-links';
 import { findSignIn, SIGN_IN_LIFETIME_MS, startSignIn } from '../../../server/store/sign-ins';
 import { openScratchDatabase, type ScratchDatabase } from '../../support/scratch-database';
 
@@ -29,6 +35,25 @@ describe('expiry', () => {
     expect(await findSignIn(db, clock, token)).toBe(account.id);
     now = later(SIGN_IN_LIFETIME_MS);
     expect(await findSignIn(db, clock, token)).toBeNull();
+  });
+
+  it('spends a one-time sign-in link within its 15 minutes, and refuses it from then on', async () => {
+    now = later(0);
+    const account = await createEmailAccount(db, clock, 'link@example.com', 'scrypt$unused');
+    if (!account) throw new Error('the account was not created');
+    expect(SIGN_IN_LINK_LIFETIME_MS).toBe(15 * 60 * 1000);
+    const early = await createSignInLink(db, clock, account.id);
+    const late = await createSignInLink(db, clock, account.id);
+    expect(late.expiresAt).toEqual(later(SIGN_IN_LINK_LIFETIME_MS));
+    now = later(SIGN_IN_LINK_LIFETIME_MS - 1000);
+    expect(await spendSignInLink(db, clock, early.token)).toBe(account.id);
+    now = later(SIGN_IN_LINK_LIFETIME_MS);
+    expect(await spendSignInLink(db, clock, late.token)).toBeNull();
+    const stale = await createSignInLink(db, clock, account.id);
+    now = later(2 * SIGN_IN_LINK_LIFETIME_MS);
+    await deleteExpiredSignInLinks(db, clock);
+    expect(await db.query('select 1 from sign_in_links where account_id = $1', [account.id])).toEqual([]);
+    expect(await spendSignInLink(db, clock, stale.token)).toBeNull();
   });
 
   it('refuses a key from its expiry on, as expired', async () => {

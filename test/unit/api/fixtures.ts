@@ -37,6 +37,8 @@ export const proxy: ProxyConfig = {
   username: 'u',
   has_password: true,
   url: 'socks5://u@1.2.3.4:1080',
+  used_by: 0,
+  last_check: null,
   created_at: at,
   updated_at: at,
 };

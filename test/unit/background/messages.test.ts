@@ -12,7 +12,6 @@ import {
   pendingView,
   plan,
   preferences,
-  proxyChecks,
   quota,
   savedScripts,
   watchedRuns,
@@ -336,7 +335,7 @@ describe('intents that change the lists and settings', () => {
     await startWorker();
   });
 
-  it('proxy.check keeps each proxy’s last result for the popups to come; proxy.delete forgets it', async () => {
+  it('proxy.check puts the result in the cached proxy as its last check; proxy.delete takes the proxy out', async () => {
     const works = {
       ok: true,
       ip: '203.0.113.9',
@@ -345,13 +344,37 @@ describe('intents that change the lists and settings', () => {
       timezone: 'Asia/Tokyo',
       took_ms: 40,
     };
+    await cachedProxies.setValue({
+      data: [proxy('prx_1', 'Office'), proxy('prx_2', 'Home')],
+      savedAt: START,
+    });
     answer('POST', '/v1/proxies/prx_1/check', () => Response.json(works));
     answer('DELETE', '/v1/proxies/prx_1', () => new Response(null, { status: 204 }));
     vi.setSystemTime(START + 7_000);
     expect(await send({ type: 'proxy.check', proxyId: 'prx_1' })).toEqual({ ok: true, value: works });
-    expect(await proxyChecks.getValue()).toEqual({ prx_1: { check: works, at: START + 7_000 } });
+    const kept = (await cachedProxies.getValue())?.data;
+    expect(kept?.map(({ last_check }) => last_check)).toEqual([
+      { ...works, checked_at: new Date(START + 7_000).toISOString() },
+      null,
+    ]);
     expect(await send({ type: 'proxy.delete', proxyId: 'prx_1' })).toEqual({ ok: true, value: undefined });
-    expect(await proxyChecks.getValue()).toEqual({});
+    expect((await cachedProxies.getValue())?.data.map(({ id }) => id)).toEqual(['prx_2']);
+  });
+
+  it('proxies.search asks the service for q and the failing ones, and answers without caching', async () => {
+    await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: START });
+    const asked: string[] = [];
+    const next = globalThis.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      if (url.pathname !== '/v1/proxies') return next(input, init);
+      asked.push(url.search);
+      return Response.json({ data: [proxy('prx_7', 'Berlin')], next_cursor: null });
+    });
+    const reply = await send({ type: 'proxies.search', q: ' berlin ', failing: true });
+    expect(reply).toEqual({ ok: true, value: [proxy('prx_7', 'Berlin')] });
+    expect(asked).toEqual(['?limit=100&q=berlin&status=failing']);
+    expect((await cachedProxies.getValue())?.data.map(({ id }) => id)).toEqual(['prx_1']);
   });
 
   it('profiles.refresh reads the first page and its total; proxies.refresh the whole list; dated now', async () => {

@@ -81,6 +81,10 @@ describe('Options', () => {
       'Start sessions without a window (headless)',
     );
     expect(headless.checked).toBe(false);
+    // Unticked does not mean a window where the service has no display: said beside the box.
+    expect(headless.closest('section')?.textContent).toContain(
+      'a service on a server or in a container without one (no DISPLAY) starts every session without a window',
+    );
     fireEvent.click(headless);
     fireEvent.click(screen.getByLabelText('Notify me when an automation run ends'));
     expect(mock.sent()).toEqual([

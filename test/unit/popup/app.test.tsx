@@ -5,13 +5,24 @@ import { App } from '../../../entrypoints/popup/App';
 import {
   cachedProfiles,
   cachedProxies,
+  cachedSessions,
   connection,
   pendingView,
   quota,
   watchedRuns,
 } from '../../../lib/storage';
 import { type Answers, type MockConnector, mockConnector } from './connector-mock';
-import { fail, installPopupBrowser, ok, profile, proxy, refreshed, typeInto, watched } from './harness';
+import {
+  fail,
+  installPopupBrowser,
+  ok,
+  profile,
+  proxy,
+  refreshed,
+  session,
+  typeInto,
+  watched,
+} from './harness';
 
 const account = {
   id: 'a',
@@ -38,6 +49,10 @@ const worker: Answers = {
     return ok({ account, quota: seen });
   },
 };
+
+/** Turned off, by its own `disabled` or a disabled fieldset around it (which happy-dom's `:disabled` misses). */
+const off = (control: HTMLElement) =>
+  control.matches(':disabled') || control.closest('fieldset[disabled]') !== null;
 
 async function connected() {
   await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_key' });
@@ -111,24 +126,60 @@ describe('App', () => {
     expect(screen.queryByText(/Requests: unlimited|no hourly limit/)).toBeNull();
   });
 
-  it('shows no stale proxies under the banner, and its error is gone once the popup reopens to a service up', async () => {
+  it('shows the kept proxies under the banner as stale, since when, their actions off; gone once the service is up', async () => {
     await connected();
-    await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: 1 });
+    await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: Date.now() - 5 * 60_000 });
     const down = () =>
       fail('network_error', 'The service at http://127.0.0.1:8787 cannot be reached. Is it running?');
     mockConnector({ ...worker, 'sessions.refresh': down, 'profiles.refresh': down, 'proxies.refresh': down });
     location.hash = '#/proxies';
     const { unmount } = render(<App />);
     await screen.findByText(/cannot be reached/);
-    // The cached list is read by now (the refresh that failed came after it): its rows must stay hidden.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByText('Office')).toBeNull();
+    expect(await screen.findByText('Office')).toBeTruthy();
+    expect(screen.getByText(/^Fetched 5 minutes ago: the service cannot be reached/).textContent).toContain(
+      'what needs the service is off until it answers',
+    );
+    for (const name of ['Check Office', 'Edit Office', 'Delete Office', 'New proxy'])
+      expect(off(screen.getByRole('button', { name })), name).toBe(true);
+    expect(off(screen.getByRole('button', { name: 'Try again' }))).toBe(false);
     expect(screen.getAllByRole('alert')).toHaveLength(1);
     unmount();
     mockConnector({ ...worker, 'proxies.refresh': refreshed(cachedProxies, proxy('prx_1', 'Office')) });
     render(<App />);
     expect(await screen.findByText('Office')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/^Fetched/)).toBeNull();
+    expect(off(screen.getByRole('button', { name: 'Check Office' }))).toBe(false);
+  });
+
+  it('shows the kept profiles and sessions offline, stale, with no live Start, Stop or Watch and no endless “Loading more”', async () => {
+    await connected();
+    await cachedProfiles.setValue({
+      data: [profile('prf_1', 'Shop', { status: 'running' }), profile('prf_2', 'Blog')],
+      filter: {},
+      next_cursor: 'more',
+      total: 120,
+      savedAt: Date.now() - 2 * 3_600_000,
+    });
+    await cachedSessions.setValue({ data: [session('ses_1', 'prf_1')], savedAt: Date.now() - 2 * 3_600_000 });
+    const down = () =>
+      fail('network_error', 'The service at http://127.0.0.1:8787 cannot be reached. Is it running?');
+    mockConnector({ ...worker, 'sessions.refresh': down, 'profiles.refresh': down, 'profiles.more': down });
+    render(<App />);
+    await screen.findByText(/cannot be reached/);
+    expect(await screen.findByText('Blog')).toBeTruthy();
+    expect(screen.getByText(/^Fetched 2 hours ago/)).toBeTruthy();
+    for (const name of ['Stop Shop', 'Start Blog', 'New profile', 'More actions for Blog'])
+      expect(off(screen.getByRole('button', { name })), name).toBe(true);
+    expect(screen.queryByText('Loading more…')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+
+    location.hash = '#/sessions';
+    window.dispatchEvent(new Event('hashchange'));
+    await screen.findByRole('button', { name: 'Watch Shop' });
+    expect(screen.getByText(/^Fetched 2 hours ago/)).toBeTruthy();
+    for (const name of ['Stop Shop', 'Watch Shop', 'Stop all'])
+      expect(off(screen.getByRole('button', { name })), name).toBe(true);
   });
 
   it('has the worker reconcile the sessions as it opens', async () => {

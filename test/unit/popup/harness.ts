@@ -93,6 +93,8 @@ export function proxy(id: string, name: string, more: Partial<ProxyConfig> = {})
     username: null,
     has_password: false,
     url: 'http://10.0.0.1:3128',
+    used_by: 0,
+    last_check: null,
     created_at: AT,
     updated_at: AT,
     ...more,

@@ -3,9 +3,9 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Profiles } from '../../../entrypoints/popup/Profiles';
 import type { Profile } from '../../../lib/api/schemas/profiles';
-import { cachedProfiles } from '../../../lib/storage';
+import { cachedProfiles, cachedProxies } from '../../../lib/storage';
 import { mockConnector } from './connector-mock';
-import { installPopupBrowser, ok, profile } from './harness';
+import { installPopupBrowser, ok, profile, proxy } from './harness';
 
 const NOW = Date.parse('2025-01-06T09:00:00.000Z');
 
@@ -53,7 +53,7 @@ describe('A profile row', () => {
     expect(document.activeElement).toBe(buttons[1]);
   });
 
-  it('says when it was last used, with the exact time in a tooltip, and shows its notes and proxy host', async () => {
+  it('says when it was last used (exact time in a tooltip), its proxy host and notes, its tags on a line of their own', async () => {
     vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
     await open(
       profile('prf_1', 'Shop', {
@@ -65,9 +65,8 @@ describe('A profile row', () => {
       profile('prf_2', 'Fresh'),
     );
     const meta = within(row('Shop')).getByText(/^Used/);
-    expect(meta.closest('small')?.textContent).toBe(
-      'Used 5 minutes ago · 10.1.2.3:1080 · #eu · Card ends 4242',
-    );
+    expect(meta.closest('small')?.textContent).toBe('Used 5 minutes ago · 10.1.2.3:1080 · Card ends 4242');
+    expect(within(row('Shop')).getByText('#eu').className).toBe('tags');
     expect(meta.getAttribute('title')).toMatch(/2025/);
     expect(within(row('Fresh')).getByText(/^Never used/)).toBeTruthy();
     expect(row('Shop').textContent).not.toContain('alice');
@@ -80,5 +79,72 @@ describe('A profile row', () => {
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Cancel'));
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(document.activeElement?.getAttribute('aria-label')).toBe('More actions for Shop');
+  });
+
+  it('is one Tab stop in a list moved through with Up, Down, Home and End, its actions next from the focused row', async () => {
+    await open(...['A', 'B', 'C', 'D'].map((name, n) => profile(`prf_${n}`, name)));
+    const rows = () => [...document.querySelectorAll<HTMLElement>('ul.rows > li')];
+    /** What Tab reaches inside the list: the focusable elements not taken out of the tab order. */
+    const tabStops = () =>
+      [...document.querySelectorAll<HTMLElement>('ul.rows li, ul.rows button, ul.rows input')].filter(
+        (element) => element.tabIndex >= 0,
+      );
+    await waitFor(() =>
+      expect(tabStops()).toEqual([rows()[0], ...within(row('A')).getAllByRole(/checkbox|button/)]),
+    );
+    const press = (key: string) => fireEvent.keyDown(document.activeElement as HTMLElement, { key });
+
+    rows()[0]?.focus();
+    press('ArrowDown');
+    expect(document.activeElement).toBe(rows()[1]);
+    expect(tabStops()).toEqual([rows()[1], ...within(row('B')).getAllByRole(/checkbox|button/)]);
+    press('End');
+    expect(document.activeElement).toBe(rows()[3]);
+    press('ArrowDown');
+    expect(document.activeElement).toBe(rows()[3]);
+    press('Home');
+    expect(document.activeElement).toBe(rows()[0]);
+    press('ArrowUp');
+    expect(document.activeElement).toBe(rows()[0]);
+
+    // From a row's action the arrows move to the next row too; the action's row is the current one.
+    within(row('C')).getByRole('button', { name: 'Start C' }).focus();
+    expect(tabStops()[0]).toBe(rows()[2]);
+    press('ArrowUp');
+    expect(document.activeElement).toBe(rows()[1]);
+    // The row's actions are reached from it: ⋯ opens its menu, whose arrows are its own.
+    fireEvent.click(within(row('B')).getByRole('button', { name: 'More actions for B' }));
+    const edit = await within(row('B')).findByRole('button', { name: 'Edit B' });
+    await waitFor(() => expect(document.activeElement).toBe(edit));
+    press('ArrowDown');
+    expect(document.activeElement).toBe(edit);
+  });
+
+  it('says how its saved proxy’s last check went and where it exits, not what most rows share', async () => {
+    const checkedAt = '2025-01-06T08:00:00.000Z';
+    await open(
+      profile('prf_1', 'Berlin shop', { proxy_id: 'prx_de', proxy: 'http://x@de.example:1' }),
+      profile('prf_2', 'Dead shop', { proxy_id: 'prx_x', proxy: 'http://y@dead.example:1' }),
+      profile('prf_3', 'New shop', { proxy_id: 'prx_new', proxy: 'http://z@new.example:1' }),
+      profile('prf_4', 'Plain'),
+    );
+    await cachedProxies.setValue({
+      data: [
+        proxy('prx_de', 'DE 1', {
+          last_check: { ok: true, city: 'Berlin', country: 'DE', took_ms: 9, checked_at: checkedAt },
+        }),
+        proxy('prx_x', 'Dead', {
+          last_check: { ok: false, reason: 'Refused.', took_ms: 1, checked_at: checkedAt },
+        }),
+        proxy('prx_new', 'Unchecked'),
+      ],
+      savedAt: 1,
+    });
+    const line = (name: string) => within(row(name)).getByText(/^Never used/).textContent;
+    await waitFor(() => expect(line('Berlin shop')).toBe('Never used · DE 1 ✓ Berlin, DE'));
+    expect(line('Dead shop')).toBe('Never used · Dead ✗ fails');
+    expect(line('New shop')).toBe('Never used · Unchecked');
+    expect(line('Plain')).toBe('Never used · No proxy');
+    expect(row('Plain').textContent).not.toMatch(/Linux|location/);
   });
 });

@@ -3,9 +3,9 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest';
 import { Proxies } from '../../../entrypoints/popup/Proxies';
 import type { ProxyCheck, ProxyConfig } from '../../../lib/api/schemas/proxies';
-import { cachedProxies, drafts, proxyChecks } from '../../../lib/storage';
+import { cachedProxies, drafts } from '../../../lib/storage';
 import { type IntentOf, mockConnector } from './connector-mock';
-import { fail, installPopupBrowser, later, ok, proxy, refreshed, typeInto } from './harness';
+import { AT, fail, installPopupBrowser, later, ok, proxy, refreshed, typeInto } from './harness';
 
 const office = proxy('prx_1', 'Office', {
   scheme: 'socks5',
@@ -18,17 +18,17 @@ const office = proxy('prx_1', 'Office', {
 const listed = (...proxies: ProxyConfig[]) => refreshed(cachedProxies, ...proxies);
 const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label, { exact: true });
 
-/** As the worker answers a check: the result is kept, by proxy, for the rows to show; one write at a time. */
+/** As the worker answers a check: the result goes into the cached proxy as its last check; one write at a time. */
 function checkedAs(make: (intent: IntentOf<'proxy.check'>) => ProxyCheck) {
   let writes = Promise.resolve();
   return async (intent: IntentOf<'proxy.check'>) => {
     const check = make(intent);
-    writes = writes.then(async () =>
-      proxyChecks.setValue({
-        ...(await proxyChecks.getValue()),
-        [intent.proxyId]: { check, at: Date.now() },
-      }),
-    );
+    writes = writes.then(async () => {
+      const cached = await cachedProxies.getValue();
+      const last_check = { ...check, checked_at: AT };
+      const data = cached?.data.map((p) => (p.id === intent.proxyId ? { ...p, last_check } : p)) ?? [];
+      await cachedProxies.setValue({ data, savedAt: 1 });
+    });
     await writes;
     return ok(check);
   };
@@ -106,39 +106,94 @@ describe('Proxies', () => {
     expect(works.textContent).toBe('Works: exit IP 203.0.113.9 in Tokyo, JP (Asia/Tokyo), 40 ms.');
   });
 
-  it('shows the last check again when the popup reopens, as the worker kept it', async () => {
+  it('shows the last check the service kept, whichever device made it', async () => {
     installPopupBrowser();
-    await proxyChecks.setValue({
-      prx_1: { check: { ok: true, ip: '203.0.113.9', country: 'JP', took_ms: 40 }, at: 1 },
-    });
-    mockConnector({ 'proxies.refresh': listed(office) });
+    const last_check = { ok: true, ip: '203.0.113.9', country: 'JP', took_ms: 40, checked_at: AT };
+    mockConnector({ 'proxies.refresh': listed({ ...office, last_check }) });
     render(<Proxies />);
     expect((await screen.findByText(/^Works/)).textContent).toBe('Works: exit IP 203.0.113.9 in JP, 40 ms.');
   });
 
-  it('checks every proxy with Check all', async () => {
+  it('checks every proxy with Check all, four at a time, saying how far it is', async () => {
     installPopupBrowser();
+    const many = Array.from({ length: 6 }, (_, n) => proxy(`prx_${n}`, `P${n}`));
+    const answers = new Map<string, ReturnType<typeof later<ProxyCheck>>>();
+    const kept = checkedAs(({ proxyId }) =>
+      proxyId === 'prx_0' || proxyId === 'prx_5'
+        ? { ok: true, ip: '203.0.113.9', took_ms: 5 }
+        : { ok: false, took_ms: 1, reason: 'x' },
+    );
     const mock = mockConnector({
-      'proxies.refresh': listed(office, proxy('prx_2', 'Plain')),
-      'proxy.check': checkedAs(() => ({ ok: true, ip: '203.0.113.9', took_ms: 5 })),
+      'proxies.refresh': listed(...many),
+      'proxy.check': (intent) => {
+        const answer = later<ProxyCheck>();
+        answers.set(intent.proxyId, answer);
+        return answer.reply.then(() => kept(intent));
+      },
     });
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'Check all' }));
+    await waitFor(() => expect(mock.sentOf('proxy.check')).toHaveLength(4));
+    expect(screen.getByText('Checked 0 of 6')).toBeTruthy();
+    answers.get('prx_0')?.give(ok({ ok: true, ip: '203.0.113.9', took_ms: 5 }));
+    expect(await screen.findByText('Checked 1 of 6')).toBeTruthy();
+    expect(mock.sentOf('proxy.check')).toHaveLength(5);
+    for (const [id, answer] of answers)
+      if (id !== 'prx_0') answer.give(ok({ ok: false, took_ms: 1, reason: 'x' }));
+    await waitFor(() => expect(mock.sentOf('proxy.check')).toHaveLength(6));
+    answers.get('prx_5')?.give(ok({ ok: true, ip: '203.0.113.9', took_ms: 5 }));
+    expect(await screen.findByText('Checked 6 of 6')).toBeTruthy();
     await waitFor(() => expect(screen.getAllByText(/^Works/)).toHaveLength(2));
-    expect(
-      mock
-        .sentOf('proxy.check')
-        .map(({ proxyId }) => proxyId)
-        .sort(),
-    ).toEqual(['prx_1', 'prx_2']);
+    expect(screen.getAllByText(/^Does not work/)).toHaveLength(4);
+    expect(mock.sentOf('proxy.check').map(({ proxyId }) => proxyId)).toEqual(many.map(({ id }) => id));
   });
 
-  it('lists name, scheme://host:port and whether a password is set', async () => {
+  it('lists name, scheme://host:port, whether a password is set and how many profiles use it', async () => {
     installPopupBrowser();
-    mockConnector({ 'proxies.refresh': listed(office, proxy('prx_2', 'Plain')) });
+    mockConnector({
+      'proxies.refresh': listed(
+        { ...office, used_by: 3 },
+        proxy('prx_2', 'Plain'),
+        proxy('prx_3', 'One', { used_by: 1 }),
+      ),
+    });
     render(<Proxies />);
-    expect(await screen.findByText('socks5://proxy.example.com:1080 · password set')).toBeTruthy();
-    expect(screen.getByText('http://10.0.0.1:3128 · no password')).toBeTruthy();
+    expect(
+      await screen.findByText('socks5://proxy.example.com:1080 · password set · used by 3 profiles'),
+    ).toBeTruthy();
+    expect(screen.getByText('http://10.0.0.1:3128 · no password · used by no profile')).toBeTruthy();
+    expect(screen.getByText('http://10.0.0.1:3128 · no password · used by 1 profile')).toBeTruthy();
+  });
+
+  it('searches the service for what is typed and for the failing ones, leaving the kept list as it is', async () => {
+    installPopupBrowser();
+    const failing = proxy('prx_7', 'Broken', {
+      last_check: { ok: false, reason: 'The proxy refused the connection.', took_ms: 3, checked_at: AT },
+    });
+    const mock = mockConnector({
+      'proxies.refresh': listed(office, failing),
+      'proxies.search': ({ q, failing: only }) =>
+        ok(
+          [office, failing].filter(
+            (p) => p.name.toLowerCase().includes(q.trim().toLowerCase()) && (!only || p === failing),
+          ),
+        ),
+    });
+    render(<Proxies />);
+    await screen.findByText('Office');
+    typeInto(screen.getByLabelText('Search proxies'), 'off');
+    await waitFor(() => expect(screen.queryByText('Broken')).toBeNull());
+    expect(screen.getByText('Office')).toBeTruthy();
+    expect(mock.sentOf('proxies.search')).toEqual([{ type: 'proxies.search', q: 'off', failing: false }]);
+    fireEvent.click(screen.getByLabelText('Failing only'));
+    expect(await screen.findByText('No proxy matches.')).toBeTruthy();
+    typeInto(screen.getByLabelText('Search proxies'), '');
+    expect(await screen.findByText('Broken')).toBeTruthy();
+    expect(screen.queryByText('Office')).toBeNull();
+    expect(mock.sentOf('proxies.search').at(-1)).toEqual({ type: 'proxies.search', q: '', failing: true });
+    fireEvent.click(screen.getByLabelText('Failing only'));
+    expect(await screen.findByText('Office')).toBeTruthy();
+    expect((await cachedProxies.getValue())?.data).toHaveLength(2);
   });
 
   it('shows a failure with Retry', async () => {

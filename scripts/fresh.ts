@@ -1,0 +1,35 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../server/core/config';
+
+/** What the dashboard's pages are built from, and the file each build writes last. */
+export const DASHBOARD_BUILD = {
+  output: '.output/dashboard/index.html',
+  sources: ['dashboard', 'lib', 'package-lock.json'],
+};
+
+/** What the extension is built from, and the file each build writes. */
+export const EXTENSION_BUILD = {
+  output: '.output/chrome-mv3/manifest.json',
+  sources: ['entrypoints', 'components', 'lib', 'public', 'wxt.config.ts', 'package-lock.json'],
+};
+
+/** The latest change of any file at or under `file` (a folder's dot entries skipped), in ms since the epoch. */
+function latestChange(file: string): number {
+  const stats = statSync(file);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(file)
+    .filter((name) => !name.startsWith('.'))
+    .reduce((latest, name) => Math.max(latest, latestChange(path.join(file, name))), stats.mtimeMs);
+}
+
+/** Whether a build's output is there and newer than every one of its sources: then building again changes nothing. */
+export function isBuilt({ output, sources }: { output: string; sources: string[] }): boolean {
+  const built = path.join(PROJECT_ROOT, output);
+  if (!existsSync(built)) return false;
+  const builtAt = statSync(built).mtimeMs;
+  return sources.every((source) => {
+    const file = path.join(PROJECT_ROOT, source);
+    return !existsSync(file) || latestChange(file) < builtAt;
+  });
+}

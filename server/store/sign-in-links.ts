@@ -1,0 +1,38 @@
+import type { Clock } from '../core/clock';
+import type { Queryable } from '../db/driver';
+import { hashToken, newToken } from './sign-ins';
+
+/** How long a one-time sign-in link works, unless it is used first. */
+export const SIGN_IN_LINK_LIFETIME_MS = 15 * 60 * 1000;
+
+/**
+ * A one-time dashboard sign-in link for an account: a random token (256 bits) for the link, stored only as its
+ * SHA-256, so a copy of the database signs no one in.
+ */
+export async function createSignInLink(
+  db: Queryable,
+  clock: Clock,
+  accountId: string,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newToken();
+  const expiresAt = new Date(clock.now().getTime() + SIGN_IN_LINK_LIFETIME_MS);
+  await db.query('insert into sign_in_links (token_hash, account_id, expires_at) values ($1, $2, $3)', [
+    hashToken(token),
+    accountId,
+    expiresAt,
+  ]);
+  return { token, expiresAt };
+}
+
+/** The account a link signs in, once: the link is spent by this call; null if unknown, spent or expired. */
+export async function spendSignInLink(db: Queryable, clock: Clock, token: string): Promise<string | null> {
+  const [row] = await db.query<{ account_id: string; expires_at: Date }>(
+    'delete from sign_in_links where token_hash = $1 returning account_id, expires_at',
+    [hashToken(token)],
+  );
+  return row && row.expires_at > clock.now() ? row.account_id : null;
+}
+
+export async function deleteExpiredSignInLinks(db: Queryable, clock: Clock): Promise<void> {
+  await db.query('delete from sign_in_links where expires_at <= $1', [clock.now()]);
+}

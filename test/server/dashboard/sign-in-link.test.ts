@@ -1,0 +1,90 @@
+/**
+ * One-time dashboard sign-in links (`keys sign-in-link`, which npm start prints for its local account): an account
+ * made on the command line, with no email or password, signs in once and sees its own sessions and usage; a link
+ * works once, signs in no other account (its expiry: dashboard-expiry.test.ts), and its token is never in the service's logs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../../lib/api/client';
+import { dashboardClient } from '../../support/dashboard-client';
+import type { TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startServiceInProcess();
+});
+afterAll(() => service.close());
+
+/** A link for the account a key belongs to, named by the key's prefix, as npm start asks for it. */
+async function linkFor(key: string): Promise<{ url: URL; token: string }> {
+  const made = await service.cli(['keys', 'sign-in-link', key.slice(0, 12), '--url', service.baseUrl]);
+  expect(made.code).toBe(0);
+  expect(made.stderr).toMatch(/signs in once, until \d{4}-/);
+  const url = new URL(made.stdout.trim());
+  const token = /^#\/sign-in\/(.+)$/.exec(url.hash)?.[1] ?? '';
+  return { url, token };
+}
+
+describe('a one-time sign-in link', () => {
+  it('signs a command-line account in to its dashboard, where its own usage shows', async () => {
+    const key = await service.createKey('enterprise', 'local (npm start)');
+    const { url, token } = await linkFor(key);
+    expect(url.origin).toBe(service.baseUrl);
+    expect(url.pathname).toBe('/dashboard/');
+    expect(token).toMatch(/^[\w-]{43}$/);
+
+    const browser = dashboardClient(service.baseUrl);
+    expect((await browser.json('GET', '/usage')).status).toBe(401);
+    const signedIn = await browser.json('POST', '/sign-in/link', { token });
+    expect(signedIn).toMatchObject({ status: 200, body: { email: 'local (npm start)', plan: 'enterprise' } });
+    const api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
+    await api.createProfile({ name: 'Local work' });
+    const usage = await browser.json<{ used_last_hour: number; plan: string }>('GET', '/usage');
+    expect(usage.body.plan).toBe('enterprise');
+    expect((await browser.json<{ data: unknown[] }>('GET', '/sessions')).body.data).toEqual([]);
+    // Its keys are this account's: the one npm start made is listed.
+    const keys = await browser.json<{ data: { prefix: string }[] }>('GET', '/keys');
+    expect(keys.body.data.map(({ prefix }) => prefix)).toEqual([key.slice(0, 12)]);
+  });
+
+  it('works once: a second use, from any browser, is refused with what to do', async () => {
+    const key = await service.createKey('free', 'once');
+    const { token } = await linkFor(key);
+    expect((await dashboardClient(service.baseUrl).json('POST', '/sign-in/link', { token })).status).toBe(
+      200,
+    );
+    const again = await dashboardClient(service.baseUrl).json<{ detail: string }>('POST', '/sign-in/link', {
+      token,
+    });
+    expect(again.status).toBe(401);
+    expect(again.body.detail).toMatch(/used already or has expired: make a new one \(npm start prints one/);
+  });
+
+  it('refuses a made-up or malformed token, and an unknown account gets no link', async () => {
+    const browser = dashboardClient(service.baseUrl);
+    expect((await browser.json('POST', '/sign-in/link', { token: 'A'.repeat(43) })).status).toBe(401);
+    expect((await browser.json('POST', '/sign-in/link', { token: '' })).status).toBe(422);
+    expect((await browser.json('POST', '/sign-in/link', {})).status).toBe(422);
+    const unknown = await service.cli(['keys', 'sign-in-link', 'pp_live_nobody']);
+    // Without --url the link is on the configured address (PORT, 0 here: the test service took a free one).
+    const key = await service.createKey('free');
+    expect((await service.cli(['keys', 'sign-in-link', key.slice(0, 12)])).stdout).toMatch(
+      /^http:\/\/127\.0\.0\.1:0\/dashboard\/#\/sign-in\/[\w-]{43}\n$/,
+    );
+    expect(unknown).toMatchObject({ code: 1, stdout: '' });
+    expect(unknown.stderr).toMatch(/No account has the id, email or key prefix/);
+  });
+
+  it('signs in only the account it was made for, and the link’s token is in no log line', async () => {
+    const mine = await service.createKey('free', 'mine');
+    const theirs = await service.createKey('free', 'theirs');
+    const { token } = await linkFor(mine);
+    const browser = dashboardClient(service.baseUrl);
+    await browser.json('POST', '/sign-in/link', { token });
+    const keys = await browser.json<{ data: { prefix: string }[] }>('GET', '/keys');
+    expect(keys.body.data.map(({ prefix }) => prefix)).toEqual([mine.slice(0, 12)]);
+    expect(keys.body.data.map(({ prefix }) => prefix)).not.toContain(theirs.slice(0, 12));
+    expect(service.logs.join('\n')).not.toContain(token);
+  });
+});
