@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
-import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from '../automation/steps';
 import { evaluateInPage } from './page-evaluate';
 import { PageProblem } from './page-problem';
 import { PageRefs } from './page-refs';
 import { cutTitle, cutUrl } from './page-text';
+import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from './steps';
 
 /** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
 const CALL_TIME_LIMIT_MS = 45_000;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, type JSHandle, type Locator, type Page, type Request } from 'playwright-core';
 import type { Step } from '../../lib/api/inputs/automation';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth';
-import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './runner-messages';
+import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './sentences';
 
 export const ELEMENT_TIMEOUT_MS = 10_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
