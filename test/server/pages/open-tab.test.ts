@@ -108,9 +108,7 @@ describe('a tab over the DevTools multiplexer in the process', () => {
       transport.onclose = resolve;
     });
     const { page } = await tab();
-    const disconnected = new Promise<void>((resolve) =>
-      page.context().browser()?.once('disconnected', resolve),
-    );
+    const disconnected = new Promise((resolve) => page.context().browser()?.once('disconnected', resolve));
 
     await browser.stop();
     await disconnected;
