@@ -52,6 +52,21 @@ describe('a tab over the DevTools multiplexer in the process', () => {
     expect(await again.page.title()).toBe('page server');
   });
 
+  it('works at once on a browser just launched, its first tab still opening', async () => {
+    const fresh = makeTempDir('open-tab-fresh-');
+    const launched = await launchLoopbackBrowser(fresh.path);
+    try {
+      const { page, release } = await openTab(launched.devtools);
+      expect(await page.evaluate('6 * 7')).toBe(42);
+      await page.goto(pages.origin);
+      expect(await page.evaluate('document.title')).toBe('page server');
+      await release();
+    } finally {
+      await launched.stop();
+      fresh.remove();
+    }
+  });
+
   it('is refused what a cdp_url client is refused, in the same sentences', async () => {
     const { page } = await tab();
     const cdp = await page.context().newCDPSession(page);
