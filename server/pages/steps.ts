@@ -176,7 +176,7 @@ async function goto(ctx: StepContext, url: string): Promise<StepOutput> {
   }
 }
 
-/** Runs one step on the run's page; throws an Error worded to end "Step N (…) failed: …", or RunInterrupted. */
+/** Runs one step on a page (a run's or an agent's); throws an Error worded to end "Step N (…) failed: …". */
 export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput> {
   const { page } = ctx;
   const elementBudget = () => new Budget(ctx.elementTimeoutMs, ctx.runDeadline);
