@@ -43,7 +43,6 @@ export function IdentitySummary({ profile }: { profile: Profile }) {
 
   return (
     <section class="stack" aria-label={t('identity')}>
-      <strong>{t('identity')}</strong>
       {identity ? (
         <p>
           {deviceText(identity)}

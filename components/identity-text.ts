@@ -10,14 +10,17 @@ function gpuName(renderer: string): string {
   return (parts?.[2] ?? renderer).replace(/\/.*$/, '').replace(/ \(.*$/, '');
 }
 
+/** A screen as 1920×1080, with its pixel ratio when not 1: 1536×864 ×1.25. */
+const screenText = (screen: { width: number; height: number; pixel_ratio: number }) =>
+  `${screen.width}×${screen.height}${screen.pixel_ratio === 1 ? '' : ` ×${screen.pixel_ratio}`}`;
+
 /** The device in one line: OS, screen, cores, memory, GPU. */
 export function deviceText(identity: Identity): string {
   const { screen, hardware } = identity;
-  const ratio = screen.pixel_ratio === 1 ? '' : ` ×${screen.pixel_ratio}`;
   return t(
     'identityDevice',
     OS_NAMES[identity.os.family],
-    `${screen.width}×${screen.height}${ratio}`,
+    screenText(screen),
     hardware.cpu_cores,
     hardware.memory_gb,
     identity.webgl ? gpuName(identity.webgl.renderer) : t('identityHost'),
@@ -42,7 +45,7 @@ export function glanceText(identity: Identity, proxied: boolean): string {
   return t('identityRowLocation', OS_NAMES[identity.os.family], place);
 }
 
-/** The check in sentences: how many surfaces agree, each one that does not, and the proxy's exit. */
+/** The check in sentences: how many surfaces agree, each one that does not, what a site sees, and the proxy's exit. */
 export function checkText(check: IdentityCheck): string[] {
   const compared = check.surfaces.filter((surface) => surface.verdict !== 'host');
   const differing = compared.filter((surface) => surface.verdict === 'mismatch');
@@ -56,13 +59,19 @@ export function checkText(check: IdentityCheck): string[] {
         JSON.stringify(surface.seen),
       ),
     );
+  const view = check.site_view;
+  const ip = view.ip
+    ? [view.ip, view.place && `(${view.place})`].filter(Boolean).join(' ')
+    : t('identityServiceIp');
+  lines.push(
+    t('identitySiteSees', ip, view.timezone, view.languages.join(', ')),
+    t('identitySiteDevice', view.screen ? screenText(view.screen) : '–', view.gpu ?? '–', view.user_agent),
+  );
   const { exit } = check;
   if (exit)
     lines.push(
       t(
         'identityExit',
-        exit.ip,
-        [exit.city, exit.country].filter(Boolean).join(', '),
         t(exit.timezone_matches ? 'identityMatches' : 'identityDiffers'),
         t(exit.languages_match ? 'identityMatches' : 'identityDiffers'),
       ),

@@ -7,9 +7,17 @@ import { connection, watchedRuns } from '../../lib/storage';
 import { keepBadgeCurrent } from './badge';
 import { createCommandHandler } from './commands';
 import { connect, latestQuota, requireApi } from './connection';
+import { createInbox } from './inbox';
 import { createIntentHandlers } from './intents';
 import { applyEvent, holdStreamWhileNeeded } from './live';
-import { announceRun, announceSessionExit, openFromNotification, showFeedback } from './notifications';
+import {
+  announceRequest,
+  announceRun,
+  announceSessionExit,
+  openFromNotification,
+  showFeedback,
+  withdrawRequest,
+} from './notifications';
 import { createRuns } from './runs';
 import { createSessions } from './sessions';
 import { createEventStream } from './stream';
@@ -38,9 +46,9 @@ function setTimer(callback: () => void, ms: number): () => void {
 export default defineBackground(() => {
   const stream = createEventStream({
     connection: () => connection.getValue(),
-    onEvent: (event) => applyEvent(event, sessions, watcher),
+    onEvent: (event) => applyEvent(event, { sessions, watcher, inbox }),
     onCatchUp: async () => {
-      await Promise.all([sessions.reconcile(), watcher.catchUp()]);
+      await Promise.all([sessions.reconcile(), watcher.catchUp(), inbox.refresh()]);
     },
     // Live, the watcher stops polling; dropped, it plans its polls again.
     onLiveChange: () => watcher.streamChanged(),
@@ -65,15 +73,27 @@ export default defineBackground(() => {
   });
   const sessions = createSessions({ api: requireApi, now: Date.now, onExited: announceSessionExit });
   const runs = createRuns({ api: requireApi, watcher });
+  const inbox = createInbox({
+    api: requireApi,
+    announce: announceRequest,
+    withdraw: withdrawRequest,
+    openTab: async (url) => {
+      await browser.tabs.create({ url });
+    },
+  });
 
   // Listeners first and synchronously: the event that woke the worker is delivered right after this runs.
-  browser.runtime.onMessage.addListener(createReceiver(createIntentHandlers(sessions, runs, watcher)));
+  browser.runtime.onMessage.addListener(
+    createReceiver(createIntentHandlers({ sessions, runs, watcher, inbox })),
+  );
   browser.alarms.onAlarm.addListener(({ name }) => {
     if (name === WATCH_ALARM) quietly(watcher.wake());
   });
   const onCommand = createCommandHandler({ sessions, runs, feedback: showFeedback });
   browser.commands.onCommand.addListener((command) => quietly(onCommand(command)));
-  browser.notifications.onClicked.addListener((id) => quietly(openFromNotification(id, watcher.markSeen)));
+  browser.notifications.onClicked.addListener((id) =>
+    quietly(openFromNotification(id, watcher.markSeen, inbox.takeOver)),
+  );
   browser.runtime.onStartup.addListener(() => quietly(sessions.reconcile()));
 
   holdStreamWhileNeeded(stream);

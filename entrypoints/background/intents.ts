@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import type { RunCreate, Script } from '../../lib/api/inputs/automation';
 import type { CookieInput } from '../../lib/api/inputs/cookies';
+import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import type { Handlers } from '../../lib/messaging/receive';
@@ -14,6 +15,7 @@ import {
 } from '../../lib/storage';
 import { forgetKey, knowPlan, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
+import type { Inbox } from './inbox';
 import { forgetProfile, putFirst, refreshList, replaced } from './lists';
 import { moreProfiles, refreshProfiles, searchProfiles } from './profile-list';
 import { createPastedProxies } from './proxy-list';
@@ -32,7 +34,17 @@ const PROFILE_HISTORY = 20;
  * What the worker does for each intent of the popup and the options page. The envelopes were checked; the
  * service checks the bodies and answers 422 at the field at fault.
  */
-export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Watcher): Handlers {
+export function createIntentHandlers({
+  sessions,
+  runs,
+  watcher,
+  inbox,
+}: {
+  sessions: Sessions;
+  runs: Runs;
+  watcher: Watcher;
+  inbox: Inbox;
+}): Handlers {
   return {
     'profiles.refresh': ({ filter }) => refreshProfiles(filter),
     'profiles.more': () => moreProfiles(),
@@ -90,6 +102,9 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
       if (url) await browser.tabs.create({ url });
       return Boolean(url);
     },
+    'request.takeOver': ({ requestId }) => inbox.takeOver(requestId),
+    'request.answer': ({ requestId, answer }) => inbox.answer(requestId, answer as HelpAnswer),
+    'requests.refresh': () => inbox.refresh(),
     'run.start': ({ run }) => runs.start(run as RunCreate),
     'run.cancel': async ({ runId }) => (await requireApi()).cancelRun(runId),
     'run.rerun': ({ runId }) => runs.rerun(runId),

@@ -2,12 +2,13 @@ import { browser } from 'wxt/browser';
 import type { ServiceEvent } from '../../lib/api/schemas/events';
 import { EVENTS_PORT } from '../../lib/messaging/protocol';
 import { cachedSessions, connection, watchedRuns } from '../../lib/storage';
+import type { Inbox } from './inbox';
 import { forgetProfile } from './lists';
 import type { Sessions } from './sessions';
 import type { EventStream } from './stream';
 import type { Watcher } from './watcher';
 
-/** Whether the event's type starts with `prefix` (`session.`, `run.`): its type then names its data. */
+/** Whether the event's type starts with `prefix` (`session.`, `run.`…): its type then names its data. */
 function isOf<P extends string>(
   event: ServiceEvent,
   prefix: P,
@@ -16,7 +17,11 @@ function isOf<P extends string>(
 }
 
 /** Applies one event of the service's stream to what the extension keeps. */
-export function applyEvent(event: ServiceEvent, sessions: Sessions, watcher: Watcher): Promise<void> {
+export function applyEvent(
+  event: ServiceEvent,
+  { sessions, watcher, inbox }: { sessions: Sessions; watcher: Watcher; inbox: Inbox },
+): Promise<void> {
+  if (isOf(event, 'session.help_')) return inbox.apply(event.data);
   if (isOf(event, 'session.')) return sessions.apply(event.data);
   if (isOf(event, 'run.')) return watcher.apply(event.data);
   if (event.type === 'profile.deleted') return forgetProfile(event.data.id);
@@ -24,8 +29,9 @@ export function applyEvent(event: ServiceEvent, sessions: Sessions, watcher: Wat
 }
 
 /**
- * Holds the event stream while it is needed: while a popup is open (it connects a port), while runs are
- * followed, and while sessions run; opens it again with a new key or address.
+ * Holds the event stream while it is needed: while a key is set (a request for help must be heard at once), while
+ * a popup is open (it connects a port), while runs are followed, and while sessions run; opens it again with a
+ * new key or address.
  */
 export function holdStreamWhileNeeded(stream: EventStream): void {
   const quietly = (task: Promise<void>) => task.catch(() => undefined);
@@ -45,7 +51,12 @@ export function holdStreamWhileNeeded(stream: EventStream): void {
     );
   cachedSessions.watch(onSessions);
   watchedRuns.watch(onRuns);
-  connection.watch(() => quietly(stream.restart()));
+  const onConnection = (saved: { apiKey: string | null }) => follow('inbox', saved.apiKey !== null);
+  connection.watch((saved) => {
+    onConnection(saved);
+    quietly(stream.restart());
+  });
+  void connection.getValue().then(onConnection);
   void cachedSessions.getValue().then(onSessions);
   void watchedRuns.getValue().then(onRuns);
 }

@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
+import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { type MessageName, t } from '../../lib/i18n';
 import { routes } from '../../lib/messaging/protocol';
@@ -52,17 +53,39 @@ export async function announceSessionExit(session: Session): Promise<void> {
   );
 }
 
+/** A request's notification id: a click on it opens Take over. */
+const REQUEST_NOTICE = 'help:';
+
+/** "Shop 12 needs you: enter the 2FA code", and the question. */
+export function announceRequest(request: HelpRequest): Promise<void> {
+  const name = request.profile_name || request.profile_id;
+  return show(
+    `${REQUEST_NOTICE}${request.id}`,
+    t('requestTitle', name, request.reason),
+    request.question ?? t('requestClickToTakeOver'),
+  );
+}
+
+export async function withdrawRequest(requestId: string): Promise<void> {
+  await browser.notifications.clear(`${REQUEST_NOTICE}${requestId}`);
+}
+
 /** The outcome of a keyboard shortcut, which has no other place to show it. */
 export function showFeedback(route: string, message: string): Promise<void> {
   return show(route, t('extName'), message);
 }
 
-/** Opens what a clicked notification was about; a run's counts as seen. */
+/** Opens what a clicked notification was about: a request's live view, or its view (a run's counts as seen). */
 export async function openFromNotification(
   id: string,
   markSeen: (runId: string) => Promise<void>,
+  takeOver: (requestId: string) => Promise<boolean>,
 ): Promise<void> {
   await browser.notifications.clear(id);
+  if (id.startsWith(REQUEST_NOTICE)) {
+    if (!(await takeOver(id.slice(REQUEST_NOTICE.length)))) await openView(routes.requests);
+    return;
+  }
   if (id === routes.settings) return openSettings();
   const runId = /^#\/runs\/(.+)$/.exec(id)?.[1];
   if (runId) await markSeen(decodeURIComponent(runId));

@@ -12,6 +12,7 @@ import { connection, pendingView, quota } from '../../lib/storage';
 import { Automation } from './Automation';
 import { Profiles } from './Profiles';
 import { Proxies } from './Proxies';
+import { Requests, RequestsLine } from './Requests';
 import { Sessions } from './Sessions';
 
 /** Says once, for every view, that the service cannot be reached and what to do. */
@@ -30,7 +31,7 @@ function ServiceDownBanner() {
   );
 }
 
-const VIEWS = ['profiles', 'proxies', 'sessions', 'automation'] as const;
+const VIEWS = ['profiles', 'proxies', 'sessions', 'automation', 'requests'] as const;
 
 /** The location hash, kept current. */
 function useHash(): string {
@@ -113,8 +114,11 @@ export function App() {
           {t('viewHeading', t(view))}
         </h1>
         <ServiceDownBanner />
+        {view !== 'requests' && <RequestsLine />}
         {connected && <Outcome text={connected} />}
-        {view === 'proxies' ? (
+        {view === 'requests' ? (
+          <Requests />
+        ) : view === 'proxies' ? (
           <Proxies />
         ) : view === 'sessions' ? (
           <Sessions />

@@ -41,7 +41,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /**
  * A new profile, or a saved one to change: its name, a proxy (saved, typed as a URL, or none), tags, notes and
- * fingerprint (with presets). Editing sends only what changed, so an untouched proxy keeps its password.
+ * one Identity section (the saved identity with New identity and Check identity, then explicit values, with presets). Editing sends only what changed, so an untouched proxy keeps its password.
  */
 export function ProfileForm({
   profile,
@@ -196,9 +196,11 @@ export function ProfileForm({
         error={shown('notes', draft.notes)}
         {...bind('notes')}
       />
-      <details open={Object.keys(fingerprint).length > 0}>
-        <summary>{t('fingerprint')}</summary>
+      <details open={profile !== undefined || Object.keys(fingerprint).length > 0}>
+        <summary>{t('identity')}</summary>
         <div class="stack">
+          {profile && <IdentitySummary profile={profile} />}
+          <p>{t('identityExplicit')}</p>
           <Field
             as="select"
             label={t('fingerprintPreset')}
@@ -255,7 +257,6 @@ export function ProfileForm({
           </div>
         </div>
       </details>
-      {profile && <IdentitySummary profile={profile} />}
       {profile && <CookieTools profileId={profile.id} profileName={profile.name} />}
       <FormActions busy={task.busy} error={task.error} onCancel={() => forget().then(() => onDone())} />
     </EditorForm>

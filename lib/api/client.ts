@@ -122,6 +122,12 @@ export function createClient(options: ClientOptions) {
     cancelRun: (runId: string, o?: PostOptions) => request('cancelRun', { params: [runId] }, o),
     getArtifact: (runId: string, name: string, o?: CallOptions) =>
       request('getArtifact', { params: [runId, name] }, o),
+
+    listHelpRequests: (query?: QueryOf<'listHelpRequests'>, o?: CallOptions) =>
+      request('listHelpRequests', { query }, o),
+    getHelpRequest: (id: string, o?: CallOptions) => request('getHelpRequest', { params: [id] }, o),
+    answerHelpRequest: (id: string, body: BodyOf<'answerHelpRequest'>, o?: CallOptions) =>
+      request('answerHelpRequest', { params: [id], body }, o),
   };
 }
 

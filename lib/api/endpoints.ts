@@ -2,6 +2,7 @@ import { Account } from './schemas/account';
 import { AutomationRun, RunList } from './schemas/automation';
 import { CookieList, CookiesImported } from './schemas/cookies';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
+import { HelpRequest, HelpRequestList } from './schemas/help-requests';
 import { IdentityCheck } from './schemas/identity-check';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
@@ -244,6 +245,26 @@ export const endpoints = {
     path: '/v1/webhooks/:id/deliveries',
     status: 200,
     response: WebhookDeliveryList,
+  }),
+
+  listHelpRequests: endpoint({
+    method: 'GET',
+    path: '/v1/help-requests',
+    status: 200,
+    response: HelpRequestList,
+  }),
+  getHelpRequest: endpoint({
+    method: 'GET',
+    path: '/v1/help-requests/:id',
+    status: 200,
+    response: HelpRequest,
+  }),
+  answerHelpRequest: endpoint({
+    method: 'POST',
+    idempotent: false,
+    path: '/v1/help-requests/:id/answer',
+    status: 200,
+    response: HelpRequest,
   }),
 } as const;
 

@@ -1,9 +1,11 @@
 import type { EndpointName } from './endpoints';
 import { RunCreate } from './inputs/automation';
 import { CookieImport, CookieQuery } from './inputs/cookies';
+import { HelpAnswer } from './inputs/help-answer';
 import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
 import { ProxyInput } from './inputs/proxies';
 import {
+  HelpRequestListQuery,
   ProfileDeleteQuery,
   ProfileListQuery,
   ProxyListQuery,
@@ -39,4 +41,6 @@ export const requests = {
   createWebhook: { body: WebhookCreate },
   listWebhooks: { query: WebhookListQuery },
   listWebhookDeliveries: { query: WebhookListQuery },
+  listHelpRequests: { query: HelpRequestListQuery },
+  answerHelpRequest: { body: HelpAnswer },
 } satisfies Partial<Record<EndpointName, { query?: Schema; body?: Schema }>>;

@@ -84,6 +84,10 @@ export const Intents = {
   'session.stopAll': intent({}),
   /** Opens the running session's live view in a tab, at a freshly signed address. */
   'session.watch': intent({ sessionId: Id }),
+  /** Opens the live view on the tab that asked; false when its session no longer runs. */
+  'request.takeOver': intent({ requestId: Id }),
+  'request.answer': intent({ requestId: Id, answer: Body }),
+  'requests.refresh': intent({}),
   'run.start': intent({ run: RunEnvelope }),
   'run.cancel': intent({ runId: Id }),
   /** The same script on the same profile again, followed like a run just started. */

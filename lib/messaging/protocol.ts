@@ -41,6 +41,9 @@ export interface IntentReplies {
   'session.stopAll': StopAllResult;
   /** Whether it opened: false when the session no longer runs. */
   'session.watch': boolean;
+  'request.takeOver': boolean;
+  'request.answer': undefined;
+  'requests.refresh': undefined;
   'run.start': WatchedRun;
   'run.cancel': AutomationRun;
   'run.rerun': WatchedRun;
@@ -74,6 +77,7 @@ export const routes = {
   home: '#/',
   settings: '#/settings',
   run: (id: string) => `#/runs/${encodeURIComponent(id)}`,
+  requests: '#/requests',
   profile: (id: string) => `#/profiles/${encodeURIComponent(id)}`,
 };
 

@@ -4,6 +4,7 @@ import type { ProfileSortName } from '../api/profile-sorts';
 import type { QuotaSnapshot } from '../api/rate-limit';
 import type { Plan } from '../api/schemas/account';
 import type { AutomationRun } from '../api/schemas/automation';
+import type { HelpRequest } from '../api/schemas/help-requests';
 import type { Profile } from '../api/schemas/profiles';
 import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
 import type { Session } from '../api/schemas/sessions';
@@ -117,6 +118,8 @@ export const proxyChecks = item<Record<string, { check: ProxyCheck; at: number }
 export const cachedSessions = item<Cached<Session> | null>('local:cachedSessions', null);
 /** Runs the worker follows or recently followed, newest first. */
 export const watchedRuns = item<WatchedRun[]>('local:watchedRuns', []);
+/** Requests for a person (an agent's or a run's) still waiting for an answer, newest first. */
+export const openRequests = item<HelpRequest[]>('local:openRequests', []);
 export const quota = item<QuotaSnapshot | null>('local:quota', null);
 /** What the key's plan allows, as the service last said: warnings before a bulk action are drawn from it. */
 export const plan = item<PlanLimits | null>('local:plan', null);

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock';
 import type { Limits } from '../core/config';
 import type { Database } from '../db/driver';
+import type { Handoff } from '../handoff/handoff';
 import type { SessionManager } from '../sessions/manager';
 import { markRunStarted, type RunRow, updateStep } from '../store/runs';
 import { findSession } from '../store/sessions';
@@ -16,6 +17,8 @@ export interface ExecuteDeps {
   dataDir: string;
   sessions: SessionManager;
   changes: RunChanges;
+  /** Where a run's ask_human step asks a person; without it, such a step fails. */
+  handoff?: Handoff;
   run?: (options: RunScriptOptions) => Promise<RunScriptResult>;
 }
 
@@ -29,7 +32,7 @@ export async function executeRun(
   signal: AbortSignal,
   shuttingDown: () => boolean,
 ): Promise<void> {
-  const { db, clock, limits, sessions, changes } = deps;
+  const { db, clock, limits, sessions, changes, handoff } = deps;
   const execute = deps.run ?? runScript;
   const target = await sessionFor(db, sessions, run);
   if ('error' in target) return void (await changes.finish(run.id, 'failed', {}, target.error));
@@ -62,6 +65,13 @@ export async function executeRun(
               const patch = { ...outcome, ...error, ...finished };
               await changes.changed('run.step', (tx) => updateStep(tx, run.id, index, patch), index);
             },
+            askHuman:
+              handoff &&
+              ((fields, tabId, deadline, abandoned) => {
+                const { id: sessionId, profile_id: profileId } = target.session;
+                const asker = { accountId: run.account_id, sessionId, profileId, tabId, runId: run.id };
+                return handoff.ask(asker, fields, { deadline, abandoned });
+              }),
             saveArtifact: (name, png) =>
               saveArtifact(deps, { accountId: run.account_id, runId: run.id }, name, png),
           });

@@ -16,6 +16,8 @@ export function describeStep(step: Step): string {
       return `evaluate ${quoted(step.expression)}`;
     case 'screenshot':
       return `screenshot ${quoted(step.name)}`;
+    case 'ask_human':
+      return `ask_human ${quoted(step.reason)}`;
   }
 }
 

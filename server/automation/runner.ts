@@ -1,7 +1,7 @@
 import type { Script, Step } from '../../lib/api/inputs/automation';
 import { type DevtoolsEndpoint, type OpenTab, openTab } from '../pages/open-tab';
 import { reasonOf } from '../pages/sentences';
-import { ELEMENT_TIMEOUT_MS, runStep, type StepOutput } from '../pages/steps';
+import { ELEMENT_TIMEOUT_MS, runStep, type StepContext, type StepOutput } from '../pages/steps';
 import { interruptible, RunInterrupted } from './runner-interrupt';
 import {
   cancelledBefore,
@@ -37,6 +37,8 @@ export interface RunScriptOptions {
   elementTimeoutMs?: number;
   /** The egress policy's sentence if it recently refused the session's browser a request to `host`. */
   egressRefusalOf?(host: string): string | null;
+  /** Asks a person on the run's tab (ask_human steps). */
+  askHuman?: StepContext['askHuman'];
   /** The most one step's output, and the whole run's, may weigh as UTF-8 JSON; 1 MB and 4 MB when left out. */
   limits?: { stepOutputBytes: number; runOutputBytes: number };
 }
@@ -99,6 +101,7 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
     maxOutputBytes: limits.stepOutputBytes,
     saveArtifact: options.saveArtifact,
     egressRefusalOf: options.egressRefusalOf ?? (() => null),
+    askHuman: options.askHuman,
   };
   let outputBytes = 2; // the braces of the output object
   const attempt = async (index: number, step: Step): Promise<Attempt> => {

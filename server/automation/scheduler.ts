@@ -6,6 +6,7 @@ import { NotFound } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
 import { type EventLog, runEventData } from '../events/event-log';
+import type { Handoff } from '../handoff/handoff';
 import type { SessionManager } from '../sessions/manager';
 import type { ClusterSeat } from '../sessions/parts';
 import {
@@ -32,6 +33,8 @@ export interface RunSchedulerDeps {
   sessions: SessionManager;
   /** Where every change of a run is reported (`run.*` events), with the change. */
   events: EventLog;
+  /** Where ask_human steps ask a person. */
+  handoff?: Handoff;
   run?: (options: RunScriptOptions) => Promise<RunScriptResult>;
   /** This process among others on one database; alone when not given. */
   cluster?: Pick<ClusterSeat, 'nodeId' | 'peers'>;

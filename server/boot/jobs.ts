@@ -26,6 +26,7 @@ export function backgroundJobs(deps: AppDeps): Job[] {
     keepStatisticsCurrent(db, log),
     deps.relay,
     pruneOldEvents(db, clock),
+    deps.handoff.expiry,
     deps.membership.heartbeats,
     { name: 'sessions', start: () => sessions.reconcile(), stop: () => sessions.stopAll('service_shutdown') },
     { name: 'automation runs', start: () => automation.reconcile(), stop: () => automation.drain() },

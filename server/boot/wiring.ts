@@ -10,6 +10,7 @@ import { newId } from '../core/ids';
 import { createEventLog } from '../events/event-log';
 import { createPublisher } from '../events/publisher';
 import { StreamSlots } from '../events/stream-slots';
+import { createHandoff } from '../handoff/handoff';
 import type { AppDeps, BaseDeps } from '../http/deps';
 import { LiveTokens } from '../live/live-tokens';
 import { withLiveViewUrls } from '../live/live-view-urls';
@@ -27,6 +28,7 @@ export function wireService(base: BaseDeps): AppDeps {
   const keyCache = new KeyCache();
   const { publisher, relay } = relayThroughDatabase(createPublisher(), { ...base, nodeId });
   const events = createEventLog({ ...base, publisher });
+  const handoff = createHandoff({ ...base, events, publisher });
   const membership = joinCluster({
     ...base,
     nodeId,
@@ -53,6 +55,7 @@ export function wireService(base: BaseDeps): AppDeps {
     dataDir: base.config.dataDir,
     sessions,
     events,
+    handoff,
     cluster,
   });
   const pages = createAgentPages({
@@ -76,6 +79,7 @@ export function wireService(base: BaseDeps): AppDeps {
     keyUses,
     publisher,
     events,
+    handoff,
     streams,
     nodeId,
     nodeAuthKey: authKey,

@@ -13,7 +13,14 @@ export class NotFound extends Error {
 export class Conflict extends Error {
   override name = 'Conflict';
   constructor(
-    readonly code: 'session_exists' | 'session_not_running' | 'session_busy' | 'profile_running',
+    readonly code:
+      | 'session_exists'
+      | 'session_not_running'
+      | 'session_busy'
+      | 'profile_running'
+      | 'help_pending'
+      | 'help_answered'
+      | 'help_timed_out',
     message: string,
     readonly sessionId: string | null = null,
   ) {

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock';
 import type { Job } from '../core/lifecycle';
 import type { Database, Queryable } from '../db/driver';
 import { appendEvent, pruneEvents } from '../store/events';
-import { accountTopic, type Publisher, runTopic } from './publisher';
+import { accountTopic, helpTopic, type Publisher, runTopic } from './publisher';
 
 /** Appends one event of the account to the transaction it is given, its data the shape its type names. */
 export type Emit = <T extends EventType>(accountId: string, type: T, data: EventData<T>) => Promise<void>;
@@ -13,7 +13,7 @@ export interface EventLog {
   /**
    * A write with its events: runs `change` in one transaction in which `emit` records what changed; once it is
    * committed, whoever waits is woken, once per commit: the accounts' streams, the long polls of the runs that
-   * changed, and the webhook sender. A change that is rolled back reports nothing.
+   * changed, the waiters of the help requests that changed, and the webhook sender. A change that is rolled back reports nothing.
    */
   writeWithEvents<T>(change: (tx: Queryable, emit: Emit) => Promise<T>): Promise<T>;
 }
@@ -39,6 +39,7 @@ export function createEventLog(deps: { db: Database; clock: Clock; publisher: Pu
           const stored = await appendEvent(tx, { accountId, type, data, createdAt: clock.now() });
           topics.add(accountTopic(accountId));
           if (type.startsWith('run.')) topics.add(runTopic(data.id));
+          if (type.startsWith('session.help_')) topics.add(helpTopic(data.id));
           deliveries += stored.deliveries;
         }),
       );

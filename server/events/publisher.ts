@@ -13,6 +13,8 @@ export interface Publisher {
 
 export const accountTopic = (accountId: string) => `account:${accountId}`;
 export const runTopic = (runId: string) => `run:${runId}`;
+/** A request for a person: published when it is answered or times out, for whoever waits on it. */
+export const helpTopic = (requestId: string) => `help:${requestId}`;
 
 export interface LocalPublisher extends Publisher {
   /** Wakes every listener of every topic (they re-read the database): after notifications may have been missed. */

@@ -11,6 +11,7 @@ import type { Database } from '../db/driver';
 import type { EventLog } from '../events/event-log';
 import type { Publisher } from '../events/publisher';
 import type { StreamSlots } from '../events/stream-slots';
+import type { Handoff } from '../handoff/handoff';
 import type { LiveTokens } from '../live/live-tokens';
 import type { AgentPages } from '../pages/agent-pages';
 import type { CdpTokens } from '../sessions/cdp-tokens';
@@ -49,6 +50,8 @@ export interface AppDeps extends BaseDeps {
   publisher: Publisher;
   /** Records each change of a session, run, profile or proxy as an event of its account. */
   events: EventLog;
+  /** Requests for a person, made by agents and runs, answered by people. */
+  handoff: Handoff;
   /** Event streams open per account (SSE and WebSocket), within the plan's cap. */
   streams: StreamSlots;
   nodeId: string;

@@ -61,4 +61,15 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   listWebhooks: { summary: 'List webhooks' },
   deleteWebhook: { summary: 'Delete a webhook' },
   listWebhookDeliveries: { summary: 'A webhook’s deliveries: attempts and answers' },
+  listHelpRequests: {
+    summary: 'Requests for a person (status=open: those waiting for an answer)',
+    description:
+      'Made by an agent’s request_human tool or a run’s ask_human step; each names the session, profile and tab that asked.',
+  },
+  getHelpRequest: { summary: 'Read one request for a person' },
+  answerHelpRequest: {
+    summary: 'Answer a request for a person: done, a typed answer, a choice, or declined',
+    description:
+      'The agent’s call or the run’s step gets the answer at once, on whichever process waits. A second answer is 409; so is one after expires_at, which says the request timed out.',
+  },
 };

@@ -1,170 +1,35 @@
 /**
- * The identity check's pages: a page that reads every surface itself, in a frame of another site (out of process)
- * and in a dedicated worker, and gathers the three readings in `window.identitySurfaces` (a promise).
+ * The identity check's pages: a page that reads every surface itself, in a frame of another site (out of process),
+ * in a dedicated worker and in a service worker it registers, and gathers the readings in
+ * `window.identitySurfaces` (a promise). Each scope reads what a detector reads there too (detector-page.ts).
  */
 
-import { type DetectorReading, readDetector } from './detector-page';
-import { registerServiceWorker, type ServiceWorkerReading } from './service-worker-page';
-
-/** What one scope (page, frame or worker) reads about the browser it runs in. */
-export interface ScopeReading {
-  user_agent: string;
-  app_version: string;
-  platform: string;
-  languages: string[];
-  cpu_cores: number;
-  memory_gb: number | null;
-  timezone: string;
-  locale: string;
-  client_hints: {
-    brands: { brand: string; version: string }[];
-    full_version_list: { brand: string; version: string }[];
-    platform: string;
-    platform_version: string;
-    architecture: string;
-    bitness: string;
-    model: string;
-    mobile: boolean;
-  } | null;
-  webgl: { vendor: string; renderer: string } | null;
-  /** Whether every read-out the identity replaces still says `[native code]` and has no prototype. */
-  looks_native: boolean;
-  touch_points: number | null;
-  screen: {
-    width: number;
-    height: number;
-    avail_width: number;
-    avail_height: number;
-    color_depth: number;
-    pixel_ratio: number;
-  } | null;
-  geolocation: { latitude: number; longitude: number } | null;
-  /** The page's only: what detection scripts read (see detector-page.ts). */
-  detector?: DetectorReading | null;
-  service_worker?: ServiceWorkerReading | null;
-}
+import { readDetector } from './detector-page';
+import { readScope, type ScopeReading } from './scope-reading';
+import { registerServiceWorker } from './service-worker-page';
 
 export interface CheckReadings {
   page: ScopeReading;
   frame: ScopeReading | null;
   worker: ScopeReading | null;
+  /** The service worker's own reading, as its `fetch` handler answered it; null if it never did. */
+  service_worker: ScopeReading | null;
 }
 
-// Runs in the checked browser: plain JavaScript once serialised, in window and worker scopes alike.
-async function readScope(): Promise<ScopeReading> {
-  const scope = globalThis as unknown as Record<string, { prototype: object } | undefined>;
-  const nav = navigator as Navigator & {
-    deviceMemory?: number;
-    userAgentData?: {
-      brands: { brand: string; version: string }[];
-      mobile: boolean;
-      platform: string;
-      getHighEntropyValues(hints: string[]): Promise<Record<string, unknown>>;
-    };
-  };
-  const data = nav.userAgentData;
-  const high = data
-    ? await data.getHighEntropyValues([
-        'architecture',
-        'bitness',
-        'model',
-        'platformVersion',
-        'fullVersionList',
-      ])
-    : null;
-  let webgl: ScopeReading['webgl'] = null;
-  try {
-    const canvas =
-      typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : document.createElement('canvas');
-    const gl = canvas.getContext('webgl') as WebGLRenderingContext | null;
-    const info = gl?.getExtension('WEBGL_debug_renderer_info');
-    if (gl && info)
-      webgl = {
-        vendor: String(gl.getParameter(info.UNMASKED_VENDOR_WEBGL)),
-        renderer: String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)),
-      };
-  } catch {
-    webgl = null;
-  }
-  const navigatorPrototype = (scope.Navigator ?? scope.WorkerNavigator)?.prototype;
-  const replaced = [
-    navigatorPrototype && Object.getOwnPropertyDescriptor(navigatorPrototype, 'deviceMemory')?.get,
-    navigatorPrototype && Object.getOwnPropertyDescriptor(navigatorPrototype, 'hardwareConcurrency')?.get,
-    scope.WebGLRenderingContext &&
-      Object.getOwnPropertyDescriptor(scope.WebGLRenderingContext.prototype, 'getParameter')?.value,
-    scope.HTMLCanvasElement &&
-      Object.getOwnPropertyDescriptor(scope.HTMLCanvasElement.prototype, 'toDataURL')?.value,
-    Function.prototype.toString,
-  ].filter((entry): entry is (...args: unknown[]) => unknown => typeof entry === 'function');
-  const looksNative = replaced.every(
-    (entry) =>
-      /^function [\w ]*\(\) \{ \[native code\] \}$/.test(Function.prototype.toString.call(entry)) &&
-      !Object.hasOwn(entry, 'prototype'),
-  );
-  const hasWindow = typeof window === 'object';
-  const geolocation = hasWindow
-    ? await new Promise<ScopeReading['geolocation']>((resolve) => {
-        if (!navigator.geolocation) return resolve(null);
-        navigator.geolocation.getCurrentPosition(
-          (position) => resolve({ latitude: position.coords.latitude, longitude: position.coords.longitude }),
-          () => resolve(null),
-          { timeout: 2000 },
-        );
-      })
-    : null;
-  return {
-    user_agent: nav.userAgent,
-    app_version: nav.appVersion,
-    platform: nav.platform,
-    languages: [...nav.languages],
-    cpu_cores: nav.hardwareConcurrency,
-    memory_gb: nav.deviceMemory ?? null,
-    timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    locale: Intl.DateTimeFormat().resolvedOptions().locale,
-    client_hints:
-      data && high
-        ? {
-            brands: data.brands.map(({ brand, version }) => ({ brand, version })),
-            full_version_list: high.fullVersionList as { brand: string; version: string }[],
-            platform: data.platform,
-            platform_version: String(high.platformVersion),
-            architecture: String(high.architecture),
-            bitness: String(high.bitness),
-            model: String(high.model),
-            mobile: data.mobile,
-          }
-        : null,
-    webgl,
-    looks_native: looksNative,
-    touch_points: hasWindow ? navigator.maxTouchPoints : null,
-    screen: hasWindow
-      ? {
-          width: screen.width,
-          height: screen.height,
-          avail_width: screen.availWidth,
-          avail_height: screen.availHeight,
-          color_depth: screen.colorDepth,
-          pixel_ratio: devicePixelRatio,
-        }
-      : null,
-    geolocation,
-  };
-}
-
-const READ_SCOPE = `const readScope = ${readScope.toString()};`;
-const READ_DETECTOR = `const readDetector = ${readDetector.toString()}; const registerServiceWorker = ${registerServiceWorker.toString()};`;
-const SERVICE_WORKER_TIMEOUT_MS = 5000;
 // A TypeScript runner may wrap named functions in a `__name` helper of its own: a local one stands in for it.
 const PRELUDE = 'const __name = (f) => f;';
+const READERS = `${PRELUDE}const readScope = ${readScope.toString()}; const readDetector = ${readDetector.toString()};`;
+/** From `register()` to the worker's answer: a raw Chromium takes half a second. */
+export const SERVICE_WORKER_BOUND_MS = 5000;
 
 /**
- * The checked page: reads itself, its frame (which posts its reading up) and a worker; then what a detector reads,
- * and registers the service worker at `serviceWorkerUrl` (none without one).
+ * The checked page: reads itself, its frame (which posts its reading up) and a worker, and registers the service
+ * worker at `serviceWorkerUrl` (none without one), which answers with its own reading.
  */
 export function checkPageHtml(frameUrl: string, workerUrl: string, serviceWorkerUrl?: string): string {
-  const script = `${PRELUDE}${READ_SCOPE}${READ_DETECTOR}
+  const script = `${READERS} const registerServiceWorker = ${registerServiceWorker.toString()};
 window.identitySurfaces = (async () => {
-  const settle = (promise) => Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(null), 5000))]);
+  const settle = (promise, ms = 10000) => Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(null), ms))]);
   const frame = settle(new Promise((resolve) => {
     addEventListener('message', (event) => { if (event.data && event.data.identityFrame) resolve(event.data.identityFrame); });
   }));
@@ -179,21 +44,38 @@ window.identitySurfaces = (async () => {
   // A request of the page's own, after the first answer asked for every client hint.
   await fetch('page-fetch').catch(() => null);
   const page = await readScope();
-  page.detector = await readDetector().catch(() => null);
-  page.service_worker = ${serviceWorkerUrl ? `await registerServiceWorker(${JSON.stringify(serviceWorkerUrl)}, ${SERVICE_WORKER_TIMEOUT_MS}, false)` : 'null'};
-  return { page, frame: await frame, worker: await worker };
+  const registration = ${serviceWorkerUrl ? `await registerServiceWorker(${JSON.stringify(serviceWorkerUrl)}, ${SERVICE_WORKER_BOUND_MS}, false)` : 'null'};
+  page.service_worker = registration && { ...registration, answer: undefined, answered: registration.answer !== null };
+  // The check leaves no worker in the profile (a later visit would go through it).
+  if (registration) await settle(navigator.serviceWorker.getRegistrations().then((all) => Promise.all(all.map((each) => each.unregister()))), 2000);
+  return { page, frame: await frame, worker: await worker, service_worker: registration ? registration.answer : null };
 })();`;
   return `<!doctype html><html><head><meta charset="utf-8"><title>Identity check</title></head><body><script>${script}</script></body></html>`;
 }
 
 /** The checked page's frame: posts its reading to the page. */
 export function checkFrameHtml(): string {
-  const script = `${PRELUDE}${READ_SCOPE} readScope().then((reading) => parent.postMessage({ identityFrame: reading }, '*'));`;
+  const script = `${READERS} readScope().then((reading) => parent.postMessage({ identityFrame: reading }, '*'));`;
   return `<!doctype html><html><body><script>${script}</script></body></html>`;
 }
 
 /** The checked page's worker: posts its reading to the page. */
 export function checkWorkerSource(): string {
   // A request of the worker's own, whose headers the server compares with the page's.
-  return `${PRELUDE}${READ_SCOPE} fetch('worker-fetch').catch(() => null).then(readScope).then((reading) => postMessage(reading));`;
+  return `${READERS} fetch('worker-fetch').catch(() => null).then(readScope).then((reading) => postMessage(reading));`;
+}
+
+/**
+ * The check's service worker: taken over at once, it answers `service-worker-echo` itself with what it read when
+ * it started, so a page can tell that it registered, runs and answers `fetch` with the identity.
+ */
+export function checkServiceWorkerSource(): string {
+  return `${READERS}
+const started = readScope().then((reading) => JSON.stringify(reading), (error) => JSON.stringify({ error: String(error) }));
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (event) => {
+  if (new URL(event.request.url).pathname.endsWith('/service-worker-echo'))
+    event.respondWith(started.then((body) => new Response(body, { headers: { 'Content-Type': 'application/json' } })));
+});`;
 }

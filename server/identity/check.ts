@@ -15,6 +15,7 @@ import { compareSurfaces, exitLocation } from './compare';
 import { engineOf } from './engine';
 import { identityForLaunch } from './for-launch';
 import { visitCheckPage } from './read-check-page';
+import { siteView } from './site-view';
 
 export interface IdentityCheckDeps {
   db: Database;
@@ -67,6 +68,7 @@ export async function checkIdentity(
       ok: surfaces.every((surface) => surface.verdict !== 'mismatch'),
       surfaces,
       exit: exitLocation(presented, visit.readings.page),
+      site_view: siteView(presented, visit.readings.page),
     };
   } finally {
     if (live === null) await sessions.stop(session, 'identity_check');

@@ -1,7 +1,8 @@
-import type { ScopeReading } from './check-page';
-import type { SurfaceRule } from './compare';
+import { SERVICE_WORKER_BOUND_MS } from './check-page';
+import { PAGE_ONLY, type Scope, type SurfaceRule } from './compare';
 import type { DetectorReading } from './detector-page';
 import type { PresentedIdentity } from './presented';
+import type { ScopeReading } from './scope-reading';
 
 /** The least texture size of a desktop GPU a site would believe (SwiftShader, the host's software GPU, has 8192). */
 const DESKTOP_GPU_TEXTURE_SIZE = 16_384;
@@ -11,13 +12,15 @@ const HEAP_SLACK = 0.3;
 const ROUNDING_PX = 1;
 
 const detector = (reading: ScopeReading) => reading.detector ?? null;
+/** The page and its frame: the scopes with a window. */
+const WINDOWS: readonly Scope[] = ['page', 'frame'];
 
 /**
- * What a site's detection scripts check in the page beyond the values: replaced functions giving themselves away,
+ * What a site's detection scripts check in every scope (page, frame, dedicated and service worker) beyond the values: replaced functions giving themselves away,
  * read-backs disagreeing, and values contradicted by what the host shows around them. Each is a surface: a
  * contradiction fails it, with what was seen.
  */
-export function detectorRules(presented: PresentedIdentity, userAgent: string): SurfaceRule[] {
+export function detectorRules(presented: PresentedIdentity): SurfaceRule[] {
   const { identity } = presented;
   const memory = identity.hardware.memory_gb;
   return [
@@ -25,25 +28,30 @@ export function detectorRules(presented: PresentedIdentity, userAgent: string): 
       surface: 'script_hidden.to_string',
       claimed: [],
       read: (reading) => detector(reading)?.shown_replaced ?? null,
-      pageOnly: true,
     },
     {
       surface: 'script_hidden.receiver_errors',
       claimed: [],
       read: (reading) => detector(reading)?.wrong_receiver ?? null,
-      pageOnly: true,
     },
     {
       surface: 'script_hidden.stack_frames',
       claimed: [],
       read: (reading) => detector(reading)?.injected_frames ?? null,
-      pageOnly: true,
+    },
+    {
+      surface: 'script_hidden.cross_realm',
+      claimed: [],
+      read: (reading) => detector(reading)?.cross_realm ?? null,
+      scopes: WINDOWS,
     },
     {
       surface: 'read_backs',
       claimed: { canvas: true, canvas_round_trip: true, webgl: true, audio: true },
       read: (reading) => detector(reading)?.read_backs ?? null,
-      pageOnly: true,
+      // A route a scope lacks (audio in workers) is null there.
+      agrees: (seen) =>
+        seen !== null && Object.values(seen as DetectorReading['read_backs']).every((same) => same !== false),
     },
     {
       surface: 'webgl.parameters',
@@ -57,27 +65,27 @@ export function detectorRules(presented: PresentedIdentity, userAgent: string): 
         const webgl = seen as DetectorReading['webgl'];
         return webgl !== null && webgl.max_texture_size >= DESKTOP_GPU_TEXTURE_SIZE;
       },
-      pageOnly: true,
     },
     {
       surface: 'memory_gb.heap',
       claimed: { memory_gb: memory, heap_limit_gb: Math.min(memory / 4, 4) },
       read: (reading) => {
         const seen = detector(reading);
-        return seen && { memory_gb: seen.memory_gb, heap_limit_gb: seen.heap_limit_gb };
+        // Workers show no heap limit.
+        return seen?.heap_limit_gb == null
+          ? null
+          : { memory_gb: seen.memory_gb, heap_limit_gb: seen.heap_limit_gb };
       },
       agrees: (seen) => {
         const heap = (seen as { heap_limit_gb: number | null } | null)?.heap_limit_gb;
         const expected = Math.min(memory / 4, 4);
         return typeof heap === 'number' && Math.abs(heap - expected) <= expected * HEAP_SLACK;
       },
-      pageOnly: true,
     },
     {
       surface: 'client_hints.form_factors',
       claimed: [identity.client_hints.mobile ? 'Mobile' : 'Desktop'],
       read: (reading) => detector(reading)?.form_factors ?? null,
-      pageOnly: true,
     },
     {
       surface: 'locale.languages',
@@ -93,28 +101,28 @@ export function detectorRules(presented: PresentedIdentity, userAgent: string): 
         };
         return intl_locale === first_language;
       },
-      pageOnly: true,
     },
     {
       surface: 'window',
-      claimed: { right: 0, bottom: 0 },
-      read: (reading) => detector(reading)?.window_overflow ?? null,
+      claimed: { overflow: { left: 0, top: 0, right: 0, bottom: 0 } },
+      read: (reading) => detector(reading)?.window ?? null,
       // At a fractional pixel ratio Chromium rounds the window's CSS size up by a pixel, as on any such screen.
       agrees: (seen) => {
-        const overflow = seen as DetectorReading['window_overflow'] | null;
-        return overflow !== null && overflow.right <= ROUNDING_PX && overflow.bottom <= ROUNDING_PX;
+        const window = seen as DetectorReading['window'];
+        return window !== null && Object.values(window.overflow).every((past) => past <= ROUNDING_PX);
       },
-      pageOnly: true,
+      scopes: WINDOWS,
     },
     {
+      // Registered, in control and answering its `fetch` within the bound; what it read is each surface's.
       surface: 'service_worker',
-      claimed: { registered: true, user_agent: userAgent },
+      claimed: { registered: true, answered: true, within_ms: SERVICE_WORKER_BOUND_MS },
       read: (reading) => reading.service_worker ?? null,
       agrees: (seen) => {
         const worker = seen as ScopeReading['service_worker'];
-        return worker?.registered === true && worker.answer?.user_agent === userAgent;
+        return worker?.registered === true && worker.answered && worker.ms <= SERVICE_WORKER_BOUND_MS;
       },
-      pageOnly: true,
+      scopes: PAGE_ONLY,
     },
   ];
 }

@@ -1,23 +1,28 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { IdentityCheck, IdentitySurface } from '../../lib/api/schemas/identity-check';
-import type { ScopeReading } from './check-page';
 import { detectorRules } from './compare-detector';
 import { type Brand, type Engine, engineUserAgent } from './engine';
 import type { PresentedIdentity } from './presented';
 import type { CheckPageVisit } from './read-check-page';
+import type { ScopeReading } from './scope-reading';
 
 export interface SurfaceRule {
   surface: string;
   /** Null: the profile claims nothing here, the host's own shows. */
   claimed: unknown;
+  /** What a scope shows; null where the scope has no such thing (a worker's window), which counts for nothing. */
   read(reading: ScopeReading): unknown;
-  /** Only the page has a screen, touch points and a position. */
-  pageOnly?: boolean;
+  /** The scopes that show it, where not all (only the page has a screen, touch points and a position). */
+  scopes?: readonly Scope[];
   /** The header that carries the surface, and the claim as that header says it. */
   header?: { path: string; name: string; claimed: unknown };
   /** Whether what a scope showed agrees with the claim, where it need not equal it. */
   agrees?: (seen: unknown) => boolean;
 }
+
+export const SCOPES = ['page', 'frame', 'worker', 'service_worker'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const PAGE_ONLY: readonly Scope[] = ['page'];
 
 const quoted = (text: string) => `"${text}"`;
 const brandList = (brands: Brand[]) =>
@@ -104,9 +109,9 @@ function surfaceRules(presented: PresentedIdentity, engine: Engine): SurfaceRule
       surface: 'touch_points',
       claimed: identity.hardware.touch_points,
       read: (reading) => reading.touch_points,
-      pageOnly: true,
+      scopes: PAGE_ONLY,
     },
-    { surface: 'screen', claimed: presented.screen, read: (reading) => reading.screen, pageOnly: true },
+    { surface: 'screen', claimed: presented.screen, read: (reading) => reading.screen, scopes: PAGE_ONLY },
     {
       surface: 'geolocation',
       claimed: presented.geolocation && {
@@ -114,37 +119,47 @@ function surfaceRules(presented: PresentedIdentity, engine: Engine): SurfaceRule
         longitude: presented.geolocation.longitude,
       },
       read: (reading) => reading.geolocation,
-      pageOnly: true,
+      scopes: PAGE_ONLY,
     },
-    ...detectorRules(presented, userAgent),
+    ...detectorRules(presented),
   ];
 }
 
-/** Each surface with its verdict: a scope that could not be read (a frame that never loaded) counts for nothing. */
+/**
+ * Each surface with its verdict: what the page shows counts always; another scope's counts where it read the
+ * surface (a frame that never loaded, a worker's window: null, nothing).
+ */
 export function compareSurfaces(
   presented: PresentedIdentity,
   engine: Engine,
   visit: CheckPageVisit,
 ): IdentitySurface[] {
-  const { page, frame, worker } = visit.readings;
   return surfaceRules(presented, engine).map((rule) => {
-    const seen = {
-      page: rule.read(page),
-      frame: rule.pageOnly || !frame ? null : rule.read(frame),
-      worker: rule.pageOnly || !worker ? null : rule.read(worker),
-      ...(rule.header ? { headers: visit.headers.get(rule.header.path)?.[rule.header.name] ?? null } : {}),
-    };
-    const shown = [seen.page, seen.frame, seen.worker].filter(
-      (value, index) => index === 0 || value !== null,
+    const scopes = rule.scopes ?? SCOPES;
+    const seen: Record<Scope, unknown> = { page: null, frame: null, worker: null, service_worker: null };
+    for (const scope of scopes) {
+      const reading = visit.readings[scope];
+      seen[scope] = reading ? rule.read(reading) : null;
+    }
+    const shown = SCOPES.filter((scope) => scope === 'page' || seen[scope] !== null).map(
+      (scope) => seen[scope],
     );
-    const headerAgrees = !rule.header || isDeepStrictEqual(seen.headers, rule.header.claimed);
+    const headers = rule.header
+      ? (visit.headers.get(rule.header.path)?.[rule.header.name] ?? null)
+      : undefined;
+    const headerAgrees = !rule.header || isDeepStrictEqual(headers, rule.header.claimed);
     const verdict: IdentitySurface['verdict'] =
       rule.claimed === null
         ? 'host'
         : shown.every((value) => (rule.agrees ?? agreesExactly(rule.claimed))(value)) && headerAgrees
           ? 'match'
           : 'mismatch';
-    return { surface: rule.surface, claimed: rule.claimed, seen, verdict };
+    return {
+      surface: rule.surface,
+      claimed: rule.claimed,
+      seen: { ...seen, ...(rule.header ? { headers } : {}) },
+      verdict,
+    };
   });
 }
 

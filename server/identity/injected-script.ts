@@ -185,11 +185,15 @@ function install(values: InjectedValues): void {
     });
   }
 
-  /** A copy of the canvas whose pixels were varied (the canvas itself stays as drawn); null if none can be made. */
-  function variedCopy<T extends HTMLCanvasElement | OffscreenCanvas>(source: T): T | null {
+  /**
+   * A copy of the canvas whose pixels were varied (the canvas itself stays as drawn); null if none can be made.
+   * `element`: the source is a canvas element, of this realm or another (a frame's `toDataURL` called on the
+   * page's canvas works as the browser's does), which `instanceof` would not tell.
+   */
+  function variedCopy<T extends HTMLCanvasElement | OffscreenCanvas>(source: T, element: boolean): T | null {
     if (source.width === 0 || source.height === 0) return null;
     const copy = (
-      typeof HTMLCanvasElement === 'function' && source instanceof HTMLCanvasElement
+      element
         ? Object.assign(document.createElement('canvas'), { width: source.width, height: source.height })
         : new OffscreenCanvas(source.width, source.height)
     ) as T;
@@ -212,12 +216,12 @@ function install(values: InjectedValues): void {
   for (const name of ['toDataURL', 'toBlob'])
     replaceMethod(scope.HTMLCanvasElement?.prototype, name, same, (original, self, args) => {
       canvasWidth(self);
-      return apply(original, variedCopy(self as HTMLCanvasElement) ?? self, args);
+      return apply(original, variedCopy(self as HTMLCanvasElement, true) ?? self, args);
     });
   const offscreenWidth = widthOf(scope.OffscreenCanvas);
   replaceMethod(scope.OffscreenCanvas?.prototype, 'convertToBlob', same, (original, self, args) => {
     offscreenWidth(self);
-    return apply(original, variedCopy(self as OffscreenCanvas) ?? self, args);
+    return apply(original, variedCopy(self as OffscreenCanvas, false) ?? self, args);
   });
   for (const context of [scope.WebGLRenderingContext, scope.WebGL2RenderingContext])
     replaceMethod(context?.prototype, 'readPixels', (answer, _self, args) => {

@@ -25,10 +25,11 @@ const CITY_ACCURACY_M = 5_000;
  * win; `auto` follows the proxy's exit (`exit`), else stays the host's.
  */
 export function presentIdentity(
-  identity: Identity,
+  stored: Identity,
   fingerprint: Fingerprint,
   exit: PlaceOfIp | null,
 ): PresentedIdentity {
+  const identity = carried(stored);
   const { location } = identity;
   const languages = fingerprint.language
     ? [fingerprint.language]
@@ -61,6 +62,28 @@ export function presentIdentity(
     screen,
     window: fingerprint.screen ?? identity.window,
     exit,
+  };
+}
+
+/**
+ * What the API refuses today, corrected in identities stored before: a platform version (Chromium on Linux reports
+ * none) and a window ending past the screen's work area.
+ */
+function carried(identity: Identity): Identity {
+  const { client_hints, screen, window } = identity;
+  if (
+    client_hints.platform_version === '' &&
+    window.width <= screen.avail_width &&
+    window.height <= screen.avail_height
+  )
+    return identity;
+  return {
+    ...identity,
+    client_hints: { ...client_hints, platform_version: '' },
+    window: {
+      width: Math.min(window.width, screen.avail_width),
+      height: Math.min(window.height, screen.avail_height),
+    },
   };
 }
 

@@ -1,9 +1,14 @@
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
-import { type CheckReadings, checkFrameHtml, checkPageHtml, checkWorkerSource } from './check-page';
+import {
+  type CheckReadings,
+  checkFrameHtml,
+  checkPageHtml,
+  checkServiceWorkerSource,
+  checkWorkerSource,
+} from './check-page';
 import { openDevtoolsClient } from './devtools-client';
-import { checkServiceWorkerSource } from './service-worker-page';
 
-/** What a check saw: the three scopes' readings and the headers of each request, by path. */
+/** What a check saw: the scopes' readings and the headers of each request, by path. */
 export interface CheckPageVisit {
   readings: CheckReadings;
   headers: Map<string, Record<string, string>>;

@@ -1,37 +1,23 @@
-/**
- * A service worker of the identity check's: taken over at once, it answers `service-worker-echo` itself with what
- * it read when it started, so a page can tell that it registered, runs and answers `fetch` with the identity.
- */
-export function checkServiceWorkerSource(): string {
-  return `const started = JSON.stringify({
-  memory_gb: navigator.deviceMemory ?? null,
-  cpu_cores: navigator.hardwareConcurrency,
-  user_agent: navigator.userAgent,
-});
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
-self.addEventListener('fetch', (event) => {
-  if (new URL(event.request.url).pathname.endsWith('/service-worker-echo'))
-    event.respondWith(new Response(started, { headers: { 'Content-Type': 'application/json' } }));
-});`;
-}
+import type { ScopeReading } from './scope-reading';
 
 /** What registering the check's service worker showed: how long it took, and what the worker answered. */
 export interface ServiceWorkerReading {
   registered: boolean;
+  /** From `register()` to the worker's answer (or to the failure). */
   ms: number;
   /** The worker's own reading, from its `fetch` handler; null if it never answered. */
-  answer: { memory_gb: number | null; cpu_cores: number; user_agent: string } | null;
+  answer: ScopeReading | null;
   error: string | null;
 }
 
 /**
  * Runs in the checked page: registers, updates (when asked: an update fetches the script past DevTools' `Fetch`,
- * which answers the service's own check), waits until the worker controls the page, and asks it.
+ * which answers the service's own check), waits until the worker controls the page, and asks it; all of it within
+ * `boundMs`.
  */
 export async function registerServiceWorker(
   url: string,
-  timeoutMs: number,
+  boundMs: number,
   update: boolean,
 ): Promise<ServiceWorkerReading> {
   const started = performance.now();
@@ -39,7 +25,10 @@ export async function registerServiceWorker(
     Promise.race([
       promise,
       new Promise<never>((_, fail) =>
-        setTimeout(() => fail(new Error(`${step}: no answer in ${timeoutMs} ms`)), timeoutMs),
+        setTimeout(
+          () => fail(new Error(`${step}: no answer ${boundMs} ms after register()`)),
+          Math.max(0, started + boundMs - performance.now()),
+        ),
       ),
     ]);
   try {

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { checkToolArguments } from './tool-input';
 import { registeredTools, type ToolContext } from './tool-kit';
+import { addHandoffTools } from './tools-handoff';
 import { advertiseTools } from './tools-list';
 import { addPageTools } from './tools-page';
 import { addProfileTools } from './tools-profiles';
@@ -11,6 +12,7 @@ import { addSessionTools } from './tools-sessions';
 const INSTRUCTIONS = `profile-pilot manages browser profiles (separate identities: cookies, fingerprint, proxy) and runs a real browser per profile.
 To browse: list_profiles or create_profile, then start_session; pass its session id to the browser_* tools.
 Read a page with browser_snapshot: actionable elements carry [ref=eN]; click and type by ref; take a new snapshot after the page changes.
+What only a person should do (a 2FA code, a consent, a captcha): request_human, which waits for them.
 Every tool call but stop_session counts as one request of the account's hourly limit. Stop sessions when done.
 Lists answer one line per item; get_profile (or detail: true) gives whole objects.`;
 
@@ -26,6 +28,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
   addSessionTools(server, ctx);
   addRunTools(server, ctx);
   addPageTools(server, ctx);
+  addHandoffTools(server, ctx);
   advertiseTools(server, registeredTools(server));
   return server;
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
+import { targetIdOf } from './open-tab';
 import { evaluateInPage } from './page-evaluate';
 import { PageProblem } from './page-problem';
 import { PageRefs } from './page-refs';
@@ -134,6 +135,10 @@ export async function performPageCall(
     }
     case 'browser_tabs':
       return switchTabs(tabs, call.args, ctx);
+    case 'agent_tab': {
+      const tabId = await targetIdOf(page);
+      return { text: tabId, structured: { tab_id: tabId, ...(await addressOf(page)) } };
+    }
   }
 }
 

@@ -1,7 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, type JSHandle, type Locator, type Page, type Request } from 'playwright-core';
 import type { Step } from '../../lib/api/inputs/automation';
+import type { HelpFields } from '../../lib/api/inputs/help-requests';
+import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth';
+import { targetIdOf } from './open-tab';
 import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './sentences';
 
 export const ELEMENT_TIMEOUT_MS = 10_000;
@@ -26,6 +29,13 @@ export interface StepContext {
   saveArtifact(name: string, png: Uint8Array): Promise<string>;
   /** The egress policy's sentence if it recently refused the browser a request to `host`, else null. */
   egressRefusalOf(host: string): string | null;
+  /** Asks a person on the tab and waits until `deadline` at most (ask_human); absent where nobody can be asked. */
+  askHuman?(
+    fields: HelpFields,
+    tabId: string,
+    deadline: number,
+    abandoned: AbortSignal,
+  ): Promise<HelpRequest>;
 }
 
 /** What a step adds to the run's output. */
@@ -176,6 +186,20 @@ async function goto(ctx: StepContext, url: string): Promise<StepOutput> {
   }
 }
 
+/** Waits for a person's answer on the run's tab, ending just before the run's time limit so the step reports it. */
+async function askHuman(ctx: StepContext, step: Extract<Step, { action: 'ask_human' }>): Promise<StepOutput> {
+  if (!ctx.askHuman) throw new Error('nobody can be asked from here');
+  const { action: _, name, ...fields } = step;
+  const deadline = ctx.runDeadline - BEFORE_RUN_LIMIT_MS;
+  const ended = await ctx.askHuman(fields, await targetIdOf(ctx.page), deadline, ctx.stop);
+  const answer = {
+    outcome: ended.outcome,
+    ...(ended.text === null ? {} : { text: ended.text }),
+    ...(ended.choice === null ? {} : { choice: ended.choice }),
+  };
+  return name === undefined ? undefined : { name, value: answer };
+}
+
 /** Runs one step on a page (a run's or an agent's); throws an Error worded to end "Step N (…) failed: …". */
 export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput> {
   const { page } = ctx;
@@ -223,5 +247,7 @@ export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput>
       return evaluate(ctx, step.expression, step.name);
     case 'screenshot':
       return screenshot(ctx, step.name);
+    case 'ask_human':
+      return askHuman(ctx, step);
   }
 }

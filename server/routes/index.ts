@@ -3,6 +3,7 @@ import { accountRoutes } from './account';
 import { automationRoutes } from './automation';
 import { cookieRoutes } from './cookies';
 import { eventRoutes } from './events';
+import { helpRequestRoutes } from './help-requests';
 import { profileRoutes } from './profiles';
 import { proxyRoutes } from './proxies';
 import { sessionRoutes } from './sessions';
@@ -18,4 +19,5 @@ export const routes: Route[] = [
   ...automationRoutes,
   ...eventRoutes,
   ...webhookRoutes,
+  ...helpRequestRoutes,
 ];

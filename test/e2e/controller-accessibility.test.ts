@@ -59,7 +59,7 @@ describe('accessibility', () => {
       .check();
     await check('profiles with a selection');
     await popup.getByRole('button', { name: 'New profile' }).click();
-    await popup.getByText('Fingerprint').click();
+    await popup.locator('summary', { hasText: 'Identity' }).click();
     await check('new profile form');
     await popup.keyboard.press('Escape');
     await goTo(popup, 'Proxies');

@@ -34,7 +34,7 @@ describe('editing', () => {
       .toBe('Profile name');
     await popup.getByLabel('Profile name').fill('Edited');
     await popup.getByLabel('Tags').fill('new, eu');
-    await popup.getByText('Fingerprint').click();
+    // A saved profile's Identity section is open.
     await popup.getByLabel('Start from').selectOption({ label: 'German · Berlin · 1366×768' });
     await popup.getByRole('button', { name: 'Save' }).click();
     // The focus lands on the profile saved.

@@ -146,7 +146,7 @@ describe('proxy tools', () => {
     await popup.getByLabel('Search profiles').fill('Tokyo shopper');
     await rowAction(popup, 'Tokyo shopper', 'Edit');
     await popup.getByLabel('Proxy', { exact: true }).selectOption({ label: name });
-    await popup.getByText('Fingerprint').click();
+    // A saved profile's Identity section is open.
     await popup.getByRole('button', { name: "Match the proxy's time zone" }).click();
     await expect.poll(() => popup.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
   });

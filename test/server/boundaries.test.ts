@@ -19,6 +19,7 @@ const FLOORS: string[][] = [
     'cluster',
     'cookies',
     'events',
+    'handoff',
     'identity',
     'live',
     'network',

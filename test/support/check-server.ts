@@ -2,8 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { checkFrameHtml, checkPageHtml, checkWorkerSource } from '../../server/identity/check-page';
-import { checkServiceWorkerSource } from '../../server/identity/service-worker-page';
+import {
+  checkFrameHtml,
+  checkPageHtml,
+  checkServiceWorkerSource,
+  checkWorkerSource,
+} from '../../server/identity/check-page';
 
 const require = createRequire(import.meta.url);
 const FINGERPRINTJS = readFileSync(

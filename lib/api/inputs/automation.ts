@@ -1,6 +1,7 @@
 import { Id } from '../schemas/common';
 import { z } from '../zod';
 import { openableUrl } from './common';
+import { HelpFields } from './help-requests';
 
 const Selector = z
   .string()
@@ -69,13 +70,23 @@ const EvaluateStep = z.strictObject({
 
 const ScreenshotStep = z.strictObject({ action: z.literal('screenshot'), name: OutputName });
 
-/** The actions a step may name, in the order of the steps below. */
-const ACTIONS = ['goto', 'click', 'type', 'wait_for', 'extract', 'evaluate', 'screenshot'];
+/** Asks a person to act on the run's tab and waits (within the run's time limit) for done, an answer or a choice. */
+const AskHumanStep = z.strictObject({
+  action: z.literal('ask_human'),
+  ...HelpFields,
+  name: z.optional(OutputName),
+});
 
-/** One declarative step. `extract`, `evaluate` (with name) and `screenshot` write `output[name]`. */
+/** The actions a step may name, in the order of the steps below. */
+const ACTIONS = ['goto', 'click', 'type', 'wait_for', 'extract', 'evaluate', 'screenshot', 'ask_human'];
+
+/**
+ * One declarative step. `extract`, `evaluate` (with name), `screenshot` and `ask_human` (with name: the answer,
+ * `{ outcome, text?, choice? }`) write `output[name]`.
+ */
 export const Step = z.discriminatedUnion(
   'action',
-  [GotoStep, ClickStep, TypeStep, WaitForStep, ExtractStep, EvaluateStep, ScreenshotStep],
+  [GotoStep, ClickStep, TypeStep, WaitForStep, ExtractStep, EvaluateStep, ScreenshotStep, AskHumanStep],
   // A typo such as "clik" is answered with the actions there are.
   { error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${ACTIONS.join(', ')}` : undefined) },
 );

@@ -74,16 +74,20 @@ export type PageToolName = keyof typeof pageInputs;
 
 type Args<S> = { [K in keyof S]: S[K] extends z.core.$ZodType ? z.output<S[K]> : never };
 
+/** Not a tool of its own: which tab the agent acts in (its DevTools target id), for request_human on any node. */
+const calls = { ...pageInputs, agent_tab: { session_id: Id } };
+type CallName = keyof typeof calls;
+
 /** One call of a page tool, as it crosses to the node that runs the session. */
 export type PageCall = {
-  [N in PageToolName]: { tool: N; args: Args<(typeof pageInputs)[N]> };
-}[PageToolName];
+  [N in CallName]: { tool: N; args: Args<(typeof calls)[N]> };
+}[CallName];
 
 /** Validates a call another node forwarded (its tool's own schema, as the MCP tool checked it). */
 export const PageCallInput = z.pipe(
-  z.object({ tool: z.enum(Object.keys(pageInputs) as [PageToolName, ...PageToolName[]]), args: z.unknown() }),
+  z.object({ tool: z.enum(Object.keys(calls) as [CallName, ...CallName[]]), args: z.unknown() }),
   z.transform((call, ctx) => {
-    const parsed = z.object(pageInputs[call.tool]).safeParse(call.args);
+    const parsed = z.object(calls[call.tool]).safeParse(call.args);
     if (!parsed.success) {
       ctx.issues.push({ code: 'custom', message: 'invalid page call', input: call.args });
       return z.NEVER;

@@ -29,6 +29,29 @@ export const Fingerprint = z.strictObject({
   ),
 });
 
+/**
+ * An identity as a client gives one: also nothing the browser would contradict. No platform version (Chromium on
+ * Linux reports none: a site that knows that catches any other), and a window inside the screen's work area (one
+ * ending past it is no person's). Answers keep the plain schema: identities stored before are corrected where a
+ * start presents them.
+ */
+const GivenIdentity = Identity.check(
+  z.superRefine((identity, ctx) => {
+    const refuse = (path: string[], message: string) =>
+      ctx.issues.push({ code: 'custom', message, input: identity, path });
+    const { client_hints, screen, window } = identity;
+    if (client_hints.platform_version !== '')
+      refuse(
+        ['client_hints', 'platform_version'],
+        'must be empty: Chromium on Linux reports no platform version, and a site that knows it would catch any other',
+      );
+    if (window.width > screen.avail_width)
+      refuse(['window', 'width'], `must be at most the screen's avail_width (${screen.avail_width})`);
+    if (window.height > screen.avail_height)
+      refuse(['window', 'height'], `must be at most the screen's avail_height (${screen.avail_height})`);
+  }),
+);
+
 /** Room for a host name and the longest user name and password, percent-encoded. */
 const MAX_PROXY_URL_LENGTH = 2000;
 
@@ -71,7 +94,7 @@ export const ProfileCreate = z
   .strictObject({
     ...profileFields,
     /** The identity to present; else one is generated (of `identity_preset`'s device class when given). */
-    identity: z.optional(Identity),
+    identity: z.optional(GivenIdentity),
   })
   .check(
     oneProxy,
@@ -108,7 +131,7 @@ const presetWithNewIdentity = z.refine<{ identity_preset?: string; new_identity?
   { message: 'identity_preset goes with new_identity: true', path: ['identity_preset'] },
 );
 
-export const ProfileUpdate = z.strictObject({ ...updateFields, identity: z.optional(Identity) }).check(
+export const ProfileUpdate = z.strictObject({ ...updateFields, identity: z.optional(GivenIdentity) }).check(
   oneProxy,
   z.refine((body) => !(body.identity && body.new_identity), {
     message: 'give either identity or new_identity, not both',

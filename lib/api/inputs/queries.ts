@@ -51,6 +51,12 @@ export const WebhookListQuery = z.object({ ...PageQuery });
 
 export const SessionListQuery = z.object({ ...PageQuery, status: z.optional(SessionStatus) });
 
+/** GET /v1/help-requests: the open ones, the closed ones, or (without status) all, newest first. */
+export const HelpRequestListQuery = z.object({
+  ...PageQuery,
+  status: z.optional(z.enum(['open', 'closed'])),
+});
+
 /**
  * GET /v1/automation/status: with run_id one run, without it a list. `wait` holds the answer until the run
  * changes past `after_version`, or with `until=finished` until it has finished.

@@ -1,23 +1,27 @@
 import { z } from '../zod';
 import { AutomationRun } from './automation';
 import { Id, listOf, Timestamp } from './common';
+import { HelpRequest } from './help-requests';
 import { Profile } from './profiles';
 import { ProxyConfig } from './proxies';
 import { Session } from './sessions';
 
 /**
  * What the event stream (`GET /v1/events`) and webhooks report. `data` is the resource as the API answers it
- * (a session, a run, a profile, a proxy; `{ id }` once deleted). A run's events carry the run with its steps;
+ * (a session, a run, a help request, a profile, a proxy; `{ id }` once deleted). A run's events carry the run with its steps;
  * `run.step` adds `step_index`; a run's `output` is left out (`output_omitted: true`) above 16 KiB: read the run.
  * Sessions come without `cdp_url` (ask the session for one). `stream.reset` says events were missed (the
  * Last-Event-ID given is older than the service keeps): read the lists again.
  */
 const SESSION_EVENTS = ['session.starting', 'session.running', 'session.stopped', 'session.failed'] as const;
 const RUN_EVENTS = ['run.queued', 'run.started', 'run.step', 'run.finished'] as const;
+/** A tab of a session asks for a person (an agent's request_human, a run's ask_human), and the request's end. */
+const HELP_EVENTS = ['session.help_requested', 'session.help_answered'] as const;
 
 export const EVENT_TYPES = [
   ...SESSION_EVENTS,
   ...RUN_EVENTS,
+  ...HELP_EVENTS,
   'profile.created',
   'profile.updated',
   'profile.deleted',
@@ -54,6 +58,7 @@ function eventOf<const T extends readonly [EventType, ...EventType[]], D extends
 export const ServiceEvent = z.discriminatedUnion('type', [
   eventOf(SESSION_EVENTS, Session),
   eventOf(RUN_EVENTS, RunEventData),
+  eventOf(HELP_EVENTS, HelpRequest),
   eventOf(['profile.created', 'profile.updated'], Profile),
   eventOf(['proxy.created', 'proxy.updated'], ProxyConfig),
   eventOf(['profile.deleted', 'proxy.deleted'], z.object({ id: Id })),

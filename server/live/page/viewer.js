@@ -50,6 +50,15 @@ function listTabs(list, watching) {
   );
 }
 
+/** `#tab=<target id>` (Take over of a request for help): the tab that asked is shown first, once. */
+let askedTab = new URLSearchParams(location.hash.slice(1)).get('tab');
+/** @param {{ id: string }[]} list @param {string | undefined} watching */
+function openAskedTab(list, watching) {
+  if (!askedTab || !list.some((tab) => tab.id === askedTab)) return;
+  if (askedTab !== watching) send({ type: 'watch', tab: askedTab });
+  askedTab = null;
+}
+
 socket.addEventListener('open', () => {
   status.textContent = 'Live';
   sendSize();
@@ -57,8 +66,10 @@ socket.addEventListener('open', () => {
 socket.addEventListener('message', (event) => {
   const message = JSON.parse(event.data);
   if (message.type === 'frame') void show(message);
-  else if (message.type === 'tabs') listTabs(message.tabs, message.watching);
-  else if (message.type === 'refused') refusal = message.detail;
+  else if (message.type === 'tabs') {
+    listTabs(message.tabs, message.watching);
+    openAskedTab(message.tabs, message.watching);
+  } else if (message.type === 'refused') refusal = message.detail;
   else if (message.type === 'mode') {
     control = message.mode === 'control';
     modeBadge.textContent = control ? 'Control' : 'View only';

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ScopeReading } from '../../../server/identity/check-page';
+import { SiteView } from '../../../lib/api/schemas/identity-check';
 import { compareSurfaces, exitLocation } from '../../../server/identity/compare';
 import { engineOf, engineUserAgent } from '../../../server/identity/engine';
 import { generateIdentity } from '../../../server/identity/generate';
 import { presentIdentity } from '../../../server/identity/presented';
+import type { ScopeReading } from '../../../server/identity/scope-reading';
+import { siteView } from '../../../server/identity/site-view';
 
 const engine = engineOf('156.0.8078.108');
 const exit = {
@@ -43,6 +45,7 @@ function faithful(): ScopeReading {
       shown_replaced: [],
       wrong_receiver: [],
       injected_frames: [],
+      cross_realm: [],
       read_backs: { canvas: true, canvas_round_trip: true, webgl: true, audio: true },
       webgl: {
         renderer: 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device))',
@@ -54,14 +57,21 @@ function faithful(): ScopeReading {
       form_factors: ['Desktop'],
       intl_locale: exit.languages[0] as string,
       languages: exit.languages,
-      window_overflow: { right: 0, bottom: 0 },
+      window: {
+        screen_x: 0,
+        screen_y: 0,
+        outer_width: identity.window.width,
+        outer_height: identity.window.height,
+        work_area: {
+          left: 0,
+          top: 0,
+          width: identity.screen.avail_width,
+          height: identity.screen.avail_height,
+        },
+        overflow: { left: 0, top: 0, right: 0, bottom: 0 },
+      },
     },
-    service_worker: {
-      registered: true,
-      ms: 120,
-      answer: { memory_gb: 8, cpu_cores: 4, user_agent: engineUserAgent(identity.user_agent, engine) },
-      error: null,
-    },
+    service_worker: { registered: true, ms: 120, answered: true, error: null },
   };
 }
 
@@ -80,15 +90,34 @@ function withMemory(memoryGb: number) {
   return presentIdentity({ ...identity, hardware: { ...identity.hardware, memory_gb: memoryGb } }, {}, exit);
 }
 
+/** A worker's reading: no screen, window, heap, audio, touch points or position. */
+function inWorker(): ScopeReading {
+  const reading = faithful();
+  const detector = reading.detector as NonNullable<ScopeReading['detector']>;
+  return {
+    ...reading,
+    touch_points: null,
+    screen: null,
+    geolocation: null,
+    service_worker: undefined,
+    detector: {
+      ...detector,
+      heap_limit_gb: null,
+      window: null,
+      read_backs: { ...detector.read_backs, audio: null },
+    },
+  };
+}
+
 const visit = (worker: ScopeReading) => ({
-  readings: { page: faithful(), frame: faithful(), worker },
+  readings: { page: faithful(), frame: faithful(), worker, service_worker: inWorker() },
   headers: new Map([['/', { 'user-agent': faithful().user_agent }]]),
   product: 'Chrome/156.0.8078.108',
 });
 
 describe('the identity check’s verdicts', () => {
   it('calls a surface a mismatch when one scope shows another value, and the others a match', () => {
-    const worker = { ...faithful(), cpu_cores: 2, platform: 'Win32' };
+    const worker = { ...faithful(), cpu_cores: presented.identity.hardware.cpu_cores + 1, platform: 'Win32' };
     const verdicts = Object.fromEntries(
       compareSurfaces(presented, engine, visit(worker)).map((surface) => [surface.surface, surface.verdict]),
     );
@@ -106,7 +135,7 @@ describe('the identity check’s verdicts', () => {
       Object.fromEntries(
         compareSurfaces(claimed, engine, {
           ...visit(faithful()),
-          readings: { page, frame: null, worker: null },
+          readings: { page, frame: null, worker: null, service_worker: null },
         }).map((surface) => [surface.surface, surface.verdict]),
       );
     // (The headers of this fabricated visit are not all there: only what the page itself read is compared.)
@@ -124,11 +153,32 @@ describe('the identity check’s verdicts', () => {
         { wrong_receiver: ['HTMLCanvasElement.toDataURL: TypeError: Value…'] },
       ],
       ['script_hidden.stack_frames', { injected_frames: ['Navigator.deviceMemory: at get deviceMemory'] }],
+      [
+        'script_hidden.cross_realm',
+        { cross_realm: ['HTMLCanvasElement.toDataURL from the fresh frame: TypeError: Illegal invocation'] },
+      ],
       ['read_backs', { read_backs: { ...detector.read_backs, canvas_round_trip: false } }],
       ['memory_gb.heap', { heap_limit_gb: 4.1, memory_gb: 1 }],
       ['client_hints.form_factors', { form_factors: [] }],
       ['locale.languages', { intl_locale: 'en-US' }],
-      ['window', { window_overflow: { right: 10, bottom: 10 } }],
+      [
+        'window',
+        {
+          window: {
+            ...(detector.window as object),
+            overflow: { left: 0, top: 0, right: 10, bottom: 0 },
+          } as never,
+        },
+      ],
+      [
+        'window',
+        {
+          window: {
+            ...(detector.window as object),
+            overflow: { left: 8, top: 0, right: 0, bottom: 0 },
+          } as never,
+        },
+      ],
     ];
     for (const [surface, change] of broken) {
       const page = { ...faithful(), detector: { ...detector, ...change } };
@@ -137,14 +187,76 @@ describe('the identity check’s verdicts', () => {
     }
     const hung = {
       ...faithful(),
-      service_worker: { registered: false, ms: 5000, answer: null, error: 'no answer' },
+      service_worker: { registered: false, ms: 5000, answered: false, error: 'no answer' },
     };
     expect(verdictsOf(hung).service_worker).toBe('mismatch');
+    const slow = {
+      ...faithful(),
+      service_worker: { registered: true, ms: 9000, answered: true, error: null },
+    };
+    expect(verdictsOf(slow).service_worker).toBe('mismatch');
     // A GPU named beside SwiftShader's limits is contradicted; the host's own GPU is not a claim.
     const xe = { vendor: 'Google Inc. (Intel)', renderer: 'ANGLE (Intel, Mesa Intel(R) Xe Graphics)' };
     const namedGpu = presentIdentity({ ...presented.identity, webgl: xe }, {}, exit);
     expect(verdictsOf({ ...faithful(), webgl: xe }, namedGpu)['webgl.parameters']).toBe('mismatch');
     expect(verdictsOf(faithful())['webgl.parameters']).toBe('host');
+  });
+
+  it('fails a detector’s surface that any realm contradicts, with what that realm saw, and passes faithful realms', () => {
+    const surfacesOf = (readings: Partial<Record<'frame' | 'worker' | 'service_worker', ScopeReading>>) =>
+      compareSurfaces(presented, engine, {
+        ...visit(inWorker()),
+        readings: { ...visit(inWorker()).readings, ...readings },
+      });
+    const faithfulMismatches = surfacesOf({})
+      .filter((surface) => surface.verdict === 'mismatch' && !HEADER_SURFACES.has(surface.surface))
+      .map((surface) => surface.surface);
+    expect(faithfulMismatches).toEqual([]);
+    const shownReplaced = [
+      'WorkerNavigator.hardwareConcurrency from the own realm: get hardwareConcurrency(){…',
+    ];
+    const contradictions: [string, Partial<NonNullable<ScopeReading['detector']>>][] = [
+      ['script_hidden.to_string', { shown_replaced: shownReplaced }],
+      ['script_hidden.receiver_errors', { wrong_receiver: ['Navigator.deviceMemory: no error'] }],
+      [
+        'script_hidden.stack_frames',
+        { injected_frames: ['Navigator.deviceMemory: at get (<anonymous>:1:9)'] },
+      ],
+      ['read_backs', { read_backs: { canvas: false, canvas_round_trip: true, webgl: true, audio: null } }],
+      ['client_hints.form_factors', { form_factors: [] }],
+      ['locale.languages', { intl_locale: 'ja-JP' }],
+    ];
+    for (const scope of ['frame', 'worker', 'service_worker'] as const)
+      for (const [name, change] of contradictions) {
+        const reading = inWorker();
+        const broken = {
+          ...reading,
+          detector: { ...(reading.detector as object), ...change },
+        } as ScopeReading;
+        const surface = surfacesOf({ [scope]: broken }).find((entry) => entry.surface === name);
+        expect(surface?.verdict, `${name} in the ${scope}`).toBe('mismatch');
+        expect(surface?.seen[scope], `${name} in the ${scope}`).toEqual(
+          name === 'locale.languages'
+            ? { intl_locale: 'ja-JP', first_language: exit.languages[0] }
+            : Object.values(change)[0],
+        );
+      }
+    // The frame's window reaching past the work area; a service worker showing another value than the page.
+    const page = faithful();
+    const pastLeft = {
+      ...page,
+      detector: {
+        ...(page.detector as object),
+        window: { ...(page.detector?.window as object), overflow: { left: 30, top: 0, right: 0, bottom: 0 } },
+      },
+    } as ScopeReading;
+    expect(surfacesOf({ frame: pastLeft }).find((entry) => entry.surface === 'window')?.verdict).toBe(
+      'mismatch',
+    );
+    const cores = surfacesOf({ service_worker: { ...inWorker(), cpu_cores: 3 } }).find(
+      (entry) => entry.surface === 'cpu_cores',
+    );
+    expect(cores).toMatchObject({ verdict: 'mismatch', seen: { service_worker: 3 } });
   });
 
   it('says whether the time zone and languages belong to the proxy’s exit', () => {
@@ -156,6 +268,38 @@ describe('the identity check’s verdicts', () => {
       timezone_matches: false,
       languages_match: false,
     });
+  });
+
+  it('says what a site sees, each value a page wrote cut to the answer’s bound', () => {
+    const page = faithful();
+    expect(siteView(presented, page)).toEqual({
+      ip: exit.ip,
+      place: 'Frankfurt am Main, DE',
+      timezone: exit.timezone,
+      languages: exit.languages,
+      user_agent: page.user_agent,
+      screen: {
+        width: presented.screen.width,
+        height: presented.screen.height,
+        pixel_ratio: presented.screen.pixel_ratio,
+      },
+      gpu: null,
+    });
+    const flooded = {
+      ...page,
+      user_agent: 'x'.repeat(5000),
+      languages: Array.from({ length: 50 }, () => 'y'.repeat(100)),
+      webgl: { vendor: 'v', renderer: 'z'.repeat(5000) },
+    };
+    const view = siteView(presentIdentity(presented.identity, {}, null), flooded);
+    expect(SiteView.safeParse(view).success).toBe(true);
+    expect([view.ip, view.place, view.user_agent.length, view.languages.length, view.gpu?.length]).toEqual([
+      null,
+      null,
+      500,
+      10,
+      300,
+    ]);
   });
 
   it('derives Chromium’s GREASE brand from the major version', () => {

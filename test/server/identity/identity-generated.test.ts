@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Identity } from '../../../lib/api/schemas/identity';
 import { generateIdentity } from '../../../server/identity/generate';
 import { hostMemoryGb } from '../../../server/identity/host';
+import { launchFingerprint, presentIdentity } from '../../../server/identity/presented';
 
 const GIB = 2 ** 30;
 
@@ -30,5 +31,20 @@ describe('generated identities', () => {
     expect(hostMemoryGb(5 * GIB)).toBe(4);
     expect(hostMemoryGb(128 * GIB)).toBe(32);
     expect(hostMemoryGb(0.1 * GIB)).toBe(0.25);
+  });
+
+  it('stored before the API refused them, a platform version and a window past the work area are not presented', () => {
+    const identity = generateIdentity();
+    const { avail_width, avail_height } = identity.screen;
+    const stored = {
+      ...identity,
+      client_hints: { ...identity.client_hints, platform_version: '6.14.0' },
+      window: { width: avail_width + 10, height: avail_height + 10 },
+    };
+    const presented = presentIdentity(stored, {}, null);
+    expect(presented.identity.client_hints.platform_version).toBe('');
+    expect(presented.window).toEqual({ width: avail_width, height: avail_height });
+    expect(launchFingerprint(presented).screen).toEqual({ width: avail_width, height: avail_height });
+    expect(presentIdentity(identity, {}, null).identity).toEqual(identity);
   });
 });

@@ -101,8 +101,19 @@ describe('location', () => {
     });
     expect(check.surfaces.find((surface) => surface.surface === 'timezone')).toMatchObject({
       claimed: 'Europe/Berlin',
-      seen: { page: 'Europe/Berlin', frame: 'Europe/Berlin', worker: 'Europe/Berlin' },
+      seen: {
+        page: 'Europe/Berlin',
+        frame: 'Europe/Berlin',
+        worker: 'Europe/Berlin',
+        service_worker: 'Europe/Berlin',
+      },
       verdict: 'match',
+    });
+    expect(check.site_view).toMatchObject({
+      ip: EXIT_IP,
+      place: 'Frankfurt am Main, DE',
+      timezone: 'Europe/Berlin',
+      languages: ['de-DE', 'de', 'en-US', 'en'],
     });
     expect(await suite.api.getSession(check.session_id)).toMatchObject({ status: 'stopped' });
 

@@ -90,6 +90,33 @@ describe('a profile’s identity in the API', () => {
         .fingerprint,
     ).toMatchObject({ user_agent: linuxAgent });
 
+    // A platform version this Chromium never reports, and a window ending past the screen's work area.
+    const kernel = { ...identity, client_hints: { ...identity?.client_hints, platform_version: '6.14.0' } };
+    const versioned = await apiError(suite.api.createProfile({ name: 'Kernel', identity: kernel as never }));
+    expect(versioned).toMatchObject({ status: 422 });
+    expect(versioned.fieldErrors.map((error) => error.path)).toEqual([
+      'identity.client_hints.platform_version',
+    ]);
+    const screen = identity?.screen as Identity['screen'];
+    const wide = { ...identity, window: { width: screen.avail_width + 10, height: screen.avail_height + 1 } };
+    const patched = await apiError(
+      suite.api
+        .createProfile({ name: 'Wide' })
+        .then((p) => suite.api.updateProfile(p.id, { identity: wide as never })),
+    );
+    expect(patched).toMatchObject({ status: 422 });
+    expect(patched.fieldErrors.map((error) => error.path).sort()).toEqual([
+      'identity.window.height',
+      'identity.window.width',
+    ]);
+    expect(patched.fieldErrors.map((error) => error.message)).toContain(
+      `must be at most the screen's avail_width (${screen.avail_width})`,
+    );
+    const fitting = { ...identity, window: { width: screen.avail_width, height: screen.avail_height } };
+    expect((await suite.api.createProfile({ name: 'Fits', identity: fitting as never })).identity).toEqual(
+      fitting,
+    );
+
     const presetAlone = await apiError(
       suite.api
         .createProfile({ name: 'P' })

@@ -1,5 +1,5 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Identity } from '../../../lib/api/schemas/identity';
 import { type DetectorReading, readDetector } from '../../../server/identity/detector-page';
 import {
@@ -9,6 +9,42 @@ import {
 import { launchBrowser } from '../../../server/sessions/launch-browser';
 import { CHROMIUM, LOOPBACK_ALLOWED, makeTempDir, relayDevtools } from '../../support/browser-fixtures';
 import { serviceSuite } from '../../support/service-suite';
+
+/**
+ * Breakage no API request can ask for, for the check to catch: a window wider than the work area; a naive
+ * replacement (visible source, no receiver check) of `deviceMemory` in frames and workers only; a service worker
+ * whose start is held past the check's bound.
+ */
+const breakage = vi.hoisted(() => ({ window: false, realms: false, slowServiceWorker: false }));
+const NAIVE_MEMORY = `Object.defineProperty((self.WorkerNavigator ?? self.Navigator).prototype, 'deviceMemory', { get() { return 0.5; }, configurable: true });`;
+vi.mock('../../../server/identity/presented', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../server/identity/presented')>();
+  return {
+    ...real,
+    presentIdentity: (...args: Parameters<typeof real.presentIdentity>) => {
+      const presented = real.presentIdentity(...args);
+      if (!breakage.window) return presented;
+      return { ...presented, window: { ...presented.window, width: presented.screen.avail_width + 40 } };
+    },
+  };
+});
+vi.mock('../../../server/identity/injected-script', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../server/identity/injected-script')>();
+  return {
+    ...real,
+    injectedScript: (values: Parameters<typeof real.injectedScript>[0]) => {
+      const script = real.injectedScript(values);
+      const broken = [script];
+      if (breakage.realms)
+        broken.push(`if (typeof window !== 'object' || window !== window.top) { ${NAIVE_MEMORY} }`);
+      if (breakage.slowServiceWorker)
+        broken.push(
+          `if (typeof ServiceWorkerGlobalScope === 'function') { const until = Date.now() + 7000; while (Date.now() < until); }`,
+        );
+      return broken.join('\n');
+    },
+  };
+});
 
 const suite = serviceSuite({
   plan: 'enterprise',
@@ -113,8 +149,7 @@ describe('a profile’s session as a site’s own scripts see it', () => {
       expect(reading.webgl?.renderer).toBe(identity.webgl?.renderer);
       expect(reading.form_factors).toEqual(['Desktop']);
       // Inside the work area, but for the pixel Chromium rounds up at a fractional pixel ratio (as the check allows).
-      expect(reading.window_overflow.right).toBeLessThanOrEqual(1);
-      expect(reading.window_overflow.bottom).toBeLessThanOrEqual(1);
+      for (const past of Object.values(reading.window?.overflow ?? {})) expect(past).toBeLessThanOrEqual(1);
     }
   });
 
@@ -128,35 +163,102 @@ describe('a profile’s session as a site’s own scripts see it', () => {
     expect(reading.shown_replaced).toEqual([]);
     expect(reading.wrong_receiver).toEqual([]);
     expect(reading.injected_frames).toEqual([]);
+    // A fresh frame's replaced read-outs work on the page's canvas as the browser's do (they threw Illegal
+    // invocation), and answer what the page's own do.
+    expect(reading.cross_realm).toEqual([]);
   });
 });
 
 describe('the identity check', () => {
-  it('sees what a detector sees: passes a real identity, fails a broken one on each contradiction', async () => {
-    const real = await suite.api.createProfile({ name: 'Real' });
-    const passed = await suite.api.checkProfileIdentity(real.id);
-    expect(passed.surfaces.filter((surface) => surface.verdict === 'mismatch')).toEqual([]);
-    const seen = (surface: string) => passed.surfaces.find((entry) => entry.surface === surface)?.seen.page;
-    expect(seen('service_worker')).toMatchObject({ registered: true, error: null });
-    expect(seen('read_backs')).toEqual({ canvas: true, canvas_round_trip: true, webgl: true, audio: true });
-    expect(passed.ok).toBe(true);
+  const mismatchesOf = (check: { surfaces: { surface: string; verdict: string }[] }) =>
+    check.surfaces.filter((surface) => surface.verdict === 'mismatch');
+  /** The check of a profile with one breakage in force, and the names of the surfaces it failed. */
+  async function checkBroken(kind: keyof typeof breakage, profileId: string) {
+    breakage[kind] = true;
+    const check = await suite.api.checkProfileIdentity(profileId).finally(() => {
+      breakage[kind] = false;
+    });
+    expect(check.ok).toBe(false);
+    return {
+      check,
+      failed: mismatchesOf(check)
+        .map((surface) => surface.surface)
+        .sort(),
+    };
+  }
+  const surfaceOf = (check: Awaited<ReturnType<typeof suite.api.checkProfileIdentity>>, name: string) =>
+    check.surfaces.find((surface) => surface.surface === name);
 
+  it('passes real default profiles in page, frame, worker and service worker, and says what a site sees', async () => {
+    for (const name of ['Real', 'Real too']) {
+      const real = await suite.api.createProfile({ name });
+      const passed = await suite.api.checkProfileIdentity(real.id);
+      expect(mismatchesOf(passed)).toEqual([]);
+      expect(passed.ok).toBe(true);
+      const registration = surfaceOf(passed, 'service_worker')?.seen.page as { ms: number };
+      expect(registration).toMatchObject({ registered: true, answered: true, error: null });
+      expect(registration.ms).toBeLessThan(5000);
+      for (const scope of ['page', 'frame', 'worker', 'service_worker'] as const) {
+        expect(surfaceOf(passed, 'script_hidden.to_string')?.seen[scope], scope).toEqual([]);
+        expect(surfaceOf(passed, 'user_agent')?.seen[scope], scope).toBe(passed.site_view.user_agent);
+      }
+      expect(surfaceOf(passed, 'read_backs')?.seen.page).toEqual({
+        canvas: true,
+        canvas_round_trip: true,
+        webgl: true,
+        audio: true,
+      });
+      expect(surfaceOf(passed, 'window')?.seen.frame).toMatchObject({ overflow: { left: 0, top: 0 } });
+      const { screen } = real.identity as Identity;
+      expect(passed.site_view).toMatchObject({
+        ip: null,
+        place: null,
+        screen: { width: screen.width, height: screen.height, pixel_ratio: screen.pixel_ratio },
+      });
+      expect(passed.site_view.user_agent).toMatch(/X11; Linux x86_64/);
+      expect(passed.site_view.gpu).toMatch(/SwiftShader|ANGLE/);
+      expect(passed.site_view.languages.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('fails each contradiction a detector would see, in the realm it shows in, with what was seen', async () => {
     // A named GPU beside SwiftShader's limits, 2 GB beside a 4 GB heap, a window wider than the work area.
     const identity = await replacingIdentity();
-    const broken = await suite.api.createProfile({
-      name: 'Broken',
-      identity: { ...identity, window: { ...identity.window, width: identity.screen.avail_width + 40 } },
-    });
-    const failed = await suite.api.checkProfileIdentity(broken.id);
-    const mismatched = failed.surfaces.filter((surface) => surface.verdict === 'mismatch');
-    expect(mismatched.map((surface) => surface.surface).sort()).toEqual([
-      'memory_gb.heap',
-      'webgl.parameters',
-      'window',
+    const broken = await suite.api.createProfile({ name: 'Broken', identity });
+    const { check: failed, failed: wide } = await checkBroken('window', broken.id);
+    expect(wide).toEqual(['memory_gb.heap', 'webgl.parameters', 'window']);
+    const window = surfaceOf(failed, 'window');
+    expect(window?.seen.page).toMatchObject({ overflow: { right: 40 } });
+    expect(window?.seen.frame).toMatchObject({ overflow: { right: 40 } });
+
+    // A replacement a fresh realm's toString and a wrong receiver give away, in frames and workers only.
+    const real = await suite.api.createProfile({ name: 'Naive realms' });
+    const { check: naive, failed: naiveFailed } = await checkBroken('realms', real.id);
+    expect(naiveFailed).toEqual([
+      'memory_gb',
+      'script_hidden',
+      'script_hidden.receiver_errors',
+      'script_hidden.to_string',
     ]);
-    expect(mismatched.find((surface) => surface.surface === 'window')?.seen.page).toMatchObject({
-      right: 40,
+    const shown = surfaceOf(naive, 'script_hidden.to_string')?.seen;
+    expect(shown?.page).toEqual([]);
+    for (const scope of ['frame', 'worker', 'service_worker'] as const) {
+      expect(shown?.[scope], scope).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^Navigator\.deviceMemory from the .*return 0\.5/)]),
+      );
+      expect(surfaceOf(naive, 'script_hidden.receiver_errors')?.seen[scope], scope).toEqual([
+        'Navigator.deviceMemory: no error',
+      ]);
+      expect(surfaceOf(naive, 'memory_gb')?.seen[scope], scope).toBe(0.5);
+    }
+
+    // A service worker that does not answer within the bound (the naive check left none in the profile: this one
+    // registers anew).
+    const { check: slow, failed: slowFailed } = await checkBroken('slowServiceWorker', real.id);
+    expect(slowFailed).toEqual(['service_worker']);
+    expect(surfaceOf(slow, 'service_worker')?.seen.page).toMatchObject({
+      registered: false,
+      answered: false,
     });
-    expect(failed.ok).toBe(false);
   });
 });

@@ -18,7 +18,7 @@ beforeEach(() => {
 
 describe('badgeFor', () => {
   it('shows nothing when nothing runs', () => {
-    expect(badgeFor({ sessions: 0, running: false, failed: false })).toEqual({
+    expect(badgeFor({ requests: 0, sessions: 0, running: false, failed: false })).toEqual({
       text: '',
       color: BADGE_COLORS.idle,
       title: 'Profile Pilot',
@@ -26,24 +26,33 @@ describe('badgeFor', () => {
   });
 
   it('counts the running sessions', () => {
-    expect(badgeFor({ sessions: 1, running: false, failed: false }).title).toBe(
+    expect(badgeFor({ requests: 0, sessions: 1, running: false, failed: false }).title).toBe(
       'Profile Pilot\n1 session running',
     );
-    expect(badgeFor({ sessions: 3, running: false, failed: false })).toMatchObject({
+    expect(badgeFor({ requests: 0, sessions: 3, running: false, failed: false })).toMatchObject({
       text: '3',
       title: 'Profile Pilot\n3 sessions running',
     });
   });
 
   it('marks a run in progress, and an unseen failure above all', () => {
-    expect(badgeFor({ sessions: 2, running: true, failed: false })).toMatchObject({
+    expect(badgeFor({ requests: 0, sessions: 2, running: true, failed: false })).toMatchObject({
       text: '2…',
       color: BADGE_COLORS.running,
     });
-    expect(badgeFor({ sessions: 0, running: true, failed: true })).toEqual({
+    expect(badgeFor({ requests: 0, sessions: 0, running: true, failed: true })).toEqual({
       text: '!',
       color: BADGE_COLORS.failed,
       title: 'Profile Pilot\nA run is in progress\nA run failed: open the popup to see it',
+    });
+  });
+
+  it('counts the requests waiting for a person before anything else', () => {
+    expect(badgeFor({ requests: 2, sessions: 3, running: true, failed: true })).toEqual({
+      text: '2',
+      color: BADGE_COLORS.requests,
+      title:
+        'Profile Pilot\n2 waiting for you\n3 sessions running\nA run is in progress\nA run failed: open the popup to see it',
     });
   });
 });

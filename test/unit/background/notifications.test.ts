@@ -144,7 +144,7 @@ describe('clicking a notification', () => {
   it('opens the popup on that run, which counts as seen', async () => {
     const markSeen = vi.fn(async () => {});
     await fakeBrowser.notifications.create('#/runs/run_1', { type: 'basic', title: '', message: '' });
-    await openFromNotification('#/runs/run_1', markSeen);
+    await openFromNotification('#/runs/run_1', markSeen, vi.fn());
     expect(markSeen).toHaveBeenCalledWith('run_1');
     expect(stubs.openPopup).toHaveBeenCalledOnce();
     expect(await pendingView.getValue()).toBe('#/runs/run_1');
@@ -153,7 +153,7 @@ describe('clicking a notification', () => {
 
   it('opens the same view in a tab where the popup cannot be opened', async () => {
     stubs.openPopup.mockRejectedValueOnce(new Error('no active browser window'));
-    await openFromNotification('#/profiles/prf_1', vi.fn());
+    await openFromNotification('#/profiles/prf_1', vi.fn(), vi.fn());
     const tabs = await fakeBrowser.tabs.query({});
     expect(tabs.map((tab) => tab.url)).toContain(
       'chrome-extension://test-extension-id/popup.html#/profiles/prf_1',
@@ -162,10 +162,10 @@ describe('clicking a notification', () => {
   });
 
   it('opens the options page for settings, or the popup’s settings view without one', async () => {
-    await openFromNotification('#/settings', vi.fn());
+    await openFromNotification('#/settings', vi.fn(), vi.fn());
     expect(stubs.openOptionsPage).toHaveBeenCalledOnce();
     stubs.openOptionsPage.mockRejectedValueOnce(new Error('no options page'));
-    await openFromNotification('#/settings', vi.fn());
+    await openFromNotification('#/settings', vi.fn(), vi.fn());
     expect(stubs.openPopup).toHaveBeenCalledOnce();
     expect(await pendingView.getValue()).toBe('#/settings');
   });

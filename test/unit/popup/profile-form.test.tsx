@@ -169,4 +169,55 @@ describe('ProfileForm', () => {
     // A preset names no user agent: the profile's identity presents one that agrees with the rest.
     expect(mock.sentOf('profile.update')[0]?.changes.fingerprint).not.toHaveProperty('user_agent');
   });
+
+  it('has one Identity section: the saved identity, its check (what a site sees) and the explicit values', async () => {
+    installPopupBrowser();
+    const shop = profile('prf_1', 'Shop');
+    const view = {
+      ip: '2.16.1.1',
+      place: 'Frankfurt am Main, DE',
+      timezone: 'Europe/Berlin',
+      languages: ['de-DE', 'de'],
+      user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36',
+      screen: { width: 1536, height: 864, pixel_ratio: 1.25 },
+      gpu: 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero)), SwiftShader driver)',
+    };
+    mockConnector({
+      'proxies.refresh': noProxies,
+      'profile.checkIdentity': () =>
+        ok({
+          profile_id: 'prf_1',
+          session_id: 'ses_1',
+          temporary_session: true,
+          engine_version: '156.0.8078.108',
+          ok: true,
+          surfaces: [
+            {
+              surface: 'timezone',
+              claimed: 'Europe/Berlin',
+              seen: { page: 'Europe/Berlin' },
+              verdict: 'match',
+            },
+          ],
+          exit: null,
+          site_view: view,
+        } as never),
+    });
+    render(<ProfileForm profile={shop} onDone={() => {}} />);
+    expect(screen.queryByText('Fingerprint')).toBeNull();
+    const sections = document.querySelectorAll('summary');
+    expect([...sections].map((summary) => summary.textContent)).toEqual(['Identity', 'Cookies']);
+    const section = sections[0]?.parentElement as HTMLElement;
+    for (const label of ['User agent', 'Language', 'Time zone'])
+      expect(section.contains(screen.getByLabelText(label)), label).toBe(true);
+    const checkButton = screen.getByRole('button', { name: 'Check identity' });
+    expect(section.contains(checkButton)).toBe(true);
+    fireEvent.click(checkButton);
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toContain(
+      'A site sees IP 2.16.1.1 (Frankfurt am Main, DE) · time zone Europe/Berlin · languages de-DE, de',
+    );
+    expect(status.textContent).toContain(`Screen 1536×864 ×1.25 · GPU ${view.gpu} · user agent`);
+    expect(status.textContent).toContain(view.user_agent);
+  });
 });

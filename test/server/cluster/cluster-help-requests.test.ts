@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { HelpRequest } from '../../../lib/api/schemas/help-requests';
+import { JSON_HEADERS, requester } from '../../support/harness';
+import { call, connect, httpTransport, ok } from '../../support/mcp-client';
+import { postgresForTests } from '../../support/postgres-server';
+import { clusterSuite } from '../../support/service-suite';
+
+/*
+ * Two processes on one PostgreSQL: an agent asks for a person through one, the person answers through the other,
+ * and the agent's waiting call returns the answer at once, woken by the cluster's relay, not by its own periodic
+ * re-read (5 s). The second time the agent asks through the process that does not run the browser: the tab is
+ * found by the one that does.
+ */
+
+const bin = postgresForTests();
+
+describe.skipIf(!bin)('a request for a person across the processes of a cluster', () => {
+  const cluster = clusterSuite(bin as string, {});
+
+  it('is made through one process and answered through the other', async () => {
+    const key = await cluster.first.createKey('enterprise');
+    const agent = await connect(httpTransport(cluster.first.baseUrl, key));
+    const profile = await ok(agent, 'create_profile', { name: 'Clustered shop' });
+    const session = await ok(agent, 'start_session', { profile_id: profile.id, headless: true });
+    const session_id = session.id as string;
+
+    const asking = call(agent, 'request_human', { session_id, reason: 'enter the 2FA code' });
+    const onSecond = requester(cluster.second.baseUrl, key);
+    let request: HelpRequest | undefined;
+    for (let tries = 0; tries < 100 && !request; tries++) {
+      const listed = (await (await onSecond('GET', '/v1/help-requests?status=open')).json()) as {
+        data: HelpRequest[];
+      };
+      request = listed.data[0];
+      if (!request) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!request) throw new Error('the request made on the first process never showed on the second');
+    expect(request).toMatchObject({ session_id, profile_name: 'Clustered shop', status: 'open' });
+
+    const answeredAt = Date.now();
+    const answered = await onSecond('POST', `/v1/help-requests/${request.id}/answer`, {
+      body: JSON.stringify({ outcome: 'answer', text: '552 019' }),
+      headers: JSON_HEADERS,
+    });
+    expect(answered.status).toBe(200);
+    const result = await asking;
+    const tookMs = Date.now() - answeredAt;
+    expect(result.structuredContent).toEqual({ request_id: request.id, outcome: 'answer', text: '552 019' });
+    console.info(
+      `the agent's call on the first process returned ${tookMs} ms after the answer on the second`,
+    );
+    expect(tookMs).toBeLessThan(2_000);
+
+    const agentOnSecond = await connect(httpTransport(cluster.second.baseUrl, key));
+    const askingThere = call(agentOnSecond, 'request_human', {
+      session_id,
+      reason: 'approve',
+      choices: ['Yes', 'No'],
+    });
+    const onFirst = requester(cluster.first.baseUrl, key);
+    let second: HelpRequest | undefined;
+    for (let tries = 0; tries < 100 && !second; tries++) {
+      const listed = (await (await onFirst('GET', '/v1/help-requests?status=open')).json()) as {
+        data: HelpRequest[];
+      };
+      second = listed.data[0];
+      if (!second) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!second) throw new Error('the request made on the second process never showed on the first');
+    // The same tab as the agent's first request: the agent's tab lives beside its browser.
+    expect(second.tab_id).toBe(request.tab_id);
+    await onFirst('POST', `/v1/help-requests/${second.id}/answer`, {
+      body: JSON.stringify({ outcome: 'choice', choice: 'Yes' }),
+      headers: JSON_HEADERS,
+    });
+    expect((await askingThere).structuredContent).toMatchObject({ outcome: 'choice', choice: 'Yes' });
+
+    expect((await ok(agent, 'stop_session', { session_id })).status).toBe('stopped');
+    await Promise.all([agent.close(), agentOnSecond.close()]);
+  });
+});
