@@ -105,6 +105,12 @@ export function createIntentHandlers({
     'request.takeOver': ({ requestId }) => inbox.takeOver(requestId),
     'request.answer': ({ requestId, answer }) => inbox.answer(requestId, answer as HelpAnswer),
     'requests.refresh': () => inbox.refresh(),
+    async 'session.thumbnail'({ sessionId }) {
+      const picture = (await (await requireApi()).getSessionThumbnail(sessionId)) as Blob;
+      let text = '';
+      for (const byte of new Uint8Array(await picture.arrayBuffer())) text += String.fromCharCode(byte);
+      return `data:image/jpeg;base64,${btoa(text)}`;
+    },
     'run.start': ({ run }) => runs.start(run as RunCreate),
     'run.cancel': async ({ runId }) => (await requireApi()).cancelRun(runId),
     'run.rerun': ({ runId }) => runs.rerun(runId),

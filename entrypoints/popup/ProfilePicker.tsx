@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { useItem, useSettled, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
+import { SearchField } from '../../components/SearchField';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -70,13 +71,7 @@ export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
   return (
     <fieldset class="picker stack" aria-describedby={`${id}h`}>
       <legend>{t('profilesToRunOn')}</legend>
-      <input
-        type="search"
-        aria-label={t('findProfile')}
-        placeholder={t('findProfile')}
-        value={typed}
-        onInput={(event) => setTyped(event.currentTarget.value)}
-      />
+      <SearchField label={t('findProfile')} hint={t('findProfile')} value={typed} onInput={setTyped} />
       <Problem error={task.error} />
       {shown && shown.data.length === 0 && !task.busy && (
         <p class="muted">{asked ? t('noSearchMatches', asked) : t('noProfilesToRun')}</p>

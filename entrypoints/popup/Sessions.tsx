@@ -3,6 +3,7 @@ import { Confirm } from '../../components/Confirm';
 import { useCopy, useItem, useTask } from '../../components/hooks';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
+import { SearchField } from '../../components/SearchField';
 import type { Session } from '../../lib/api/schemas/sessions';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -23,10 +24,20 @@ export function Sessions() {
   /** Stop all asks first, as Start and Delete do; then says what it did. */
   const [asking, setAsking] = useState(false);
   const [outcome, setOutcome] = useState('');
+  const [query, setQuery] = useState('');
   const opener = useRef<HTMLButtonElement>(null);
   const refresh = () =>
     task.run(() => connector.send({ type: 'sessions.refresh' })).then(() => setNotStopped(null));
   useEffect(() => void refresh(), []);
+
+  const words = query.trim().toLowerCase();
+  const shown = sessions
+    ?.map((session) => ({ session, name: profileNameOf(session, profiles) }))
+    .filter(({ session, name }) =>
+      [name, session.current_page?.title, session.current_page?.url].some((text) =>
+        text?.toLowerCase().includes(words),
+      ),
+    );
 
   function stopAll() {
     setOutcome('');
@@ -73,9 +84,18 @@ export function Sessions() {
         empty={t('noSessions')}
         action={{ label: t('openProfiles'), run: openProfiles }}
       />
+      {sessions?.length ? (
+        <SearchField
+          label={t('searchSessions')}
+          hint={t('searchSessionsHint')}
+          value={query}
+          onInput={setQuery}
+        />
+      ) : null}
+      {shown?.length === 0 && sessions?.length ? <p class="muted">{t('noSessionMatches')}</p> : null}
       <ul class="rows">
-        {sessions?.map((session) => (
-          <SessionRow key={session.id} session={session} name={profileNameOf(session, profiles)} />
+        {shown?.map(({ session, name }, index) => (
+          <SessionRow key={session.id} session={session} name={name} picture={index < PICTURES} />
         ))}
       </ul>
     </section>
@@ -98,18 +118,41 @@ function age(since: string): string {
   );
 }
 
-function SessionRow({ session, name }: { session: Session; name: string }) {
+/** A small recent picture of the session's page (the service's thumbnail, through the worker). */
+function Thumbnail({ sessionId }: { sessionId: string }) {
+  const [src, setSrc] = useState('');
+  useEffect(() => {
+    void connector
+      .send({ type: 'session.thumbnail', sessionId })
+      .then((reply) => reply.ok && setSrc(reply.value));
+  }, [sessionId]);
+  return src ? <img class="thumb" src={src} alt="" width={64} /> : null;
+}
+
+/** Pictures for the first rows only: each is a request of the account's hourly limit. */
+const PICTURES = 5;
+
+function SessionRow({ session, name, picture }: { session: Session; name: string; picture: boolean }) {
   const task = useTask();
   const { copied, copy } = useCopy();
+  const viewOnly = useCopy();
   const url = session.cdp_url;
+  const page = session.current_page;
+  const viewOnlyUrl = session.live_view_readonly_url;
   return (
     <li class="row">
+      {picture && session.status === 'running' && <Thumbnail sessionId={session.id} />}
       <div class="grow">
         <strong>{name}</strong>
         <small class="muted">
           {session.status === 'starting' ? t('starting') : t('startedAgo', age(session.started_at))}
           {session.headless ? ` · ${t('headless')}` : ''}
         </small>
+        {page && (
+          <small class="muted" title={page.url}>
+            {t('onPage', page.title || page.url)}
+          </small>
+        )}
       </div>
       {url && (
         <input
@@ -130,6 +173,15 @@ function SessionRow({ session, name }: { session: Session; name: string }) {
         </button>
       )}
       {session.status === 'running' && <WatchButton sessionId={session.id} name={name} />}
+      {viewOnlyUrl && (
+        <button
+          type="button"
+          aria-label={t(viewOnly.copied ? 'copiedViewOnlyNamed' : 'copyViewOnlyNamed', name)}
+          onClick={() => viewOnly.copy(viewOnlyUrl)}
+        >
+          {t(viewOnly.copied ? 'copied' : 'copyViewOnly')}
+        </button>
+      )}
       <button
         type="button"
         disabled={task.busy}

@@ -109,6 +109,7 @@ export function createClient(options: ClientOptions) {
 
     listSessions: (query?: QueryOf<'listSessions'>, o?: CallOptions) => request('listSessions', { query }, o),
     getSession: (id: string, o?: CallOptions) => request('getSession', { params: [id] }, o),
+    getSessionThumbnail: (id: string, o?: CallOptions) => request('getSessionThumbnail', { params: [id] }, o),
     startSession: (body: BodyOf<'startSession'>, o?: PostOptions) => request('startSession', { body }, o),
     stopSession: (selector: QueryOf<'stopSession'>, o?: CallOptions) =>
       request('stopSession', { query: selector }, o),

@@ -162,6 +162,12 @@ export const endpoints = {
     status: 200,
     response: Session,
   }),
+  getSessionThumbnail: endpoint({
+    method: 'GET',
+    path: '/v1/sessions/:id/thumbnail',
+    status: 200,
+    binary: true,
+  }),
   startSession: endpoint({
     method: 'POST',
     idempotent: true,

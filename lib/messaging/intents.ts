@@ -88,6 +88,8 @@ export const Intents = {
   'request.takeOver': intent({ requestId: Id }),
   'request.answer': intent({ requestId: Id, answer: Body }),
   'requests.refresh': intent({}),
+  /** A small recent picture of the running session's page, as a data: address. */
+  'session.thumbnail': intent({ sessionId: Id }),
   'run.start': intent({ run: RunEnvelope }),
   'run.cancel': intent({ runId: Id }),
   /** The same script on the same profile again, followed like a run just started. */

@@ -44,6 +44,7 @@ export interface IntentReplies {
   'request.takeOver': boolean;
   'request.answer': undefined;
   'requests.refresh': undefined;
+  'session.thumbnail': string;
   'run.start': WatchedRun;
   'run.cancel': AutomationRun;
   'run.rerun': WatchedRun;

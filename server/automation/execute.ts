@@ -51,6 +51,7 @@ export async function executeRun(
             script: run.script,
             signal,
             egressRefusalOf: (host) => sessions.egressRefusalOf(target.session.id, host),
+            onTab: (targetId) => sessions.markActiveTab(target.session.id, targetId),
             limits: {
               stepOutputBytes: limits.maxStepOutputBytes,
               runOutputBytes: limits.maxRunOutputBytes,

@@ -2,6 +2,7 @@ import type { Script, Step } from '../../lib/api/inputs/automation';
 import { type DevtoolsEndpoint, type OpenTab, openTab } from '../pages/open-tab';
 import { reasonOf } from '../pages/sentences';
 import { ELEMENT_TIMEOUT_MS, runStep, type StepContext, type StepOutput } from '../pages/steps';
+import { targetIdOf } from '../pages/tab-target';
 import { interruptible, RunInterrupted } from './runner-interrupt';
 import {
   cancelledBefore,
@@ -39,6 +40,8 @@ export interface RunScriptOptions {
   egressRefusalOf?(host: string): string | null;
   /** Asks a person on the run's tab (ask_human steps). */
   askHuman?: StepContext['askHuman'];
+  /** Told the DevTools target id of the tab the run works in, once it is open (the live view opens on it). */
+  onTab?(targetId: string): void;
   /** The most one step's output, and the whole run's, may weigh as UTF-8 JSON; 1 MB and 4 MB when left out. */
   limits?: { stepOutputBytes: number; runOutputBytes: number };
 }
@@ -94,6 +97,8 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
       : end('failed', timeLimitWhileConnecting(limitMs), 0);
   }
 
+  const targetId = options.onTab ? await targetIdOf(run.page) : null;
+  if (targetId) options.onTab?.(targetId);
   const stepContext = {
     page: run.page,
     runDeadline: deadline,

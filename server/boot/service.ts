@@ -78,6 +78,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
       log,
     });
     const live = liveSocket({
+      db,
+      sessions: deps.sessions,
+      handoff: deps.handoff,
+      publisher: deps.publisher,
       tokens: deps.liveTokens,
       devtoolsOf: (sessionId) => deps.sessions.devtoolsOf(sessionId),
       peerOf: async (sessionId) => (await peerOfSession(db, sessionId, node.id))?.url ?? null,

@@ -14,6 +14,7 @@ import { createHandoff } from '../handoff/handoff';
 import type { AppDeps, BaseDeps } from '../http/deps';
 import { LiveTokens } from '../live/live-tokens';
 import { withLiveViewUrls } from '../live/live-view-urls';
+import { createSessionGlance } from '../live/session-glance';
 import { createAgentPages } from '../pages/agent-pages';
 import { CdpTokens } from '../sessions/cdp-tokens';
 import { createSessionManager } from '../sessions/manager';
@@ -74,6 +75,7 @@ export function wireService(base: BaseDeps): AppDeps {
     liveTokens,
     automation,
     pages,
+    glance: createSessionGlance(sessions, cluster),
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
     keyCache,
     keyUses,

@@ -13,6 +13,8 @@ export interface CdpClient {
 
 interface AttachedClient {
   browserSessionId: string;
+  /** Whether the client counts as using the browser (a glance of the service's own does not). */
+  counted: boolean;
   deliver(text: string | Buffer): void;
   close(reason: string): void;
 }
@@ -53,8 +55,11 @@ export class CdpMultiplexer {
     pipe.onLargeMessage((message) => this.largeFromBrowser(message));
   }
 
+  /** The clients that use the browser (keep the session from idling). */
   get clientCount(): number {
-    return this.clients.size;
+    let count = 0;
+    for (const client of this.clients) if (client.counted) count += 1;
+    return count;
   }
 
   /** Called with the number of attached clients whenever it changes. */
@@ -62,16 +67,20 @@ export class CdpMultiplexer {
     this.countListeners.add(listener);
   }
 
-  /** Opens a browser session for a new client; `close` is called when the browser goes away. */
+  /**
+   * Opens a browser session for a new client; `close` is called when the browser goes away. An uncounted
+   * client (the service glancing at a page for a list) leaves the session's idle timer as it is.
+   */
   async attach(
     deliver: (text: string | Buffer) => void,
     close: (reason: string) => void,
+    { counted = true }: { counted?: boolean } = {},
   ): Promise<CdpClient> {
     const { sessionId } = await this.pipe.send('Target.attachToBrowserTarget');
-    const client: AttachedClient = { browserSessionId: sessionId as string, deliver, close };
+    const client: AttachedClient = { browserSessionId: sessionId as string, counted, deliver, close };
     this.clients.add(client);
     this.owners.set(client.browserSessionId, client);
-    this.countChanged();
+    if (counted) this.countChanged();
     return {
       receive: (text) => this.fromClient(client, text),
       detach: () => this.detach(client),
@@ -96,11 +105,12 @@ export class CdpMultiplexer {
     this.clients.delete(client);
     for (const [sessionId, owner] of this.owners) if (owner === client) this.owners.delete(sessionId);
     for (const [id, command] of this.pending) if (command.client === client) this.pending.delete(id);
-    this.countChanged();
+    if (client.counted) this.countChanged();
   }
 
   private countChanged(): void {
-    for (const listener of this.countListeners) listener(this.clients.size);
+    const count = this.clientCount;
+    for (const listener of this.countListeners) listener(count);
   }
 
   private fromClient(client: AttachedClient, text: string): void {

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import type { Cookie } from '../../lib/api/schemas/cookies';
+import type { CurrentPage } from '../../lib/api/schemas/sessions';
 import { Unavailable } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
@@ -16,6 +17,8 @@ const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 /** A page tool may wait for a navigation (30 s) after connecting to the browser. */
 const PAGE_TIMEOUT_MS = 60_000;
+/** A glance for a list: the list does not wait longer for another node's browser. */
+const GLANCE_TIMEOUT_MS = 3_000;
 
 /** What a node asks of the other nodes: to start, stop or cancel what runs there. */
 export interface Peers {
@@ -32,6 +35,11 @@ export interface Peers {
   cookiesElsewhere(row: SessionRow, change: CookieChange | null): Promise<Cookie[] | number | null>;
   /** Performs an agent's page tool on the node that runs the session's browser; null when that node has left. */
   pageElsewhere(row: SessionRow, call: PageCall): Promise<PageAnswer | null>;
+  /**
+   * What the node that runs the session sees of it: its current page, or its thumbnail as base64; null when
+   * that node has left or has no answer.
+   */
+  glanceElsewhere(row: SessionRow, what: 'page' | 'thumbnail'): Promise<CurrentPage | string | null>;
 }
 
 export interface CookieChange {
@@ -46,6 +54,7 @@ export const NO_PEERS: Peers = {
   cancelElsewhere: async () => false,
   cookiesElsewhere: async () => null,
   pageElsewhere: async () => null,
+  glanceElsewhere: async () => null,
 };
 
 /** The node that runs a session did not answer: it may be gone, and the sweep then marks its sessions stopped. */
@@ -139,6 +148,17 @@ export function createPeers(deps: { db: Database; nodeId: string; authKey: strin
       const path = `/internal/sessions/${row.id}/page`;
       const answer = await askNode(row.node_id, path, { account_id: row.account_id, call }, PAGE_TIMEOUT_MS);
       return answer && (answer as { answer: PageAnswer }).answer;
+    },
+
+    async glanceElsewhere(row, what) {
+      const path = `/internal/sessions/${row.id}/glance`;
+      const answer = await askNode(
+        row.node_id,
+        path,
+        { account_id: row.account_id, what },
+        GLANCE_TIMEOUT_MS,
+      );
+      return answer && (answer as { answer: CurrentPage | string | null }).answer;
     },
 
     async cancelElsewhere(run) {

@@ -3,25 +3,14 @@ import { hashPassword } from '../accounts/passwords';
 import { HOURLY_LIMITS } from '../accounts/plans';
 import { setPasswordHash } from '../store/dashboard-accounts';
 import { MINUTES_PER_HOUR, requestsPerMinute } from '../store/request-counts';
-import { listSessions } from '../store/sessions';
 import { endSignInsOfAccount } from '../store/sign-ins';
 import { checkPassword } from './password-check';
 import type { DashboardHandlers } from './route';
 import { clearSignInCookie } from './sign-in-cookie';
 import { signIn } from './signed-in';
 
-/** What the signed-in account runs and uses, its password and its deletion. */
-export const accountHandlers: DashboardHandlers<
-  'listRunningSessions' | 'getUsage' | 'changePassword' | 'deleteAccount'
-> = {
-  // Read like GET /v1/sessions?status=running, with each session's live view addresses made for this origin.
-  async listRunningSessions(c, { account }, { db, sessions }) {
-    const origin = new URL(c.req.url).origin;
-    const filter = { limit: 100, after: null, status: 'running' as const };
-    const page = await listSessions(db, account.id, filter, (row) => sessions.view(row, origin));
-    return { data: page.data };
-  },
-
+/** What the signed-in account uses, its password and its deletion. */
+export const accountHandlers: DashboardHandlers<'getUsage' | 'changePassword' | 'deleteAccount'> = {
   async getUsage(_c, { account: { id, plan } }, { db, clock }) {
     const limit = HOURLY_LIMITS[plan];
     const perMinute =

@@ -6,6 +6,7 @@ import { accountHandlers } from './account-handlers';
 import { noApiKeys, noStore, sameOriginOnly } from './guards';
 import { keyHandlers } from './key-handlers';
 import { registerDashboardEndpoints } from './route';
+import { sessionHandlers } from './session-handlers';
 import { signInHandlers } from './sign-in-handlers';
 
 /**
@@ -16,6 +17,11 @@ import { signInHandlers } from './sign-in-handlers';
 export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
   api.use('*', noApiKeys(), sameOriginOnly(new ServedNames(deps.config), deps.config.port), noStore());
-  registerDashboardEndpoints(api, deps, { ...signInHandlers, ...keyHandlers, ...accountHandlers });
+  registerDashboardEndpoints(api, deps, {
+    ...signInHandlers,
+    ...keyHandlers,
+    ...accountHandlers,
+    ...sessionHandlers,
+  });
   return api;
 }

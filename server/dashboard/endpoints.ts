@@ -35,6 +35,8 @@ function endpoint<const E extends DashboardEndpoint>(e: E): E {
 
 /** The sessions of the account that run now, each with live view addresses made for the dashboard's origin. */
 const RunningSessions = z.object({ data: z.array(Session) });
+/** A small recent picture of a running session's page, as a data: address the page shows as it is. */
+const SessionThumbnail = z.object({ image: z.string() });
 
 /**
  * Every JSON endpoint of the dashboard's pages. Not part of the /v1 API nor of its OpenAPI document: they take
@@ -88,6 +90,20 @@ export const dashboardEndpoints = {
     path: '/sessions',
     status: 200,
     answer: RunningSessions,
+    signedIn: true,
+  }),
+  getSessionThumbnail: endpoint({
+    method: 'GET',
+    path: '/sessions/:id/thumbnail',
+    status: 200,
+    answer: SessionThumbnail,
+    signedIn: true,
+  }),
+  stopSession: endpoint({
+    method: 'POST',
+    path: '/sessions/:id/stop',
+    status: 200,
+    answer: Session,
     signedIn: true,
   }),
   getUsage: endpoint({ method: 'GET', path: '/usage', status: 200, answer: Usage, signedIn: true }),

@@ -13,6 +13,7 @@ import type { Publisher } from '../events/publisher';
 import type { StreamSlots } from '../events/stream-slots';
 import type { Handoff } from '../handoff/handoff';
 import type { LiveTokens } from '../live/live-tokens';
+import type { SessionGlance } from '../live/session-glance';
 import type { AgentPages } from '../pages/agent-pages';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import type { SessionManager } from '../sessions/manager';
@@ -38,6 +39,8 @@ export interface AppDeps extends BaseDeps {
   liveTokens: LiveTokens;
   /** The page tools of MCP agents, on the sessions' browsers. */
   pages: AgentPages;
+  /** What each session this process runs is doing: its active tab's page and a thumbnail of it. */
+  glance: SessionGlance;
   /** Automation runs, queued per profile. */
   automation: RunScheduler;
   /** A profile's cookies, in its browser whether or not its session runs. */

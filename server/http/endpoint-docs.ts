@@ -44,6 +44,11 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   },
   listSessions: { summary: 'List sessions' },
   getSession: { summary: 'Read one session' },
+  getSessionThumbnail: {
+    summary: 'A small recent picture of a running session’s active tab (image/jpeg, 320 px wide)',
+    description:
+      'Kept for 5 seconds. 409 when the session does not run; 503 when its browser gave no picture in time.',
+  },
   startSession: { summary: 'Start a browser session for a profile' },
   stopSession: { summary: 'Stop a browser session (safe to retry; never counted against the hourly limit)' },
   runAutomation: { summary: 'Queue an automation script' },

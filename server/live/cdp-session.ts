@@ -14,7 +14,12 @@ export class CdpSession {
 
   private constructor(private client: CdpClient | null) {}
 
-  static async attach(devtools: CdpMultiplexer, onClose: (reason: string) => void): Promise<CdpSession> {
+  /** `counted: false` for a glance that should not count as using the session (see CdpMultiplexer.attach). */
+  static async attach(
+    devtools: CdpMultiplexer,
+    onClose: (reason: string) => void,
+    options: { counted?: boolean } = {},
+  ): Promise<CdpSession> {
     const session = new CdpSession(null);
     session.client = await devtools.attach(
       (text) => session.deliver(JSON.parse(text.toString()) as CdpMessage),
@@ -23,6 +28,7 @@ export class CdpSession {
         session.failPending(reason);
         onClose(reason);
       },
+      options,
     );
     return session;
   }

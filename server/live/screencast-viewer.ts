@@ -1,7 +1,10 @@
+import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { CdpSession } from './cdp-session';
 import type { LiveMode } from './live-tokens';
-import { INPUT_TYPES, type KeyInput, type MouseInput, parseViewerMessage } from './viewer-messages';
+import { tabControls } from './viewer-controls';
+import { tabInput } from './viewer-input';
+import { CONTROL_TYPES, parseViewerMessage } from './viewer-messages';
 
 /** Where the viewer's messages go: its WebSocket (or the relay to it). */
 export interface ViewerLink {
@@ -14,6 +17,20 @@ export interface LiveViewer {
   receive(text: string): void;
   /** The viewer left: its screencast and DevTools client end. */
   end(): void;
+}
+
+/** What a viewer of a session is shown and may do, besides its screen. */
+export interface ViewerSession {
+  devtools: CdpMultiplexer;
+  mode: LiveMode;
+  /** The tab an agent or a run used last: the view opens on it, and follows it when it changes. */
+  activeTab(): string | null;
+  /** The egress policy's sentence if it recently refused the session's browser a request to `host`. */
+  egressRefusalOf(host: string): string | null;
+  /** Stops the session (a controlling viewer's Stop). */
+  stop(): Promise<void>;
+  /** Answers the session's open request for help (a controlling viewer's Done, choice or typed answer). */
+  answerHelp(requestId: string, answer: HelpAnswer): Promise<void>;
 }
 
 interface Tab {
@@ -39,22 +56,21 @@ const FAST_ACK_MS = 120;
 const TAB_LIST_DELAY_MS = 150;
 const TAB_RELIST_MS = 3000;
 
-const MOUSE_TYPES = { move: 'mouseMoved', down: 'mousePressed', up: 'mouseReleased', wheel: 'mouseWheel' };
-
 /**
  * One viewer of a session's live view: the screencast of the tab it watches (frames only when the page
  * changes), each frame acknowledged to the browser only once the viewer shows it, so a slow viewer gets fewer
  * frames rather than a queue; and, in control mode, its mouse, keys and pasted text sent to that tab. The
  * page's own size is never changed: the frames are scaled to the viewer, not the page to its window.
  */
-export async function startLiveViewer(
-  devtools: CdpMultiplexer,
-  mode: LiveMode,
-  link: ViewerLink,
-): Promise<LiveViewer> {
-  const cdp = await CdpSession.attach(devtools, () => link.close(1001, 'The session stopped.'));
+export async function startLiveViewer(session: ViewerSession, link: ViewerLink): Promise<LiveViewer> {
+  const { mode } = session;
+  const cdp = await CdpSession.attach(session.devtools, () => link.close(1001, 'The session stopped.'));
+  const input = tabInput(cdp);
+  const controls = tabControls(cdp, session.egressRefusalOf);
   const tabs = new Map<string, Tab>();
   let watching: { targetId: string; sessionId: string } | null = null;
+  /** The agent's or run's tab when last looked at: a change of it is followed, a person's own choice stays. */
+  let followed: string | null = null;
   let size = { width: 1280, height: 800 };
   let quality: number = QUALITIES[1];
   /** The frame the viewer is drawing (not yet acknowledged), and the newest one that came meanwhile. */
@@ -74,6 +90,12 @@ export async function startLiveViewer(
       { format: 'jpeg', quality, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 1 },
       sessionId,
     );
+  // Chromium keeps a running screencast's size and quality when it is started again: it is stopped first.
+  const restartScreencast = (sessionId: string) =>
+    cdp
+      .send('Page.stopScreencast', {}, sessionId)
+      .then(() => startScreencast(sessionId))
+      .catch(ignore);
 
   const showFrame = (frame: Frame) => {
     shown = { ...frame, sentAt: performance.now() };
@@ -87,7 +109,7 @@ export async function startLiveViewer(
     const chosen = QUALITIES[Math.max(0, Math.min(QUALITIES.length - 1, better))] ?? quality;
     if (chosen === quality || !watching) return;
     quality = chosen;
-    startScreencast(watching.sessionId).catch(ignore);
+    void restartScreencast(watching.sessionId);
   };
 
   cdp.on('Page.screencastFrame', (params, sessionId) => {
@@ -120,12 +142,22 @@ export async function startLiveViewer(
     for (const info of targetInfos as { targetId: string; type: string; title: string; url: string }[])
       if (info.type === 'page')
         tabs.set(info.targetId, { id: info.targetId, title: info.title, url: info.url });
-    if (watching && !tabs.has(watching.targetId)) {
+    const active = session.activeTab();
+    if (active !== null && active !== followed && tabs.has(active)) {
+      followed = active;
+      await watch(active);
+    } else if (!watching || !tabs.has(watching.targetId)) {
       watching = null;
-      const other = tabs.keys().next().value;
+      const other = openingTab();
       if (other) await watch(other);
     }
     sendTabs();
+  }
+
+  /** The agent's or run's tab while it is open, else the first. */
+  function openingTab(): string | undefined {
+    const active = session.activeTab();
+    return active !== null && tabs.has(active) ? active : tabs.keys().next().value;
   }
   cdp.on('Target.targetCreated', listTabs);
   cdp.on('Target.targetInfoChanged', listTabs);
@@ -145,48 +177,11 @@ export async function startLiveViewer(
     await startScreencast(watching.sessionId);
   }
 
-  function dispatchMouse(input: MouseInput, sessionId: string): void {
-    const wheel = input.event === 'wheel';
-    cdp
-      .send(
-        'Input.dispatchMouseEvent',
-        {
-          type: MOUSE_TYPES[input.event],
-          x: input.x,
-          y: input.y,
-          button: wheel ? 'none' : input.button,
-          clickCount: input.clicks,
-          modifiers: input.modifiers,
-          ...(wheel ? { deltaX: input.deltaX, deltaY: input.deltaY } : {}),
-        },
-        sessionId,
-      )
-      .catch(ignore);
-  }
-
-  function dispatchKey(input: KeyInput, sessionId: string): void {
-    const type = input.event === 'up' ? 'keyUp' : input.text ? 'keyDown' : 'rawKeyDown';
-    cdp
-      .send(
-        'Input.dispatchKeyEvent',
-        {
-          type,
-          key: input.key,
-          code: input.code,
-          windowsVirtualKeyCode: input.keyCode,
-          modifiers: input.modifiers,
-          ...(type === 'keyDown' ? { text: input.text, unmodifiedText: input.text } : {}),
-        },
-        sessionId,
-      )
-      .catch(ignore);
-  }
-
   const receive = (text: string) => {
     const message = parseViewerMessage(text);
     if (message === null) return link.close(1008, 'A live view message must be one of the viewer’s.');
-    if (INPUT_TYPES.has(message.type) && mode === 'view')
-      return link.close(1008, 'This live view address is view-only: it sends no input.');
+    if (CONTROL_TYPES.has(message.type) && mode === 'view')
+      return link.close(1008, 'This live view address is view-only: it sends no input and controls nothing.');
     const sessionId = watching?.sessionId;
     switch (message.type) {
       case 'ack': {
@@ -201,19 +196,41 @@ export async function startLiveViewer(
       }
       case 'size':
         size = { width: message.width, height: message.height };
-        if (sessionId) startScreencast(sessionId).catch(ignore);
+        if (sessionId) void restartScreencast(sessionId);
         return;
       case 'watch':
         if (tabs.has(message.tab)) watch(message.tab).catch(ignore);
         return;
+      case 'stop':
+        session.stop().catch(ignore);
+        return;
+      case 'help-reply':
+        session
+          .answerHelp(message.request, message.answer)
+          .catch((error: Error) => link.send({ type: 'said', detail: error.message }));
+        return;
+    }
+    if (!sessionId) return;
+    switch (message.type) {
       case 'mouse':
-        if (sessionId) dispatchMouse(message, sessionId);
-        return;
+        return input.mouse(message, sessionId);
       case 'key':
-        if (sessionId) dispatchKey(message, sessionId);
-        return;
+        return input.key(message, sessionId);
       case 'text':
-        if (sessionId) cdp.send('Input.insertText', { text: message.text }, sessionId).catch(ignore);
+        return input.text(message.text, sessionId);
+      case 'compose':
+        return input.compose(message.text, sessionId);
+      case 'navigate':
+        controls
+          .open(sessionId, message.url)
+          .then((refusal) => link.send({ type: 'navigated', refusal }))
+          .catch((error: Error) => link.send({ type: 'navigated', refusal: error.message }));
+        return;
+      case 'go':
+        controls.go(sessionId, message.step).catch(ignore);
+        return;
+      case 'reload':
+        controls.reload(sessionId).catch(ignore);
         return;
     }
   };
@@ -228,8 +245,6 @@ export async function startLiveViewer(
     link.send({ type: 'mode', mode });
     await cdp.send('Target.setDiscoverTargets', { discover: true });
     await readTabs();
-    const first = tabs.keys().next().value;
-    if (first) await watch(first);
   } catch (error) {
     end();
     throw error;

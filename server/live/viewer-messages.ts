@@ -1,4 +1,6 @@
+import { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import { z } from '../../lib/api/zod';
+import { MAX_ADDRESS_LENGTH } from './viewer-controls';
 
 const Coordinate = z.number().check(z.gte(-100_000), z.lte(100_000));
 /** Alt 1, Ctrl 2, Meta 4, Shift 8: the DevTools protocol's bits. */
@@ -37,13 +39,53 @@ const Key = z.object({
 /** Pasted text, typed into the focused field as it is. */
 const Text = z.object({ type: z.literal('text'), text: z.string().check(z.maxLength(100_000)) });
 
-export const ViewerMessage = z.discriminatedUnion('type', [Ack, Size, Watch, Mouse, Key, Text]);
+/** IME composition: the text being composed, shown in the page's focused field until it is committed. */
+const Compose = z.object({ type: z.literal('compose'), text: z.string().check(z.maxLength(256)) });
+/** The bar's controls: open an address, back or forward, reload, stop the session. */
+const Navigate = z.object({
+  type: z.literal('navigate'),
+  url: z.string().check(z.maxLength(MAX_ADDRESS_LENGTH)),
+});
+const Go = z.object({ type: z.literal('go'), step: z.union([z.literal(-1), z.literal(1)]) });
+const Reload = z.object({ type: z.literal('reload') });
+const Stop = z.object({ type: z.literal('stop') });
+/** The person's answer to the session's open request for help, shown in the bar. */
+const HelpReply = z.object({
+  type: z.literal('help-reply'),
+  request: z.string().check(z.maxLength(64)),
+  answer: HelpAnswer,
+});
+
+export const ViewerMessage = z.discriminatedUnion('type', [
+  Ack,
+  Size,
+  Watch,
+  Mouse,
+  Key,
+  Text,
+  Compose,
+  Navigate,
+  Go,
+  Reload,
+  Stop,
+  HelpReply,
+]);
 export type ViewerMessage = z.infer<typeof ViewerMessage>;
 export type MouseInput = z.infer<typeof Mouse>;
 export type KeyInput = z.infer<typeof Key>;
 
-/** Messages that act on the session's page: never taken from a view-only address. */
-export const INPUT_TYPES: ReadonlySet<ViewerMessage['type']> = new Set(['mouse', 'key', 'text']);
+/** Messages that act on the session (its page, its tabs' addresses, its life): never taken from a view-only address. */
+export const CONTROL_TYPES: ReadonlySet<ViewerMessage['type']> = new Set([
+  'mouse',
+  'key',
+  'text',
+  'compose',
+  'navigate',
+  'go',
+  'reload',
+  'stop',
+  'help-reply',
+]);
 
 /** The viewer's message, or null when it is not one. */
 export function parseViewerMessage(text: string): ViewerMessage | null {

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { nodeNotAnswering, type Peers } from '../cluster/peers';
 import { Conflict, isDomainError } from '../core/domain-errors';
@@ -8,6 +9,7 @@ import { type OpenTab, openTab } from './open-tab';
 import { type AgentTabs, performPageCall, watchTab } from './page-calls';
 import { PageProblem } from './page-problem';
 import { reasonOf } from './sentences';
+import { targetIdOf } from './tab-target';
 
 /**
  * How long the agent's connection to a browser is kept after its last page tool. While it is open the session
@@ -126,11 +128,19 @@ export function createAgentPages(deps: {
       log.info('page tool failed', { session_id: row.id, tool: call.tool, reason: reasonOf(error) });
       return { error: `${call.tool} failed: ${reasonOf(error)}.` };
     } finally {
+      // Before the answer: whoever opens the live view or lists the session next sees the agent's tab.
+      await markActiveTab(row.id, entry.tabs.current);
       // Calls that ran together each end here: only the last one's timer may stay armed.
       clearTimeout(entry.quiet);
       if (held.has(row.id))
         entry.quiet = setTimeout(() => void release(row.id, entry), AGENT_QUIET_MS).unref();
     }
+  }
+  /** The agent's tab is the one the live view opens on (it may have switched tabs). */
+  async function markActiveTab(sessionId: string, page: Page): Promise<void> {
+    if (page.isClosed()) return;
+    const targetId = await targetIdOf(page);
+    if (targetId) sessions.markActiveTab(sessionId, targetId);
   }
 
   return {

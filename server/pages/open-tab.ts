@@ -64,16 +64,6 @@ export async function openTab(devtools: DevtoolsEndpoint): Promise<OpenTab> {
   }
 }
 
-/** The tab's DevTools target id: what the live view and a help request name it by. */
-export async function targetIdOf(page: Page): Promise<string> {
-  const devtools = await page.context().newCDPSession(page);
-  try {
-    return (await devtools.send('Target.getTargetInfo')).targetInfo.targetId;
-  } finally {
-    await devtools.detach().catch(() => {});
-  }
-}
-
 async function release(browser: Browser, page: Page): Promise<void> {
   const otherTabsOpen = page
     .context()

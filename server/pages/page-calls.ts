@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
-import { targetIdOf } from './open-tab';
 import { evaluateInPage } from './page-evaluate';
 import { PageProblem } from './page-problem';
 import { PageRefs } from './page-refs';
 import { cutTitle, cutUrl } from './page-text';
 import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from './steps';
+import { targetIdOf } from './tab-target';
 
 /** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
 const CALL_TIME_LIMIT_MS = 45_000;
@@ -137,6 +137,7 @@ export async function performPageCall(
       return switchTabs(tabs, call.args, ctx);
     case 'agent_tab': {
       const tabId = await targetIdOf(page);
+      if (tabId === null) throw new Error('the tab could not be named');
       return { text: tabId, structured: { tab_id: tabId, ...(await addressOf(page)) } };
     }
   }

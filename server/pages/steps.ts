@@ -4,8 +4,8 @@ import type { Step } from '../../lib/api/inputs/automation';
 import type { HelpFields } from '../../lib/api/inputs/help-requests';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth';
-import { targetIdOf } from './open-tab';
 import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './sentences';
+import { targetIdOf } from './tab-target';
 
 export const ELEMENT_TIMEOUT_MS = 10_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -191,7 +191,9 @@ async function askHuman(ctx: StepContext, step: Extract<Step, { action: 'ask_hum
   if (!ctx.askHuman) throw new Error('nobody can be asked from here');
   const { action: _, name, ...fields } = step;
   const deadline = ctx.runDeadline - BEFORE_RUN_LIMIT_MS;
-  const ended = await ctx.askHuman(fields, await targetIdOf(ctx.page), deadline, ctx.stop);
+  const tabId = await targetIdOf(ctx.page);
+  if (tabId === null) throw new Error("the run's tab could not be named");
+  const ended = await ctx.askHuman(fields, tabId, deadline, ctx.stop);
   const answer = {
     outcome: ended.outcome,
     ...(ended.text === null ? {} : { text: ended.text }),

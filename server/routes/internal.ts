@@ -12,6 +12,7 @@ import type { Database } from '../db/driver';
 import type { AppEnv } from '../http/env';
 import { domainProblem } from '../http/errors';
 import { nothingHere } from '../http/fallback';
+import type { SessionGlance } from '../live/session-glance';
 import type { AgentPages } from '../pages/agent-pages';
 import type { SessionManager } from '../sessions/manager';
 import { findSession } from '../store/sessions';
@@ -20,6 +21,7 @@ const StartHere = z.object({ account_id: z.string(), profile_id: z.string(), hea
 const StopHere = z.object({ account_id: z.string(), reason: StopReason });
 const CancelHere = z.object({ account_id: z.string() });
 const PageHere = z.object({ account_id: z.string(), call: PageCallInput });
+const GlanceHere = z.object({ account_id: z.string(), what: z.enum(['page', 'thumbnail']) });
 const CookiesHere = z.object({
   account_id: z.string(),
   change: z.nullable(z.object({ cookies: CookieList, replace: z.boolean() })),
@@ -35,9 +37,10 @@ export function internalRoutes(deps: {
   automation: RunScheduler;
   cookies: ProfileCookies;
   pages: AgentPages;
+  glance: SessionGlance;
   nodeAuthKey: string;
 }): Hono<AppEnv> {
-  const { db, sessions, automation, cookies, pages, nodeAuthKey } = deps;
+  const { db, sessions, automation, cookies, pages, glance, nodeAuthKey } = deps;
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
     // Not the app's not-found answer: that one names the methods a path takes, telling these paths exist.
@@ -68,6 +71,17 @@ export function internalRoutes(deps: {
       const row = await findSession(db, account_id, c.req.param('id') ?? '');
       if (!row) throw new NotFound('session');
       return c.json({ answer: await pages.callHere(row, call) });
+    }),
+  );
+  app.post(
+    '/sessions/:id/glance',
+    answering(async (c) => {
+      const { account_id, what } = GlanceHere.parse(await c.req.json());
+      const row = await findSession(db, account_id, c.req.param('id') ?? '');
+      if (!row) throw new NotFound('session');
+      if (what === 'page') return c.json({ answer: await glance.currentPage(row) });
+      const picture = await glance.thumbnail(row);
+      return c.json({ answer: picture && Buffer.from(picture).toString('base64') });
     }),
   );
   app.post(

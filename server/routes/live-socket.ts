@@ -2,18 +2,21 @@ import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { TrustedProxies } from '../core/trusted-proxies';
+import type { Publisher } from '../events/publisher';
 import type { UpgradeHandler } from '../http/upgrades';
 import type { ViewerBudget } from '../http/viewer-budget';
-import type { LiveAddress, LiveTokens } from '../live/live-tokens';
+import { type LiveSessionDeps, viewerSessionOf } from '../live/live-sessions';
+import type { LiveAddress } from '../live/live-tokens';
 import { type LiveViewer, startLiveViewer } from '../live/screencast-viewer';
+import { followHelp } from '../live/viewer-help';
 import { holdMessages, type SessionSocketDeps, sessionSocket } from './session-socket';
 
 /** A viewer that stops reading is dropped before its frames cost memory (a few frames' worth). */
 const MAX_BUFFERED_BYTES = 8 * 2 ** 20;
 const MAX_MESSAGE_BYTES = 256 * 2 ** 10;
 
-export interface LiveSocketDeps extends SessionSocketDeps {
-  tokens: LiveTokens;
+export interface LiveSocketDeps extends SessionSocketDeps, LiveSessionDeps {
+  publisher: Publisher;
   /** Counts a controlling opening as one request of the account's hourly limit: null, or why it is refused. */
   countOpening(sessionId: string): Promise<string | null>;
   /** Counts view-only openings, per link and per client address, on a budget of their own. */
@@ -34,7 +37,7 @@ export function liveSocket(deps: LiveSocketDeps): UpgradeHandler {
       return address?.socket ? address : null;
     },
     serve: (webSocket, devtools, address, request) =>
-      serveViewer(webSocket, devtools, address, () => countOpening(deps, address, request), deps.log),
+      serveViewer(webSocket, devtools, address, () => countOpening(deps, address, request), deps),
     notFound:
       'There is no running session at this live view address, or its token has expired; ask the session again for its live_view_url.',
     maxMessageBytes: MAX_MESSAGE_BYTES,
@@ -62,14 +65,16 @@ function serveViewer(
   devtools: CdpMultiplexer,
   address: LiveAddress,
   countOpening: () => Promise<string | null>,
-  log: LiveSocketDeps['log'],
+  deps: LiveSocketDeps,
 ): void {
   const deliverTo = holdMessages(webSocket);
   let viewer: LiveViewer | null = null;
+  let stopFollowingHelp = () => {};
   let closed = false;
   webSocket.on('close', () => {
     closed = true;
     viewer?.end();
+    stopFollowingHelp();
   });
   const link = {
     send(message: object) {
@@ -84,13 +89,17 @@ function serveViewer(
   countOpening()
     .then(async (refused) => {
       if (refused !== null) return link.close(1013, refused);
-      const started = await startLiveViewer(devtools, address.mode, link);
+      const opened = await viewerSessionOf(deps, devtools, address);
+      if (opened === null) return link.close(1001, 'The session stopped.');
+      link.send(opened.bar);
+      const started = await startLiveViewer(opened.session, link);
       if (closed) return started.end();
       viewer = started;
+      if (address.mode === 'control') stopFollowingHelp = followHelp(deps, opened.owner, link);
       deliverTo((text) => started.receive(text));
     })
     .catch((error: unknown) => {
-      log.warn('a live viewer could not start', { session_id: address.sessionId, error });
+      deps.log.warn('a live viewer could not start', { session_id: address.sessionId, error });
       webSocket.close(1011, 'The session’s browser did not accept the live view.');
     });
 }

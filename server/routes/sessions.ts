@@ -3,24 +3,34 @@ import { NotFound } from '../core/domain-errors';
 import type { AppEnv } from '../http/env';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
+import { thumbnailOf, viewingRows, withCurrentPage } from '../live/session-glance';
 import { findSession, findSessionOfProfile, listSessions } from '../store/sessions';
 
 export const sessionRoutes: Route[] = [
-  route('listSessions', async (c, { query, status }, { db, sessions }) => {
+  route('listSessions', async (c, { query, status }, { db, sessions, glance }) => {
     const origin = originOf(c);
+    const rows = viewingRows(glance, (row) => sessions.view(row, origin));
     const page = await listSessions(
       db,
       c.get('account').id,
       { limit: query.limit, after: readCursor(query.cursor), status: query.status },
-      (row) => sessions.view(row, origin),
+      rows.view,
     );
-    return c.json(page, status);
+    return c.json({ ...page, data: await rows.withPages(page.data) }, status);
   }),
 
-  route('getSession', async (c, { params, status }, { db, sessions }) => {
+  route('getSession', async (c, { params, status }, { db, sessions, glance }) => {
     const row = await findSession(db, c.get('account').id, params.id);
     if (!row) throw new NotFound('session');
-    return c.json(sessions.view(row, originOf(c)), status);
+    return c.json(await withCurrentPage(glance, row, sessions.view(row, originOf(c))), status);
+  }),
+
+  route('getSessionThumbnail', async (c, { params, status }, { db, glance }) => {
+    const picture = await thumbnailOf({ db, glance }, c.get('account').id, params.id);
+    return c.body(new Uint8Array(picture), status, {
+      'Content-Type': 'image/jpeg',
+      'Cache-Control': 'private, max-age=5',
+    });
   }),
 
   route('startSession', async (c, { body, status }, { sessions }) => {

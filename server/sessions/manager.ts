@@ -56,6 +56,10 @@ export interface SessionManager {
   devtoolsOf(sessionId: string): CdpMultiplexer | null;
   /** The egress policy's sentence if it recently refused this process's session a request to `host`. */
   egressRefusalOf(sessionId: string, host: string): string | null;
+  /** Notes the tab (its DevTools target id) an agent or a run of this process's session acted on last. */
+  markActiveTab(sessionId: string, targetId: string): void;
+  /** The tab an agent or a run used last, while the session runs here; null when none has. */
+  activeTabOf(sessionId: string): string | null;
   /** Told once the service listens (a run on another node's session connects through it). */
   listeningAt(origin: string): void;
   /** Stops a session (safe to repeat) and answers its final state. */
@@ -98,6 +102,8 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   const slots = createSlots(config.limits.maxBrowsers, () => cluster.draining());
   const starter = createSessionStarter(parts, { launch: deps.launch, slots, idle, stopper });
   const addresses = createCdpAddresses(parts, deps.tokens ?? new CdpTokens());
+  // By browser, so a tab is forgotten with the browser that had it.
+  const activeTabs = new WeakMap<CdpMultiplexer, string>();
   const recovery = createSessionRecovery(parts, stopper);
 
   return {
@@ -114,6 +120,14 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     },
     egressRefusalOf(sessionId, host) {
       return browsers.get(sessionId)?.egressRefusalOf(host) ?? null;
+    },
+    markActiveTab(sessionId, targetId) {
+      const devtools = browsers.get(sessionId)?.devtools;
+      if (devtools) activeTabs.set(devtools, targetId);
+    },
+    activeTabOf(sessionId) {
+      const devtools = browsers.get(sessionId)?.devtools;
+      return (devtools && activeTabs.get(devtools)) ?? null;
     },
     async stopForProfile(accountId, profileId, reason) {
       const row = await findSessionOfProfile(db, accountId, profileId);

@@ -123,6 +123,18 @@ export async function findOpenRequestOfTab(
   return row ? toStored(row) : null;
 }
 
+/** The session's newest open request: what its live view shows. */
+export async function findOpenRequestOfSession(
+  db: Queryable,
+  sessionId: string,
+): Promise<StoredHelpRequest | null> {
+  const [row] = await db.query<HelpRequestRow>(
+    `select ${COLUMNS} from help_requests where session_id = $1 and status = 'open' order by seq desc limit 1`,
+    [sessionId],
+  );
+  return row ? toStored(row) : null;
+}
+
 export async function listHelpRequests(
   db: Queryable,
   accountId: string,

@@ -77,6 +77,15 @@ export async function findSession(db: Queryable, accountId: string, id: string):
   return row ?? null;
 }
 
+/**
+ * A session by its id alone, of whichever account: only for a signed address that names it (a live view's),
+ * whose signature is the credential. Never for an account's request.
+ */
+export async function findSessionOfSignedAddress(db: Queryable, id: string): Promise<SessionRow | null> {
+  const [row] = await db.query<SessionRow>(`select ${COLUMNS} from sessions where id = $1`, [id]);
+  return row ?? null;
+}
+
 /** The profile's live session, or else its latest one. */
 export async function findSessionOfProfile(
   db: Queryable,

@@ -19,6 +19,10 @@ export const StopReason = z.enum([
   'node_lost',
 ]);
 
+/** What a running session shows: its active tab's title and address (cut to 200 and 500 characters). */
+export const CurrentPage = z.object({ title: z.string(), url: z.string() });
+export type CurrentPage = z.infer<typeof CurrentPage>;
+
 /**
  * A running (or finished) browser for one profile. `cdp_url` is its DevTools endpoint through the service, for
  * connectOverCDP: it carries a signed token, expires, and stops working when the session stops. `live_view_url`
@@ -35,6 +39,11 @@ export const Session = z.object({
   /** Absent from events recorded before live view existed. */
   live_view_url: z.optional(z.nullable(z.string())),
   live_view_readonly_url: z.optional(z.nullable(z.string())),
+  /**
+   * The tab an agent or a run used last (else the first) while it runs; null when it does not run, or its
+   * browser did not answer in time; absent from events.
+   */
+  current_page: z.optional(z.nullable(CurrentPage)),
   headless: z.boolean(),
   started_at: Timestamp,
   stopped_at: z.nullable(Timestamp),

@@ -1,15 +1,21 @@
-// The live view's page: shows the frames of the session's tab and, with a control address, sends the mouse, the
-// keys and pasted text to it. Coordinates are the page's own CSS pixels: the picture is scaled to this window,
-// the session's page keeps its size.
-const screen = /** @type {HTMLImageElement} */ (document.getElementById('screen'));
-const tabs = /** @type {HTMLSelectElement} */ (document.getElementById('tabs'));
-const status = /** @type {HTMLElement} */ (document.getElementById('status'));
-const modeBadge = /** @type {HTMLElement} */ (document.getElementById('mode'));
+// The live view's page: the session's tab live, with a browser's bar (profile, status, address, back, forward,
+// reload, tabs, Stop, Copy view-only link). With a control address, the mouse, the keys, pasted and composed
+// (IME) text go to the tab; a view-only address shows the same bar without controls (the server refuses them
+// too). Coordinates are the page's own CSS pixels: the picture is scaled to this window, the page keeps its size.
+const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const screen = /** @type {HTMLImageElement} */ (byId('screen'));
+const keys = /** @type {HTMLTextAreaElement} */ (byId('keys'));
+const address = /** @type {HTMLInputElement} */ (byId('address'));
+const tabStrip = byId('tabs');
+const status = byId('status');
 
 let control = false;
 let page = { width: 0, height: 0 };
 let frames = 0;
 let refusal = '';
+let viewOnlyPath = '';
+/** @type {{ id: string, title: string, url: string } | undefined} */
+let watched;
 
 const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
 const socket = new WebSocket(`${scheme}://${location.host}${location.pathname}/socket`);
@@ -19,16 +25,40 @@ function send(message) {
   if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
+/** @param {string} text @param {boolean} [problem] */
+function say(text, problem = false) {
+  status.textContent = text;
+  status.toggleAttribute('data-problem', problem);
+}
+
+/** The picture's place: as large as the area allows at the page's own proportions. */
+function fitted() {
+  const area = /** @type {HTMLElement} */ (screen.parentElement).getBoundingClientRect();
+  if (page.width === 0) return { width: area.width, height: area.height };
+  const scale = Math.min(area.width / page.width, area.height / page.height);
+  return { width: page.width * scale, height: page.height * scale };
+}
+
+function layOut() {
+  const { width, height } = fitted();
+  screen.style.width = `${width}px`;
+  screen.style.height = `${height}px`;
+}
+
+/** Asks for frames as large as the picture's place in device pixels (no larger: they would only be shrunk). */
 function sendSize() {
-  const box = screen.getBoundingClientRect();
+  layOut();
+  const { width, height } = fitted();
   const devicePixels = (/** @type {number} */ length) =>
     Math.max(1, Math.min(8192, Math.round(length * window.devicePixelRatio)));
-  send({ type: 'size', width: devicePixels(box.width), height: devicePixels(box.height) });
+  send({ type: 'size', width: devicePixels(width), height: devicePixels(height) });
 }
 
 /** @param {{ data: string, width: number, height: number }} frame */
 async function show(frame) {
+  const resized = frame.width !== page.width || frame.height !== page.height;
   page = { width: frame.width, height: frame.height };
+  if (resized) sendSize();
   screen.src = `data:image/jpeg;base64,${frame.data}`;
   await screen.decode().catch(() => {});
   // Confirmed once painted: the next frame is sent only then, so a slow screen or link gets fewer frames.
@@ -41,13 +71,20 @@ async function show(frame) {
 
 /** @param {{ id: string, title: string, url: string }[]} list @param {string | undefined} watching */
 function listTabs(list, watching) {
-  tabs.replaceChildren(
+  watched = list.find((tab) => tab.id === watching);
+  tabStrip.replaceChildren(
     ...list.map((tab) => {
-      const option = new Option(tab.title || tab.url || 'New tab', tab.id);
-      option.selected = tab.id === watching;
-      return option;
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.setAttribute('role', 'tab');
+      button.setAttribute('aria-selected', String(tab.id === watching));
+      button.textContent = tab.title || tab.url || 'New tab';
+      button.title = tab.url;
+      button.addEventListener('click', () => send({ type: 'watch', tab: tab.id }));
+      return button;
     }),
   );
+  if (document.activeElement !== address) address.value = watched?.url ?? '';
 }
 
 /** `#tab=<target id>` (Take over of a request for help): the tab that asked is shown first, once. */
@@ -59,34 +96,142 @@ function openAskedTab(list, watching) {
   askedTab = null;
 }
 
-socket.addEventListener('open', () => {
-  status.textContent = 'Live';
-  sendSize();
-});
+/** @param {{ profile: string | null, status: string, view_only_path: string | null }} session */
+function showSession(session) {
+  byId('profile').textContent = session.profile ?? 'Deleted profile';
+  document.title = `${session.profile ?? 'Session'} · Live view`;
+  viewOnlyPath = session.view_only_path ?? '';
+  say(session.status === 'running' ? 'Live' : session.status);
+}
+
+/**
+ * The session's open request of an agent or a run for a person, or null once there is none: its reason, and
+ * Done, one of its choices, or (for a question without choices) a typed answer, sent back as `help-reply`.
+ * @param {{ id: string, reason: string, question: string | null, choices: string[] } | null} request
+ */
+function showHelp(request) {
+  const help = byId('help');
+  help.hidden = request === null;
+  if (request === null) return help.replaceChildren();
+  const reply = (/** @type {object} */ answer) => send({ type: 'help-reply', request: request.id, answer });
+  const button = (/** @type {string} */ label, /** @type {object} */ answer) => {
+    const element = document.createElement('button');
+    element.type = 'button';
+    element.textContent = label;
+    element.addEventListener('click', () => reply(answer));
+    return element;
+  };
+  const reason = document.createElement('span');
+  reason.textContent = request.question ? `${request.reason} ${request.question}` : request.reason;
+  const answers = request.choices.map((choice) => button(choice, { outcome: 'choice', choice }));
+  if (request.question && request.choices.length === 0) {
+    const form = document.createElement('form');
+    const typed = document.createElement('input');
+    typed.name = 'answer';
+    typed.maxLength = 2000;
+    typed.setAttribute('aria-label', 'Answer');
+    const submit = document.createElement('button');
+    submit.textContent = 'Answer';
+    form.append(typed, submit);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (typed.value) reply({ outcome: 'answer', text: typed.value });
+    });
+    answers.push(form);
+  }
+  help.replaceChildren(
+    reason,
+    ...answers,
+    button('Done', { outcome: 'done' }),
+    button('Decline', { outcome: 'declined' }),
+  );
+}
+
+socket.addEventListener('open', sendSize);
 socket.addEventListener('message', (event) => {
   const message = JSON.parse(event.data);
   if (message.type === 'frame') void show(message);
   else if (message.type === 'tabs') {
     listTabs(message.tabs, message.watching);
     openAskedTab(message.tabs, message.watching);
+  } else if (message.type === 'session') showSession(message);
+  else if (message.type === 'help') showHelp(message.request);
+  else if (message.type === 'said') say(message.detail, true);
+  else if (message.type === 'navigated') {
+    if (message.refusal) say(message.refusal, true);
+    else say('Live');
+    address.value = watched?.url ?? '';
   } else if (message.type === 'refused') refusal = message.detail;
   else if (message.type === 'mode') {
     control = message.mode === 'control';
-    modeBadge.textContent = control ? 'Control' : 'View only';
+    byId('mode').textContent = control ? 'Control' : 'View only';
+    address.readOnly = !control;
+    for (const element of document.querySelectorAll('[data-control]'))
+      if (element instanceof HTMLElement) element.hidden = !control;
     if (control) screen.dataset.control = '';
   }
 });
 socket.addEventListener('close', (event) => {
-  status.textContent = refusal || event.reason || 'The live view has ended.';
+  say(refusal || event.reason || 'The live view has ended.', true);
   document.body.dataset.closed = '';
 });
 
 let resizing = 0;
 window.addEventListener('resize', () => {
+  layOut();
   clearTimeout(resizing);
   resizing = window.setTimeout(sendSize, 200);
 });
-tabs.addEventListener('change', () => send({ type: 'watch', tab: tabs.value }));
+
+byId('address-bar').addEventListener('submit', (event) => {
+  event.preventDefault();
+  if (!control || !address.value.trim()) return;
+  say('Opening…');
+  send({ type: 'navigate', url: address.value.trim().slice(0, 2048) });
+  address.blur();
+});
+address.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  address.value = watched?.url ?? '';
+  address.blur();
+});
+byId('back').addEventListener('click', () => send({ type: 'go', step: -1 }));
+byId('forward').addEventListener('click', () => send({ type: 'go', step: 1 }));
+byId('reload').addEventListener('click', () => send({ type: 'reload' }));
+
+const confirmStop = byId('confirm-stop');
+byId('stop').addEventListener('click', () => {
+  confirmStop.hidden = false;
+  byId('stop-no').focus();
+});
+byId('stop-no').addEventListener('click', () => {
+  confirmStop.hidden = true;
+  byId('stop').focus();
+});
+byId('stop-yes').addEventListener('click', () => {
+  confirmStop.hidden = true;
+  say('Stopping…');
+  send({ type: 'stop' });
+});
+
+const copyButton = byId('copy');
+copyButton.addEventListener('click', async () => {
+  const link = `${location.origin}${viewOnlyPath}`;
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch {
+    // No clipboard access (an address that is not https): the older way, through a selected field.
+    const field = Object.assign(document.createElement('input'), { value: link });
+    document.body.append(field);
+    field.select();
+    document.execCommand('copy');
+    field.remove();
+  }
+  copyButton.textContent = 'Copied';
+  setTimeout(() => {
+    copyButton.textContent = 'Copy view-only link';
+  }, 2000);
+});
 
 /** @param {MouseEvent | KeyboardEvent} event */
 function modifiers(event) {
@@ -95,7 +240,7 @@ function modifiers(event) {
   );
 }
 
-/** Where the pointer is on the session's page, in its CSS pixels (the picture is letterboxed in the element). */
+/** Where the pointer is on the session's page, in its CSS pixels. */
 function pagePoint(/** @type {MouseEvent} */ event) {
   const box = screen.getBoundingClientRect();
   const scale = Math.min(box.width / page.width, box.height / page.height) || 1;
@@ -134,6 +279,8 @@ screen.addEventListener('mousemove', (event) => {
 });
 screen.addEventListener('mousedown', (event) => {
   event.preventDefault();
+  // The keys (and an input method) go to the page from here on.
+  keys.focus({ preventScroll: true });
   sendMouse('down', event);
 });
 screen.addEventListener('mouseup', (event) => sendMouse('up', event));
@@ -148,9 +295,16 @@ screen.addEventListener(
   { passive: false },
 );
 
+/** Whether a key belongs to this page's own controls (the address, a button) rather than the session's. */
+function forTheBar(/** @type {EventTarget | null} */ target) {
+  return target instanceof Element && target !== keys && target.closest('header') !== null;
+}
+
 /** @param {'down' | 'up'} kind @param {KeyboardEvent} event */
 function sendKey(kind, event) {
-  if (!control || event.target === tabs) return;
+  if (!control || forTheBar(event.target)) return;
+  // An input method is composing: its text comes with the composition events.
+  if (event.isComposing || event.keyCode === 229) return;
   // Ctrl+V or ⌘V: the paste event that follows sends this computer's clipboard as text.
   if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'v') return;
   event.preventDefault();
@@ -170,8 +324,15 @@ function sendKey(kind, event) {
 window.addEventListener('keydown', (event) => sendKey('down', event));
 window.addEventListener('keyup', (event) => sendKey('up', event));
 window.addEventListener('paste', (event) => {
-  if (!control) return;
+  if (!control || forTheBar(event.target)) return;
   event.preventDefault();
   const text = event.clipboardData?.getData('text/plain') ?? '';
   if (text) send({ type: 'text', text: text.slice(0, 100_000) });
+});
+keys.addEventListener('compositionupdate', (event) => {
+  if (control) send({ type: 'compose', text: event.data.slice(0, 256) });
+});
+keys.addEventListener('compositionend', (event) => {
+  if (control && event.data) send({ type: 'text', text: event.data.slice(0, 100_000) });
+  keys.value = '';
 });

@@ -193,7 +193,16 @@ describe('running sessions', () => {
       const [listed] = body.data;
       expect(listed?.live_view_url).toMatch(new RegExp(`^${service.baseUrl}/live/${session.id}/c\\.`));
       expect((await fetch(listed?.live_view_url as string)).status).toBe(200);
+      expect(listed?.current_page).toMatchObject({ url: 'about:blank' });
       expect((await b.client.json<{ data: Session[] }>('GET', '/sessions')).body.data).toEqual([]);
+      // The picture and Stop are the owner's: another account is answered 404 and changes nothing.
+      const picture = await a.client.json<{ image: string }>('GET', `/sessions/${session.id}/thumbnail`);
+      expect(picture.body.image).toMatch(/^data:image\/jpeg;base64,\/9j\//);
+      expect((await b.client.json('GET', `/sessions/${session.id}/thumbnail`)).status).toBe(404);
+      expect((await b.client.json('POST', `/sessions/${session.id}/stop`)).status).toBe(404);
+      expect(await api.getSession(session.id)).toMatchObject({ status: 'running' });
+      const stopped = await a.client.json<Session>('POST', `/sessions/${session.id}/stop`);
+      expect(stopped.body).toMatchObject({ status: 'stopped', stop_reason: 'user' });
     } finally {
       await api.stopSession({ session_id: session.id });
     }

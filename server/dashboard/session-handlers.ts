@@ -1,0 +1,29 @@
+import { NotFound } from '../core/domain-errors';
+import { thumbnailOf, viewingRows } from '../live/session-glance';
+import { findSession, listSessions } from '../store/sessions';
+import type { DashboardHandlers } from './route';
+
+/** The signed-in account's running sessions: what each is doing, a picture of it, and Stop. */
+export const sessionHandlers: DashboardHandlers<
+  'listRunningSessions' | 'getSessionThumbnail' | 'stopSession'
+> = {
+  // Read like GET /v1/sessions?status=running, with each session's live view addresses made for this origin.
+  async listRunningSessions(c, { account }, { db, sessions, glance }) {
+    const origin = new URL(c.req.url).origin;
+    const filter = { limit: 100, after: null, status: 'running' as const };
+    const rows = viewingRows(glance, (row) => sessions.view(row, origin));
+    const page = await listSessions(db, account.id, filter, rows.view);
+    return { data: await rows.withPages(page.data) };
+  },
+
+  async getSessionThumbnail(_c, { account, params }, deps) {
+    const picture = await thumbnailOf(deps, account.id, params.id);
+    return { image: `data:image/jpeg;base64,${Buffer.from(picture).toString('base64')}` };
+  },
+
+  async stopSession(_c, { account, params }, { db, sessions }) {
+    const row = await findSession(db, account.id, params.id);
+    if (!row) throw new NotFound('session');
+    return sessions.stop(row, 'user');
+  },
+};

@@ -1,0 +1,115 @@
+/** The live view's bar: its controls act on the watched tab for a controlling viewer, never for a view-only one. */
+import { describe, expect, it, vi } from 'vitest';
+import { addressOf } from '../../../server/live/viewer-controls';
+import { ANSWERS, fakeDevtools, fakeLink, startViewer } from './fake-live-browser';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+const TWO_TABS = {
+  ...ANSWERS,
+  'Target.getTargets': {
+    targetInfos: [
+      { targetId: 'T1', type: 'page', title: 'Blank', url: 'about:blank' },
+      { targetId: 'T2', type: 'page', title: 'Agent', url: 'https://agent.example/' },
+    ],
+  },
+  'Page.getNavigationHistory': { currentIndex: 0, entries: [{ id: 7, url: 'https://agent.example/' }] },
+};
+
+const CONTROLS = [
+  { type: 'navigate', url: 'https://example.com/' },
+  { type: 'go', step: -1 },
+  { type: 'reload' },
+  { type: 'stop' },
+  { type: 'compose', text: 'にほ' },
+];
+
+describe('the live view’s controls', () => {
+  it('opens on the tab an agent or run used last, not the first', async () => {
+    const browser = fakeDevtools(TWO_TABS);
+    const link = fakeLink();
+    const viewer = await startViewer(browser.devtools, 'view', link, { activeTab: () => 'T2' });
+    expect(link.sent.filter((message) => message.type === 'tabs').at(-1)).toMatchObject({ watching: 'T2' });
+    const attached = browser.commands.filter((command) => command.method === 'Target.attachToTarget');
+    expect(attached.map((command) => command.params?.targetId)).toEqual(['T2']);
+    viewer.end();
+  });
+
+  it('navigates, goes back, reloads, composes and stops for a controlling viewer', async () => {
+    const browser = fakeDevtools(TWO_TABS);
+    const link = fakeLink();
+    const stop = vi.fn(async () => {});
+    const viewer = await startViewer(browser.devtools, 'control', link, { stop });
+    for (const message of CONTROLS) viewer.receive(JSON.stringify(message));
+    await vi.waitFor(() => expect(link.sent.some((message) => message.type === 'navigated')).toBe(true));
+    const methods = browser.commands.map((command) => command.method);
+    expect(methods).toEqual(
+      expect.arrayContaining(['Page.navigate', 'Page.reload', 'Input.imeSetComposition']),
+    );
+    expect(browser.commands.find((command) => command.method === 'Page.navigate')?.params).toEqual({
+      url: 'https://example.com/',
+    });
+    expect(link.sent.find((message) => message.type === 'navigated')).toEqual({
+      type: 'navigated',
+      refusal: null,
+    });
+    expect(stop).toHaveBeenCalledOnce();
+    expect(link.closed).toEqual([]);
+    viewer.end();
+  });
+
+  it('says why the egress policy refused an address, and goes back to the page the tab was on', async () => {
+    const browser = fakeDevtools({
+      ...TWO_TABS,
+      'Page.navigate': { errorText: 'net::ERR_TUNNEL_CONNECTION_FAILED' },
+    });
+    const link = fakeLink();
+    const refusal = 'The service’s network policy does not let this session reach 10.0.0.5.';
+    const viewer = await startViewer(browser.devtools, 'control', link, {
+      egressRefusalOf: (host) => (host === '10.0.0.5' ? refusal : null),
+    });
+    viewer.receive(JSON.stringify({ type: 'navigate', url: 'http://10.0.0.5/admin' }));
+    await vi.waitFor(() => expect(link.sent.find((message) => message.type === 'navigated')).toBeDefined());
+    expect(link.sent.find((message) => message.type === 'navigated')).toEqual({ type: 'navigated', refusal });
+    viewer.receive(JSON.stringify({ type: 'navigate', url: 'javascript:alert(1)' }));
+    await vi.waitFor(() =>
+      expect(link.sent.filter((message) => message.type === 'navigated')[1]).toMatchObject({
+        refusal: expect.stringMatching(/not a web address/),
+      }),
+    );
+    expect(
+      browser.commands.filter((command) => command.method === 'Page.navigate').map((c) => c.params?.url),
+    ).toEqual(['http://10.0.0.5/admin']);
+    viewer.end();
+  });
+
+  it.each(CONTROLS)(
+    'refuses $type from a view-only viewer: closed, and nothing reaches the browser',
+    async (message) => {
+      const browser = fakeDevtools(TWO_TABS);
+      const link = fakeLink();
+      const stop = vi.fn(async () => {});
+      const viewer = await startViewer(browser.devtools, 'view', link, { stop });
+      const before = browser.commands.length;
+      viewer.receive(JSON.stringify(message));
+      await tick();
+      expect(link.closed).toEqual([{ code: 1008, reason: expect.stringMatching(/view-only/) }]);
+      expect(browser.commands.slice(before).map((command) => command.method)).toEqual([]);
+      expect(stop).not.toHaveBeenCalled();
+      viewer.end();
+    },
+  );
+
+  it('reads a typed address as a person means it', () => {
+    expect(addressOf('example.com')?.href).toBe('https://example.com/');
+    expect(addressOf('localhost:8080/x')?.href).toBe('https://localhost:8080/x');
+    expect(addressOf(' http://a.example/b ')?.href).toBe('http://a.example/b');
+    for (const refused of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'chrome://settings',
+      'data:text/html,x',
+    ])
+      expect(addressOf(refused)).toBeNull();
+  });
+});
