@@ -1,6 +1,7 @@
 import { Account } from './schemas/account';
 import { AutomationRun, RunList } from './schemas/automation';
 import { CookieList, CookiesImported } from './schemas/cookies';
+import { SessionDownloadList } from './schemas/downloads';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
 import { HelpRequest, HelpRequestList } from './schemas/help-requests';
 import { IdentityCheck } from './schemas/identity-check';
@@ -180,6 +181,18 @@ export const endpoints = {
     path: '/v1/sessions/stop',
     status: 200,
     response: Session,
+  }),
+  listSessionDownloads: endpoint({
+    method: 'GET',
+    path: '/v1/sessions/:id/downloads',
+    status: 200,
+    response: SessionDownloadList,
+  }),
+  getSessionDownload: endpoint({
+    method: 'GET',
+    path: '/v1/sessions/:id/downloads/:fileId',
+    status: 200,
+    binary: true,
   }),
 
   runAutomation: endpoint({

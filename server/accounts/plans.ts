@@ -17,3 +17,10 @@ export const SESSION_CAPS: Record<Exclude<Plan, 'enterprise'>, number> = {
 export function sessionCap(plan: Plan, enterpriseMaxSessions: number): number {
   return plan === 'enterprise' ? enterpriseMaxSessions : SESSION_CAPS[plan];
 }
+
+/** The bytes a profile's downloads may hold (kept in its folder until the profile is deleted). */
+export const DOWNLOAD_CAPS: Record<Plan, number> = {
+  free: 100 * 2 ** 20,
+  premium: 1024 * 2 ** 20,
+  enterprise: 5 * 1024 * 2 ** 20,
+};

@@ -65,6 +65,7 @@ export function wireService(base: BaseDeps): AppDeps {
     peers: cluster.peers,
     nodeId,
     limits: base.config.limits,
+    dataDir: base.config.dataDir,
   });
   const keyUses = createKeyUses(base.db, base.log);
   const streams = new StreamSlots();

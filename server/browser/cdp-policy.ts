@@ -50,11 +50,11 @@ export function checkCdpCommand(message: CdpMessage, downloadDir: string): CdpVe
       };
   }
   if (DOWNLOAD_METHODS.has(method) && params.behavior !== 'deny') {
-    // "default" would mean the service user's own Downloads folder.
-    const behavior = params.behavior === 'default' ? 'allow' : params.behavior;
+    // "default" would mean the service user's own Downloads folder; a file is always saved under its id, which
+    // the session's download records know it by (a page's name is never a path on the service's disk).
     return {
       allowed: true,
-      message: { ...message, params: { ...params, behavior, downloadPath: downloadDir } },
+      message: { ...message, params: { ...params, behavior: 'allowAndName', downloadPath: downloadDir } },
     };
   }
   return { allowed: true, message };

@@ -18,6 +18,7 @@ export class Conflict extends Error {
       | 'session_not_running'
       | 'session_busy'
       | 'profile_running'
+      | 'download_not_ready'
       | 'help_pending'
       | 'help_answered'
       | 'help_timed_out',

@@ -51,6 +51,13 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   },
   startSession: { summary: 'Start a browser session for a profile' },
   stopSession: { summary: 'Stop a browser session (safe to retry; never counted against the hourly limit)' },
+  listSessionDownloads: {
+    summary:
+      "The files the session's browser downloaded (while its profile exists, the session stopped or not)",
+  },
+  getSessionDownload: {
+    summary: "One downloaded file's bytes, as an attachment (Content-Disposition, nosniff)",
+  },
   runAutomation: { summary: 'Queue an automation script' },
   getRun: { summary: 'Read one run (run_id), optionally long-polling' },
   listRuns: { summary: 'List runs (without run_id)' },

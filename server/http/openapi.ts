@@ -118,10 +118,12 @@ function successResponse(variants: [EndpointName, Endpoint][], endpoint: Endpoin
     return { description, headers, content: { 'text/event-stream': { schema: schemaRef(ServiceEvent) } } };
   }
   if (endpoint.binary) {
+    // A download is whatever the page served; every other binary answer is a screenshot or a cookie file.
+    const type = variants[0]?.[0] === 'getSessionDownload' ? 'application/octet-stream' : 'image/png';
     return {
       description,
       headers,
-      content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+      content: { [type]: { schema: { type: 'string', contentMediaType: type } } },
     };
   }
   const schemas = variants.flatMap(([, variant]) => (variant.response ? [schemaRef(variant.response)] : []));

@@ -30,6 +30,7 @@ const TITLES: Record<ProblemCode, string> = {
   session_exists: 'Session already exists',
   session_not_running: 'Session is not running',
   session_busy: 'Session is starting or stopping',
+  download_not_ready: 'Download not finished',
   help_pending: 'The tab already waits for a person',
   help_answered: 'Already answered',
   help_timed_out: 'The request timed out',

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { checkToolArguments } from './tool-input';
 import { registeredTools, type ToolContext } from './tool-kit';
+import { addDownloadTools } from './tools-downloads';
 import { addHandoffTools } from './tools-handoff';
 import { advertiseTools } from './tools-list';
 import { addPageTools } from './tools-page';
@@ -28,6 +29,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
   addSessionTools(server, ctx);
   addRunTools(server, ctx);
   addPageTools(server, ctx);
+  addDownloadTools(server, ctx);
   addHandoffTools(server, ctx);
   advertiseTools(server, registeredTools(server));
   return server;

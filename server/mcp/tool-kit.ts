@@ -42,6 +42,8 @@ export interface ToolSpec<Input extends z.core.$ZodType> {
   title: string;
   description: string;
   input: Input;
+  /** The input as tools/list shows it, where `input` says more than a caller needs to call (every call is still checked against `input`). */
+  advertised?: z.core.$ZodType;
   annotations?: ToolAnnotations;
   /** Not counted against the hourly limit, so never refused by it (stopping a session). */
   free?: true;

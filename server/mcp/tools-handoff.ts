@@ -18,7 +18,7 @@ export function addHandoffTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Ask a person',
       description:
-        'Asks a person to act in your tab (2FA, consent, a choice) and waits: done, answer, choice, declined or timed_out (timeout_ms, 5 min).',
+        'Asks a person to act in your tab (2FA, consent, a choice); waits for done, answer, choice, declined or timed_out (5 min).',
       input: z.strictObject({ session_id: Id, ...HelpFields }),
     },
     async ({ session_id, ...fields }) => {

@@ -30,14 +30,16 @@ let advertised: Tool[] | null = null;
 
 /**
  * Answers tools/list from a list made once per process (the tools are the same for every account): each input
- * schema as JSON Schema, with only what a caller needs to know to call it.
+ * schema as JSON Schema, with only what a caller needs to know to call it. A tool's title is left out: its name
+ * and description say what it does, and a title would cost the list a thousand characters.
  */
 export function advertiseTools(server: McpServer, tools: ListedTool[]): void {
   advertised ??= tools.map(({ name, spec }) => ({
     name,
-    title: spec.title,
     description: spec.description,
-    inputSchema: leanSchema(z.toJSONSchema(spec.input, { io: 'input' })) as Tool['inputSchema'],
+    inputSchema: leanSchema(
+      z.toJSONSchema(spec.advertised ?? spec.input, { io: 'input' }),
+    ) as Tool['inputSchema'],
     ...(spec.annotations ? { annotations: spec.annotations } : {}),
   }));
   const list = advertised;
@@ -45,15 +47,17 @@ export function advertiseTools(server: McpServer, tools: ListedTool[]): void {
 }
 
 /**
- * A JSON Schema of ours, without the keys LEFT_UNSAID, at any depth, and a type or null said as a list of two
- * types rather than two schemas.
+ * A JSON Schema of ours, without the keys LEFT_UNSAID, at any depth, nor the type of a value its enum or const
+ * lists, and a type or null said as a list of two types rather than two schemas.
  */
 function leanSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(leanSchema);
   if (typeof schema !== 'object' || schema === null) return schema;
+  const saysItsValues = 'enum' in schema || 'const' in schema;
   const lean = Object.fromEntries(
     Object.entries(schema)
       .filter(([key, value]) => !LEFT_UNSAID.has(key) && !(key === 'default' && !value))
+      .filter(([key]) => !(key === 'type' && saysItsValues))
       .map(([key, value]) => [key, key === 'properties' ? mapValues(value, leanSchema) : leanSchema(value)]),
   );
   const nullable = orNull(lean);

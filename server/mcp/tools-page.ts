@@ -11,22 +11,45 @@ import { addTool, type ToolAnswer, type ToolContext } from './tool-kit';
 const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; readOnly?: true }> = {
   browser_navigate: {
     title: 'Open an address',
-    description:
-      'Opens an address in the agent’s tab through the profile’s proxy; waits for the load (30 s at most).',
+    description: 'Opens url in the agent’s tab via the profile’s proxy; waits for the load (30 s).',
   },
   browser_snapshot: {
     title: 'Read the page',
     description: 'The page’s accessibility tree as text; elements to act on carry [ref=eN].',
     readOnly: true,
   },
-  browser_click: { title: 'Click an element', description: 'Clicks the element of a ref.' },
+  browser_click: {
+    title: 'Click an element',
+    description: 'Clicks the element of a ref.',
+  },
+  browser_hover: { title: 'Hover an element', description: 'Hovers over the element of a ref.' },
+  browser_drag: { title: 'Drag and drop', description: 'Drags ref’s element onto to_ref’s.' },
+  browser_history: { title: 'Go back or forward', description: 'Goes back or forward in the tab’s history.' },
+  browser_handle_dialog: {
+    title: 'Answer a dialog',
+    description: 'Accepts (with a prompt’s prompt_text) or dismisses the page’s open dialog.',
+  },
+  browser_file_upload: {
+    title: 'Upload files',
+    description: 'Gives base64 files (512 KB each, 700 KB in all) to the file input or chooser of ref.',
+  },
+  browser_console_messages: {
+    title: 'Read the console',
+    description: 'The tab’s newest console messages and page errors (50; limit).',
+    readOnly: true,
+  },
+  browser_network_requests: {
+    title: 'List network requests',
+    description: 'The tab’s newest requests and statuses (50; limit); headers: with secrets redacted.',
+    readOnly: true,
+  },
   browser_type: {
     title: 'Type into a field',
     description: 'Replaces the text of a field; submit presses Enter after.',
   },
   browser_fill_form: {
     title: 'Fill several fields',
-    description: 'Fills textboxes, checkboxes, radios, comboboxes and sliders by ref in one call.',
+    description: 'Fills several fields by ref in one call.',
   },
   browser_select_option: {
     title: 'Choose options of a select',
@@ -34,20 +57,18 @@ const PAGE_TOOLS: Record<PageToolName, { title: string; description: string; rea
   },
   browser_press_key: { title: 'Press a key', description: 'Presses a key in the focused element.' },
   browser_wait_for: {
-    title: 'Wait for text or time',
-    description: 'Waits until text appears, text_gone goes (20 s at most), or time seconds pass.',
+    title: 'Wait for text, a download or time',
+    description: 'Waits for text, text_gone to go, a new download (20 s), or time seconds.',
     readOnly: true,
   },
   browser_take_screenshot: {
     title: 'Screenshot the page',
-    description:
-      'A PNG of the tab (full_page: the whole page). Prefer browser_snapshot; an image costs many tokens.',
+    description: 'A PNG of the tab (full_page: all). Prefer browser_snapshot.',
     readOnly: true,
   },
   browser_evaluate: {
     title: 'Run JavaScript in the page',
-    description:
-      'Evaluates an expression in the page and answers its JSON value; a promise is awaited (20 s).',
+    description: 'The JSON value of an expression in the page (a promise is awaited, 20 s).',
   },
   browser_tabs: {
     title: 'List, open, select or close tabs',

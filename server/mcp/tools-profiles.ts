@@ -10,8 +10,6 @@ import { countProfiles, getProfile, listProfiles } from '../store/profiles';
 import { changed, Detail, linesAnswer, profileLine } from './compact';
 import { addTool, type ToolContext } from './tool-kit';
 
-const ProfileId = Id.check(z.describe('prf_…'));
-
 /** The profile tools: the same functions as /v1/profiles, for the caller's account only. */
 export function addProfileTools(server: McpServer, ctx: ToolContext): void {
   const accountId = ctx.account.id;
@@ -46,7 +44,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Read a browser profile',
       description: 'One profile in full, with its identity.',
-      input: z.object({ profile_id: ProfileId }),
+      input: z.object({ profile_id: Id }),
       annotations: { readOnlyHint: true },
     },
     async ({ profile_id }) => {
@@ -83,7 +81,13 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Change a browser profile',
       description: 'Changes the given fields. A running session keeps its settings until restarted.',
-      input: z.object({ profile_id: ProfileId, changes: AgentProfileUpdate }),
+      input: z.object({ profile_id: Id, changes: AgentProfileUpdate }),
+      advertised: z.object({
+        profile_id: Id,
+        changes: z
+          .object({ new_identity: z.optional(z.boolean()) })
+          .check(z.describe('Any fields of create_profile; new_identity: a fresh identity.')),
+      }),
     },
     async ({ profile_id, changes }) => {
       const profile = await updateOwnProfile(deps, accountId, profile_id, changes);
@@ -105,8 +109,8 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
       title: 'Delete a browser profile',
       description: 'Deletes a profile and its data for good; a running one only with force.',
       input: z.object({
-        profile_id: ProfileId,
-        force: z.optional(z.boolean().check(z.describe('Stop its running session first.'))),
+        profile_id: Id,
+        force: z.optional(z.boolean()),
       }),
       annotations: { destructiveHint: true },
     },

@@ -59,7 +59,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     'check_proxy',
     {
       title: 'Check a saved proxy',
-      description: 'Whether a saved proxy works: exit IP, place, time taken (10 s at most).',
+      description: 'Whether a saved proxy works: exit IP, place, time (10 s at most).',
       input: z.object({ proxy_id: Id }),
       annotations: { readOnlyHint: true },
     },

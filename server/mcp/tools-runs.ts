@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RunCreate } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
+import { z } from '../../lib/api/zod';
 import { artifactPath, readArtifact } from '../automation/artifacts';
 import { DEFAULT_RUN_TIMEOUT_MS } from '../automation/runner';
 import { waitForRun } from '../automation/wait-for-run';
@@ -10,6 +11,27 @@ import { addTool, type ToolContext, type ToolImage } from './tool-kit';
 
 /** How long a run may wait in its profile's queue, on top of its own time limit, before the tool answers anyway. */
 const QUEUE_ALLOWANCE_MS = 60_000;
+
+/** What run_script's input is said to be: each step's fields in a sentence, rather than seven schemas. */
+const AdvertisedRun = z.object({
+  profile_id: z.optional(z.string()),
+  session_id: z.optional(z.string()),
+  name: z.optional(z.string()),
+  script: z.object({
+    steps: z.array(
+      z
+        .object({
+          action: z.enum(['goto', 'click', 'type', 'wait_for', 'extract', 'evaluate', 'screenshot']),
+        })
+        .check(
+          z.describe(
+            'goto: url; click: selector; type: selector, text; wait_for: selector and/or ms; extract: selector, name, attribute?; evaluate: expression, name?; screenshot: name',
+          ),
+        ),
+    ),
+    timeout_ms: z.optional(z.int()),
+  }),
+});
 
 /** run_script: queues an automation run as POST /v1/automation/run does, and waits for its end. */
 export function addRunTools(server: McpServer, ctx: ToolContext): void {
@@ -22,9 +44,10 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Run an automation script',
       description:
-        'Runs steps (CSS selectors) in a new tab of the profile’s browser, started if needed, and waits for the ' +
-        'end: status, step outcomes, outputs. Prefer it to many browser_* calls for a known sequence.',
+        'Runs CSS-selector steps in a new tab of the profile’s browser (started if needed); answers the outcome. ' +
+        'Prefer it for a known sequence.',
       input: RunCreate,
+      advertised: AdvertisedRun,
     },
     async (body) => {
       const queued = await deps.automation.enqueue(accountId, body, async () => {});

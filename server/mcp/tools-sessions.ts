@@ -22,7 +22,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     'list_sessions',
     {
       title: 'List browser sessions',
-      description: 'One line per session, newest first; status: running shows what is open.',
+      description: 'One line per session, newest first.',
       input: z.extend(SessionListQuery, { detail: Detail }),
       annotations: { readOnlyHint: true },
     },
@@ -88,12 +88,11 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     'set_cookies',
     {
       title: 'Import cookies into a profile',
-      description:
-        'Adds cookies to a profile, running or not; replace drops the others. Cookies without expiry are not kept.',
+      description: 'Adds cookies to a profile (replace: drops the others); session cookies are not kept.',
       input: z.object({
         profile_id: Id,
         cookies: CookieImport,
-        replace: z.optional(z.boolean().check(z.describe('Remove the profile’s other cookies first.'))),
+        replace: z.optional(z.boolean()),
       }),
     },
     async ({ profile_id, cookies, replace }) => {

@@ -3,6 +3,7 @@ import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { nodeNotAnswering, type Peers } from '../cluster/peers';
 import { Conflict, isDomainError } from '../core/domain-errors';
 import type { Logger } from '../core/log';
+import { downloadsOfSession } from '../downloads/session-downloads';
 import type { SessionManager } from '../sessions/manager';
 import type { SessionRow } from '../store/sessions';
 import { type OpenTab, openTab } from './open-tab';
@@ -45,8 +46,10 @@ export function createAgentPages(deps: {
   nodeId: string;
   limits: { maxStepOutputBytes: number };
   log: Logger;
+  /** Where the profiles' folders, and so the sessions' downloads, are. */
+  dataDir: string;
 }): AgentPages {
-  const { sessions, peers, nodeId, limits, log } = deps;
+  const { sessions, peers, nodeId, limits, log, dataDir } = deps;
   const held = new Map<string, Promise<Held>>();
 
   function notRunning(row: SessionRow): Conflict {
@@ -64,7 +67,11 @@ export function createAgentPages(deps: {
     const tab = await openTab(devtools);
     const entry: Held = {
       tab,
-      tabs: { current: tab.page, newTab: () => tab.page.context().newPage() },
+      tabs: {
+        current: tab.page,
+        newTab: () => tab.page.context().newPage(),
+        downloads: { list: () => downloadsOfSession(dataDir, row), reported: null },
+      },
       queue: Promise.resolve(),
       closed: new AbortController(),
     };

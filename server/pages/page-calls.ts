@@ -1,10 +1,22 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
+import {
+  answerDialog,
+  dialogLine,
+  openDialog,
+  refuseWhileOpen,
+  unlessDialogOpens,
+  watchDialogs,
+} from './page-dialogs';
+import { type AgentDownloads, noteDownloadsSoFar } from './page-downloads';
 import { evaluateInPage } from './page-evaluate';
+import { consoleMessages, networkRequests, watchNetwork } from './page-logs';
 import { PageProblem } from './page-problem';
 import { PageRefs } from './page-refs';
-import { cutTitle, cutUrl } from './page-text';
+import { cutUrl } from './page-text';
+import { decodeUploads, uploadFiles } from './page-upload';
+import { waitFor } from './page-wait';
+import { addressOf, where } from './page-where';
 import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from './steps';
 import { targetIdOf } from './tab-target';
 
@@ -20,7 +32,15 @@ export interface AgentTabs {
   current: Page;
   /** Opens a tab in the browser's default context, beside the person's. */
   newTab(): Promise<Page>;
+  downloads: AgentDownloads;
 }
+
+/** Tools that read what was recorded, or act on tabs, and so still answer while a dialog holds the page. */
+const WHILE_DIALOG_OPEN = new Set<PageCall['tool']>([
+  'browser_console_messages',
+  'browser_network_requests',
+  'browser_tabs',
+]);
 
 const refsOf = new WeakMap<Page, PageRefs>();
 
@@ -33,25 +53,49 @@ function refs(page: Page): PageRefs {
   return known;
 }
 
-/** Starts watching a tab's navigations before any snapshot is taken of it. */
+/** Starts watching a tab's navigations, dialogs and requests before the agent acts on it. */
 export function watchTab(page: Page): void {
+  if (refsOf.has(page)) return;
   refs(page);
+  watchDialogs(page);
+  watchNetwork(page);
 }
 
 /**
  * Performs one page tool on the agent's tab, through the same steps as an automation run where there is one
  * (navigation, evaluation, screenshot: same time limits, same output size limit, same sentences).
  */
+type PageCallContext = Pick<StepContext, 'maxOutputBytes' | 'stop' | 'egressRefusalOf'>;
+
 export async function performPageCall(
   tabs: AgentTabs,
   call: PageCall,
-  { maxOutputBytes, stop, egressRefusalOf }: Pick<StepContext, 'maxOutputBytes' | 'stop' | 'egressRefusalOf'>,
+  context: PageCallContext,
 ): Promise<PageAnswer> {
   if (tabs.current.isClosed()) {
     // The person (or a page) closed the agent's tab: it goes on in another one.
     tabs.current = tabs.current.context().pages()[0] ?? (await tabs.newTab());
     watchTab(tabs.current);
   }
+  await noteDownloadsSoFar(tabs.downloads);
+  const page = tabs.current;
+  if (call.tool === 'browser_handle_dialog')
+    return where(page, await answerDialog(page, call.args.accept, call.args.prompt_text));
+  if (WHILE_DIALOG_OPEN.has(call.tool)) return perform(tabs, call, context);
+  const dialog = openDialog(page);
+  if (dialog && call.tool === 'browser_snapshot') {
+    const url = cutUrl(page.url());
+    return {
+      text: `Page URL: ${url}\n${dialogLine(dialog)}`,
+      structured: { url, dialog: dialogLine(dialog) },
+    };
+  }
+  refuseWhileOpen(page);
+  return unlessDialogOpens(page, perform(tabs, call, context), () => where(page, 'A dialog opened.'));
+}
+
+async function perform(tabs: AgentTabs, call: PageCall, context: PageCallContext): Promise<PageAnswer> {
+  const { maxOutputBytes, stop, egressRefusalOf } = context;
   let shot: Uint8Array | null = null;
   const ctx = (): StepContext => ({
     page: tabs.current,
@@ -67,6 +111,7 @@ export async function performPageCall(
   });
   const page = tabs.current;
   const timeout = ELEMENT_TIMEOUT_MS;
+  const target = (ref: string, element?: string) => refs(page).locate(ref, element);
   switch (call.tool) {
     case 'browser_navigate':
       await navigateOrStay(page, () => runStep({ action: 'goto', url: call.args.url }, ctx()));
@@ -80,10 +125,42 @@ export async function performPageCall(
       };
     }
     case 'browser_click': {
-      const target = await refs(page).locate(call.args.ref, call.args.element);
-      await target.click({ timeout });
-      return where(page, `Clicked ${call.args.element ?? call.args.ref}.`);
+      const { ref, element, double, button, modifiers } = call.args;
+      const options = { timeout, button, modifiers };
+      if (double) await (await target(ref, element)).dblclick(options);
+      else await (await target(ref, element)).click(options);
+      return where(page, `${double ? 'Double-clicked' : 'Clicked'} ${element ?? ref}.`);
     }
+    case 'browser_hover':
+      await (await target(call.args.ref)).hover({ timeout });
+      return where(page, `Hovering over ${call.args.ref}.`);
+    case 'browser_drag': {
+      const [from, to] = [await target(call.args.ref), await target(call.args.to_ref)];
+      await from.dragTo(to, { timeout });
+      return where(page, `Dragged ${call.args.ref} onto ${call.args.to_ref}.`);
+    }
+    case 'browser_history': {
+      const before = page.url();
+      const how = { waitUntil: 'commit', timeout: GO_BACK.timeout } as const;
+      const went = call.args.go === 'back' ? await page.goBack(how) : await page.goForward(how);
+      if (went === null && page.url() === before)
+        throw new PageProblem(`There is no page to go ${call.args.go} to.`);
+      // A page the back-forward cache restored (no response) is loaded again: Playwright's refs do not follow a
+      // restored document, so the next snapshot's would not resolve.
+      if (went === null) await page.reload(GO_BACK);
+      return where(page, `Went ${call.args.go}.`);
+    }
+    case 'browser_file_upload': {
+      const files = decodeUploads(call.args.files);
+      await uploadFiles(page, await target(call.args.ref), files, timeout);
+      return where(page, `Uploaded ${files.map((file) => JSON.stringify(file.name)).join(', ')}.`);
+    }
+    case 'browser_console_messages':
+      return consoleMessages(page, call.args.limit);
+    case 'browser_network_requests':
+      return networkRequests(page, call.args);
+    case 'browser_handle_dialog':
+      throw new Error('answered before');
     case 'browser_type': {
       const target = await refs(page).locate(call.args.ref, call.args.element);
       await target.fill(call.args.text, { timeout });
@@ -115,7 +192,7 @@ export async function performPageCall(
       await page.keyboard.press(call.args.key);
       return where(page, `Pressed ${call.args.key}.`);
     case 'browser_wait_for':
-      return waitFor(page, call.args, stop);
+      return waitFor(page, tabs.downloads, call.args, stop);
     case 'browser_take_screenshot': {
       // The visible part as a run's screenshot step takes it; the whole page only when asked.
       if (call.args.full_page) shot = await page.screenshot({ type: 'png', fullPage: true, timeout });
@@ -164,46 +241,6 @@ async function navigateOrStay(page: Page, navigate: () => Promise<unknown>): Pro
     const stays = now === before ? `The tab stays at ${cutUrl(before)}.` : `The tab is at ${cutUrl(now)}.`;
     throw new PageProblem(`${error instanceof Error ? error.message : String(error)}. ${stays}`);
   }
-}
-
-/** A tab's address and title as an answer carries them: cut, since the page writes both. */
-async function addressOf(page: Page): Promise<{ url: string; title: string }> {
-  return { url: cutUrl(page.url()), title: cutTitle(await page.title().catch(() => '')) };
-}
-
-async function where(page: Page, done: string): Promise<PageAnswer> {
-  const { url, title } = await addressOf(page);
-  return {
-    text: `${done} Page URL: ${url}. Take a snapshot to see the page as it is now.`,
-    structured: { url, title },
-  };
-}
-
-async function waitFor(
-  page: Page,
-  { text, text_gone, time }: { text?: string; text_gone?: string; time?: number },
-  stop: AbortSignal,
-): Promise<PageAnswer> {
-  if (text === undefined && text_gone === undefined && time === undefined)
-    throw new PageProblem('Give text, text_gone or time to wait for.');
-  const timeout = 20_000;
-  const late = (what: string) => () => {
-    throw new PageProblem(`${what} within 20 s.`);
-  };
-  if (time !== undefined) await sleep(time * 1000, undefined, { signal: stop });
-  if (text !== undefined)
-    await page
-      .getByText(text)
-      .first()
-      .waitFor({ state: 'visible', timeout })
-      .catch(late(`${JSON.stringify(text)} did not appear`));
-  if (text_gone !== undefined)
-    await page
-      .getByText(text_gone)
-      .first()
-      .waitFor({ state: 'hidden', timeout })
-      .catch(late(`${JSON.stringify(text_gone)} did not go away`));
-  return where(page, 'Waited.');
 }
 
 async function switchTabs(

@@ -1,5 +1,8 @@
+import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { NotFound } from '../core/domain-errors';
+import { attachmentHeaders } from '../downloads/attachment';
+import { listSessionDownloads, openSessionDownload } from '../downloads/session-downloads';
 import type { AppEnv } from '../http/env';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
@@ -31,6 +34,18 @@ export const sessionRoutes: Route[] = [
       'Content-Type': 'image/jpeg',
       'Cache-Control': 'private, max-age=5',
     });
+  }),
+
+  route('listSessionDownloads', async (c, { params, status }, { db, config }) => {
+    const data = await listSessionDownloads({ db, dataDir: config.dataDir }, c.get('account').id, params.id);
+    return c.json({ data }, status);
+  }),
+
+  route('getSessionDownload', async (c, { params, status }, { db, config }) => {
+    const deps = { db, dataDir: config.dataDir };
+    const file = await openSessionDownload(deps, c.get('account').id, params.id, params.fileId);
+    const stream = Readable.toWeb(file.open()) as ReadableStream<Uint8Array>;
+    return c.body(stream, status, attachmentHeaders(file.download));
   }),
 
   route('startSession', async (c, { body, status }, { sessions }) => {

@@ -4,6 +4,7 @@ import { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { findBrowserProcess } from '../browser/orphans';
 import { openSessionRelay, type SessionRelay } from '../browser/proxy-relay';
 import { shutDownBrowser } from '../browser/shut-down';
+import { once } from '../core/once';
 import { canonicalPath } from '../core/processes';
 import { settlesWithin } from '../core/time-limit';
 import { BrowserLaunchError, type LaunchOptions } from './launch-options';
@@ -128,12 +129,4 @@ async function attach(chromium: SpawnedChromium, launch: Launch): Promise<Runnin
     return stopping;
   };
   return { pid, devtools, exited, stop, egressRefusalOf: (host) => relay.refusalOf(host) };
-}
-
-function once(action: () => Promise<void>): () => Promise<void> {
-  let result: Promise<void> | null = null;
-  return () => {
-    result ??= action();
-    return result;
-  };
 }

@@ -1,6 +1,7 @@
 import type { RelayLimits } from '../browser/relay-limits';
 import type { FingerprintSettings, ProxySettings } from '../browser/settings';
 import type { EgressPolicy } from '../core/egress-policy';
+import type { DownloadSettings } from '../downloads/download-setup';
 import type { PresentedIdentity } from '../identity/presented';
 
 /** What a session's browser is launched with (launch-browser.ts), as its launch steps read it too. */
@@ -20,6 +21,8 @@ export interface LaunchOptions {
   startTimeoutMs?: number;
   /** How long and how many connections the relay holds; RELAY_LIMITS when left out (tests set shorter ones). */
   relayLimits?: RelayLimits;
+  /** Whose the downloads are and the plan's bound on them; unbounded and of no session when left out. */
+  downloads?: DownloadSettings;
 }
 
 /** A launch that did not give a running browser; the message says why in a sentence. */

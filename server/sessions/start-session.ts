@@ -1,4 +1,4 @@
-import { sessionCap } from '../accounts/plans';
+import { DOWNLOAD_CAPS, sessionCap } from '../accounts/plans';
 import { refuseForbiddenProxy } from '../browser/proxy-relay';
 import { withoutPaths } from '../browser/startup-failure';
 import { profileDataDir } from '../core/data-dir';
@@ -108,6 +108,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
         identity,
         egress: config.egress,
         onEgressRefused: (detail) => log.info('egress refused', { session_id: row.id, detail }),
+        downloads: { sessionId: row.id, maxBytes: DOWNLOAD_CAPS[plan] },
       }),
     );
     launching.set(row.id, launched);

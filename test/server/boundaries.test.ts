@@ -18,6 +18,7 @@ const FLOORS: string[][] = [
     'browser',
     'cluster',
     'cookies',
+    'downloads',
     'events',
     'handoff',
     'identity',

@@ -1,10 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
+import { PROJECT_ROOT } from '../../server/core/config';
 
 /** The page an agent fills: a field and a button whose answer appears without leaving the page. */
 const FORM_PAGE = `<!doctype html><title>Sign up</title>
@@ -61,6 +64,17 @@ export function httpTransport(
       seen.push(response.headers.get('ratelimit'));
       return response;
     },
+  });
+}
+
+/** `npm run mcp` as an MCP client that speaks only stdio starts it: the relay to the service's /v1/mcp. */
+export function stdioTransport(baseUrl: string, apiKey: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', path.join(PROJECT_ROOT, 'server', 'mcp', 'stdio.ts'), '--url', baseUrl],
+    env: { ...(process.env as Record<string, string>), PROFILE_PILOT_KEY: apiKey },
+    cwd: PROJECT_ROOT,
+    stderr: 'pipe',
   });
 }
 

@@ -11,14 +11,53 @@ const Ref = z
     z.maxLength(20, { error: 'must be a ref from the latest snapshot, such as e12', abort: true }),
     z.regex(/^[a-z0-9]{1,20}$/, 'must be a ref from the latest snapshot, such as e12'),
   );
-const Element = z.optional(
-  z.string().check(z.maxLength(500)).check(z.describe('What it is ("Email field"), for error sentences.')),
-);
+/** What the element is ("Email field"), for the sentence of an error. */
+const Element = z.optional(z.string().check(z.maxLength(500)));
+
+/** The most one uploaded file may hold, and all of one call's files: a call's body is at most 1 MiB of JSON. */
+export const MAX_UPLOAD_FILE_BYTES = 512 * 1024;
+export const MAX_UPLOAD_TOTAL_BYTES = 700 * 1024;
+
+const UploadedFile = z.strictObject({
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  base64: z.string().check(z.maxLength(Math.ceil(MAX_UPLOAD_TOTAL_BYTES / 3) * 4 + 4)),
+  type: z.optional(z.string().check(z.maxLength(100))),
+});
+
+const Newest = z.optional(z.int().check(z.minimum(1), z.maximum(200)));
 
 export const pageInputs = {
   browser_navigate: { session_id: Id, url: PageAddress },
   browser_snapshot: { session_id: Id },
-  browser_click: { session_id: Id, ref: Ref, element: Element },
+  browser_click: {
+    session_id: Id,
+    ref: Ref,
+    element: Element,
+    double: z.optional(z.boolean()),
+    button: z.optional(z.enum(['left', 'right', 'middle'])),
+    modifiers: z.optional(
+      z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).check(z.maxLength(5)),
+    ),
+  },
+  browser_hover: { session_id: Id, ref: Ref },
+  browser_drag: { session_id: Id, ref: Ref, to_ref: Ref },
+  browser_history: { session_id: Id, go: z.enum(['back', 'forward']) },
+  browser_handle_dialog: {
+    session_id: Id,
+    accept: z.boolean(),
+    prompt_text: z.optional(TypedText),
+  },
+  browser_file_upload: {
+    session_id: Id,
+    ref: Ref,
+    files: z.array(UploadedFile).check(z.minLength(1), z.maxLength(10)),
+  },
+  browser_console_messages: { session_id: Id, limit: Newest },
+  browser_network_requests: {
+    session_id: Id,
+    limit: Newest,
+    headers: z.optional(z.boolean()),
+  },
   browser_type: {
     session_id: Id,
     ref: Ref,
@@ -56,6 +95,7 @@ export const pageInputs = {
     text: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
     text_gone: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
     time: z.optional(z.number().check(z.minimum(0), z.maximum(20)).check(z.describe('Seconds to wait.'))),
+    download: z.optional(z.boolean()),
   },
   browser_take_screenshot: {
     session_id: Id,

@@ -18,6 +18,7 @@ export const PROBLEM_CODES = [
   'session_exists',
   'session_not_running',
   'session_busy',
+  'download_not_ready',
   'help_pending',
   'help_answered',
   'help_timed_out',

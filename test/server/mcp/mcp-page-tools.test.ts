@@ -176,7 +176,7 @@ describe('MCP page tools on a real page', () => {
     const started = Date.now();
     await ok(client, 'browser_wait_for', { session_id, time: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    expect(await refusal('browser_wait_for', {})).toBe('Give text, text_gone or time to wait for.');
+    expect(await refusal('browser_wait_for', {})).toBe('Give text, text_gone, time or download to wait for.');
   });
 
   it('browser_evaluate answers an expression’s value from the page, a promise awaited', async () => {

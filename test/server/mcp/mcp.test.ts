@@ -1,12 +1,18 @@
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../../server/core/config';
 import { JSON_HEADERS, requester, type TestService } from '../../support/harness';
 import { startServiceInProcess } from '../../support/in-process-service';
-import { call, connect, httpTransport, ok, refOf, serveFormPage, textOf } from '../../support/mcp-client';
+import {
+  call,
+  connect,
+  httpTransport,
+  ok,
+  refOf,
+  serveFormPage,
+  stdioTransport,
+  textOf,
+} from '../../support/mcp-client';
 
 const TOOLS = [
   'list_profiles',
@@ -34,6 +40,15 @@ const TOOLS = [
   'browser_take_screenshot',
   'browser_evaluate',
   'browser_tabs',
+  'browser_hover',
+  'browser_drag',
+  'browser_history',
+  'browser_handle_dialog',
+  'browser_file_upload',
+  'browser_console_messages',
+  'browser_network_requests',
+  'session_downloads',
+  'request_human',
 ];
 
 const IDLE_S = 4;
@@ -59,16 +74,6 @@ afterAll(async () => {
   await service?.close();
   await site?.close();
 });
-
-function stdioTransport(apiKey: string): StdioClientTransport {
-  return new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', path.join(PROJECT_ROOT, 'server', 'mcp', 'stdio.ts'), '--url', service.baseUrl],
-    env: { ...(process.env as Record<string, string>), PROFILE_PILOT_KEY: apiKey },
-    cwd: PROJECT_ROOT,
-    stderr: 'pipe',
-  });
-}
 
 /** What an agent does: a profile, its browser, a form filled by refs, a screenshot, and the session stopped. */
 async function fillTheForm(
@@ -350,7 +355,7 @@ describe('an agent’s use of a session', () => {
 
 describe('MCP over stdio (npm run mcp)', () => {
   it('relays the same journey to the service', async () => {
-    const client = await connect(stdioTransport(key));
+    const client = await connect(stdioTransport(service.baseUrl, key));
     const { sessionId } = await fillTheForm(client, 'stdio');
     expect((await ok(client, 'stop_session', { session_id: sessionId })).status).toBe('stopped');
     await client.close();

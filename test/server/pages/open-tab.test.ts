@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devtoolsTransport } from '../../../server/pages/devtools-transport';
@@ -112,9 +112,12 @@ describe('a tab over the DevTools multiplexer in the process', () => {
     await page.setContent('<a id="get" download="note.txt" href="data:text/plain,hello">get</a>');
     await page.click('#get');
     const downloads = join(folder.path, 'Downloads');
-    await expect
-      .poll(() => readdirSync(downloads).filter((name) => !name.endsWith('.crdownload')))
-      .toEqual(['note.txt']);
+    // Stored under the download's own id, beside its record (downloads/download-setup.ts).
+    const saved = () =>
+      readdirSync(downloads, { withFileTypes: true }).some(
+        (entry) => entry.isFile() && readFileSync(join(downloads, entry.name), 'utf8') === 'hello',
+      );
+    await expect.poll(saved).toBe(true);
   });
 
   it('ends, and tells Playwright, when the browser goes away', async () => {

@@ -109,7 +109,7 @@ describe('CdpMultiplexer', () => {
     ]);
     expect(browser.received.at(-1)).toMatchObject({
       method: 'Browser.setDownloadBehavior',
-      params: { behavior: 'allow', downloadPath: '/profile/Downloads' },
+      params: { behavior: 'allowAndName', downloadPath: '/profile/Downloads' },
     });
   });
 
