@@ -1,9 +1,9 @@
 import type { Clock } from '../core/clock';
 import type { Limits } from '../core/config';
 import type { Database } from '../db/driver';
+import { bytes } from '../pages/sentences';
 import { findArtifact, insertArtifact } from '../store/runs';
 import { readArtifactFile, writeArtifactFile } from './artifact-files';
-import { bytes } from './runner-messages';
 
 export function artifactPath(runId: string, name: string): string {
   return `/v1/automation/runs/${runId}/artifacts/${encodeURIComponent(name)}`;

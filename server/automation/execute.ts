@@ -41,12 +41,13 @@ export async function executeRun(
   );
   let result: RunScriptResult;
   try {
-    const cdpUrl = sessions.localCdpUrl(target.session);
+    // In this process when it runs the session; through the node that does when the run started it there.
+    const devtools = sessions.devtoolsOf(target.session.id) ?? sessions.localCdpUrl(target.session);
     result =
-      cdpUrl === null
+      devtools === null
         ? { status: 'failed', output: {}, error: 'The session stopped before this run could start.' }
         : await execute({
-            cdpUrl,
+            devtools,
             script: run.script,
             signal,
             egressRefusalOf: (host) => sessions.egressRefusalOf(target.session.id, host),

@@ -1,9 +1,11 @@
 import type { Script, Step } from '../../lib/api/inputs/automation';
-import { openRunPage, type RunPage } from './runner-browser';
+import { type DevtoolsEndpoint, type OpenTab, openTab } from '../pages/open-tab';
+import { reasonOf } from '../pages/sentences';
+import { ELEMENT_TIMEOUT_MS, runStep, type StepContext, type StepOutput } from '../pages/steps';
+import { targetIdOf } from '../pages/tab-target';
 import { interruptible, RunInterrupted } from './runner-interrupt';
 import {
   cancelledBefore,
-  reasonOf,
   runOutputTooLarge,
   stepCancelled,
   stepFailed,
@@ -11,8 +13,6 @@ import {
   timeLimitWhileConnecting,
   unreachable,
 } from './runner-messages';
-import { ELEMENT_TIMEOUT_MS, runStep, type StepContext, type StepOutput } from './steps';
-import { targetIdOf } from './tab-target';
 
 export const DEFAULT_RUN_TIMEOUT_MS = 60_000;
 const DEFAULT_OUTPUT_LIMITS = { stepOutputBytes: 2 ** 20, runOutputBytes: 4 * 2 ** 20 };
@@ -23,8 +23,8 @@ export interface StepOutcome {
 }
 
 export interface RunScriptOptions {
-  /** ws://…/devtools/browser/… of an already running browser (not ours to close). */
-  cdpUrl: string;
+  /** The DevTools of an already running browser (not ours to close). */
+  devtools: DevtoolsEndpoint;
   /** Already validated. */
   script: Script;
   /** Cancels the run: the current step is abandoned (reported failed, "was cancelled"), the rest skipped. */
@@ -57,7 +57,7 @@ export interface RunScriptResult {
 type Attempt = { output: StepOutput } | { failure: RunScriptResult['status']; error: string };
 
 /**
- * Runs a script in a new tab of the browser at `cdpUrl`, within `script.timeout_ms`. Never rejects because of
+ * Runs a script in a new tab of the browser at `devtools`, within `script.timeout_ms`. Never rejects because of
  * the browser or the script (those end the run with a sentence); rejects only when a callback throws.
  */
 export async function runScript(options: RunScriptOptions): Promise<RunScriptResult> {
@@ -81,8 +81,8 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
   };
 
   if (signal?.aborted) return end('cancelled', cancelledBefore(0, firstStep), 0);
-  const opening = openRunPage(options.cdpUrl);
-  let run: RunPage;
+  const opening = openTab(options.devtools);
+  let run: OpenTab;
   try {
     run = await interruptible(() => opening, deadline, signal);
   } catch (error) {

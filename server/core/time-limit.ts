@@ -8,3 +8,16 @@ export function timeLimit(ms: number, also: AbortSignal): { signal: AbortSignal;
   const clock = setTimeout(() => timeUp.abort(new DOMException('time is up', 'TimeoutError')), ms);
   return { signal: AbortSignal.any([also, timeUp.signal]), clear: () => clearTimeout(clock) };
 }
+
+/** True if the promise settles within `ms`, false otherwise; leaves no timer behind. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((settle) => {
+    timer = setTimeout(() => settle(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,16 +1,16 @@
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
-import { openRunPage, type RunPage } from '../automation/runner-browser';
-import { reasonOf } from '../automation/runner-messages';
-import { targetIdOf } from '../automation/tab-target';
 import { nodeNotAnswering, type Peers } from '../cluster/peers';
 import { Conflict, isDomainError } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import { downloadsOfSession } from '../downloads/session-downloads';
 import type { SessionManager } from '../sessions/manager';
 import type { SessionRow } from '../store/sessions';
+import { type OpenTab, openTab } from './open-tab';
 import { type AgentTabs, performPageCall, watchTab } from './page-calls';
 import { PageProblem } from './page-problem';
+import { reasonOf } from './sentences';
+import { targetIdOf } from './tab-target';
 
 /**
  * How long the agent's connection to a browser is kept after its last page tool. While it is open the session
@@ -32,7 +32,7 @@ export interface AgentPages {
 }
 
 interface Held {
-  run: RunPage;
+  tab: OpenTab;
   tabs: AgentTabs;
   /** The calls of one session run one after the other: a click lands on the page the previous call left. */
   queue: Promise<unknown>;
@@ -60,23 +60,23 @@ export function createAgentPages(deps: {
     );
   }
 
-  /** Connects through the session's DevTools address, as a run does, into a tab of the agent's own. */
+  /** Connects to the session's DevTools in this process, as a run does, into a tab of the agent's own. */
   async function connect(row: SessionRow): Promise<Held> {
-    const cdpUrl = sessions.localCdpUrl(row);
-    if (cdpUrl === null) throw notRunning(row);
-    const run = await openRunPage(cdpUrl);
+    const devtools = sessions.devtoolsOf(row.id);
+    if (devtools === null) throw notRunning(row);
+    const tab = await openTab(devtools);
     const entry: Held = {
-      run,
+      tab,
       tabs: {
-        current: run.page,
-        newTab: () => run.page.context().newPage(),
+        current: tab.page,
+        newTab: () => tab.page.context().newPage(),
         downloads: { list: () => downloadsOfSession(dataDir, row), reported: null },
       },
       queue: Promise.resolve(),
       closed: new AbortController(),
     };
-    watchTab(run.page);
-    run.page
+    watchTab(tab.page);
+    tab.page
       .context()
       .browser()
       ?.once('disconnected', () => forget(row.id, entry));
@@ -94,7 +94,7 @@ export function createAgentPages(deps: {
   async function release(sessionId: string, entry: Held): Promise<void> {
     forget(sessionId, entry);
     held.delete(sessionId);
-    await entry.run.release();
+    await entry.tab.release();
   }
 
   async function heldFor(row: SessionRow): Promise<Held> {

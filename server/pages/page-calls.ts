@@ -1,7 +1,5 @@
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
-import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from '../automation/steps';
-import { targetIdOf } from '../automation/tab-target';
 import {
   answerDialog,
   dialogLine,
@@ -19,6 +17,8 @@ import { cutUrl } from './page-text';
 import { decodeUploads, uploadFiles } from './page-upload';
 import { waitFor } from './page-wait';
 import { addressOf, where } from './page-where';
+import { ELEMENT_TIMEOUT_MS, runStep, type StepContext } from './steps';
+import { targetIdOf } from './tab-target';
 
 /** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
 const CALL_TIME_LIMIT_MS = 45_000;

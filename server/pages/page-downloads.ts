@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionDownload } from '../../lib/api/schemas/downloads';
-import { bytes } from '../automation/runner-messages';
 import { PageProblem } from './page-problem';
+import { bytes } from './sentences';
 
 /** How long browser_wait_for waits for a download to end. */
 const DOWNLOAD_WAIT_MS = 20_000;

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CDPSession, Page } from 'playwright-core';
-import { bytes, seconds } from '../automation/runner-messages';
 import { timeLimit } from '../core/time-limit';
 import { PageProblem } from './page-problem';
+import { bytes, seconds } from './sentences';
 
 /** How long browser_evaluate may take, a promise's wait included, before the evaluation is ended. */
 export const EVALUATE_TIME_LIMIT_MS = 20_000;

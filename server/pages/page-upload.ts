@@ -1,8 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_TOTAL_BYTES } from '../../lib/api/inputs/page-tools';
-import { bytes } from '../automation/runner-messages';
 import { safeFileName, typeOfName } from '../downloads/download-files';
 import { PageProblem } from './page-problem';
+import { bytes } from './sentences';
 
 interface UploadedFile {
   name: string;

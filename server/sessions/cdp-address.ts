@@ -7,7 +7,7 @@ import { isHere, type SessionParts } from './parts';
 export interface CdpAddresses {
   /** The API's view of a session: while it runs, its DevTools address on `origin`. */
   view(row: SessionRow, origin: string): Session;
-  /** The address on this process's own origin, for the automation runner; null until it listens. */
+  /** The address on this process's own origin, for a run on another node's session; null until it listens. */
   localCdpUrl(row: SessionRow): string | null;
   listeningAt(origin: string): void;
 }

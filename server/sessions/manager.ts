@@ -14,7 +14,8 @@ import { createSlots } from './capacity';
 import { createCdpAddresses } from './cdp-address';
 import { CdpTokens } from './cdp-tokens';
 import { createIdleWatch } from './idle-watch';
-import type { LaunchOptions, RunningBrowser } from './launch-browser';
+import type { RunningBrowser } from './launch-browser';
+import type { LaunchOptions } from './launch-options';
 import { ALONE, type ClusterSeat, type SessionConfig, type SessionParts } from './parts';
 import { createProfileStateSync, type ProfileStateSync } from './profile-state';
 import { createSessionRecovery } from './recovery';
@@ -46,9 +47,12 @@ export interface SessionManager {
   startHere(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
   /** The API's view of a session: while it runs, its DevTools address on `origin` with a fresh token. */
   view(row: SessionRow, origin: string): Session;
-  /** The running session's DevTools address on this process's own address, for the automation runner. */
+  /**
+   * The running session's DevTools address on this process's own address, relayed to the node that runs it: for
+   * a run whose session another node started (one this process runs is reached by `devtoolsOf`).
+   */
   localCdpUrl(row: SessionRow): string | null;
-  /** What the DevTools endpoint relays to, for a session this process runs. */
+  /** The DevTools of a session this process runs: what its `cdp_url` serves, and what runs and agents use. */
   devtoolsOf(sessionId: string): CdpMultiplexer | null;
   /** The egress policy's sentence if it recently refused this process's session a request to `host`. */
   egressRefusalOf(sessionId: string, host: string): string | null;
@@ -56,7 +60,7 @@ export interface SessionManager {
   markActiveTab(sessionId: string, targetId: string): void;
   /** The tab an agent or a run used last, while the session runs here; null when none has. */
   activeTabOf(sessionId: string): string | null;
-  /** Told once the service listens (the runner connects back through it). */
+  /** Told once the service listens (a run on another node's session connects through it). */
   listeningAt(origin: string): void;
   /** Stops a session (safe to repeat) and answers its final state. */
   stop(row: SessionRow, reason: StopReason): Promise<Session>;

@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock';
 import type { Logger } from '../core/log';
 import type { Queryable } from '../db/driver';
 import { findNewerProfileState, storeProfileState } from '../store/profile-state';
-import { BrowserLaunchError } from './launch-browser';
+import { BrowserLaunchError } from './launch-options';
 import { type ArchivedFile, ProfileArchiveError, packFiles, unpackFiles } from './profile-archive';
 import { HELD_VERSION_FILE, profileFiles, withinLimit } from './profile-files';
 

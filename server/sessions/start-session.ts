@@ -19,7 +19,8 @@ import {
 import { atCapacity, type Slots, sessionLimit } from './capacity';
 import { chromeToLaunch } from './chrome-path';
 import type { IdleWatch } from './idle-watch';
-import { BrowserLaunchError, type LaunchOptions, launchBrowser, type RunningBrowser } from './launch-browser';
+import { launchBrowser, type RunningBrowser } from './launch-browser';
+import { BrowserLaunchError, type LaunchOptions } from './launch-options';
 import { changeSession, type SessionParts } from './parts';
 import type { SessionStopper } from './stop-session';
 

@@ -68,6 +68,14 @@ describe('npm run bench', { timeout: 240_000 }, () => {
   });
 });
 
+describe('npm run bench:click', { timeout: 240_000 }, () => {
+  it('prints the median and p90 of MCP browser_click end to end', async () => {
+    const { code, stdout } = await bench({ CLICKS: '2', TURN: '1' }, 'bench:click');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ {2}this checkout +median \d+\.\d ms {2}p90 \d+\.\d ms$/m);
+  });
+});
+
 describe.skipIf(!postgresForTests())('npm run bench:cluster', { timeout: 240_000 }, () => {
   it('prints statements per request and per session, a browser’s memory, and requests per process', async () => {
     const { code, stdout } = await bench(

@@ -139,6 +139,18 @@ describe('server boundaries', () => {
     expect(sideways).toEqual([]);
   });
 
+  it('keeps runs on the page layer: pages/ imports nothing from automation/', () => {
+    const pages = files.filter((file) => folderOf(file) === 'pages');
+    const intoRuns = pages.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(IMPORT)].flatMap(([, specifier = '']) => {
+        const target = path.resolve(path.dirname(file), specifier);
+        return folderOf(target) === 'automation' ? [`${relative(file)} imports ${relative(target)}`] : [];
+      }),
+    );
+    expect(pages.length).toBeGreaterThan(0);
+    expect(intoRuns).toEqual([]);
+  });
+
   it('imports in no circle between folders (a folder-level graph)', () => {
     expect(firstCircle(folderImports(files))).toBeNull();
   });

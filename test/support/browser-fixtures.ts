@@ -12,7 +12,8 @@ import { ServedNames } from '../../server/http/served-names';
 import { serveUpgrades } from '../../server/http/upgrades';
 import { cdpEndpoint } from '../../server/routes/cdp-endpoint';
 import { CdpTokens } from '../../server/sessions/cdp-tokens';
-import { type LaunchOptions, launchBrowser, type RunningBrowser } from '../../server/sessions/launch-browser';
+import { launchBrowser, type RunningBrowser } from '../../server/sessions/launch-browser';
+import type { LaunchOptions } from '../../server/sessions/launch-options';
 
 /** The Chromium the tests launch: CHROME_PATH when set (only it, as the service does), else the one found here. */
 export const CHROMIUM = process.env.CHROME_PATH || findChrome() || failWith(CHROME_INSTALL_HINT);

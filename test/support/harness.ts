@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from '../../server/core/config';
 import { copyDatabaseTemplate } from './data-dir-template';
 import { runKeysInProcess } from './keys-in-process';
 
-const MAIN = path.join(PROJECT_ROOT, 'server', 'boot', 'main.ts');
+const mainOf = (root: string) => path.join(root, 'server', 'boot', 'main.ts');
 // Under the hook timeout (vitest.config.ts), so that a service that does not start fails with its logs.
 const START_TIMEOUT_MS = 150_000;
 
@@ -58,16 +58,18 @@ export async function createDataDir(): Promise<string> {
 
 /**
  * Starts the real service as a child process (`node --import tsx server/boot/main.ts [args]`) on a free port and a
- * data dir (a new temp dir unless given), and resolves once it logs that it listens.
+ * data dir (a new temp dir unless given), and resolves once it logs that it listens. `root` runs another checkout
+ * of the project (a bench's baseline) instead of this one.
  */
 export async function startService(
-  options: { env?: Record<string, string>; dataDir?: string; args?: string[] } = {},
+  options: { env?: Record<string, string>; dataDir?: string; args?: string[]; root?: string } = {},
 ): Promise<ServiceHandle> {
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await createDataDir());
   const env = serviceEnv(dataDir, options.env);
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...(options.args ?? [])], {
-    cwd: PROJECT_ROOT,
+  const root = options.root ?? PROJECT_ROOT;
+  const child = spawn(process.execPath, ['--import', 'tsx', mainOf(root), ...(options.args ?? [])], {
+    cwd: root,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -150,7 +152,7 @@ export function runCli(
   args: string[],
   options: { dataDir: string; env?: Record<string, string> },
 ): Promise<CliResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainOf(PROJECT_ROOT), ...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DATA_DIR: options.dataDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -64,7 +64,7 @@ async function pageTargetIds(): Promise<string[]> {
 }
 
 // The first run connects right after Chromium started, while its first tab is still opening: the case where
-// Playwright's connectOverCDP can hang and the runner's second connect attempt matters (runner-browser.ts).
+// Playwright's connectOverCDP can hang and the runner's second connect attempt matters (pages/open-tab.ts).
 beforeAll(async () => {
   userDataDir = await mkdtemp(join(tmpdir(), 'runner-test-'));
   browserProcess = spawn(
@@ -111,7 +111,7 @@ async function run(script: Script, extra: Partial<RunScriptOptions> = {}) {
   const outcomes: StepOutcome[] = [];
   const artifacts = new Map<string, Uint8Array>();
   const result = await runScript({
-    cdpUrl,
+    devtools: cdpUrl,
     script,
     onStepStart: (index) => {
       events.push(`start ${index}`);
@@ -335,7 +335,7 @@ describe('runScript', () => {
           { action: 'extract', selector: 'h1', name: 'h' },
         ],
       },
-      { cdpUrl: `ws://127.0.0.1:${port}/devtools/browser/gone` },
+      { devtools: `ws://127.0.0.1:${port}/devtools/browser/gone` },
     );
 
     expect(result.status).toBe('failed');

@@ -31,6 +31,7 @@ const arrivals: (() => void)[] = [];
 
 const sessions = {
   start: async (_account: string, profileId: string) => ({ id: `ses_for_${profileId}` }) as SessionRow,
+  devtoolsOf: () => null,
   localCdpUrl: (sessionId: string) => `ws://127.0.0.1:1/v1/sessions/${sessionId}/cdp/unused`,
   stop: async () => ({}) as Session,
 } as unknown as SessionManager;

@@ -7,12 +7,8 @@ import { createInterface } from 'node:readline';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBrowserProcess, stopOrphanBrowser } from '../../../server/browser/orphans';
-import {
-  BrowserLaunchError,
-  type LaunchOptions,
-  launchBrowser,
-  type RunningBrowser,
-} from '../../../server/sessions/launch-browser';
+import { launchBrowser, type RunningBrowser } from '../../../server/sessions/launch-browser';
+import { BrowserLaunchError, type LaunchOptions } from '../../../server/sessions/launch-options';
 import {
   CHROMIUM,
   isAlive,

@@ -8,7 +8,7 @@ import { createLogger } from '../../../server/core/log';
 import type { Database } from '../../../server/db/driver';
 import { migrate } from '../../../server/db/migrate';
 import { openDatabase } from '../../../server/db/open';
-import { BrowserLaunchError } from '../../../server/sessions/launch-browser';
+import { BrowserLaunchError } from '../../../server/sessions/launch-options';
 import { ProfileArchiveError, packFiles } from '../../../server/sessions/profile-archive';
 import { HELD_VERSION_FILE, profileFiles } from '../../../server/sessions/profile-files';
 import { createProfileStateSync } from '../../../server/sessions/profile-state';

@@ -4,7 +4,7 @@ import type { Step } from '../../lib/api/inputs/automation';
 import type { HelpFields } from '../../lib/api/inputs/help-requests';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth';
-import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './runner-messages';
+import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './sentences';
 import { targetIdOf } from './tab-target';
 
 export const ELEMENT_TIMEOUT_MS = 10_000;
@@ -202,7 +202,7 @@ async function askHuman(ctx: StepContext, step: Extract<Step, { action: 'ask_hum
   return name === undefined ? undefined : { name, value: answer };
 }
 
-/** Runs one step on the run's page; throws an Error worded to end "Step N (…) failed: …", or RunInterrupted. */
+/** Runs one step on a page (a run's or an agent's); throws an Error worded to end "Step N (…) failed: …". */
 export async function runStep(step: Step, ctx: StepContext): Promise<StepOutput> {
   const { page } = ctx;
   const elementBudget = () => new Budget(ctx.elementTimeoutMs, ctx.runDeadline);

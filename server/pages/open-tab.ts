@@ -1,15 +1,23 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Browser, chromium, errors, type Page } from 'playwright-core';
-import { seconds } from './runner-messages';
+import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
+import { devtoolsTransport } from './devtools-transport';
+import { seconds } from './sentences';
 
 /** A connect takes 20–200 ms here; the first try is cut short because of the hang described at connect(). */
 const CONNECT_ATTEMPT_TIMEOUTS_MS = [2_000, 8_000];
 const LEAVE_PAGE_TIMEOUT_MS = 5_000;
 
-/** The tab a run works in, and how to give the browser back. */
-export interface RunPage {
+/**
+ * Where a browser's DevTools are: the multiplexer of a browser this process runs, reached without leaving the
+ * process, or a DevTools WebSocket address (a session another node runs, through this node's relay).
+ */
+export type DevtoolsEndpoint = CdpMultiplexer | string;
+
+/** The tab a run or an agent works in, and how to give the browser back. */
+export interface OpenTab {
   page: Page;
-  /** Closes the run's tab and disconnects, leaving the browser running; never throws. */
+  /** Closes the tab and disconnects, leaving the browser running; never throws. */
   release(): Promise<void>;
 }
 
@@ -20,13 +28,19 @@ export interface RunPage {
  * succeeds. A tab whose first page never loads (a hung server or proxy) blocks every try
  * (microsoft/playwright#41093).
  */
-async function connect(cdpUrl: string): Promise<Browser> {
+async function connect(devtools: DevtoolsEndpoint): Promise<Browser> {
   for (const timeout of CONNECT_ATTEMPT_TIMEOUTS_MS) {
+    // noDefaults: Playwright would otherwise redirect the default context's downloads into a temporary
+    // folder and emulate focus and media there, i.e. change the person's browser.
+    const options = { noDefaults: true, timeout };
+    // Each try attaches afresh; one that failed is detached, so that it does not count as a client.
+    const target = typeof devtools === 'string' ? devtools : await devtoolsTransport(devtools);
     try {
-      // noDefaults: Playwright would otherwise redirect the default context's downloads into a temporary
-      // folder and emulate focus and media there, i.e. change the person's browser.
-      return await chromium.connectOverCDP(cdpUrl, { noDefaults: true, timeout });
+      return typeof target === 'string'
+        ? await chromium.connectOverCDP(target, options)
+        : await chromium.connectOverCDP(target, options);
     } catch (error) {
+      if (typeof target !== 'string') target.close();
       if (!(error instanceof errors.TimeoutError)) throw error;
     }
   }
@@ -37,8 +51,8 @@ async function connect(cdpUrl: string): Promise<Browser> {
 }
 
 /** Connects to an already running browser and opens a new tab in its default context, beside the person's. */
-export async function openRunPage(cdpUrl: string): Promise<RunPage> {
-  const browser = await connect(cdpUrl);
+export async function openTab(devtools: DevtoolsEndpoint): Promise<OpenTab> {
+  const browser = await connect(devtools);
   try {
     const context = browser.contexts()[0];
     if (!context) throw new Error('it has no default browser context');
@@ -58,7 +72,7 @@ async function release(browser: Browser, page: Page): Promise<void> {
   // A headful browser quits when its last tab closes: if the person closed all theirs, leave ours blank.
   const leavePage = otherTabsOpen ? page.close() : page.goto('about:blank');
   await Promise.race([leavePage.catch(() => {}), delay(LEAVE_PAGE_TIMEOUT_MS, undefined, { ref: false })]);
-  // Over connectOverCDP, Browser.close() closes only Playwright's DevTools WebSocket (Playwright 1.65 treats
-  // that socket as the "browser process"): the browser and its tabs live on, as the runner's tests check.
+  // Over connectOverCDP, Browser.close() closes only Playwright's DevTools connection (Playwright 1.65 treats
+  // it as the "browser process"): the browser and its tabs live on, as the runner's tests check.
   await browser.close().catch(() => {});
 }
