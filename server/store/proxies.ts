@@ -153,3 +153,14 @@ export async function deleteProxy(db: Queryable, accountId: string, id: string):
 function normalizeHost(host: string): string {
   return host.trim().toLowerCase();
 }
+
+/** Every saved proxy of the account with its password: what a pasted list is matched against. */
+export async function proxyAddresses(
+  db: Queryable,
+  accountId: string,
+): Promise<(ProxyParts & { id: string })[]> {
+  return db.query<ProxyParts & { id: string }>(
+    'select id, scheme, host, port, username, password from proxies where account_id = $1 order by seq',
+    [accountId],
+  );
+}
