@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import type { RunCreate, Script } from '../../lib/api/inputs/automation';
+import type { BulkRequestInput } from '../../lib/api/inputs/bulk';
 import type { CookieInput } from '../../lib/api/inputs/cookies';
 import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
@@ -7,6 +8,7 @@ import type { Handlers } from '../../lib/messaging/receive';
 import {
   cachedProfiles,
   cachedProxies,
+  lastBatch,
   pendingView,
   preferences,
   proxyChecks,
@@ -45,6 +47,19 @@ export function createIntentHandlers(sessions: Sessions, runs: Runs, watcher: Wa
     },
     'profile.create': async ({ profile }) =>
       putFirst(cachedProfiles, (await requireApi()).createProfile(profile as ProfileCreate)),
+    async 'profiles.bulk'({ request }) {
+      const result = await (await requireApi()).bulkProfiles(request as BulkRequestInput);
+      if (result.batch_id) await lastBatch.setValue(result.batch_id);
+      // What changed is read again: rows deleted, tags and proxies changed, sessions started.
+      await refreshProfiles().catch(() => undefined);
+      return result;
+    },
+    'batch.get': async ({ batchId }) => (await requireApi()).getBatch(batchId),
+    'batch.failed': async ({ batchId }) =>
+      (await (await requireApi()).listRuns({ batch_id: batchId, status: 'failed', limit: 100 })).data,
+    'batch.retry': async ({ batchId }) => (await requireApi()).retryBatch(batchId),
+    'batch.export': async ({ batchId, format }) =>
+      (await (await requireApi()).exportBatch(batchId, format)).text(),
     async 'profile.delete'({ profileId, force }) {
       await (await requireApi()).deleteProfile(profileId, { force });
       await forgetProfile(profileId);
