@@ -27,6 +27,7 @@ function summaryOf(batch: Batch): string {
 export function BatchCard() {
   const batchId = useItem(lastBatch);
   const [batch, setBatch] = useState<Batch | null>(null);
+  const [failedOnly, setFailedOnly] = useState(false);
   const [failed, setFailed] = useState<AutomationRun[] | null>(null);
   /** Grows with each retry: the batch is followed again until its new runs end. */
   const [round, setRound] = useState(0);
@@ -48,7 +49,9 @@ export function BatchCard() {
   }, [batchId, round]);
 
   async function showFailed(on: boolean) {
-    if (!on || !batchId) return setFailed(null);
+    setFailedOnly(on);
+    setFailed(null);
+    if (!on || !batchId) return;
     const reply = await task.run(() => connector.send({ type: 'batch.failed', batchId }));
     if (reply.ok) setFailed(reply.value);
   }
@@ -59,6 +62,7 @@ export function BatchCard() {
     if (reply.ok) {
       setBatch(reply.value);
       setFailed(null);
+      setFailedOnly(false);
       setRound(round + 1);
     }
   }
@@ -78,7 +82,7 @@ export function BatchCard() {
         <label class="check">
           <input
             type="checkbox"
-            checked={failed !== null}
+            checked={failedOnly}
             onInput={(event) => showFailed(event.currentTarget.checked)}
           />
           {t('batchFailedOnly')}

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Batch } from '../../lib/api/schemas/automation';
+import type { AutomationRun, Batch } from '../../lib/api/schemas/automation';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { axeViolations } from './support/axe';
 import { controllerForFile, createProfile } from './support/controller';
@@ -87,6 +87,7 @@ describe('bulk work on a thousand profiles', () => {
     await selectFleet();
     await popup.getByRole('button', { name: 'Run script…' }).click();
     await popup.getByLabel('Saved script').selectOption('Touch');
+    expect(await axeViolations(popup)).toEqual([]);
     await popup.getByRole('button', { name: `Run on ${COUNT}` }).click();
     await popup
       .getByRole('status')
@@ -108,7 +109,8 @@ describe('bulk work on a thousand profiles', () => {
 
     await card.getByRole('button', { name: `Retry ${failed} failed` }).click();
     await expect.poll(() => summary.textContent(), { timeout: 120_000 }).not.toMatch(/not finished yet/);
-    const batchId = (await popup.evaluate(() => chrome.storage.local.get('lastBatch'))).lastBatch as string;
+    const { data: latest } = await api.get<{ data: AutomationRun[] }>('/v1/automation/status?limit=1');
+    const batchId = latest[0]?.batch_id as string;
     const batch = await api.get<Batch>(`/v1/automation/batches/${batchId}`);
     expect(batch.succeeded).toBeGreaterThan(Number(succeeded));
     expect(batch.total).toBe(COUNT);
