@@ -1,10 +1,10 @@
 import { type ProxyParts, parseProxyUrl, proxyLabel } from '../../lib/api/proxy-url';
+import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { Clock } from '../core/clock';
 import { InvalidInput, NotFound } from '../core/domain-errors';
 import type { EventLog } from '../events/event-log';
-import { createOwnProxy } from '../proxies/proxy-operations';
 import { lockProfileTags, profilesByIds, writeProfileProxies, writeProfileTags } from '../store/profile-bulk';
-import { proxyAddresses } from '../store/proxies';
+import { insertProxies, proxyAddresses } from '../store/proxies';
 import { requireOwnProxy } from './profile-operations';
 
 /** The most tags a profile holds (as ProfileUpdate's `tags` allows). */
@@ -25,7 +25,7 @@ export async function changeTags(
   ids: string[],
   change: { add: string[] } | { remove: string[] },
 ): Promise<Outcomes> {
-  return events.writeWithEvents(async (tx, emit) => {
+  return events.writeWithEvents(async (tx, _emit, emitAll) => {
     const current = await lockProfileTags(tx, accountId, ids);
     const outcomes: Outcomes = new Map();
     const changed = new Map<string, string[]>();
@@ -50,8 +50,7 @@ export async function changeTags(
       }
     }
     await writeProfileTags(tx, clock, accountId, changed);
-    for (const profile of await profilesByIds(tx, accountId, [...changed.keys()]))
-      await emit(accountId, 'profile.updated', profile);
+    await emitAll(accountId, 'profile.updated', await profilesByIds(tx, accountId, [...changed.keys()]));
     return outcomes;
   });
 }
@@ -69,11 +68,11 @@ export async function changeProxies(
 ): Promise<{ outcomes: Outcomes; created: number }> {
   if ('lines' in target && target.lines.length !== ids.length)
     throw unevenLines(ids.length, target.lines.length);
-  return events.writeWithEvents(async (tx, emit) => {
+  return events.writeWithEvents(async (tx, _emit, emitAll) => {
     const owned = await lockProfileTags(tx, accountId, ids);
     const outcomes: Outcomes = new Map();
     const chosen = new Map<string, string | null>();
-    let created = 0;
+    const created: ProxyConfig[] = [];
     if ('proxyId' in target) {
       await requireOwnProxy(tx, accountId, target.proxyId);
       for (const id of ids) if (owned.has(id)) chosen.set(id, target.proxyId);
@@ -81,19 +80,21 @@ export async function changeProxies(
       const saved = new Map(
         (await proxyAddresses(tx, accountId)).map((proxy) => [sameness(proxy), proxy.id]),
       );
+      // Each line's proxy: a saved one that says the same, else one to save (once however often it is pasted).
+      const wanted = new Map<string, ProxyParts & { name: string }>();
+      const keyOf = new Map<string, string>();
       for (const [index, id] of ids.entries()) {
         if (!owned.has(id)) continue;
         const parts = parseProxyUrl(target.lines[index] as string);
         if ('error' in parts) throw new Error(`a proxy was validated but does not parse: ${parts.error}`);
-        let proxyId = saved.get(sameness(parts));
-        if (!proxyId) {
-          proxyId = (await createOwnProxy(tx, emit, clock, accountId, { ...parts, name: proxyLabel(parts) }))
-            .id;
-          saved.set(sameness(parts), proxyId);
-          created += 1;
-        }
-        chosen.set(id, proxyId);
+        const key = sameness(parts);
+        keyOf.set(id, key);
+        if (!saved.has(key)) wanted.set(key, { ...parts, name: proxyLabel(parts) });
       }
+      const made = await insertProxies(tx, clock, accountId, [...wanted.values()]);
+      for (const [index, key] of [...wanted.keys()].entries()) saved.set(key, made[index]?.id as string);
+      for (const [id, key] of keyOf) chosen.set(id, saved.get(key) as string);
+      created.push(...made);
     }
     for (const id of ids) {
       const proxyId = chosen.get(id);
@@ -103,9 +104,9 @@ export async function changeProxies(
       );
     }
     await writeProfileProxies(tx, clock, accountId, chosen);
-    for (const profile of await profilesByIds(tx, accountId, [...chosen.keys()]))
-      await emit(accountId, 'profile.updated', profile);
-    return { outcomes, created };
+    await emitAll(accountId, 'proxy.created', created);
+    await emitAll(accountId, 'profile.updated', await profilesByIds(tx, accountId, [...chosen.keys()]));
+    return { outcomes, created: created.length };
   });
 }
 
