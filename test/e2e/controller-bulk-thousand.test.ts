@@ -108,6 +108,8 @@ describe('bulk work on a thousand profiles', () => {
     expect(await axeViolations(popup)).toEqual([]);
 
     await card.getByRole('button', { name: `Retry ${failed} failed` }).click();
+    // The retried runs are queued in the same batch, then end.
+    await expect.poll(() => summary.textContent()).toMatch(/not finished yet/);
     await expect.poll(() => summary.textContent(), { timeout: 120_000 }).not.toMatch(/not finished yet/);
     const { data: latest } = await api.get<{ data: AutomationRun[] }>('/v1/automation/status?limit=1');
     const batchId = latest[0]?.batch_id as string;
