@@ -110,9 +110,9 @@ describe('bulk work on a thousand profiles', () => {
     const retriedAt = new Date().toISOString();
     await card.getByRole('button', { name: `Retry ${failed} failed` }).click();
     // The retried runs are queued in the same batch (they may fail again at once: two sessions at a time), then end.
-    const newest = async () =>
+    const newestRunAt = async () =>
       (await api.get<{ data: AutomationRun[] }>('/v1/automation/status?limit=1')).data[0]?.created_at ?? '';
-    await expect.poll(newest, { timeout: 60_000 }).toSatisfy((at: string) => at > retriedAt);
+    await expect.poll(newestRunAt, { timeout: 60_000 }).toSatisfy((at: string) => at > retriedAt);
     await expect.poll(() => summary.textContent(), { timeout: 120_000 }).not.toMatch(/not finished yet/);
     const { data: latest } = await api.get<{ data: AutomationRun[] }>('/v1/automation/status?limit=1');
     const batchId = latest[0]?.batch_id as string;
