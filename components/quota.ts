@@ -12,3 +12,8 @@ export function costText(seen: QuotaSnapshot | null | undefined, count: number):
   const left = seen.remaining ?? seen.limit;
   return count > left ? t('bulkCostOver', count, left) : t('bulkCost', count, left);
 }
+
+/** What one request for a whole selection spends of what is left this hour. */
+export function bulkCostText(seen: QuotaSnapshot | null | undefined): string {
+  return !seen || seen.limit === null ? t('bulkCostOneUnlimited') : costText(seen, 1);
+}

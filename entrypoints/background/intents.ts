@@ -1,11 +1,19 @@
 import { browser } from 'wxt/browser';
 import type { RunCreate, Script } from '../../lib/api/inputs/automation';
+import type { BulkRequestInput } from '../../lib/api/inputs/bulk';
 import type { CookieInput } from '../../lib/api/inputs/cookies';
 import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import type { Handlers } from '../../lib/messaging/receive';
-import { cachedProfiles, cachedProxies, pendingView, preferences, savedScripts } from '../../lib/storage';
+import {
+  cachedProfiles,
+  cachedProxies,
+  lastBatch,
+  pendingView,
+  preferences,
+  savedScripts,
+} from '../../lib/storage';
 import { forgetKey, knowPlan, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import type { Inbox } from './inbox';
@@ -60,6 +68,19 @@ export function createIntentHandlers({
     },
     'profile.create': async ({ profile }) =>
       putFirst(cachedProfiles, (await requireApi()).createProfile(profile as ProfileCreate)),
+    async 'profiles.bulk'({ request }) {
+      const result = await (await requireApi()).bulkProfiles(request as BulkRequestInput);
+      if (result.batch_id) await lastBatch.setValue(result.batch_id);
+      // What changed is read again: rows deleted, tags and proxies changed, sessions started.
+      await refreshProfiles().catch(() => undefined);
+      return result;
+    },
+    'batch.get': async ({ batchId }) => (await requireApi()).getBatch(batchId),
+    'batch.failed': async ({ batchId }) =>
+      (await (await requireApi()).listRuns({ batch_id: batchId, status: 'failed', limit: 100 })).data,
+    'batch.retry': async ({ batchId }) => (await requireApi()).retryBatch(batchId),
+    'batch.export': async ({ batchId, format }) =>
+      (await (await requireApi()).exportBatch(batchId, format)).text(),
     async 'profile.delete'({ profileId, force }) {
       await (await requireApi()).deleteProfile(profileId, { force });
       await forgetProfile(profileId);

@@ -3,14 +3,14 @@ import { Field } from '../../components/Field';
 import { useDraft, useItem, useTask } from '../../components/hooks';
 import { Outcome } from '../../components/Outcome';
 import { Problem } from '../../components/Problem';
-import { costText } from '../../components/quota';
+import { bulkCostText } from '../../components/quota';
 import type { Script } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { checkScript, type ScriptProblem, toScriptProblem } from '../../lib/automation/check-script';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import type { Reply } from '../../lib/messaging/protocol';
 import { quota, savedScripts } from '../../lib/storage';
+import { BatchCard } from './BatchCard';
 import { type Picked, ProfilePicker } from './ProfilePicker';
 import { RunList, Runs } from './Runs';
 
@@ -61,38 +61,35 @@ export function Automation({ focus }: { focus?: string | undefined }) {
     if (name && checked.script) connector.send({ type: 'savedScript.set', name, script: checked.script });
   }
 
-  /** One run per profile picked; the first refusal shows as the form's problem, every one in the outcome. */
+  /** A run on the profile picked, or one batch on the several picked: the failures named in the outcome. */
   async function run(event: Event) {
     event.preventDefault();
     const script = checked.script;
     if (!script || profileIds.length === 0) return;
     setOutcome('');
-    const failed: string[] = [];
-    const reply = await task.run(async () => {
-      let firstRefusal: Reply<unknown> | null = null;
-      for (const profileId of profileIds) {
-        const reply = await connector.send({
-          type: 'run.start',
-          run: { profile_id: profileId, script, ...(name ? { name } : {}) },
-        });
-        if (reply.ok) continue;
-        firstRefusal ??= reply;
-        const profileName = picked.find(({ id }) => id === profileId)?.name ?? profileId;
-        failed.push(`${profileName}: ${reply.error.message}`);
-      }
-      return firstRefusal ?? { ok: true, value: undefined };
-    });
-    // The run appears above the form, out of sight: it is brought into view, and the form says where it went.
-    if (reply.ok || several) recentRuns.current?.scrollIntoView({ block: 'start' });
-    if (!several) return reply.ok && setOutcome(t('runStartedAbove'));
-    setOutcome(
-      [t('runsStarted', profileIds.length - failed.length, profileIds.length), ...failed].join('\n'),
-    );
+    const named = name ? { name } : {};
+    if (!several) {
+      const reply = await task.run(() =>
+        connector.send({ type: 'run.start', run: { profile_id: profileIds[0], script, ...named } }),
+      );
+      if (reply.ok) setOutcome(t('runStartedAbove'));
+    } else {
+      const request = { select: { ids: profileIds }, action: 'run' as const, script, ...named };
+      const reply = await task.run(() => connector.send({ type: 'profiles.bulk', request }));
+      if (!reply.ok) return;
+      const failed = reply.value.items.flatMap(({ id, ok, problem }) =>
+        ok ? [] : [`${picked.find((profile) => profile.id === id)?.name ?? id}: ${problem?.detail}`],
+      );
+      setOutcome([t('bulkDone_batch', reply.value.succeeded, profileIds.length), ...failed].join('\n'));
+    }
+    // The run or batch appears above the form, out of sight: it is brought into view.
+    recentRuns.current?.scrollIntoView({ block: 'start' });
   }
 
   return (
     <section class="stack">
       <h2 ref={recentRuns}>{t('recentRuns')}</h2>
+      <BatchCard />
       <Runs focus={focus} />
       <form class="stack" onSubmit={run} noValidate>
         <ProfilePicker value={picked} onPick={(chosen) => update({ picked: JSON.stringify(chosen) })} />
@@ -146,7 +143,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
           )}
         </div>
         <Problem error={task.error} />
-        {several && <p class="muted">{costText(seen, profileIds.length)}</p>}
+        {several && <p class="muted">{bulkCostText(seen)}</p>}
         {checked.script && profileIds.length === 0 && <p class="muted">{t('pickProfileFirst')}</p>}
         <button
           type="submit"

@@ -1,126 +1,247 @@
-import { useRef, useState } from 'preact/hooks';
-import { Confirm } from '../../components/Confirm';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { download } from '../../components/download';
 import { useItem } from '../../components/hooks';
-import { costText } from '../../components/quota';
+import { bulkCostText } from '../../components/quota';
+import type { BulkRequestInput, BulkSelection } from '../../lib/api/inputs/bulk';
+import type { BulkResult } from '../../lib/api/schemas/bulk';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import type { Reply } from '../../lib/messaging/protocol';
-import { cachedSessions, plan, quota } from '../../lib/storage';
+import { cachedProxies, cachedSessions, plan, quota, savedScripts } from '../../lib/storage';
 
-type Action = 'start' | 'stop' | 'delete';
-
-/** Which of the selected profiles an action applies to: each costs one request. */
-const TARGETS: Record<Action, (profile: Profile) => boolean> = {
-  start: (profile) => profile.status !== 'running',
-  stop: (profile) => profile.status === 'running',
-  delete: () => true,
-};
-
-function send(action: Action, profileId: string): Promise<Reply<unknown>> {
-  if (action === 'start') return connector.send({ type: 'session.start', profileId });
-  if (action === 'stop') return connector.send({ type: 'session.stop', profileId });
-  return connector.send({ type: 'profile.delete', profileId, force: true });
-}
+type Action = 'start' | 'stop' | 'delete' | 'proxy' | 'tags' | 'run' | 'cookies';
+const ACTIONS: Action[] = ['start', 'stop', 'delete', 'proxy', 'tags', 'run', 'cookies'];
+/** Actions whose bar button says how many profiles it is for; the others open a question first. */
+const COUNTED: Action[] = ['start', 'stop', 'delete'];
+/** Failures named one by one in the outcome; the rest are counted. */
+const NAMED_FAILURES = 10;
 
 /**
- * Start, stop or delete the selected profiles, one request each. Before, it says what that spends of the
- * requests left this hour and whether the plan's sessions at once leave room; a start that spends nothing
- * worth asking about is not asked about. Drawn only while profiles are selected, and mounted before, so that
- * what it warns from is read by then.
+ * One action on the selected profiles, in one request to the service whatever their number: the ids picked, or
+ * every profile the list's filter matches ("select all matching"), which the service finds itself. Each asks
+ * first, saying what will happen, with a button that says the same number; the outcome names each failure.
  */
 export function BulkActions({
-  selected,
+  selection,
+  count,
+  picked,
   onDone,
 }: {
-  selected: Profile[];
+  selection: BulkSelection;
+  count: number;
+  /** The profiles picked one by one and listed (empty for a filter), to name them in the outcome. */
+  picked: Profile[];
   onDone: (outcome: string) => void;
 }) {
   const seen = useItem(quota);
   const limits = useItem(plan);
+  const proxies = useItem(cachedProxies)?.data ?? [];
+  const scripts = useItem(savedScripts) ?? {};
   const running = useItem(cachedSessions)?.data.length ?? 0;
   const [asking, setAsking] = useState<Action | null>(null);
   const [busy, setBusy] = useState(false);
+  const [value, setValue] = useState('');
+  const [pasted, setPasted] = useState('');
   const opener = useRef<HTMLButtonElement | null>(null);
-  const targets = (action: Action) => selected.filter(TARGETS[action]);
+  const question = useRef<HTMLFieldSetElement>(null);
+  // Delete's safe answer, Cancel, has the focus; otherwise the question's first control.
+  useEffect(() => {
+    const controls = question.current?.querySelectorAll<HTMLElement>('select, textarea, input, button');
+    (asking === 'delete' ? controls?.[controls.length - 1] : controls?.[0])?.focus();
+  }, [asking]);
   const room = limits ? Math.max(0, limits.sessionLimit - running) : Number.POSITIVE_INFINITY;
-  const overCap = targets('start').length > room;
-  /** What an answered question does: no more starts than the plan has room for, which the service would refuse. */
-  const chosenFor = (action: Action) =>
-    action === 'start' && overCap ? targets(action).slice(0, room) : targets(action);
+  const lines = pasted.split(/\r?\n/).filter((line) => line.trim());
+  const tags = value
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
+  /** Picked one by one, start and stop are for those not running and those running; at most `room` start. */
+  const chosen = (action: Action) =>
+    action === 'start'
+      ? picked.filter(({ status }) => status !== 'running').slice(0, room)
+      : picked.filter(({ status }) => status === 'running');
+  const startable = selection.ids ? picked.filter(({ status }) => status !== 'running').length : count;
+  const byIds = (action: Action) => selection.ids !== undefined && (action === 'start' || action === 'stop');
+  const number = (action: Action) =>
+    byIds(action) ? chosen(action).length : action === 'start' ? Math.min(count, room) : count;
 
-  async function run(action: Action) {
-    setBusy(true);
-    const chosen = chosenFor(action);
-    const failed: string[] = [];
-    let done = 0;
-    for (const profile of chosen) {
-      const reply = await send(action, profile.id);
-      if (reply.ok) done += 1;
-      // The plan's cap refuses every further start alike: said once, and no more requests spent on it.
-      else if (reply.error.code === 'session_limit') {
-        failed.push(t('bulkStoppedAtCap', reply.error.message));
-        break;
-      } else failed.push(`${profile.name}: ${reply.error.message}`);
+  /** The request an answered question sends; null while what it needs is missing. */
+  function request(action: Action, removing = false): BulkRequestInput | null {
+    const select = byIds(action) ? { ids: chosen(action).map(({ id }) => id) } : selection;
+    if (select.ids?.length === 0) return null;
+    if (action === 'proxy') {
+      if (lines.length)
+        return lines.length === count ? { select, action: 'set_proxy', proxies: lines } : null;
+      return value ? { select, action: 'set_proxy', proxy_id: value } : { select, action: 'clear_proxy' };
     }
+    if (action === 'tags')
+      return tags.length ? { select, action: removing ? 'remove_tags' : 'add_tags', tags } : null;
+    if (action === 'run') {
+      const script = scripts[value];
+      return script ? { select, action: 'run', script, name: value } : null;
+    }
+    if (action === 'cookies') return { select, action: 'export_cookies' };
+    return { select, action, ...(action === 'delete' ? { force: true } : {}) };
+  }
+
+  async function send(body: BulkRequestInput) {
+    setBusy(true);
+    const reply = await connector.send({ type: 'profiles.bulk', request: body });
     setBusy(false);
     setAsking(null);
-    onDone([t(`bulkDone_${action}`, done, chosen.length), ...failed].join('\n'));
+    if (!reply.ok) return onDone(reply.error.message);
+    const result = reply.value;
+    if (body.action === 'start' || body.action === 'stop') void connector.send({ type: 'sessions.refresh' });
+    if (body.action === 'export_cookies') saveCookies(result);
+    onDone(outcomeText(body.action, result));
   }
 
-  function ask(action: Action, button: HTMLButtonElement) {
-    const unlimited = seen?.limit === null || limits?.hourlyLimit === null;
-    if (action === 'start' && unlimited && !overCap) return void run(action);
-    opener.current = button;
-    setAsking(action);
+  function saveCookies(result: BulkResult) {
+    const named = result.items
+      .filter((item) => item.ok)
+      .map(({ id, cookies }) => ({ id, name: nameOf(id), cookies }));
+    download(JSON.stringify(named, null, 2), 'cookies.json', 'application/json');
   }
 
-  function question(action: Action): string {
-    const count = targets(action).length;
+  const nameOf = (id: string) => picked.find((profile) => profile.id === id)?.name ?? id;
+
+  function outcomeText(action: string, result: BulkResult): string {
+    const failed = result.items.filter((item) => !item.ok);
+    const lines = failed
+      .slice(0, NAMED_FAILURES)
+      .map(({ id, problem }) => `${nameOf(id)}: ${problem?.detail}`);
+    if (failed.length > NAMED_FAILURES) lines.push(t('bulkMoreFailed', failed.length - NAMED_FAILURES));
+    const done = result.batch_id ? t('bulkDone_batch', result.succeeded, result.selected) : '';
+    return [
+      done || t(`bulkDone_${action}` as 'bulkDone_start', result.succeeded, result.selected),
+      ...lines,
+    ].join('\n');
+  }
+
+  function questionText(action: Action): string {
     const cap =
-      action === 'start' && overCap && limits
+      action === 'start' && startable > room && limits
         ? ` ${t('bulkOverSessions', limits.name, limits.sessionLimit, running, room)}`
         : '';
-    return `${t(`bulkQuestion_${action}`, count)}${cap} ${costText(seen, count)}`;
+    return `${t(`bulkQuestion_${action}`, number(action))}${cap} ${bulkCostText(seen)}`;
   }
 
-  const button = (action: Action) => (
-    <button
-      type="button"
-      class={action === 'delete' ? 'danger' : undefined}
-      disabled={busy || targets(action).length === 0}
-      onClick={(event) => ask(action, event.currentTarget)}
-    >
-      {t(`bulk_${action}`, targets(action).length)}
-    </button>
-  );
+  const confirmButton = (action: Action, removing = false) => {
+    const body = request(action, removing);
+    const label = action === 'tags' && removing ? 'bulk_untag' : `bulk_${action}`;
+    return (
+      <button
+        type="button"
+        class={action === 'delete' ? 'danger' : 'primary'}
+        disabled={busy || !body}
+        onClick={() => body && send(body)}
+      >
+        {t(label as 'bulk_start', number(action))}
+      </button>
+    );
+  };
 
-  if (selected.length === 0) return null;
+  if (count === 0) return null;
   return (
     <div class="stack bulk">
-      <div class="bar">
-        <span class="grow">{t('selectedCount', selected.length)}</span>
-        {button('start')}
-        {button('stop')}
-        {button('delete')}
+      <div class="bar wrap">
+        <span class="grow">{t('selectedCount', count)}</span>
+        {ACTIONS.map((action) => (
+          <button
+            key={action}
+            type="button"
+            class={action === 'delete' ? 'danger' : undefined}
+            aria-expanded={asking === action}
+            disabled={busy || number(action) === 0}
+            onClick={(event) => {
+              // A start that spends nothing worth asking about is not asked about.
+              const unlimited = seen?.limit === null || limits?.hourlyLimit === null;
+              const body = action === 'start' && unlimited && startable <= room && request('start');
+              if (body) return void send(body);
+              opener.current = event.currentTarget;
+              setValue('');
+              setPasted('');
+              setAsking(asking === action ? null : action);
+            }}
+          >
+            {COUNTED.includes(action)
+              ? t(`bulk_${action}` as 'bulk_start', number(action))
+              : t(`bulkOpen_${action}` as 'bulkOpen_run')}
+          </button>
+        ))}
       </div>
-      {busy && !asking && (
-        <p role="status" class="muted">
-          {t('starting')}
-        </p>
-      )}
       {asking && (
-        <Confirm
-          question={question(asking)}
-          action={t(`bulk_${asking}`, chosenFor(asking).length)}
-          busy={busy || chosenFor(asking).length === 0}
-          destructive={asking === 'delete'}
-          onConfirm={() => run(asking)}
-          onCancel={() => {
-            setAsking(null);
-            opener.current?.focus();
-          }}
-        />
+        <fieldset
+          ref={question}
+          class="confirm stack"
+          onKeyDown={(event) => event.key === 'Escape' && setAsking(null)}
+        >
+          <legend>{questionText(asking)}</legend>
+          {asking === 'proxy' && (
+            <>
+              <label>
+                {t('bulkProxyPick')}
+                <select value={value} onInput={(event) => setValue(event.currentTarget.value)}>
+                  <option value="">{t('noProxy')}</option>
+                  {proxies.map((proxy) => (
+                    <option key={proxy.id} value={proxy.id}>
+                      {proxy.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                {t('bulkProxyPaste')}
+                <textarea
+                  rows={3}
+                  class="code"
+                  value={pasted}
+                  onInput={(event) => setPasted(event.currentTarget.value)}
+                />
+              </label>
+              {lines.length > 0 && lines.length !== count && (
+                <p class="muted">{t('bulkProxyUneven', lines.length, count)}</p>
+              )}
+            </>
+          )}
+          {asking === 'tags' && (
+            <label>
+              {t('bulkTagsField')}
+              <input value={value} onInput={(event) => setValue(event.currentTarget.value)} />
+            </label>
+          )}
+          {asking === 'run' && (
+            <label>
+              {t('bulkRunPick')}
+              <select value={value} onInput={(event) => setValue(event.currentTarget.value)}>
+                <option value="">{t('chooseScript')}</option>
+                {Object.keys(scripts).map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <div class="bar">
+            {confirmButton(asking)}
+            {asking === 'tags' && confirmButton('tags', true)}
+            <button
+              type="button"
+              onClick={() => {
+                setAsking(null);
+                opener.current?.focus();
+              }}
+            >
+              {t('cancel')}
+            </button>
+          </div>
+          {busy && (
+            <p role="status" class="muted">
+              {t('working')}
+            </p>
+          )}
+        </fieldset>
       )}
     </div>
   );

@@ -1,3 +1,4 @@
+import { download } from '../../components/download';
 import { Field } from '../../components/Field';
 import { useTask } from '../../components/hooks';
 import { PasteBox } from '../../components/PasteBox';
@@ -9,15 +10,6 @@ const FILES = {
   json: { extension: 'json', type: 'application/json' },
   netscape: { extension: 'txt', type: 'text/plain' },
 } as const;
-
-/** Hands `text` to the browser as a file to save. */
-function download(text: string, name: string, type: string): void {
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([text], { type }));
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-}
 
 /** A profile's cookies out to a file (JSON or cookies.txt) and in from a paste or a file, through the service. */
 export function CookieTools({ profileId, profileName }: { profileId: string; profileName: string }) {

@@ -13,7 +13,6 @@ import { PROFILE_SORTS, type ProfileSortName } from '../../lib/api/profile-sorts
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import type { Reply } from '../../lib/messaging/protocol';
 import { cachedProfiles, cachedProxies, type ProfileFilter } from '../../lib/storage';
 import { BulkActions } from './BulkActions';
 import { ProfileForm } from './ProfileForm';
@@ -51,6 +50,8 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const down = useSaidByBanner();
   const { editing, edit, close, land } = useEditing<Profile>();
   const [selected, setSelected] = useState<string[]>([]);
+  /** Every profile the list's filter matches is selected, on the service, not only the rows read. */
+  const [allMatching, setAllMatching] = useState(false);
   /** What the last bulk action did, as sentences. */
   const [bulkOutcome, setBulkOutcome] = useState('');
   /** What the person asks for; null until the list kept from last time says what it was. */
@@ -79,7 +80,10 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const picked = shown?.filter(({ id }) => selected.includes(id)) ?? [];
   const total = listing?.total;
   const narrowed = Boolean(listed.q?.trim() || listed.tag || listed.status);
-  const change = (part: ProfileFilter) => setFilter((current) => ({ ...current, ...part }));
+  const change = (part: ProfileFilter) => {
+    setAllMatching(false);
+    setFilter((current) => ({ ...current, ...part }));
+  };
   /** The proxy as a person knows it, and for a saved one how its last check went: "Berlin ✓ Berlin, DE". */
   const proxyOf = ({ proxy, proxy_id }: Profile) => {
     const saved = proxies?.find(({ id }) => id === proxy_id);
@@ -88,22 +92,6 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
     return check ? `${saved.name} ${check.ok ? `✓ ${placeOf(check)}` : `✗ ${t('failsShort')}`}` : saved.name;
   };
   const allShownPicked = Boolean(shown?.length) && picked.length === shown?.length;
-  /** Reads the pages not shown yet, then picks every profile the filter matches. */
-  async function pickAllMatching() {
-    const reply = await more.run(async () => {
-      let last: Reply<undefined> = { ok: true, value: undefined };
-      let cursor = (await cachedProfiles.getValue())?.next_cursor;
-      while (last.ok && cursor) {
-        last = await connector.send({ type: 'profiles.more' });
-        const next = (await cachedProfiles.getValue())?.next_cursor;
-        // The list changed under the reading (a new search): what it holds now is what is picked.
-        if (next === cursor) break;
-        cursor = next;
-      }
-      return last;
-    });
-    if (reply.ok) setSelected(((await cachedProfiles.getValue())?.data ?? []).map(({ id }) => id));
-  }
   return (
     <KeptList savedAt={listing?.savedAt}>
       <div class="toolbar">
@@ -158,7 +146,10 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
               <input
                 type="checkbox"
                 checked={allShownPicked}
-                onInput={(event) => setSelected(event.currentTarget.checked ? shown.map(({ id }) => id) : [])}
+                onInput={(event) => {
+                  setAllMatching(false);
+                  setSelected(event.currentTarget.checked ? shown.map(({ id }) => id) : []);
+                }}
               />
               {t('selectAllShown')}
             </label>
@@ -172,15 +163,22 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
               </span>
             )}
             {listing?.next_cursor && typeof total === 'number' && (
-              <button type="button" disabled={more.busy} onClick={pickAllMatching}>
+              <button type="button" aria-pressed={allMatching} onClick={() => setAllMatching(true)}>
                 {t('selectAllMatching', total)}
               </button>
             )}
           </div>
         ) : null}
         <BulkActions
-          selected={picked}
+          selection={
+            allMatching
+              ? { filter: { q: listed.q?.trim() || undefined, tag: listed.tag, status: listed.status } }
+              : { ids: picked.map(({ id }) => id) }
+          }
+          count={allMatching ? (total ?? 0) : picked.length}
+          picked={allMatching ? [] : picked}
           onDone={(outcome) => {
+            setAllMatching(false);
             setSelected([]);
             setBulkOutcome(outcome);
           }}
@@ -205,10 +203,13 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             onTag={(tag) => change({ tag })}
             onEdit={() => edit(profile)}
             onDeleted={() => land('')}
-            selected={selected.includes(profile.id)}
-            onSelect={(on) =>
-              setSelected((ids) => (on ? [...ids, profile.id] : ids.filter((id) => id !== profile.id)))
-            }
+            selected={allMatching || selected.includes(profile.id)}
+            onSelect={(on) => {
+              // Unticking one of all matching leaves the rows read, less that one.
+              const ids = allMatching ? shown.map(({ id }) => id) : selected;
+              setAllMatching(false);
+              setSelected(on ? [...ids, profile.id] : ids.filter((id) => id !== profile.id));
+            }}
           />
         ))}
       </ul>

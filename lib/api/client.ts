@@ -98,6 +98,9 @@ export function createClient(options: ClientOptions) {
       request('cloneProfile', { params: [id], body }, o),
     deleteProfile: (id: string, { force }: { force?: boolean } = {}, o?: CallOptions) =>
       request('deleteProfile', { params: [id], query: { force: force ? 'true' : undefined } }, o),
+    /** One action on many profiles; starts and cookies take a while each, so the answer may take a minute. */
+    bulkProfiles: (body: BodyOf<'bulkProfiles'>, o?: PostOptions) =>
+      request('bulkProfiles', { body, timeoutMs: 60_000 }, o),
 
     listProxies: (query?: QueryOf<'listProxies'>, o?: CallOptions) => request('listProxies', { query }, o),
     createProxy: (body: BodyOf<'createProxy'>, o?: PostOptions) => request('createProxy', { body }, o),
@@ -121,6 +124,10 @@ export function createClient(options: ClientOptions) {
       request('listRuns', { query }, o),
     rerunRun: (runId: string, o?: PostOptions) => request('rerunRun', { params: [runId] }, o),
     cancelRun: (runId: string, o?: PostOptions) => request('cancelRun', { params: [runId] }, o),
+    getBatch: (id: string, o?: CallOptions) => request('getBatch', { params: [id] }, o),
+    retryBatch: (id: string, o?: PostOptions) => request('retryBatch', { params: [id] }, o),
+    exportBatch: (id: string, format: 'csv' | 'json', o?: CallOptions) =>
+      request('exportBatch', { params: [id], query: { format } }, o),
     getArtifact: (runId: string, name: string, o?: CallOptions) =>
       request('getArtifact', { params: [runId, name] }, o),
 

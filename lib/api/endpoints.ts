@@ -1,5 +1,6 @@
 import { Account } from './schemas/account';
-import { AutomationRun, RunList } from './schemas/automation';
+import { AutomationRun, Batch, RunList } from './schemas/automation';
+import { BulkResult } from './schemas/bulk';
 import { CookieList, CookiesImported } from './schemas/cookies';
 import { SessionDownloadList } from './schemas/downloads';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
@@ -111,6 +112,13 @@ export const endpoints = {
     method: 'DELETE',
     path: '/v1/profiles/:id',
     status: 204,
+  }),
+  bulkProfiles: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/profiles/bulk',
+    status: 200,
+    response: BulkResult,
   }),
 
   listProxies: endpoint({
@@ -227,6 +235,26 @@ export const endpoints = {
     path: '/v1/automation/runs/:id/cancel',
     status: 200,
     response: AutomationRun,
+  }),
+  getBatch: endpoint({
+    method: 'GET',
+    path: '/v1/automation/batches/:id',
+    status: 200,
+    response: Batch,
+  }),
+  retryBatch: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/automation/batches/:id/retry',
+    status: 202,
+    response: Batch,
+  }),
+  /** The outputs of a batch's runs as a file: `?format=csv` or `json`. */
+  exportBatch: endpoint({
+    method: 'GET',
+    path: '/v1/automation/batches/:id/export',
+    status: 200,
+    binary: true,
   }),
   getArtifact: endpoint({
     method: 'GET',

@@ -1,10 +1,12 @@
 import type { EndpointName } from './endpoints';
 import { RunCreate } from './inputs/automation';
+import { BulkRequest } from './inputs/bulk';
 import { CookieImport, CookieQuery } from './inputs/cookies';
 import { HelpAnswer } from './inputs/help-answer';
 import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
 import { ProxyInput } from './inputs/proxies';
 import {
+  BatchExportQuery,
   HelpRequestListQuery,
   ProfileDeleteQuery,
   ProfileListQuery,
@@ -29,6 +31,7 @@ export const requests = {
   getProfileCookieFile: { query: CookieQuery },
   putProfileCookies: { query: CookieQuery, body: CookieImport },
   deleteProfile: { query: ProfileDeleteQuery },
+  bulkProfiles: { body: BulkRequest },
   listProxies: { query: ProxyListQuery },
   createProxy: { body: ProxyInput },
   updateProxy: { body: ProxyInput },
@@ -38,6 +41,7 @@ export const requests = {
   runAutomation: { body: RunCreate },
   getRun: { query: RunStatusQuery },
   listRuns: { query: RunStatusQuery },
+  exportBatch: { query: BatchExportQuery },
   createWebhook: { body: WebhookCreate },
   listWebhooks: { query: WebhookListQuery },
   listWebhookDeliveries: { query: WebhookListQuery },

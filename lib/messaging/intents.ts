@@ -1,4 +1,5 @@
 import type { RunCreate, Script } from '../api/inputs/automation';
+import type { BulkRequestInput } from '../api/inputs/bulk';
 import type { ProfileCreate, ProfileUpdate } from '../api/inputs/profiles';
 import type { ProxyInput } from '../api/inputs/proxies';
 import { PROFILE_SORTS } from '../api/profile-sorts';
@@ -63,6 +64,8 @@ export const Intents = {
   /** Reconciles the cached sessions (and the profiles' running marks) with the service. */
   'sessions.refresh': intent({}),
   'profile.create': intent({ profile: Body }),
+  /** One action on a selection of profiles (ids or the list's filter), in one request; the list is read again. */
+  'profiles.bulk': intent({ request: Body }),
   'profile.delete': intent({ profileId: Id, force: z.boolean() }),
   /** Changes the fields given of a profile. */
   'profile.update': intent({ profileId: Id, changes: Body }),
@@ -96,6 +99,11 @@ export const Intents = {
   'run.cancel': intent({ runId: Id }),
   /** The same script on the same profile again, followed like a run just started. */
   'run.rerun': intent({ runId: Id }),
+  /** A batch summed up; its failed runs; its failed runs queued again; its outputs as a file's text. */
+  'batch.get': intent({ batchId: Id }),
+  'batch.failed': intent({ batchId: Id }),
+  'batch.retry': intent({ batchId: Id }),
+  'batch.export': intent({ batchId: Id, format: z.enum(['csv', 'json']) }),
   /** A profile's latest runs on the service, whoever started them. */
   'runs.ofProfile': intent({ profileId: Id }),
   /** The person looked at the runs: ended ones count as seen (the badge's mark goes). */
@@ -121,6 +129,7 @@ export type ParsedIntent = { [K in IntentType]: z.output<Schemas[K]> & { type: K
 /** What the envelopes above check only loosely, as pages send it. */
 interface SentBodies {
   'profile.create': { profile: ProfileCreate };
+  'profiles.bulk': { request: BulkRequestInput };
   'profile.update': { profileId: string; changes: ProfileUpdate };
   'proxy.save': { proxyId?: string; proxy: ProxyInput };
   'run.start': { run: RunCreate };

@@ -1,6 +1,7 @@
 import type { QuotaSnapshot } from '../api/rate-limit';
 import type { Account } from '../api/schemas/account';
-import type { AutomationRun } from '../api/schemas/automation';
+import type { AutomationRun, Batch } from '../api/schemas/automation';
+import type { BulkResult } from '../api/schemas/bulk';
 import type { CookiesImported } from '../api/schemas/cookies';
 import type { IdentityCheck } from '../api/schemas/identity-check';
 import type { FieldError } from '../api/schemas/problem';
@@ -27,6 +28,11 @@ export interface IntentReplies {
   'proxies.search': ProxyConfig[];
   'sessions.refresh': Session[];
   'profile.create': Profile;
+  'profiles.bulk': BulkResult;
+  'batch.get': Batch;
+  'batch.failed': AutomationRun[];
+  'batch.retry': Batch;
+  'batch.export': string;
   'profile.delete': undefined;
   'profile.update': ProfileUpdated;
   'profile.clone': Profile;

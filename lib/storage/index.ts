@@ -123,6 +123,8 @@ export const quota = item<QuotaSnapshot | null>('local:quota', null);
 export const plan = item<PlanLimits | null>('local:plan', null);
 export const lastProfile = item<LastProfile | null>('local:lastProfile', null);
 export const lastRun = item<LastRun | null>('local:lastRun', null);
+/** The id of the last batch run on many profiles, shown in Automation until another replaces it. */
+export const lastBatch = item<string | null>('local:lastBatch', null);
 /** The route (`#/runs/<id>`) a notification asked the popup to show; the popup clears it once shown. */
 export const pendingView = item<string | null>('session:pendingView', null);
 /** Scripts the person saved by name in the popup, to run again. */

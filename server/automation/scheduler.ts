@@ -41,11 +41,15 @@ export interface RunSchedulerDeps {
 }
 
 export interface RunScheduler {
-  /** Checks the target, stores the run as queued (with `record`, in the same transaction) and schedules it. */
+  /**
+   * Checks the target, stores the run as queued (with `record`, in the same transaction) and schedules it; in
+   * the batch `batchId` names, if given.
+   */
   enqueue(
     accountId: string,
     body: RunCreate,
     record: (run: AutomationRun, tx: Queryable) => Promise<unknown>,
+    batchId?: string,
   ): Promise<AutomationRun>;
   cancel(accountId: string, runId: string): Promise<AutomationRun>;
   /** On start-up: runs this node had queued or running when it stopped end failed. */
@@ -115,7 +119,7 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
     reconcile: recovery.reconcile,
     sweepOrphans: recovery.sweepOrphans,
 
-    async enqueue(accountId, body, record) {
+    async enqueue(accountId, body, record, batchId) {
       const profileId = await targetProfile(db, accountId, body);
       const row = await events.writeWithEvents(async (tx, emit) => {
         const executor = (await executorOfProfile(tx, profileId)) ?? nodeId;
@@ -126,6 +130,7 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
           name: body.name ?? null,
           script: body.script,
           nodeId: executor,
+          batchId: batchId ?? null,
         });
         await emit(accountId, 'run.queued', runEventData(toRun(inserted)));
         await record(toRun(inserted), tx);

@@ -33,6 +33,11 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
     description: 'A JSON array, or cookies.txt as text/plain; ?replace=true removes the others.',
   },
   deleteProfile: { summary: 'Delete a profile and its browser data' },
+  bulkProfiles: {
+    summary: 'One action on many profiles: proxy, tags, run, start, stop, delete, cookies',
+    description:
+      'The selection is `ids` or a `filter` of the list (q, tag, status), applied by the service. Answers one item per profile, in order: done, or the problem as the single endpoint would answer it. Ids that are not profiles of the account are not found. Each action has a most per request (10,000 for proxies and tags, 1,000 for run, start, stop and delete, 100 for cookies); a larger selection is refused whole. A run makes one batch.',
+  },
   listProxies: { summary: 'List proxy configurations' },
   createProxy: { summary: 'Create a proxy configuration' },
   getProxy: { summary: 'Read one proxy configuration' },
@@ -62,6 +67,17 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   getRun: { summary: 'Read one run (run_id), optionally long-polling' },
   listRuns: { summary: 'List runs (without run_id)' },
   rerunRun: { summary: 'Queue the same script on the same profile again' },
+  getBatch: {
+    summary: "A batch's summary: its runs counted by status",
+    description:
+      'A batch is a run on many profiles (POST /v1/profiles/bulk with action run). Each profile counts by its latest run in the batch; its runs are listed by GET /v1/automation/status?batch_id=, with status=failed for the failed.',
+  },
+  retryBatch: { summary: "Queue again the batch's failed runs, in the same batch" },
+  exportBatch: {
+    summary: "The outputs of a batch's runs, as CSV or JSON",
+    description:
+      'One row per profile (its latest run): run, profile, status, error, then a column per output name. A CSV cell that a spreadsheet would read as a formula starts with an apostrophe.',
+  },
   cancelRun: { summary: 'Cancel a queued or running run' },
   getArtifact: { summary: 'A stored screenshot (image/png)' },
   streamEvents: {

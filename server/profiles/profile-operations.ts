@@ -99,7 +99,7 @@ export async function deleteOwnProfile(
 }
 
 /** Locked for share: the proxy cannot be deleted before the profile that points at it is committed. */
-async function requireOwnProxy(tx: Queryable, accountId: string, proxyId: string | null | undefined) {
+export async function requireOwnProxy(tx: Queryable, accountId: string, proxyId: string | null | undefined) {
   if (proxyId && !(await findProxyRow(tx, accountId, proxyId, { lock: true }))) {
     throw new InvalidInput(
       'proxy_id',

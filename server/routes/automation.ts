@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import { readArtifact } from '../automation/artifacts';
+import { exportBatch } from '../automation/batch-export';
+import { readBatch, retryFailed } from '../automation/batches';
 import type { RunScheduler } from '../automation/scheduler';
 import { waitForRun } from '../automation/wait-for-run';
 import { NotFound } from '../core/domain-errors';
@@ -35,6 +37,7 @@ export const automationRoutes: Route[] = [
           after: readCursor(query.cursor),
           status: query.status,
           ...(query.profile_id ? { profileId: query.profile_id } : {}),
+          ...(query.batch_id ? { batchId: query.batch_id } : {}),
         });
         return c.json(page, status);
       }
@@ -66,6 +69,22 @@ export const automationRoutes: Route[] = [
 
   route('cancelRun', async (c, { params, status }, { automation }) => {
     return c.json(await automation.cancel(c.get('account').id, params.id), status);
+  }),
+
+  route('getBatch', async (c, { params, status }, { db }) => {
+    return c.json(await readBatch(db, c.get('account').id, params.id), status);
+  }),
+
+  route('retryBatch', async (c, { params, status }, deps) => {
+    return c.json(await retryFailed(deps, c.get('account').id, params.id), status);
+  }),
+
+  route('exportBatch', async (c, { params, query, status }, { db }) => {
+    const file = await exportBatch(db, c.get('account').id, params.id, query.format);
+    return c.body(file.text, status, {
+      'Content-Type': file.contentType,
+      'Content-Disposition': `attachment; filename="${file.fileName}"`,
+    });
   }),
 
   route('getArtifact', async (c, { params, status }, { db, config }) => {

@@ -1,9 +1,11 @@
 import type { ProfileSortName } from '../../lib/api/profile-sorts';
 import { NotFound } from '../core/domain-errors';
+import { bulkAnswer } from '../http/bulk-answer';
 import { validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
+import { actOnProfiles } from '../profiles/profile-bulk';
 import {
   cloneOwnProfile,
   createOwnProfile,
@@ -62,6 +64,12 @@ export const profileRoutes: Route[] = [
     const parts = { db, events, sessions, dataDir: config.dataDir, log };
     await deleteOwnProfile(parts, c.get('account').id, params.id, query.force === 'true');
     return c.body(null, status);
+  }),
+
+  route('bulkProfiles', async (c, { body, status }, deps) => {
+    const parts = { ...deps, dataDir: deps.config.dataDir };
+    const done = await actOnProfiles(parts, c.get('account').id, body);
+    return c.json(bulkAnswer(body.action, done, deps.log), status);
   }),
 ];
 

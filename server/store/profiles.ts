@@ -254,7 +254,7 @@ function proxyPartsOf(row: ProfileRow): Omit<ProxyParts, 'password'> | null {
  * Only the filters given, and no `$n is null or …`, so that a prepared statement's generic plan can use an
  * index for them.
  */
-function filterConditions(filter: ProfileFilter, params: unknown[]): string[] {
+export function filterConditions(filter: ProfileFilter, params: unknown[]): string[] {
   const where: string[] = [];
   const tagStart = filter.q && /^#(.+)$/.exec(filter.q)?.[1];
   if (tagStart) {

@@ -192,3 +192,46 @@ export async function deleteProxy(db: Queryable, accountId: string, id: string):
 function normalizeHost(host: string): string {
   return host.trim().toLowerCase();
 }
+
+/** Every saved proxy of the account with its password: what a pasted list is matched against. */
+export async function proxyAddresses(
+  db: Queryable,
+  accountId: string,
+): Promise<(ProxyParts & { id: string })[]> {
+  return db.query<ProxyParts & { id: string }>(
+    'select id, scheme, host, port, username, password from proxies where account_id = $1 order by seq',
+    [accountId],
+  );
+}
+
+/** Saves many proxies in one statement, in order, each named `name`. */
+export async function insertProxies(
+  db: Queryable,
+  clock: Clock,
+  accountId: string,
+  proxies: (ProxyParts & { name: string })[],
+): Promise<ProxyConfig[]> {
+  if (proxies.length === 0) return [];
+  const column = <K extends keyof (ProxyParts & { name: string })>(key: K) =>
+    proxies.map((proxy) => proxy[key]);
+  const rows = await db.query<ProxyRow>(
+    `insert into proxies (id, account_id, name, scheme, host, port, username, password, created_at, updated_at)
+     select t.id, $1, t.name, t.scheme, t.host, t.port, t.username, t.password, $2, $2
+       from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[])
+            with ordinality as t(id, name, scheme, host, port, username, password, n)
+      order by t.n
+     returning ${COLUMNS}`,
+    [
+      accountId,
+      clock.now(),
+      proxies.map(() => newId('prx')),
+      column('name'),
+      column('scheme'),
+      proxies.map((proxy) => normalizeHost(proxy.host)),
+      column('port'),
+      column('username'),
+      column('password'),
+    ],
+  );
+  return rows.sort((a, b) => a.seq - b.seq).map(toProxy);
+}

@@ -15,6 +15,7 @@ export interface RunRow {
   session_id: string | null;
   owns_session: boolean;
   name: string | null;
+  batch_id: string | null;
   status: RunStatus;
   script: Script;
   steps: StepResult[];
@@ -31,7 +32,7 @@ export interface RunRow {
 }
 
 // As for sessions: the profile's name now, by its primary key; statements name the table unaliased.
-const COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name, status, script, steps, output,
+export const RUN_COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name, batch_id, status, script, steps, output,
   error, version, created_at, started_at, finished_at, node_id,
   (select profile.name from profiles profile where profile.id = automation_runs.profile_id) as profile_name`;
 export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const;
@@ -66,6 +67,7 @@ export function toRun(row: RunRow): AutomationRun {
     profile_name: row.profile_name,
     session_id: row.session_id,
     name: row.name,
+    batch_id: row.batch_id,
     status: row.status,
     steps: row.steps,
     output: row.output,
@@ -87,6 +89,7 @@ export async function insertRun(
     name: string | null;
     script: Script;
     nodeId: string;
+    batchId?: string | null;
   },
 ): Promise<RunRow> {
   const steps: StepResult[] = fields.script.steps.map((step, index) => ({
@@ -97,8 +100,8 @@ export async function insertRun(
   }));
   const [row] = await db.query<RunRow>(
     `insert into automation_runs (id, account_id, profile_id, session_id, name, status, script, steps, created_at,
-       node_id)
-     values ($1, $2, $3, $4, $5, 'queued', $6::jsonb, $7::jsonb, $8, $9) returning ${COLUMNS}`,
+       node_id, batch_id)
+     values ($1, $2, $3, $4, $5, 'queued', $6::jsonb, $7::jsonb, $8, $9, $10) returning ${RUN_COLUMNS}`,
     [
       newId('run'),
       fields.accountId,
@@ -109,6 +112,7 @@ export async function insertRun(
       JSON.stringify(steps),
       clock.now(),
       fields.nodeId,
+      fields.batchId ?? null,
     ],
   );
   return row as RunRow;
@@ -136,7 +140,7 @@ export async function executorOfProfile(tx: Queryable, profileId: string): Promi
 /** Queued runs this node is to execute, in the order they came. */
 export async function findQueuedRunsOfNode(db: Queryable, nodeId: string): Promise<RunRow[]> {
   return db.query<RunRow>(
-    `select ${COLUMNS} from automation_runs where node_id = $1 and status = 'queued' order by seq`,
+    `select ${RUN_COLUMNS} from automation_runs where node_id = $1 and status = 'queued' order by seq`,
     [nodeId],
   );
 }
@@ -144,14 +148,14 @@ export async function findQueuedRunsOfNode(db: Queryable, nodeId: string): Promi
 /** Queued or running runs whose node has left the cluster without finishing them (it was lost). */
 export async function findOrphanedRuns(db: Queryable): Promise<RunRow[]> {
   return db.query<RunRow>(
-    `select ${COLUMNS} from automation_runs where ${runIsActive()} and node_id is not null
+    `select ${RUN_COLUMNS} from automation_runs where ${runIsActive()} and node_id is not null
         and not exists (select 1 from nodes n where n.id = automation_runs.node_id) order by seq`,
   );
 }
 
 export async function findRun(db: Queryable, accountId: string, id: string): Promise<RunRow | null> {
   const [row] = await db.query<RunRow>(
-    `select ${COLUMNS} from automation_runs where account_id = $1 and id = $2`,
+    `select ${RUN_COLUMNS} from automation_runs where account_id = $1 and id = $2`,
     [accountId, id],
   );
   return row ?? null;
@@ -160,7 +164,13 @@ export async function findRun(db: Queryable, accountId: string, id: string): Pro
 export async function listRuns(
   db: Queryable,
   accountId: string,
-  options: { limit: number; after: number | null; status?: RunStatus | 'active'; profileId?: string },
+  options: {
+    limit: number;
+    after: number | null;
+    status?: RunStatus | 'active';
+    profileId?: string;
+    batchId?: string;
+  },
 ): Promise<Page<AutomationRun>> {
   const statuses =
     options.status === 'active' ? [...ACTIVE_RUN_STATUSES] : options.status ? [options.status] : null;
@@ -172,19 +182,27 @@ export async function listRuns(
     where.push(condition.replace('?', `$${params.length}`));
   };
   if (options.profileId !== undefined) filter('profile_id = ?', options.profileId);
+  if (options.batchId !== undefined) {
+    filter('batch_id = ?', options.batchId);
+    where.push(LATEST_IN_BATCH);
+  }
   if (options.after !== null) filter('seq < ?::bigint', options.after);
   if (statuses) filter('status = any(?::text[])', statuses);
   const rows = await db.query<RunRow>(
-    `select ${COLUMNS} from automation_runs where ${where.join(' and ')} order by seq desc limit $2`,
+    `select ${RUN_COLUMNS} from automation_runs where ${where.join(' and ')} order by seq desc limit $2`,
     params,
   );
   return toPage(rows, options.limit, toRun);
 }
 
+/** The run is its profile's latest in its batch: a retried one's earlier runs are not. */
+export const LATEST_IN_BATCH = `not exists (select from automation_runs later where later.batch_id = automation_runs.batch_id
+  and later.profile_id = automation_runs.profile_id and later.seq > automation_runs.seq)`;
+
 /** This node's queued or running runs (and those from before there were nodes). */
 export async function findActiveRunsOfNode(db: Queryable, nodeId: string): Promise<RunRow[]> {
   return db.query<RunRow>(
-    `select ${COLUMNS} from automation_runs
+    `select ${RUN_COLUMNS} from automation_runs
       where ${runIsActive()} and (node_id = $1 or node_id is null) order by seq`,
     [nodeId],
   );
@@ -193,7 +211,7 @@ export async function findActiveRunsOfNode(db: Queryable, nodeId: string): Promi
 /** Applies `assignments` (SQL using $2.. for `params`) and bumps the version: every change is one version. */
 async function updateRun(db: Queryable, id: string, assignments: string, params: unknown[]): Promise<RunRow> {
   const [row] = await db.query<RunRow>(
-    `update automation_runs set ${assignments}, version = version + 1 where id = $1 returning ${COLUMNS}`,
+    `update automation_runs set ${assignments}, version = version + 1 where id = $1 returning ${RUN_COLUMNS}`,
     [id, ...params],
   );
   if (!row) throw new Error(`run ${id} vanished`);

@@ -93,14 +93,14 @@ describe('run history, re-run, several profiles', () => {
     await popup.getByLabel('Find a profile').fill('Historic');
     await expect.poll(async () => (await pickable(popup)).sort()).toEqual(['Historic A', 'Historic B']);
     await pick(popup, 'Historic B');
-    await popup.getByText('This takes 2 requests; your plan has no hourly limit.').waitFor();
+    await popup.getByText('One request for all of them; your plan has no hourly limit.').waitFor();
     await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script));
     await popup.getByLabel('Script name').fill('On both');
     await popup.getByRole('button', { name: 'Run on 2 profiles' }).click();
     // The outcome takes the focus.
     await expect
       .poll(() => popup.evaluate(() => document.activeElement?.textContent))
-      .toBe('Started 2 of 2 runs.');
+      .toBe('Queued 2 of 2 as one batch: follow it in Automation.');
     for (const profile of [first, second]) {
       expect((await runsOf(profile.id)).filter((run) => run.name === 'On both')).toHaveLength(1);
     }

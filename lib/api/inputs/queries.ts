@@ -76,7 +76,12 @@ export const RunStatusQuery = z.object({
   status: z.optional(z.enum([...RunStatus.options, 'active'])),
   /** Only this profile's runs: its history. */
   profile_id: z.optional(Id),
+  /** Only this batch's runs, each profile's latest (a retried one's earlier run is not listed). */
+  batch_id: z.optional(Id),
 });
+
+/** GET /v1/automation/batches/:id/export: the outputs as CSV (a spreadsheet opens it) or JSON. */
+export const BatchExportQuery = z.object({ format: z._default(z.enum(['csv', 'json']), 'csv') });
 
 export type ProfileListQuery = z.input<typeof ProfileListQuery>;
 export type ProxyListQuery = z.input<typeof ProxyListQuery>;

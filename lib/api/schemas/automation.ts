@@ -24,6 +24,8 @@ export const AutomationRun = z.object({
   profile_name: z.optional(z.nullable(z.string())),
   session_id: z.nullable(z.string()),
   name: z.nullable(z.string()),
+  /** The batch it belongs to: a run on many profiles at once. Absent from events recorded before batches. */
+  batch_id: z.optional(z.nullable(z.string())),
   status: RunStatus,
   steps: z.array(StepResult),
   output: z.looseObject({}),
@@ -36,8 +38,29 @@ export const AutomationRun = z.object({
 
 export const RunList = listOf(AutomationRun);
 
+/**
+ * A run on many profiles: counted by each profile's latest run in it (a retried profile counts once), with
+ * `summary` as a sentence ("5 of 6 succeeded, 1 failed").
+ */
+export const Batch = z.object({
+  id: Id,
+  name: z.nullable(z.string()),
+  created_at: Timestamp,
+  total: z.number(),
+  queued: z.number(),
+  running: z.number(),
+  succeeded: z.number(),
+  failed: z.number(),
+  cancelled: z.number(),
+  /** Every run of it has finished. */
+  finished: z.boolean(),
+  summary: z.string(),
+});
+
 export type RunStatus = z.infer<typeof RunStatus>;
 
 export type StepResult = z.infer<typeof StepResult>;
 
 export type AutomationRun = z.infer<typeof AutomationRun>;
+
+export type Batch = z.infer<typeof Batch>;

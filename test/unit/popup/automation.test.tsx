@@ -106,24 +106,41 @@ describe('Automation', () => {
     );
   });
 
-  it('runs the script on each profile picked, saying the cost first and then what became of each', async () => {
+  it('runs the script on the profiles picked as one batch, saying the cost first and then what became of each', async () => {
     installPopupBrowser();
     const mock = mockConnector({
       ...profiles,
-      'run.start': ({ run }) =>
-        run.profile_id === 'prf_1'
-          ? ok(watched({ id: 'run_1' }))
-          : fail('not_found', 'That profile no longer exists.', { status: 404 }),
+      'profiles.bulk': () =>
+        ok({
+          action: 'run',
+          selected: 2,
+          succeeded: 1,
+          failed: 1,
+          batch_id: 'bat_1',
+          items: [
+            { id: 'prf_1', ok: true, run_id: 'run_1' },
+            {
+              id: 'prf_2',
+              ok: false,
+              problem: { status: 404, code: 'not_found', detail: 'There is no profile with this id.' },
+            },
+          ],
+        }),
     });
     render(<Automation />);
     await pick('Shop');
     await pick('Mail');
     typeInto(scriptField(), JSON.stringify(script));
-    await screen.findByText('This takes 2 requests; your plan has no hourly limit.');
+    await screen.findByText('One request for all of them; your plan has no hourly limit.');
     fireEvent.click(screen.getByRole('button', { name: 'Run on 2 profiles' }));
-    const outcome = await screen.findByText(/^Started 1 of 2 runs\./);
-    expect(outcome.textContent).toBe('Started 1 of 2 runs.\nMail: That profile no longer exists.');
-    expect(mock.sent().filter((message) => message.type === 'run.start')).toHaveLength(2);
+    const outcome = await screen.findByText(/^Queued 1 of 2 as one batch/);
+    expect(outcome.textContent).toBe(
+      'Queued 1 of 2 as one batch: follow it in Automation.\nMail: There is no profile with this id.',
+    );
+    expect(mock.sentOf('profiles.bulk').map(({ request }) => request)).toEqual([
+      { select: { ids: ['prf_1', 'prf_2'] }, action: 'run', script },
+    ]);
+    expect(mock.sentOf('run.start')).toHaveLength(0);
   });
 
   it('shows the service’s objection at the step it concerns, keeping the script', async () => {

@@ -2,10 +2,11 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Profiles } from '../../../entrypoints/popup/Profiles';
+import type { BulkResult } from '../../../lib/api/schemas/bulk';
 import type { Profile } from '../../../lib/api/schemas/profiles';
 import { cachedProfiles, cachedSessions, type PlanLimits, plan, quota } from '../../../lib/storage';
-import { mockConnector } from './connector-mock';
-import { fail, installPopupBrowser, ok, profile, session } from './harness';
+import { type IntentOf, mockConnector } from './connector-mock';
+import { installPopupBrowser, ok, profile, typeInto } from './harness';
 
 const named = (count: number) =>
   Array.from({ length: count }, (_, i) => profile(`prf_${i + 1}`, `Profile ${i + 1}`));
@@ -35,67 +36,57 @@ async function open(
 
 const pick = (name: string) => fireEvent.click(screen.getByRole('checkbox', { name: `Select ${name}` }));
 
+/** The service's answer to a bulk request: every item done but those `failing` names, with its sentence. */
+function answered(intent: IntentOf<'profiles.bulk'>, failing: Record<string, string> = {}): BulkResult {
+  const ids = intent.request.select.ids ?? [];
+  const items = ids.map((id) =>
+    failing[id]
+      ? { id, ok: false, problem: { status: 429, code: 'session_limit', detail: failing[id] as string } }
+      : { id, ok: true },
+  );
+  const succeeded = items.filter((item) => item.ok).length;
+  return {
+    action: intent.request.action,
+    selected: ids.length,
+    succeeded,
+    failed: ids.length - succeeded,
+    items,
+  };
+}
+
 describe('Bulk actions', () => {
   afterEach(cleanup);
 
-  it('warns, before starting, that more are picked than the plan’s sessions at once', async () => {
-    await open(named(3), FREE);
+  it('warns, before starting, that more are picked than the plan’s sessions at once, and its button says how many start', async () => {
+    const mock = await open(named(3), FREE, { 'profiles.bulk': (intent) => ok(answered(intent)) });
     await cachedSessions.setValue({ data: [], savedAt: 1 });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Start 3' }));
-    expect(
-      screen.getByText(
-        /Start 3 profiles\? Your free plan allows 2 sessions at once and 0 are running: only 2 of these can start\./,
-      ),
-    ).toBeTruthy();
-  });
-
-  it('over the plan’s sessions at once, its button says and starts only as many as have room', async () => {
-    const mock = await open(named(3), FREE, {
-      'session.start': ({ profileId }) => ok(session('s', profileId)),
-    });
-    await cachedSessions.setValue({ data: [], savedAt: 1 });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Start 3' }));
-    const question = within(screen.getByRole('group', { name: /^Start 3 profiles\?/ }));
-    expect(question.queryByRole('button', { name: 'Start 3' })).toBeNull();
-    fireEvent.click(question.getByRole('button', { name: 'Start 2' }));
-    expect(await screen.findByText('Started 2 of 2.')).toBeTruthy();
-    expect(mock.sentOf('session.start')).toHaveLength(2);
-  });
-
-  it('says the service’s sentence once when the plan refuses more sessions, and sends no more starts', async () => {
-    const sentence = 'Your free plan allows 2 sessions at once; stop one to start another.';
-    let started = 0;
-    // Sessions started elsewhere, not yet seen here: the service refuses the second start.
-    const mock = await open(named(4), FREE, {
-      'session.start': ({ profileId }) =>
-        ++started <= 1 ? ok(session(`ses_${started}`, profileId)) : fail('session_limit', sentence),
-    });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Start 4' }));
-    fireEvent.click(
-      within(screen.getByRole('group', { name: /^Start 4 profiles\?/ })).getByRole('button', {
-        name: 'Start 2',
+    fireEvent.click(await screen.findByRole('button', { name: 'Start 2' }));
+    const question = within(
+      screen.getByRole('group', {
+        name: /^Start 2 profiles\? Your free plan allows 2 sessions at once and 0 are running: only 2 of these can start\. This spends 1 of the 81 requests left this hour\./,
       }),
     );
-    const outcome = await screen.findByText(/Started 1 of 2\./);
-    expect(outcome.textContent).toBe(`Started 1 of 2.\nThe rest were not started: ${sentence}`);
-    expect(mock.sentOf('session.start')).toHaveLength(2);
-    expect(screen.queryByText(/hourly request limit/)).toBeNull();
+    fireEvent.click(question.getByRole('button', { name: 'Start 2' }));
+    expect(await screen.findByText('Started 2 of 2.')).toBeTruthy();
+    // One request for the lot.
+    expect(mock.sentOf('profiles.bulk').map(({ request }) => request)).toEqual([
+      { select: { ids: ['prf_1', 'prf_2'] }, action: 'start' },
+    ]);
   });
 
-  it('starts at once, without a question, on a plan without an hourly limit and with room', async () => {
+  it('starts at once, without a question, on a plan without an hourly limit and with room, naming each refusal', async () => {
+    const sentence = 'Your enterprise plan allows 50 sessions at once; stop one to start another.';
     const mock = await open(named(2), ENTERPRISE, {
-      'session.start': ({ profileId }) => ok(session('s', profileId)),
+      'profiles.bulk': (intent) => ok(answered(intent, { prf_2: sentence })),
     });
     pick('Profile 1');
     pick('Profile 2');
-    const start = screen.getByRole('button', { name: 'Start 2' });
-    expect(start.classList.contains('danger')).toBe(false);
-    fireEvent.click(start);
+    fireEvent.click(screen.getByRole('button', { name: 'Start 2' }));
     expect(screen.queryByRole('group', { name: /^Start 2 profiles\?/ })).toBeNull();
-    await waitFor(() => expect(mock.sentOf('session.start')).toHaveLength(2));
+    const outcome = await screen.findByText(/Started 1 of 2\./);
+    expect(outcome.textContent).toBe(`Started 1 of 2.\nProfile 2: ${sentence}`);
+    expect(mock.sentOf('profiles.bulk')).toHaveLength(1);
   });
 
   it('puts the focus on Cancel, the safe answer, when asked to delete', async () => {
@@ -107,26 +98,47 @@ describe('Bulk actions', () => {
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Cancel'));
   });
 
-  it('picks every profile the search matches, reading the pages not shown yet', async () => {
+  it('selects every profile the filter matches at once, and acts on them by the filter, in one request', async () => {
     const all = named(120);
-    const mock = await open(all.slice(0, 50), FREE, {
-      'profiles.more': async () => {
-        const listed = await cachedProfiles.getValue();
-        const data = all.slice(0, (listed?.data.length ?? 0) + 50);
-        const next_cursor = data.length < all.length ? `c${data.length}` : null;
-        await cachedProfiles.setValue({ ...listed, data, next_cursor, savedAt: 1 });
-        return ok(undefined);
-      },
+    const mock = await open(all.slice(0, 50), ENTERPRISE, {
+      'profiles.bulk': ({ request }) =>
+        ok({ action: request.action, selected: 120, succeeded: 120, failed: 0, items: [] }),
     });
     await cachedProfiles.setValue({
       data: all.slice(0, 50),
-      filter: {},
+      filter: { tag: 'vip' },
       next_cursor: 'c50',
       total: 120,
       savedAt: 1,
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Select all 120 matching' }));
     expect(await screen.findByText('120 selected')).toBeTruthy();
-    expect(mock.sentOf('profiles.more')).toHaveLength(2);
+    expect(mock.sentOf('profiles.more')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Tags…' }));
+    typeInto(screen.getByLabelText('Tags'), 'team-a, paid');
+    fireEvent.click(screen.getByRole('button', { name: 'Add to 120' }));
+    expect(await screen.findByText('Tagged 120 of 120.')).toBeTruthy();
+    expect(mock.sentOf('profiles.bulk').map(({ request }) => request)).toEqual([
+      { select: { filter: { tag: 'vip' } }, action: 'add_tags', tags: ['team-a', 'paid'] },
+    ]);
+  });
+
+  it('assigns pasted proxies one per profile, only when there is one per profile', async () => {
+    const mock = await open(named(2), ENTERPRISE, { 'profiles.bulk': (intent) => ok(answered(intent)) });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Proxy…' }));
+    const paste = screen.getByLabelText('Or paste one proxy per profile');
+    typeInto(paste, 'amy:pw@gate.example:8000');
+    expect(screen.getByText('1 proxies for 2 profiles: paste one per profile.')).toBeTruthy();
+    const apply = screen.getByRole('button', { name: 'Set the proxy of 2' }) as HTMLButtonElement;
+    expect(apply.disabled).toBe(true);
+    typeInto(paste, 'amy:pw@gate.example:8000\n\nsocks5://gate.example:1080\n');
+    fireEvent.click(apply);
+    expect(await screen.findByText('Set the proxy of 2 of 2.')).toBeTruthy();
+    expect(mock.sentOf('profiles.bulk')[0]?.request).toEqual({
+      select: { ids: ['prf_1', 'prf_2'] },
+      action: 'set_proxy',
+      proxies: ['amy:pw@gate.example:8000', 'socks5://gate.example:1080'],
+    });
   });
 });

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'preact/hooks';
+import { download } from '../../components/download';
+import { useItem, useTask } from '../../components/hooks';
+import { Problem } from '../../components/Problem';
+import type { AutomationRun, Batch } from '../../lib/api/schemas/automation';
+import { t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
+import { lastBatch } from '../../lib/storage';
+import { RunList } from './Runs';
+
+/** How often an unfinished batch is read again while the card is shown. */
+const FOLLOW_MS = 2000;
+
+/** "5 of 6 succeeded, 1 failed": a batch's runs counted, each profile by its latest run. */
+function summaryOf(batch: Batch): string {
+  const parts = [t('batchSummary', batch.succeeded, batch.total)];
+  if (batch.failed) parts.push(t('batchFailed', batch.failed));
+  if (batch.cancelled) parts.push(t('batchCancelled', batch.cancelled));
+  if (batch.queued + batch.running) parts.push(t('batchPending', batch.queued + batch.running));
+  return parts.join(', ');
+}
+
+/**
+ * The last run on many profiles as one card: its summary, followed until every run ended; its failed runs on
+ * asking; retry of the failed, in the same batch; its outputs exported as CSV or JSON.
+ */
+export function BatchCard() {
+  const batchId = useItem(lastBatch);
+  const [batch, setBatch] = useState<Batch | null>(null);
+  const [failedOnly, setFailedOnly] = useState(false);
+  const [failed, setFailed] = useState<AutomationRun[] | null>(null);
+  /** Grows with each retry: the batch is followed again until its new runs end. */
+  const [round, setRound] = useState(0);
+  const task = useTask();
+
+  async function read(id: string) {
+    const reply = await connector.send({ type: 'batch.get', batchId: id });
+    if (reply.ok) setBatch(reply.value);
+    return reply.ok && !reply.value.finished;
+  }
+  useEffect(() => {
+    if (!batchId) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const follow = async () => {
+      if (await read(batchId)) timer = setTimeout(follow, FOLLOW_MS);
+    };
+    void follow();
+    return () => clearTimeout(timer);
+  }, [batchId, round]);
+
+  async function showFailed(on: boolean) {
+    setFailedOnly(on);
+    setFailed(null);
+    if (!on || !batchId) return;
+    const reply = await task.run(() => connector.send({ type: 'batch.failed', batchId }));
+    if (reply.ok) setFailed(reply.value);
+  }
+
+  async function retry() {
+    if (!batchId) return;
+    const reply = await task.run(() => connector.send({ type: 'batch.retry', batchId }));
+    if (reply.ok) {
+      setBatch(reply.value);
+      setFailed(null);
+      setFailedOnly(false);
+      setRound(round + 1);
+    }
+  }
+
+  async function exportAs(format: 'csv' | 'json') {
+    if (!batchId) return;
+    const reply = await task.run(() => connector.send({ type: 'batch.export', batchId, format }));
+    if (reply.ok) download(reply.value, `${batch?.name ?? batchId}.${format}`, `text/${format}`);
+  }
+
+  if (!batchId || !batch) return null;
+  return (
+    <article class="stack batch" aria-labelledby="batch-title">
+      <h3 id="batch-title">{t('batchTitle', batch.name ?? batch.id)}</h3>
+      <p role="status">{summaryOf(batch)}</p>
+      <div class="bar wrap">
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={failedOnly}
+            onInput={(event) => showFailed(event.currentTarget.checked)}
+          />
+          {t('batchFailedOnly')}
+        </label>
+        <button type="button" disabled={task.busy || batch.failed === 0} onClick={retry}>
+          {t('batchRetry', batch.failed)}
+        </button>
+        <button type="button" disabled={task.busy} onClick={() => exportAs('csv')}>
+          {t('batchExportCsv')}
+        </button>
+        <button type="button" disabled={task.busy} onClick={() => exportAs('json')}>
+          {t('batchExportJson')}
+        </button>
+      </div>
+      <Problem error={task.error} />
+      {failed &&
+        (failed.length ? (
+          <RunList runs={failed.map((run) => ({ run, dropped: null }))} />
+        ) : (
+          <p class="muted">{t('batchNoFailed')}</p>
+        ))}
+    </article>
+  );
+}

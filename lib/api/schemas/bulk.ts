@@ -1,0 +1,34 @@
+import { z } from '../zod';
+import { Cookie } from './cookies';
+
+/** What became of one profile of a bulk action: done (with what it made), or the problem, as the API answers one. */
+export const BulkItem = z.object({
+  id: z.string(),
+  ok: z.boolean(),
+  /** set_proxy: the saved proxy it now uses. */
+  proxy_id: z.optional(z.string()),
+  /** start: the session started. */
+  session_id: z.optional(z.string()),
+  /** run: the run queued. */
+  run_id: z.optional(z.string()),
+  /** export_cookies: its cookies. */
+  cookies: z.optional(z.array(Cookie)),
+  problem: z.optional(z.object({ status: z.number(), code: z.string(), detail: z.string() })),
+});
+
+/** The answer to a bulk action: one item per profile selected, in the selection's order. */
+export const BulkResult = z.object({
+  action: z.string(),
+  /** How many profiles the selection held. */
+  selected: z.number(),
+  succeeded: z.number(),
+  failed: z.number(),
+  /** run: the batch its runs belong to. */
+  batch_id: z.optional(z.string()),
+  /** set_proxy from a list: how many of its proxies were saved anew (the others were already the account's). */
+  proxies_created: z.optional(z.number()),
+  items: z.array(BulkItem),
+});
+
+export type BulkItem = z.infer<typeof BulkItem>;
+export type BulkResult = z.infer<typeof BulkResult>;

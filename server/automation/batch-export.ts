@@ -1,0 +1,63 @@
+import { NotFound } from '../core/domain-errors';
+import type { Database } from '../db/driver';
+import { findBatch, latestRunsOfBatch } from '../store/batches';
+import type { RunRow } from '../store/runs';
+
+const FIXED_COLUMNS = ['run_id', 'profile_id', 'profile_name', 'status', 'error', 'finished_at'] as const;
+
+/** A file of a batch's outputs: one row per profile, its latest run. */
+export interface BatchFile {
+  text: string;
+  contentType: string;
+  fileName: string;
+}
+
+/** The outputs of the account's batch as CSV or JSON. */
+export async function exportBatch(
+  db: Database,
+  accountId: string,
+  id: string,
+  format: 'csv' | 'json',
+): Promise<BatchFile> {
+  if (!(await findBatch(db, accountId, id))) throw new NotFound('batch');
+  const runs = await latestRunsOfBatch(db, id);
+  if (format === 'json') {
+    const rows = runs.map((run) => ({ ...fixedCells(run), output: run.output }));
+    return { text: JSON.stringify(rows, null, 2), contentType: 'application/json', fileName: `${id}.json` };
+  }
+  const outputNames = [...new Set(runs.flatMap((run) => Object.keys(run.output)))].sort();
+  const lines = [[...FIXED_COLUMNS, ...outputNames].map(csvCell).join(',')];
+  for (const run of runs) {
+    const fixed = fixedCells(run);
+    const cells = [
+      ...FIXED_COLUMNS.map((name) => fixed[name]),
+      ...outputNames.map((name) => run.output[name]),
+    ];
+    lines.push(cells.map(csvCell).join(','));
+  }
+  return { text: `${lines.join('\r\n')}\r\n`, contentType: 'text/csv; charset=utf-8', fileName: `${id}.csv` };
+}
+
+function fixedCells(run: RunRow): Record<(typeof FIXED_COLUMNS)[number], string | null> {
+  return {
+    run_id: run.id,
+    profile_id: run.profile_id,
+    profile_name: run.profile_name,
+    status: run.status,
+    error: run.error,
+    finished_at: run.finished_at?.toISOString() ?? null,
+  };
+}
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a quote, comma or line break. Text a spreadsheet would take for a
+ * formula (=, +, -, @, a tab or a carriage return first) starts with an apostrophe, so that a page's text cannot
+ * run as one on the machine of whoever opens the file (OWASP: CSV injection).
+ */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  // Numbers, booleans and objects as JSON: none can begin a formula (a negative number is a number).
+  let text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}

@@ -1,0 +1,89 @@
+import type { Script } from '../../lib/api/inputs/automation';
+import type { Batch } from '../../lib/api/schemas/automation';
+import type { Clock } from '../core/clock';
+import { NotFound } from '../core/domain-errors';
+import type { Database } from '../db/driver';
+import { type BatchRow, findBatch, insertBatch, latestRunsOfBatch } from '../store/batches';
+import type { RunScheduler } from './scheduler';
+
+export interface BatchDeps {
+  db: Database;
+  clock: Clock;
+  automation: RunScheduler;
+}
+
+/** What became of one profile of a batch: its run queued, or why not. */
+export type BatchItem = { id: string; runId: string } | { id: string; error: unknown };
+
+/** Queues `script` on each profile as one batch, in order; a profile that cannot take it is answered why. */
+export async function queueBatch(
+  { db, clock, automation }: BatchDeps,
+  accountId: string,
+  profileIds: string[],
+  script: Script,
+  name: string | null,
+): Promise<{ batchId: string; items: BatchItem[] }> {
+  const batchId = await insertBatch(db, clock, accountId, name);
+  const items: BatchItem[] = [];
+  for (const id of profileIds) {
+    const body = { profile_id: id, script, ...(name ? { name } : {}) };
+    try {
+      const run = await automation.enqueue(accountId, body, async () => {}, batchId);
+      items.push({ id, runId: run.id });
+    } catch (error) {
+      items.push({ id, error });
+    }
+  }
+  return { batchId, items };
+}
+
+/** The account's batch, summed up. */
+export async function readBatch(db: Database, accountId: string, id: string): Promise<Batch> {
+  const row = await findBatch(db, accountId, id);
+  if (!row) throw new NotFound('batch');
+  return toBatch(row);
+}
+
+/** Queues again, in the same batch, the script of each profile whose latest run in it failed. */
+export async function retryFailed(deps: BatchDeps, accountId: string, id: string): Promise<Batch> {
+  if (!(await findBatch(deps.db, accountId, id))) throw new NotFound('batch');
+  for (const run of await latestRunsOfBatch(deps.db, id, 'failed')) {
+    const body = { profile_id: run.profile_id, script: run.script, ...(run.name ? { name: run.name } : {}) };
+    // A profile deleted since is left failed: its run has nothing to run on.
+    await deps.automation
+      .enqueue(accountId, body, async () => {}, id)
+      .catch((error: unknown) => {
+        if (!(error instanceof NotFound)) throw error;
+      });
+  }
+  return readBatch(deps.db, accountId, id);
+}
+
+function toBatch(row: BatchRow): Batch {
+  const count = (status: keyof BatchRow['counts']) => row.counts[status] ?? 0;
+  const [queued, running, succeeded, failed, cancelled] = [
+    count('queued'),
+    count('running'),
+    count('succeeded'),
+    count('failed'),
+    count('cancelled'),
+  ];
+  const total = queued + running + succeeded + failed + cancelled;
+  const parts = [`${succeeded} of ${total} succeeded`];
+  if (failed) parts.push(`${failed} failed`);
+  if (cancelled) parts.push(`${cancelled} cancelled`);
+  if (queued + running) parts.push(`${queued + running} not finished yet`);
+  return {
+    id: row.id,
+    name: row.name,
+    created_at: row.created_at.toISOString(),
+    total,
+    queued,
+    running,
+    succeeded,
+    failed,
+    cancelled,
+    finished: queued + running === 0,
+    summary: parts.join(', '),
+  };
+}

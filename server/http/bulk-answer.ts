@@ -1,0 +1,42 @@
+import type { BulkItem, BulkResult } from '../../lib/api/schemas/bulk';
+import type { Logger } from '../core/log';
+import type { BulkDone } from '../profiles/profile-bulk';
+import { domainProblem } from './errors';
+import { ProblemError } from './problem';
+
+/** A bulk action's answer: each profile's outcome, its error answered as the single endpoint would answer it. */
+export function bulkAnswer(action: string, done: BulkDone, log: Logger): BulkResult {
+  const items: BulkItem[] = done.outcomes.map((outcome) => {
+    if ('error' in outcome) return { id: outcome.id, ok: false, problem: itemProblem(outcome.error, log) };
+    const { id, proxyId, sessionId, runId, cookies } = outcome;
+    return {
+      id,
+      ok: true,
+      ...(proxyId ? { proxy_id: proxyId } : {}),
+      ...(sessionId ? { session_id: sessionId } : {}),
+      ...(runId ? { run_id: runId } : {}),
+      ...(cookies ? { cookies } : {}),
+    };
+  });
+  const succeeded = items.filter((item) => item.ok).length;
+  return {
+    action,
+    selected: done.selected,
+    succeeded,
+    failed: items.length - succeeded,
+    ...(done.batchId ? { batch_id: done.batchId } : {}),
+    ...(done.proxiesCreated === undefined ? {} : { proxies_created: done.proxiesCreated }),
+    items,
+  };
+}
+
+function itemProblem(error: unknown, log: Logger): { status: number; code: string; detail: string } {
+  const problem = error instanceof ProblemError ? error.problem : domainProblem(error);
+  if (problem) return { status: problem.status, code: problem.code, detail: problem.detail };
+  log.error('a bulk action failed on one profile', { error });
+  return {
+    status: 500,
+    code: 'internal',
+    detail: 'Something went wrong in the service with this profile; it has been logged.',
+  };
+}

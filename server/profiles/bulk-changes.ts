@@ -1,0 +1,132 @@
+import { type ProxyParts, parseProxyUrl, proxyLabel } from '../../lib/api/proxy-url';
+import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import type { Clock } from '../core/clock';
+import { InvalidInput, NotFound } from '../core/domain-errors';
+import type { EventLog } from '../events/event-log';
+import { lockProfileTags, profilesByIds, writeProfileProxies, writeProfileTags } from '../store/profile-bulk';
+import { insertProxies, proxyAddresses } from '../store/proxies';
+import { requireOwnProxy } from './profile-operations';
+
+/** The most tags a profile holds (as ProfileUpdate's `tags` allows). */
+const MAX_TAGS = 20;
+
+export interface ChangeDeps {
+  clock: Clock;
+  events: EventLog;
+}
+
+/** For each profile: done, or the error it met. Ids that are not the account's profiles are not found. */
+export type Outcomes = Map<string, { proxyId?: string } | { error: unknown }>;
+
+/** Adds or removes tags on the account's profiles among `ids`, in one transaction, each reported changed. */
+export async function changeTags(
+  { clock, events }: ChangeDeps,
+  accountId: string,
+  ids: string[],
+  change: { add: string[] } | { remove: string[] },
+): Promise<Outcomes> {
+  return events.writeWithEvents(async (tx, _emit, emitAll) => {
+    const current = await lockProfileTags(tx, accountId, ids);
+    const outcomes: Outcomes = new Map();
+    const changed = new Map<string, string[]>();
+    for (const id of ids) {
+      const tags = current.get(id);
+      if (!tags) outcomes.set(id, { error: new NotFound('profile') });
+      else {
+        const next =
+          'add' in change
+            ? [
+                ...tags,
+                ...change.add.filter(
+                  (tag, index) => !tags.includes(tag) && change.add.indexOf(tag) === index,
+                ),
+              ]
+            : tags.filter((tag) => !change.remove.includes(tag));
+        if (next.length > MAX_TAGS) outcomes.set(id, { error: tooManyTags(tags.length) });
+        else {
+          outcomes.set(id, {});
+          if (next.length !== tags.length) changed.set(id, next);
+        }
+      }
+    }
+    await writeProfileTags(tx, clock, accountId, changed);
+    await emitAll(accountId, 'profile.updated', await profilesByIds(tx, accountId, [...changed.keys()]));
+    return outcomes;
+  });
+}
+
+/**
+ * Points the account's profiles among `ids` at proxies, in one transaction: all at the saved proxy `proxyId`,
+ * none (null), or each at the proxy of the pasted line in the same place, that proxy saved where none of the
+ * account's says the same (scheme, host, port, user name and password).
+ */
+export async function changeProxies(
+  { clock, events }: ChangeDeps,
+  accountId: string,
+  ids: string[],
+  target: { proxyId: string | null } | { lines: string[] },
+): Promise<{ outcomes: Outcomes; created: number }> {
+  if ('lines' in target && target.lines.length !== ids.length)
+    throw unevenLines(ids.length, target.lines.length);
+  return events.writeWithEvents(async (tx, _emit, emitAll) => {
+    const owned = await lockProfileTags(tx, accountId, ids);
+    const outcomes: Outcomes = new Map();
+    const chosen = new Map<string, string | null>();
+    const created: ProxyConfig[] = [];
+    if ('proxyId' in target) {
+      await requireOwnProxy(tx, accountId, target.proxyId);
+      for (const id of ids) if (owned.has(id)) chosen.set(id, target.proxyId);
+    } else {
+      const saved = new Map(
+        (await proxyAddresses(tx, accountId)).map((proxy) => [sameness(proxy), proxy.id]),
+      );
+      // Each line's proxy: a saved one that says the same, else one to save (once however often it is pasted).
+      const wanted = new Map<string, ProxyParts & { name: string }>();
+      const keyOf = new Map<string, string>();
+      for (const [index, id] of ids.entries()) {
+        if (!owned.has(id)) continue;
+        const parts = parseProxyUrl(target.lines[index] as string);
+        if ('error' in parts) throw new Error(`a proxy was validated but does not parse: ${parts.error}`);
+        const key = sameness(parts);
+        keyOf.set(id, key);
+        if (!saved.has(key)) wanted.set(key, { ...parts, name: proxyLabel(parts) });
+      }
+      const made = await insertProxies(tx, clock, accountId, [...wanted.values()]);
+      for (const [index, key] of [...wanted.keys()].entries()) saved.set(key, made[index]?.id as string);
+      for (const [id, key] of keyOf) chosen.set(id, saved.get(key) as string);
+      created.push(...made);
+    }
+    for (const id of ids) {
+      const proxyId = chosen.get(id);
+      outcomes.set(
+        id,
+        proxyId === undefined ? { error: new NotFound('profile') } : proxyId ? { proxyId } : {},
+      );
+    }
+    await writeProfileProxies(tx, clock, accountId, chosen);
+    await emitAll(accountId, 'proxy.created', created);
+    await emitAll(accountId, 'profile.updated', await profilesByIds(tx, accountId, [...chosen.keys()]));
+    return { outcomes, created: created.length };
+  });
+}
+
+/** A proxy as one address: a saved one and a pasted line that say the same are the same proxy. */
+function sameness(p: ProxyParts): string {
+  return JSON.stringify([p.scheme, p.host.toLowerCase(), p.port, p.username ?? null, p.password ?? null]);
+}
+
+function tooManyTags(has: number): InvalidInput {
+  return new InvalidInput(
+    'tags',
+    `would be more than ${MAX_TAGS} tags`,
+    `This profile has ${has} tags; with these it would have more than ${MAX_TAGS}. Remove some first.`,
+  );
+}
+
+function unevenLines(profiles: number, lines: number): InvalidInput {
+  return new InvalidInput(
+    'proxies',
+    `must hold one proxy per profile selected (${profiles})`,
+    `Invalid body: proxies: ${profiles} profiles are selected but ${lines} proxies were given; give one per profile, in the selection's order.`,
+  );
+}

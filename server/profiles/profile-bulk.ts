@@ -1,0 +1,153 @@
+import { BULK_LIMITS, type BulkActionName } from '../../lib/api/bulk-limits';
+import type { BulkRequest, BulkSelection } from '../../lib/api/inputs/bulk';
+import type { Cookie } from '../../lib/api/schemas/cookies';
+import { queueBatch } from '../automation/batches';
+import type { RunScheduler } from '../automation/scheduler';
+import type { ProfileCookies } from '../cookies/profile-cookies';
+import type { Clock } from '../core/clock';
+import { InvalidInput, NotFound } from '../core/domain-errors';
+import type { Logger } from '../core/log';
+import type { Database } from '../db/driver';
+import type { EventLog } from '../events/event-log';
+import type { SessionManager } from '../sessions/manager';
+import { ownProfileIds, selectProfileIds } from '../store/profile-bulk';
+import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
+import { changeProxies, changeTags, type Outcomes } from './bulk-changes';
+import { deleteOwnProfile } from './profile-operations';
+
+export interface BulkDeps {
+  db: Database;
+  clock: Clock;
+  events: EventLog;
+  sessions: SessionManager;
+  automation: RunScheduler;
+  cookies: ProfileCookies;
+  dataDir: string;
+  log: Logger;
+}
+
+/** What became of one profile: what was made for it, or the error it met (answered as the API would one). */
+export type BulkOutcome = { id: string } & (
+  | { proxyId?: string; sessionId?: string; runId?: string; cookies?: Cookie[] }
+  | { error: unknown }
+);
+
+export interface BulkDone {
+  selected: number;
+  outcomes: BulkOutcome[];
+  batchId?: string;
+  proxiesCreated?: number;
+}
+
+/** Profiles a browser is started, stopped or read for at the same time: the machine's cores are shared. */
+const AT_ONCE = 4;
+
+/**
+ * One action on a selection of the account's profiles, each answered: the ids given, or the filter's matches
+ * (found by the database, newest first). A selection beyond the action's most is refused whole, before anything
+ * is done; ids that are no profile of the account are not found and never touched.
+ */
+export async function actOnProfiles(
+  deps: BulkDeps,
+  accountId: string,
+  request: BulkRequest,
+): Promise<BulkDone> {
+  const ids = await selectionIds(deps.db, accountId, request.select, request.action);
+  const done = (outcomes: Outcomes) => ids.map((id) => ({ id, ...(outcomes.get(id) ?? {}) }));
+  switch (request.action) {
+    case 'add_tags':
+    case 'remove_tags': {
+      const change = request.action === 'add_tags' ? { add: request.tags } : { remove: request.tags };
+      return { selected: ids.length, outcomes: done(await changeTags(deps, accountId, ids, change)) };
+    }
+    case 'set_proxy':
+    case 'clear_proxy': {
+      const target =
+        request.action === 'clear_proxy'
+          ? { proxyId: null }
+          : request.proxies
+            ? { lines: request.proxies }
+            : { proxyId: request.proxy_id ?? null };
+      const { outcomes, created } = await changeProxies(deps, accountId, ids, target);
+      return {
+        selected: ids.length,
+        outcomes: done(outcomes),
+        ...('lines' in target ? { proxiesCreated: created } : {}),
+      };
+    }
+    case 'run': {
+      const { batchId, items } = await queueBatch(deps, accountId, ids, request.script, request.name ?? null);
+      const outcomes = items.map((item) => ('runId' in item ? { id: item.id, runId: item.runId } : item));
+      return { selected: ids.length, outcomes, batchId };
+    }
+    default:
+      return { selected: ids.length, outcomes: await eachProfile(deps, accountId, ids, request) };
+  }
+}
+
+/** Start, stop, delete or cookies: one profile after another, a few at a time, in the selection's order. */
+async function eachProfile(
+  deps: BulkDeps,
+  accountId: string,
+  ids: string[],
+  request: Extract<BulkRequest, { action: 'start' | 'stop' | 'delete' | 'export_cookies' }>,
+): Promise<BulkOutcome[]> {
+  const owned = await ownProfileIds(deps.db, accountId, ids);
+  const one = async (id: string): Promise<BulkOutcome> => {
+    if (!owned.has(id)) return { id, error: new NotFound('profile') };
+    try {
+      switch (request.action) {
+        case 'start':
+          return { id, sessionId: (await deps.sessions.start(accountId, id, request.headless)).id };
+        case 'stop': {
+          const live = await findSessionOfProfile(deps.db, accountId, id);
+          if (live && (LIVE_SESSION_STATUSES as readonly string[]).includes(live.status))
+            await deps.sessions.stop(live, 'user');
+          return { id };
+        }
+        case 'delete':
+          await deleteOwnProfile(deps, accountId, id, request.force === true);
+          return { id };
+        case 'export_cookies':
+          return { id, cookies: await deps.cookies.read(accountId, id) };
+      }
+    } catch (error) {
+      return { id, error };
+    }
+  };
+  const outcomes: BulkOutcome[] = new Array(ids.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const index = next++;
+      outcomes[index] = await one(ids[index] as string);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, ids.length) }, worker));
+  return outcomes;
+}
+
+/** The ids a selection names, each once, in order; more than the action may take is refused. */
+async function selectionIds(
+  db: Database,
+  accountId: string,
+  select: BulkSelection,
+  action: BulkActionName,
+): Promise<string[]> {
+  const most = BULK_LIMITS[action];
+  const ids = select.ids
+    ? [...new Set(select.ids)]
+    : await selectProfileIds(db, accountId, select.filter ?? {}, most);
+  if (ids.length > most) throw tooMany(action, most, select.ids ? ids.length : null);
+  return ids;
+}
+
+function tooMany(action: BulkActionName, most: number, count: number | null): InvalidInput {
+  const held =
+    count === null ? `more than ${most} profiles match this filter` : `${count} profiles are selected`;
+  return new InvalidInput(
+    'select',
+    `must hold at most ${most} profiles for ${action}`,
+    `Too many profiles for one request: ${held}, and ${action} takes at most ${most} at once. Narrow the selection or send it in parts.`,
+  );
+}

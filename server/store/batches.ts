@@ -1,0 +1,53 @@
+import type { RunStatus } from '../../lib/api/schemas/automation';
+import type { Clock } from '../core/clock';
+import { newId } from '../core/ids';
+import type { Queryable } from '../db/driver';
+import { LATEST_IN_BATCH, RUN_COLUMNS, type RunRow } from './runs';
+
+export interface BatchRow {
+  id: string;
+  name: string | null;
+  created_at: Date;
+  /** Each profile's latest run in the batch, counted by status. */
+  counts: Partial<Record<RunStatus, number>>;
+}
+
+export async function insertBatch(
+  tx: Queryable,
+  clock: Clock,
+  accountId: string,
+  name: string | null,
+): Promise<string> {
+  const id = newId('bat');
+  await tx.query(
+    'insert into automation_batches (id, account_id, name, created_at) values ($1, $2, $3, $4)',
+    [id, accountId, name, clock.now()],
+  );
+  return id;
+}
+
+/** The account's batch with its runs counted, each profile by its latest run; null for no such batch. */
+export async function findBatch(db: Queryable, accountId: string, id: string): Promise<BatchRow | null> {
+  const [row] = await db.query<BatchRow>(
+    `select b.id, b.name, b.created_at,
+            coalesce((select jsonb_object_agg(status, n) from (
+               select status, count(*)::int as n from automation_runs
+                where batch_id = b.id and ${LATEST_IN_BATCH} group by status) counted), '{}'::jsonb) as counts
+       from automation_batches b where b.account_id = $1 and b.id = $2`,
+    [accountId, id],
+  );
+  return row ?? null;
+}
+
+/** Each profile's latest run in the batch, `status` only if given, in the order they were queued. */
+export async function latestRunsOfBatch(
+  db: Queryable,
+  batchId: string,
+  status?: RunStatus,
+): Promise<RunRow[]> {
+  return db.query<RunRow>(
+    `select ${RUN_COLUMNS} from automation_runs
+      where batch_id = $1 and ${LATEST_IN_BATCH}${status ? ' and status = $2' : ''} order by seq`,
+    status ? [batchId, status] : [batchId],
+  );
+}
