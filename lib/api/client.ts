@@ -1,4 +1,5 @@
-import { type Endpoint, type EndpointName, endpoints } from './endpoints';
+import type { Endpoint } from './endpoint';
+import { type EndpointName, endpoints } from './endpoints';
 import { ApiError, httpError, invalidResponseError, noAnswerError, unexpectedShape } from './errors';
 import { type QuotaSnapshot, readQuota, readRetryAfter } from './rate-limit';
 import type { requests } from './requests';

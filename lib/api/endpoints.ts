@@ -1,3 +1,4 @@
+import { endpoint } from './endpoint';
 import { Account } from './schemas/account';
 import { AutomationRun, Batch, RunList } from './schemas/automation';
 import { BulkResult } from './schemas/bulk';
@@ -9,32 +10,6 @@ import { IdentityCheck } from './schemas/identity-check';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
 import { Session, SessionList } from './schemas/sessions';
-import type { z } from './zod';
-
-type Schema = z.core.$ZodType;
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface Endpoint {
-  method: Method;
-  /** Takes an Idempotency-Key: a retry with the same key and body gets the first answer again (contract.md). */
-  idempotent?: boolean;
-  /** Path with `:param` segments. */
-  path: string;
-  status: number;
-  /** Absent for 204 answers and binary bodies. */
-  response?: Schema;
-  /** Binary answer (an artifact), not JSON. */
-  binary?: true;
-  /** A stream of Server-Sent Events (`text/event-stream`), not one JSON answer. */
-  stream?: true;
-}
-
-/** A POST says whether it takes an Idempotency-Key; no other method may. */
-function endpoint<const E extends Endpoint>(
-  e: E & (E['method'] extends 'POST' ? { idempotent: boolean } : { idempotent?: never }),
-): E {
-  return e;
-}
 
 /**
  * Every endpoint of the v1 contract with the schema of its answer. The client's methods and the service's

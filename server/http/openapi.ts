@@ -1,4 +1,5 @@
-import { type Endpoint, type EndpointName, endpoints } from '../../lib/api/endpoints';
+import type { Endpoint } from '../../lib/api/endpoint';
+import { type EndpointName, endpoints } from '../../lib/api/endpoints';
 import { requests } from '../../lib/api/requests';
 import { ServiceEvent } from '../../lib/api/schemas/events';
 import { z } from '../../lib/api/zod';

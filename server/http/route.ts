@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
-import { type Endpoint, type EndpointName, endpoints } from '../../lib/api/endpoints';
+import type { Endpoint } from '../../lib/api/endpoint';
+import { type EndpointName, endpoints } from '../../lib/api/endpoints';
 import { requests } from '../../lib/api/requests';
 import type { z } from '../../lib/api/zod';
 import type { Queryable } from '../db/driver';

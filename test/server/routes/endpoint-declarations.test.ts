@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Endpoint, type EndpointName, endpoints } from '../../../lib/api/endpoints';
+import type { Endpoint } from '../../../lib/api/endpoint';
+import { type EndpointName, endpoints } from '../../../lib/api/endpoints';
 import { endpointDocs } from '../../../server/http/endpoint-docs';
 import { buildOpenApiDocument } from '../../../server/http/openapi';
 import { routes } from '../../../server/routes/index';

@@ -40,6 +40,9 @@ const DASHBOARD_ROUTES = [
   'POST /dashboard/api/keys',
   'DELETE /dashboard/api/keys/:id',
   'GET /dashboard/api/sessions',
+  'GET /dashboard/api/sessions/:id/thumbnail',
+  'POST /dashboard/api/sessions/:id/stop',
+  'POST /dashboard/api/sign-in/link',
   'GET /dashboard/api/usage',
   'PUT /dashboard/api/password',
   'DELETE /dashboard/api/account',
@@ -55,6 +58,7 @@ const INTERNAL_ROUTES = [
   'POST /internal/runs/:id/cancel',
   'POST /internal/profiles/:id/cookies',
   'POST /internal/sessions/:id/page',
+  'POST /internal/sessions/:id/glance',
 ];
 
 describe('routes and the contract', () => {
