@@ -31,7 +31,12 @@ import { runWxt } from '../../scripts/wxt';
 // pasted in four formats, the shortcut's confirmation) and issues 37 and 38 in the shared schemas (a maximum length
 // on every string a request takes, the identity's exact platform values and the user agent it can carry) took the
 // popup from 34.1 to 35.4 KB and the worker from 23.6 to 24.1 KB.
-const BUDGETS_KB = { popup: 36, background: 25, dashboard: 30 };
+// Then 39 and 26 KB: issues 38–41 (a person's inbox of requests for help with its badge and notifications; each
+// session's current page, a picture of it, search and a view-only link to copy; one Identity section saying what a
+// site sees; kept lists shown stale offline, one Tab stop per list, proxies used by N with search, a failing filter
+// and check all; bulk proxies, tags, scripts and cookies on a selection in one request, and a batch's card with its
+// summary, retry and export) took the popup from 35.4 to 38.3 KB and the worker from 24.1 to 25.7 KB.
+const BUDGETS_KB = { popup: 39, background: 26, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 
