@@ -1,4 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CdpSession } from './cdp-session';
+
+/** How long a refused navigation's error page is waited for: 20 × 100 ms. */
+const SETTLE_TRIES = 20;
+const SETTLE_STEP_MS = 100;
 
 /** The longest address the bar sends (the browser's own limit is far above what a person types). */
 export const MAX_ADDRESS_LENGTH = 2048;
@@ -33,14 +38,32 @@ export function tabControls(cdp: CdpSession, egressRefusalOf: (host: string) => 
   const history = (tab: string) =>
     cdp.send('Page.getNavigationHistory', {}, tab) as Promise<unknown> as Promise<History>;
 
-  /** Goes back to the entry the tab was on, when a refused navigation left it on an error page. */
+  /** The tab's history once `done` says so, read again a moment at most (mid-navigation it may not answer). */
+  async function historyOnce(tab: string, done: (now: History) => boolean): Promise<History | null> {
+    for (let tries = 0; tries < SETTLE_TRIES; tries++) {
+      const now = await history(tab).catch(() => null);
+      if (now && done(now)) return now;
+      await sleep(SETTLE_STEP_MS);
+    }
+    return null;
+  }
+
+  /**
+   * Goes back to the page the tab was on, when a refused navigation left it on an error page. That page may
+   * commit after the navigation's answer (in another renderer, and in the entry's place), so the history is read
+   * until it moves, and again until it is back.
+   */
   async function returnTo(tab: string, before: History): Promise<void> {
     const was = before.entries[before.currentIndex];
-    const now = await history(tab);
-    if (!was || now.entries[now.currentIndex]?.id === was.id) return;
-    if (now.entries.some((entry) => entry.id === was.id))
-      await cdp.send('Page.navigateToHistoryEntry', { entryId: was.id }, tab);
+    if (!was) return;
+    const moved = ({ entries, currentIndex }: History) =>
+      entries[currentIndex]?.id !== was.id || entries[currentIndex]?.url !== was.url;
+    const now = await historyOnce(tab, moved);
+    if (!now) return;
+    const kept = now.entries.find((entry) => entry.id === was.id && entry.url === was.url);
+    if (kept) await cdp.send('Page.navigateToHistoryEntry', { entryId: kept.id }, tab);
     else await cdp.send('Page.navigate', { url: was.url }, tab);
+    await historyOnce(tab, (back) => !moved(back));
   }
 
   return {

@@ -69,7 +69,10 @@ describe('the live view’s controls', () => {
       egressRefusalOf: (host) => (host === '10.0.0.5' ? refusal : null),
     });
     viewer.receive(JSON.stringify({ type: 'navigate', url: 'http://10.0.0.5/admin' }));
-    await vi.waitFor(() => expect(link.sent.find((message) => message.type === 'navigated')).toBeDefined());
+    // The fake tab's history never moves: the refusal is answered once the error page is no longer waited for.
+    await vi.waitFor(() => expect(link.sent.find((message) => message.type === 'navigated')).toBeDefined(), {
+      timeout: 5000,
+    });
     expect(link.sent.find((message) => message.type === 'navigated')).toEqual({ type: 'navigated', refusal });
     viewer.receive(JSON.stringify({ type: 'navigate', url: 'javascript:alert(1)' }));
     await vi.waitFor(() =>
