@@ -228,8 +228,12 @@ describe('the identity check', () => {
     const { check: failed, failed: wide } = await checkBroken('window', broken.id);
     expect(wide).toEqual(['memory_gb.heap', 'webgl.parameters', 'window']);
     const window = surfaceOf(failed, 'window');
-    expect(window?.seen.page).toMatchObject({ overflow: { right: 40 } });
-    expect(window?.seen.frame).toMatchObject({ overflow: { right: 40 } });
+    // 40 px wider than the work area; at some pixel ratios the browser rounds the window to a pixel more.
+    for (const realm of ['page', 'frame'] as const) {
+      const { overflow } = window?.seen[realm] as { overflow: { right: number } };
+      expect(overflow.right, realm).toBeGreaterThanOrEqual(40);
+      expect(overflow.right, realm).toBeLessThanOrEqual(41);
+    }
 
     // A replacement a fresh realm's toString and a wrong receiver give away, in frames and workers only.
     const real = await suite.api.createProfile({ name: 'Naive realms' });
