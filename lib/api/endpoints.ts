@@ -283,7 +283,7 @@ export const endpoints = {
   }),
   answerHelpRequest: endpoint({
     method: 'POST',
-    idempotent: false,
+    idempotent: true,
     path: '/v1/help-requests/:id/answer',
     status: 200,
     response: HelpRequest,

@@ -57,7 +57,9 @@ export function createSessionGlance(
   async function withBrowser<T>(sessionId: string, look: (cdp: CdpSession, tab: TargetInfo) => Promise<T>) {
     const devtools = sessions.devtoolsOf(sessionId);
     if (!devtools) return null;
-    const cdp = await CdpSession.attach(devtools, () => {}, { counted: false });
+    // A browser that has just gone away refuses new clients: then there is nothing to glance at.
+    const cdp = await CdpSession.attach(devtools, () => {}, { counted: false }).catch(() => null);
+    if (!cdp) return null;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), GLANCE_TIMEOUT_MS);

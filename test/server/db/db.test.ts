@@ -61,9 +61,9 @@ describe.each(databases)('on $name', ({ name, open }) => {
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
     expect(files.map((migration) => migration.version)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
     ]);
-    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20]);
+    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
       'select version, name from schema_migrations',
@@ -85,6 +85,8 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 15, name: 'sessions_by_profile' },
       { version: 16, name: 'proxy_socks5h' },
       { version: 17, name: 'stop_reasons' },
+      { version: 18, name: 'help_requests' },
+      { version: 19, name: 'batches' },
       { version: 20, name: 'proxy_checks_sign_in_links' },
     ]);
     const tables = await db.query<{ table_name: string }>(
@@ -94,10 +96,12 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'accounts',
       'api_keys',
       'automation_artifacts',
+      'automation_batches',
       'automation_runs',
       'cluster_secrets',
       'dashboard_sessions',
       'events',
+      'help_requests',
       'idempotency_records',
       'nodes',
       'profile_states',

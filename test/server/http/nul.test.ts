@@ -47,6 +47,12 @@ const BODIES: Record<string, Record<string, unknown>> = {
     proxy: 'http://user:pass@127.0.0.1:3128',
   },
   'POST /v1/profiles/:id/clone': { name: 'Copy' },
+  'POST /v1/profiles/bulk': {
+    select: { filter: { q: '#eu', tag: 'eu' } },
+    action: 'set_proxy',
+    proxies: ['http://user:pass@127.0.0.1:3128'],
+  },
+  'POST /v1/help-requests/:id/answer': { outcome: 'answer', text: 'the code' },
   // A JSON array: each cookie's strings are tried in turn.
   'PUT /v1/profiles/:id/cookies': [
     { name: 'sid', value: 'v', domain: 'example.com', path: '/' },
