@@ -21,7 +21,8 @@ export function dashboardPages(dir = DASHBOARD_DIR): Hono<AppEnv> {
       defaultSrc: ["'none'"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'"],
-      imgSrc: ["'self'"],
+      // data: for the sessions' pictures, read with the sign-in cookie and shown inline.
+      imgSrc: ["'self'", 'data:'],
       connectSrc: ["'self'"],
       formAction: ["'self'"],
       frameAncestors: ["'none'"],

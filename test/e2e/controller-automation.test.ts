@@ -26,7 +26,7 @@ describe('runs a person can read', () => {
     await script.fill(JSON.stringify({ steps: [{ action: 'clik', selector: '#buy' }] }));
     await popup
       .getByText(
-        'The field “action” must be one of goto, click, type, wait_for, extract, evaluate, screenshot.',
+        'The field “action” must be one of goto, click, type, wait_for, extract, evaluate, screenshot, ask_human.',
       )
       .waitFor();
 

@@ -117,7 +117,9 @@ describe('handoff', () => {
     expect(view.url()).toContain(`/live/${session_id}/`);
     expect(view.url()).toContain(`#tab=${request.tab_id}`);
     await view.waitForFunction(() => Number(document.body.dataset.frames ?? 0) > 0);
-    await expect.poll(() => view.locator('#tabs').inputValue()).toBe(request.tab_id);
+    await expect
+      .poll(() => view.locator('#tabs [aria-selected="true"]').getAttribute('data-tab'))
+      .toBe(request.tab_id);
     await view.locator('#screen').click();
     await view.keyboard.type('318204');
     // The typing reached the page before the person says done.

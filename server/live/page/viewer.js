@@ -78,6 +78,7 @@ function listTabs(list, watching) {
       button.type = 'button';
       button.setAttribute('role', 'tab');
       button.setAttribute('aria-selected', String(tab.id === watching));
+      button.dataset.tab = tab.id;
       button.textContent = tab.title || tab.url || 'New tab';
       button.title = tab.url;
       button.addEventListener('click', () => send({ type: 'watch', tab: tab.id }));
