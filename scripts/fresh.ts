@@ -5,13 +5,25 @@ import { PROJECT_ROOT } from '../server/core/config';
 /** What the dashboard's pages are built from, and the file each build writes last. */
 export const DASHBOARD_BUILD = {
   output: '.output/dashboard/index.html',
-  sources: ['dashboard', 'lib', 'package-lock.json'],
+  sources: ['dashboard', 'components', 'lib', 'package-lock.json'],
 };
 
+const EXTENSION_SOURCES = [
+  'entrypoints',
+  'components',
+  'lib',
+  'public',
+  'wxt.config.ts',
+  'package-lock.json',
+];
+
 /** What the extension is built from, and the file each build writes. */
-export const EXTENSION_BUILD = {
-  output: '.output/chrome-mv3/manifest.json',
-  sources: ['entrypoints', 'components', 'lib', 'public', 'wxt.config.ts', 'package-lock.json'],
+export const EXTENSION_BUILD = { output: '.output/chrome-mv3/manifest.json', sources: EXTENSION_SOURCES };
+
+/** The same for its Firefox build. */
+export const FIREFOX_EXTENSION_BUILD = {
+  output: '.output/firefox-mv3/manifest.json',
+  sources: EXTENSION_SOURCES,
 };
 
 /** The latest change of any file at or under `file` (a folder's dot entries skipped), in ms since the epoch. */

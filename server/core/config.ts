@@ -61,6 +61,8 @@ export interface Limits {
   enterpriseMaxSessions: number;
   /** A session no DevTools client or run has used for this long is stopped (reason `idle`); 0 never. */
   sessionIdleMs: number;
+  /** How long an agent's browser_evaluate may run before it is ended and the page freed (EVALUATE_TIMEOUT). */
+  evaluateTimeoutMs: number;
   maxStepOutputBytes: number;
   maxRunOutputBytes: number;
   maxArtifactBytes: number;
@@ -131,6 +133,7 @@ const environment = z.object({
   MAX_BROWSERS: countOr(defaultMaxBrowsers),
   ENTERPRISE_MAX_SESSIONS: countOr(50),
   SESSION_IDLE_TIMEOUT: secondsOr(900, 0),
+  EVALUATE_TIMEOUT: secondsOr(20),
   MAX_STEP_OUTPUT_BYTES: countOr(2 ** 20),
   MAX_RUN_OUTPUT_BYTES: countOr(4 * 2 ** 20),
   MAX_ARTIFACT_BYTES: countOr(10 * 2 ** 20),
@@ -179,6 +182,7 @@ function toConfig(variables: z.output<typeof environment>, env: NodeJS.ProcessEn
       maxBrowsers: variables.MAX_BROWSERS,
       enterpriseMaxSessions: variables.ENTERPRISE_MAX_SESSIONS,
       sessionIdleMs: variables.SESSION_IDLE_TIMEOUT,
+      evaluateTimeoutMs: variables.EVALUATE_TIMEOUT,
       maxStepOutputBytes: variables.MAX_STEP_OUTPUT_BYTES,
       maxRunOutputBytes: variables.MAX_RUN_OUTPUT_BYTES,
       maxArtifactBytes: variables.MAX_ARTIFACT_BYTES,

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { nodeNotAnswering, type Peers } from '../cluster/peers';
+import type { Limits } from '../core/config';
 import { Conflict, isDomainError } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import { downloadsOfSession } from '../downloads/session-downloads';
@@ -44,7 +45,7 @@ export function createAgentPages(deps: {
   sessions: SessionManager;
   peers: Peers;
   nodeId: string;
-  limits: { maxStepOutputBytes: number };
+  limits: Pick<Limits, 'maxStepOutputBytes' | 'evaluateTimeoutMs'>;
   log: Logger;
   /** Where the profiles' folders, and so the sessions' downloads, are. */
   dataDir: string;
@@ -122,6 +123,7 @@ export function createAgentPages(deps: {
       if (abandoned?.aborted) throw new PageProblem('The call was abandoned before it ran.');
       return performPageCall(entry.tabs, call, {
         maxOutputBytes: limits.maxStepOutputBytes,
+        evaluateTimeoutMs: limits.evaluateTimeoutMs,
         stop,
         egressRefusalOf: (host) => sessions.egressRefusalOf(row.id, host),
       });

@@ -65,7 +65,9 @@ export function watchTab(page: Page): void {
  * Performs one page tool on the agent's tab, through the same steps as an automation run where there is one
  * (navigation, evaluation, screenshot: same time limits, same output size limit, same sentences).
  */
-type PageCallContext = Pick<StepContext, 'maxOutputBytes' | 'stop' | 'egressRefusalOf'>;
+type PageCallContext = Pick<StepContext, 'maxOutputBytes' | 'stop' | 'egressRefusalOf'> & {
+  evaluateTimeoutMs: number;
+};
 
 export async function performPageCall(
   tabs: AgentTabs,
@@ -95,7 +97,7 @@ export async function performPageCall(
 }
 
 async function perform(tabs: AgentTabs, call: PageCall, context: PageCallContext): Promise<PageAnswer> {
-  const { maxOutputBytes, stop, egressRefusalOf } = context;
+  const { maxOutputBytes, stop, egressRefusalOf, evaluateTimeoutMs } = context;
   let shot: Uint8Array | null = null;
   const ctx = (): StepContext => ({
     page: tabs.current,
@@ -207,7 +209,11 @@ async function perform(tabs: AgentTabs, call: PageCall, context: PageCallContext
       return { text: `Screenshot of ${cutUrl(page.url())}.`, image: { data, mimeType: 'image/png' } };
     }
     case 'browser_evaluate': {
-      const result = await evaluateInPage(page, call.args.expression, { maxBytes: maxOutputBytes, stop });
+      const result = await evaluateInPage(page, call.args.expression, {
+        maxBytes: maxOutputBytes,
+        stop,
+        timeLimitMs: evaluateTimeoutMs,
+      });
       return { text: JSON.stringify(result), structured: { result } };
     }
     case 'browser_tabs':

@@ -4,8 +4,6 @@ import { timeLimit } from '../core/time-limit';
 import { PageProblem } from './page-problem';
 import { bytes, seconds } from './sentences';
 
-/** How long browser_evaluate may take, a promise's wait included, before the evaluation is ended. */
-export const EVALUATE_TIME_LIMIT_MS = 20_000;
 /** How long a page whose script still runs may take to answer a probe before that script is terminated. */
 const PROBE_MS = 1_000;
 /** The most of a thrown error's text an answer carries (a page writes the error, and its stack). */
@@ -43,8 +41,13 @@ export async function evaluateInPage(
   {
     maxBytes,
     stop,
-    timeLimitMs = EVALUATE_TIME_LIMIT_MS,
-  }: { maxBytes: number; stop: AbortSignal; timeLimitMs?: number },
+    timeLimitMs,
+  }: {
+    maxBytes: number;
+    stop: AbortSignal;
+    /** How long it may take, a promise's wait included, before the evaluation is ended. */
+    timeLimitMs: number;
+  },
 ): Promise<unknown> {
   const cdp = await page.context().newCDPSession(page);
   const limit = timeLimit(timeLimitMs, stop);

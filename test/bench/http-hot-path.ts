@@ -3,8 +3,8 @@
  * side in one run: the service on PGlite, on PostgreSQL (when installed) and the bare baseline, interleaved,
  * for list, get-by-id, create and `q=` search at each profile count. Prints requests/s, p50/p99 and CPU per
  * request (the service's process and the database's processes) with the ratio to the baseline.
- * Run: npm run bench   Settings: SIZES (100,1000,10000), ROUNDS (3), DURATION_S (3), CONNECTIONS (10), SCENARIOS
- * (all, or some of `list 50,get by id,search q=,create`).
+ * Run: npm run bench   Settings: SIZES (100,1000,10000), ROUNDS (3), DURATION_S (3), WARMUP_S (1, 0 for none),
+ * CONNECTIONS (10), SCENARIOS (all, or some of `list 50,get by id,search q=,create`).
  * Not a pass/fail test: the figures are for reading, and the machine may be shared.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -20,6 +20,7 @@ import { type LoadFigures, type LoadRequest, measureLoad, median } from './suppo
 const sizes = (process.env.SIZES ?? '100,1000,10000').split(',').map(Number);
 const rounds = Number(process.env.ROUNDS ?? 3);
 const durationS = Number(process.env.DURATION_S ?? 3);
+const warmupS = Number(process.env.WARMUP_S ?? 1);
 const connections = Number(process.env.CONNECTIONS ?? 10);
 const chosenScenarios = process.env.SCENARIOS?.split(',');
 const SEED_WORKERS = 10;
@@ -169,7 +170,7 @@ if (postgresBin) {
 let failures = 0;
 try {
   console.log(
-    `${connections} connections, ${durationS} s per measurement after 1 s of warm-up, median of ${rounds} interleaved rounds`,
+    `${connections} connections, ${durationS} s per measurement after ${warmupS} s of warm-up, median of ${rounds} interleaved rounds`,
   );
   for (const size of sizes) {
     for (const target of services) await seed(target, size);
@@ -181,8 +182,8 @@ try {
       for (const [scenario, baselineRequest] of Object.entries(scenarios(first))) {
         if (chosenScenarios && !chosenScenarios.includes(scenario)) continue;
         const runs = new Map<string, LoadFigures[]>();
-        // One unrecorded second each first: the JIT and the database's plan caches warm up.
-        for (let round = -1; round < rounds; round++) {
+        // One unrecorded round each first: the JIT and the database's plan caches warm up.
+        for (let round = warmupS > 0 ? -1 : 0; round < rounds; round++) {
           const measured: [Target, LoadRequest][] = [
             [bare, baselineRequest],
             ...services.map(
@@ -192,7 +193,7 @@ try {
           for (const [target, request] of measured) {
             const figures = await measureLoad(target.origin, request, {
               connections,
-              durationS: round < 0 ? 1 : durationS,
+              durationS: round < 0 ? warmupS : durationS,
               pids: target.pids(),
             });
             if (round >= 0) runs.set(target.name, [...(runs.get(target.name) ?? []), figures]);

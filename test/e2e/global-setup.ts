@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildDashboard } from '../../scripts/dashboard';
+import { DASHBOARD_BUILD, isBuilt } from '../../scripts/fresh';
 import { runWxt } from '../../scripts/wxt';
 
 declare module 'vitest' {
@@ -20,7 +21,7 @@ declare module 'vitest' {
 export default function setup(project: TestProject): () => void {
   runWxt(['build', '--mode', 'e2e']);
   runWxt(['build', '-b', 'firefox', '--mv3', '--mode', 'e2e']);
-  buildDashboard();
+  if (!isBuilt(DASHBOARD_BUILD)) buildDashboard();
   const chosen = process.env.SCREENSHOTS_DIR;
   const folder = chosen ? path.resolve(chosen) : mkdtempSync(path.join(tmpdir(), 'pp-screenshots-'));
   project.provide('screenshotsDir', folder);

@@ -30,7 +30,8 @@ describe('npm run bench', { timeout: 240_000 }, () => {
     const { code, stdout } = await bench({
       SIZES: '20',
       ROUNDS: '1',
-      DURATION_S: '1',
+      DURATION_S: '0.5',
+      WARMUP_S: '0',
       CONNECTIONS: '2',
       SESSION_ROUNDS: '1',
       LIVE_CHANGES: '3',

@@ -16,8 +16,9 @@ describe('configuration', () => {
       headless: true,
       logLevel: 'info',
       proxyCheckUrl: 'https://ipinfo.io/json',
-      limits: expect.objectContaining({ maxProfileStateBytes: 0 }),
+      limits: expect.objectContaining({ maxProfileStateBytes: 0, evaluateTimeoutMs: 20_000 }),
     });
+    expect(loadConfig({ EVALUATE_TIMEOUT: '3' }).limits.evaluateTimeoutMs).toBe(3_000);
     expect(loadConfig({ PROXY_CHECK_URL: '' }).proxyCheckUrl).toBeNull();
     expect(() => loadConfig({ PROXY_CHECK_URL: 'ftp://x' })).toThrow(/PROXY_CHECK_URL must be an http/);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/pilot' }).limits.maxProfileStateBytes).toBe(

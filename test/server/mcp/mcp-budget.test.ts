@@ -79,15 +79,26 @@ describe('MCP requests an account does not pay for', () => {
       status = response.status;
     }
     await accountP50(otherKey, 10);
-    // The baseline: the same account's plain requests, refused as every refused request is.
-    const baseline = await p50UnderFlood(otherKey, refusedAccount);
-    const attack = await p50UnderFlood(otherKey, () => postMcp(refusedKey, batch(100, 'tools/list')));
+    // The baseline: the same account's plain requests, refused as every refused request is. Three rounds of each,
+    // interleaved, and the quickest of each compared: the machine is shared, and another process's burst only
+    // ever adds time, to one round, not to all three.
+    const baselines: Awaited<ReturnType<typeof p50UnderFlood>>[] = [];
+    const attacks: typeof baselines = [];
+    for (let round = 0; round < 3; round++) {
+      baselines.push(await p50UnderFlood(otherKey, refusedAccount));
+      attacks.push(await p50UnderFlood(otherKey, () => postMcp(refusedKey, batch(100, 'tools/list'))));
+    }
 
-    expect(baseline.statuses).toEqual([429]);
-    expect(attack.statuses).toEqual([429]);
-    expect(attack.largest).toBeLessThan(2048);
-    // Generous: the machine is shared and noisy; the attack used to make it a hundred times slower.
-    expect(attack.p50, `baseline p50 ${baseline.p50.toFixed(1)} ms`).toBeLessThan(baseline.p50 * 1.5 + 10);
+    expect(new Set(baselines.flatMap((round) => round.statuses))).toEqual(new Set([429]));
+    expect(new Set(attacks.flatMap((round) => round.statuses))).toEqual(new Set([429]));
+    expect(Math.max(...attacks.map((round) => round.largest))).toBeLessThan(2048);
+    const quickest = (rounds: typeof baselines) => Math.min(...rounds.map((round) => round.p50));
+    const p50s = (rounds: typeof baselines) => rounds.map((round) => round.p50.toFixed(1)).join(', ');
+    // The attack used to make it a hundred times slower.
+    expect(
+      quickest(attacks),
+      `p50s under attack ${p50s(attacks)} ms, baseline ${p50s(baselines)} ms`,
+    ).toBeLessThan(quickest(baselines) * 1.5 + 10);
   }, 60_000);
 
   it(`refuses a batch of more than ${MAX_BATCH_MESSAGES} messages with a sentence, and answers one of ${MAX_BATCH_MESSAGES}`, async () => {
