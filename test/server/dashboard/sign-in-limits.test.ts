@@ -31,14 +31,14 @@ function junk(index: number): { email: string; password: string } {
 
 describe('sign-in limits behind a trusted proxy, on the embedded database', { timeout: 120_000 }, () => {
   let dataDir: string;
-  let service: ServiceHandle;
+  let service: TestService;
   beforeAll(async () => {
     dataDir = await createDataDir();
-    service = await startService({ dataDir, env: BEHIND_PROXY });
+    service = await startServiceInProcess({ dataDir, env: BEHIND_PROXY });
     expect((await from(service, '203.0.113.5')('/sign-up', PERSON, PASSWORD)).status).toBe(201);
   });
   afterAll(async () => {
-    await service.stop();
+    await service.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -61,8 +61,8 @@ describe('sign-in limits behind a trusted proxy, on the embedded database', { ti
 
     expect((await from(service, '203.0.113.50')('/sign-in', PERSON, PASSWORD)).status).toBe(200);
 
-    await service.stop();
-    service = await startService({ dataDir, env: BEHIND_PROXY });
+    await service.close();
+    service = await startServiceInProcess({ dataDir, env: BEHIND_PROXY });
     expect(
       (await from(service, ATTACKER)('/sign-in', 'after-restart@example.com', 'wrong password')).status,
     ).toBe(429);
@@ -83,9 +83,9 @@ describe('sign-in limits behind a trusted proxy, on the embedded database', { ti
 });
 
 describe('sign-in limits for IPv6 clients behind a trusted proxy', { timeout: 120_000 }, () => {
-  let service: ServiceHandle;
+  let service: TestService;
   beforeAll(async () => {
-    service = await startService({ env: BEHIND_PROXY });
+    service = await startServiceInProcess({ env: BEHIND_PROXY });
   });
   afterAll(() => service.close());
 

@@ -1,10 +1,12 @@
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient } from '../../../lib/api/client';
 import { processesWithUserDataDir } from '../../support/browser-fixtures';
 import { type EventStream, openEventStream } from '../../support/event-stream';
-import { type ServiceHandle, startService } from '../../support/harness';
+import { createDataDir, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
 
 /*
  * The event stream against the real service: SSE and its WebSocket form, in order, resumed with
@@ -12,7 +14,9 @@ import { type ServiceHandle, startService } from '../../support/harness';
  * on another's stream.
  */
 
-let service: ServiceHandle;
+const SETTINGS = { EVENT_HEARTBEAT: '1' };
+let dataDir: string;
+let service: TestService;
 const open: EventStream[] = [];
 
 async function stream(key: string, headers: Record<string, string> = {}): Promise<EventStream> {
@@ -38,12 +42,14 @@ async function take(events: EventStream, count: number): Promise<StreamEvent[]> 
 }
 
 beforeAll(async () => {
-  service = await startService({ env: { EVENT_HEARTBEAT: '1' } });
+  dataDir = await createDataDir();
+  service = await startServiceInProcess({ dataDir, env: SETTINGS });
 });
 
 afterAll(async () => {
   for (const opened of open) opened.close();
   await service?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('GET /v1/events', () => {
@@ -86,8 +92,8 @@ describe('GET /v1/events', () => {
     resumed.close();
 
     await api.createProfile({ name: 'D' });
-    await service.stop();
-    service = await startService({ dataDir: service.dataDir, env: { EVENT_HEARTBEAT: '1' } });
+    await service.close();
+    service = await startServiceInProcess({ dataDir, env: SETTINGS });
     const afterRestart = await stream(key, { 'Last-Event-ID': missed[1]?.id as string });
     const next: StreamEvent = await afterRestart.nextEvent();
     expect(next.data.name).toBe('D');
