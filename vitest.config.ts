@@ -7,13 +7,13 @@ const TESTS = ['test/**/*.test.{ts,tsx}'];
 const NOT_HERE = ['test/e2e/**', 'node_modules/**'];
 
 /**
- * The test files that replace a module with vi.mock: a module another file of the same worker imported first is
- * already loaded, so these get a process of their own.
+ * The service's test files, which run one after another in a worker process (below), but for those that replace
+ * a module with vi.mock: a module another file of the same worker imported first is already loaded.
  */
-const MOCKING = readdirSync('test', { recursive: true, encoding: 'utf8' })
-  .filter((file) => /\.test\.tsx?$/.test(file) && !file.startsWith('e2e/'))
-  .map((file) => `test/${file}`)
-  .filter((file) => /\bvi\.(?:do)?[mM]ock\(/.test(readFileSync(file, 'utf8')));
+const SERVICE_TESTS = readdirSync('test/server', { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file))
+  .map((file) => `test/server/${file}`);
+const SHARED = SERVICE_TESTS.filter((file) => !/\bvi\.(?:do)?[mM]ock\(/.test(readFileSync(file, 'utf8')));
 
 export default defineConfig({
   plugins: [WxtVitest(), preact()],
@@ -36,11 +36,11 @@ export default defineConfig({
         extends: true,
         // One process runs file after file: each file's imports (the service, Playwright, PGlite) are loaded
         // once per worker rather than once per file, which was a fifth of the suite's time (162 of 708 s).
-        // Every file closes what it starts, and none changes process-wide state but the umask every service
-        // sets alike.
-        test: { name: 'shared', include: TESTS, exclude: [...NOT_HERE, ...MOCKING], isolate: false },
+        // Every service file closes what it starts, and none changes process-wide state but the umask every
+        // service sets alike. The extension's tests stay a process each: they stand in for the browser's globals.
+        test: { name: 'shared', include: SHARED, isolate: false },
       },
-      { extends: true, test: { name: 'isolated', include: MOCKING, exclude: NOT_HERE } },
+      { extends: true, test: { name: 'isolated', include: TESTS, exclude: [...NOT_HERE, ...SHARED] } },
     ],
   },
 });
