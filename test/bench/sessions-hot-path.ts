@@ -3,7 +3,8 @@
  * answer) against spawning the same Chromium and asking its pipe `Browser.getVersion`; a stop against
  * `Browser.close` to the process's exit; a three-step run (goto, evaluate, screenshot), from its POST to its
  * result, against the same steps through Playwright's `connectOverCDP` on the session's own `cdp_url`; a browser's
- * launch with a profile's identity put in force against the same launch without one.
+ * launch with a profile's identity put in force against the same launch without one; the list of sessions while one
+ * runs (each running session's current page is read from its browser, kept 2 s) against the list of profiles.
  * Run: npm run bench   Settings: SESSION_ROUNDS (5).
  */
 import { once } from 'node:events';
@@ -95,6 +96,11 @@ try {
     });
     note('steps over connectOverCDP', direct);
 
+    for (let call = 0; call < 5; call++) {
+      note('list of sessions, 1 running', (await timed(() => client.listSessions()))[0]);
+      note('list of profiles', (await timed(() => client.listProfiles()))[0]);
+    }
+
     const [run, finished] = await timed(async () => {
       let current = await client.runAutomation({ session_id: session.id, script: { steps } });
       while (current.status === 'queued' || current.status === 'running') {
@@ -118,10 +124,11 @@ try {
 const row = (name: string, baselineName: string) => {
   const value = median(figures.get(name) ?? []);
   const baseline = median(figures.get(baselineName) ?? []);
-  return `${name.padEnd(26)} ${value.toFixed(0).padStart(7)} ms   ${baselineName.padEnd(26)} ${baseline.toFixed(0).padStart(7)} ms   ×${(value / baseline).toFixed(2)}`;
+  return `${name.padEnd(28)} ${value.toFixed(0).padStart(7)} ms   ${baselineName.padEnd(28)} ${baseline.toFixed(0).padStart(7)} ms   ×${(value / baseline).toFixed(2)}`;
 };
 console.log(`\nsessions and runs, median of ${rounds} interleaved rounds`);
 console.log(row('session start', 'raw start'));
 console.log(row('session stop', 'raw stop'));
 console.log(row('three-step run', 'steps over connectOverCDP'));
 console.log(row('launch with identity', 'launch without identity'));
+console.log(row('list of sessions, 1 running', 'list of profiles'));

@@ -49,7 +49,7 @@ describe('npm run bench', { timeout: 240_000 }, () => {
     expect(stdout).toMatch(/^bare node:http +\d+/m);
     expect(stdout).toMatch(/^service, PGlite +\d+ .* ×\d+\.\d/m);
     expect(stdout).not.toContain('failed');
-    for (const line of ['session start', 'session stop', 'three-step run']) {
+    for (const line of ['session start', 'session stop', 'three-step run', 'list of sessions, 1 running']) {
       expect(stdout).toMatch(new RegExp(`^${line} +\\d+ ms .* ×\\d+\\.\\d\\d$`, 'm'));
     }
     for (const viewers of ['1 viewer ', '4 viewers'])
