@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../server/core/config';
 import { postgresForTests } from '../support/postgres-server';
 
-/* `npm run bench` and `npm run bench:cluster` in a short form (one small size, one round, one session), so that
- * they cannot rot. */
+/* `npm run bench`, `bench:click`, `bench:cookies` and `bench:cluster` in a short form (one small size, one round,
+ * one session), so that they cannot rot. */
 
 function bench(
   env: Record<string, string>,
@@ -74,6 +74,28 @@ describe('npm run bench:click', { timeout: 240_000 }, () => {
     const { code, stdout } = await bench({ CLICKS: '2', TURN: '1' }, 'bench:click');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ {2}this checkout +median \d+\.\d ms {2}p90 \d+\.\d ms$/m);
+  });
+});
+
+describe('npm run bench:cookies', { timeout: 240_000 }, () => {
+  it('prints each import beside a bare session start and stop, and where the time goes', async () => {
+    const { code, stdout } = await bench({ COOKIE_ROUNDS: '1', COOKIES: '3' }, 'bench:cookies');
+    expect(code).toBe(0);
+    for (const saved of ['', ', saved']) {
+      for (const request of ['PUT', 'GET'])
+        expect(stdout).toMatch(
+          new RegExp(
+            `^${request}${saved} +\\d+ ms {3}session start \\+ stop${saved} +\\d+ ms {3}×\\d+\\.\\d\\d$`,
+            'm',
+          ),
+        );
+      expect(stdout).toMatch(
+        new RegExp(`^session start \\+ stop${saved} +\\d+ ms {3}raw start \\+ stop +\\d+ ms`, 'm'),
+      );
+    }
+    expect(stdout).toMatch(/^browser launch +\d+ ms {3}raw start +\d+ ms {3}×\d+\.\d\d$/m);
+    expect(stdout).toMatch(/^3 cookies written over DevTools +\d+ ms$/m);
+    expect(stdout).toMatch(/^folder packed for the save \(saved only\) +\d+ ms {3}\d+ files, \d+ KiB$/m);
   });
 });
 
