@@ -24,8 +24,8 @@ export function createProfileCookies(deps: {
 
   /**
    * Reads (`change` null) or writes the profile's cookies in its browser: its running session's, wherever that
-   * runs, or a headless one started here for the purpose and stopped after, which saves the profile's data (so
-   * the cookies are there at its next start). A stopped profile does not take cookies without an expiry.
+   * runs, or one started here for its cookies only and stopped after, which saves the profile's data (so the
+   * cookies are there at its next start). A stopped profile does not take cookies without an expiry.
    */
   async function inBrowser(
     accountId: string,
@@ -47,7 +47,7 @@ export function createProfileCookies(deps: {
         `The profile’s session is ${live.status === 'running' ? 'being taken over' : live.status}; try again in a moment.`,
         live.id,
       );
-    const started = await sessions.startHere(accountId, profileId, true);
+    const started = await sessions.startForCookies(accountId, profileId);
     try {
       const devtools = sessions.devtoolsOf(started.id);
       if (!devtools) throw new Error(`session ${started.id} has no browser right after it started`);

@@ -23,6 +23,12 @@ export interface LaunchOptions {
   relayLimits?: RelayLimits;
   /** Whose the downloads are and the plan's bound on them; unbounded and of no session when left out. */
   downloads?: DownloadSettings;
+  /**
+   * A browser started only to read or write the profile's cookies: no window, its DevTools clients held to the
+   * cookie commands, and never told its relay's secret, so that no request of it leaves the machine
+   * (launch-steps/all-steps.ts). Its command line is a session's otherwise: what it stores in the profile is the same.
+   */
+  cookiesOnly?: boolean;
 }
 
 /** A launch that did not give a running browser; the message says why in a sentence. */

@@ -45,6 +45,11 @@ export interface SessionManager {
   start(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
   /** Starts it on this node, or refuses with `at_capacity` (another node asked this one). */
   startHere(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
+  /**
+   * Starts a headless browser on this node for the profile's cookies only: no window, no request leaves it, and its
+   * DevTools take the cookie commands alone. Stop it as any session.
+   */
+  startForCookies(accountId: string, profileId: string): Promise<SessionRow>;
   /** The API's view of a session: while it runs, its DevTools address on `origin` with a fresh token. */
   view(row: SessionRow, origin: string): Session;
   /**
@@ -109,6 +114,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   return {
     start: starter.start,
     startHere: starter.startHere,
+    startForCookies: starter.startForCookies,
     stop: stopper.stop,
     view: addresses.view,
     localCdpUrl: addresses.localCdpUrl,

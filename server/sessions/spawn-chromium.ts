@@ -46,6 +46,7 @@ export async function spawnChromium(
           ? await headlessUserAgent(options.chromePath)
           : null,
       runningAsRoot: process.getuid?.() === 0,
+      cookiesOnly: options.cookiesOnly,
     }),
     ...switches,
   ];

@@ -29,6 +29,8 @@ export interface SessionStarter {
   start(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
   /** Starts it on this node, or refuses with `at_capacity`. */
   startHere(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
+  /** Starts it on this node for its cookies only (LaunchOptions.cookiesOnly), headless, as startHere would. */
+  startForCookies(accountId: string, profileId: string): Promise<SessionRow>;
 }
 
 export interface StarterDeps {
@@ -61,6 +63,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
     accountId: string,
     profileId: string,
     headless = config.headless,
+    cookiesOnly = false,
   ): Promise<SessionRow> {
     const [settings, plan] = await Promise.all([
       getProfileLaunchSettings(db, accountId, profileId),
@@ -109,6 +112,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
         egress: config.egress,
         onEgressRefused: (detail) => log.info('egress refused', { session_id: row.id, detail }),
         downloads: { sessionId: row.id, maxBytes: DOWNLOAD_CAPS[plan] },
+        cookiesOnly,
       }),
     );
     launching.set(row.id, launched);
@@ -144,7 +148,11 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
     }
   }
 
-  return { start, startHere };
+  return {
+    start,
+    startHere: (accountId, profileId, headless) => startHere(accountId, profileId, headless),
+    startForCookies: (accountId, profileId) => startHere(accountId, profileId, true, true),
+  };
 }
 
 function sessionExists(live: SessionRow | null): Conflict {

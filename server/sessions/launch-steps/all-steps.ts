@@ -4,6 +4,7 @@ import type { ContextWatcher } from '../../browser/relay-credentials';
 import type { OutgoingMessage } from '../../browser/relay-traces';
 import type { LaunchOptions } from '../launch-options';
 import { cdpPolicy } from './cdp-policy';
+import { cookieCommands } from './cookie-commands';
 import { downloads } from './downloads';
 import { identity } from './identity';
 import { relayCredentials } from './relay-credentials';
@@ -15,6 +16,18 @@ import type { AttachedStep, AttachingBrowser, LaunchStep } from './step';
  */
 export const LAUNCH_STEPS: readonly LaunchStep[] = [downloads, identity, relayCredentials, cdpPolicy];
 
+/**
+ * A browser for the profile's cookies only (LaunchOptions.cookiesOnly) has no page to download from, and never
+ * answers its relay's challenge, so nothing it asks for passes the relay. The identity stays: a site's service
+ * worker may still wake in it.
+ */
+export const COOKIES_ONLY_STEPS: readonly LaunchStep[] = [identity, cookieCommands];
+
+/** The steps of a launch. */
+export function stepsOf(launch: LaunchOptions): readonly LaunchStep[] {
+  return launch.cookiesOnly ? COOKIES_ONLY_STEPS : LAUNCH_STEPS;
+}
+
 /** What the browser's DevTools multiplexer applies to its clients, from every step together. */
 export interface ClientRules {
   policy(message: CdpMessage): CdpVerdict;
@@ -23,12 +36,15 @@ export interface ClientRules {
 }
 
 /** Every step's switches for Chromium's command line. */
-export function stepSwitches(launch: LaunchOptions, steps = LAUNCH_STEPS): string[] {
+export function stepSwitches(launch: LaunchOptions, steps = stepsOf(launch)): string[] {
   return steps.flatMap((step) => step.switches?.(launch) ?? []);
 }
 
 /** Attaches every step to the browser, all at once (the pipe keeps their commands' order), and joins their rules. */
-export async function attachSteps(browser: AttachingBrowser, steps = LAUNCH_STEPS): Promise<ClientRules> {
+export async function attachSteps(
+  browser: AttachingBrowser,
+  steps = stepsOf(browser.launch),
+): Promise<ClientRules> {
   const attached: AttachedStep[] = await Promise.all(steps.map((step) => step.attach?.(browser) ?? {}));
   const commands = attached.flatMap((step) => (step.command ? [step.command] : []));
   const outgoing = attached.flatMap((step) => (step.outgoing ? [step.outgoing] : []));

@@ -67,4 +67,14 @@ describe('chromiumArguments', () => {
     expect(named.filter((arg) => arg.startsWith('--user-agent='))).toEqual(['--user-agent=Agent/1.0']);
     expect(chromiumArguments(BASE).some((arg) => arg.startsWith('--user-agent='))).toBe(false);
   });
+
+  it('gives a browser for cookies only no window and its network service in process, and a session’s switches else', () => {
+    const fingerprint = { user_agent: 'Agent/1.0', language: 'fr-CA', screen: { width: 1366, height: 768 } };
+    const session = chromiumArguments({ ...BASE, fingerprint });
+    expect(chromiumArguments({ ...BASE, fingerprint, cookiesOnly: true })).toEqual([
+      ...session.filter((arg) => arg !== 'about:blank'),
+      '--no-startup-window',
+      '--enable-features=NetworkServiceInProcess2',
+    ]);
+  });
 });

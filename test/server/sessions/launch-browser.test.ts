@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { isBrowserProcess, stopOrphanBrowser } from '../../../server/browser/orphans';
 import { launchBrowser, type RunningBrowser } from '../../../server/sessions/launch-browser';
 import { BrowserLaunchError, type LaunchOptions } from '../../../server/sessions/launch-options';
@@ -211,6 +212,82 @@ describe('a second launch on the same profile', () => {
     expect(await browser.exited).toEqual({ code: null, signal: 'SIGKILL' });
     await browser.stop();
     expect(processesWithUserDataDir(profile.path)).toEqual([]);
+  });
+});
+
+describe('a browser for the profile’s cookies only', () => {
+  const jarProfile = makeTempDir('browser-cookies-only');
+  afterAll(() => jarProfile.remove());
+
+  type DevtoolsAnswer = { id?: number; result?: unknown; error?: { message: string } };
+
+  /** A DevTools client of the browser as an account's would be, over the service's relay. */
+  async function devtoolsClient(browser: RunningBrowser) {
+    const relay = await relayDevtools(browser);
+    const socket = new WebSocket(relay.url);
+    await once(socket, 'open');
+    let lastId = 0;
+    const send = (method: string, params: Record<string, unknown> = {}) =>
+      new Promise<DevtoolsAnswer>((resolve) => {
+        const id = ++lastId;
+        const onMessage = (data: WebSocket.RawData) => {
+          const message = JSON.parse(String(data)) as DevtoolsAnswer;
+          if (message.id !== id) return;
+          socket.off('message', onMessage);
+          resolve(message);
+        };
+        socket.on('message', onMessage);
+        socket.send(JSON.stringify({ id, method, params }));
+      });
+    return {
+      send,
+      async close() {
+        socket.close();
+        await relay.close();
+      },
+    };
+  }
+
+  it('opens no tab, answers the cookie commands alone, and a session started next sends what it was given', async () => {
+    const jar = await timedLaunch({
+      userDataDir: jarProfile.path,
+      headless: true,
+      proxy: null,
+      fingerprint: FINGERPRINT,
+      cookiesOnly: true,
+    });
+    const client = await devtoolsClient(jar);
+    try {
+      const expires = Math.floor(Date.now() / 1000) + 3600;
+      const cookie = { name: 'jar', value: 'kept', url: `${pages.origin}/`, expires };
+      expect(await client.send('Storage.setCookies', { cookies: [cookie] })).toMatchObject({ result: {} });
+      for (const method of ['Target.createTarget', 'Target.getTargets'])
+        expect(await client.send(method, { url: 'about:blank' })).toMatchObject({
+          error: {
+            message: `${method} is not available: this browser was started for the profile's cookies only.`,
+          },
+        });
+    } finally {
+      await client.close();
+      await timedStop(() => jar.stop());
+    }
+    // A browser with a tab saves it on its way out, to be restored.
+    expect(existsSync(join(jarProfile.path, 'Default', 'Sessions'))).toBe(false);
+
+    const session = await timedLaunch({
+      userDataDir: jarProfile.path,
+      headless: true,
+      proxy: null,
+      fingerprint: {},
+    });
+    try {
+      const { cdp, page } = await openPage(session);
+      await page.goto(`${pages.origin}/`);
+      expect(pages.requests.at(-1)?.headers.cookie).toBe('jar=kept');
+      await cdp.close();
+    } finally {
+      await session.stop();
+    }
   });
 });
 

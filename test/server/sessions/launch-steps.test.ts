@@ -4,9 +4,18 @@ import { checkCdpCommand } from '../../../server/browser/cdp-policy';
 import { generateIdentity } from '../../../server/identity/generate';
 import { identityArguments } from '../../../server/identity/launch-arguments';
 import { presentIdentity } from '../../../server/identity/presented';
-import { attachSteps, LAUNCH_STEPS, stepSwitches } from '../../../server/sessions/launch-steps/all-steps';
+import {
+  attachSteps,
+  COOKIES_ONLY_STEPS,
+  LAUNCH_STEPS,
+  stepSwitches,
+  stepsOf,
+} from '../../../server/sessions/launch-steps/all-steps';
 import { cdpPolicy } from '../../../server/sessions/launch-steps/cdp-policy';
+import { cookieCommands } from '../../../server/sessions/launch-steps/cookie-commands';
+import { downloads } from '../../../server/sessions/launch-steps/downloads';
 import { identity } from '../../../server/sessions/launch-steps/identity';
+import { relayCredentials } from '../../../server/sessions/launch-steps/relay-credentials';
 import type { AttachingBrowser, LaunchStep } from '../../../server/sessions/launch-steps/step';
 import { LOOPBACK_ALLOWED } from '../../support/browser-fixtures';
 import { seededRandom } from '../../support/seeded-random';
@@ -146,5 +155,32 @@ describe('launch steps, joined', () => {
     );
     expect(stepSwitches({ ...launch, identity: presented })[0]).toMatch(/^--screen-info=/);
     expect(stepSwitches(launch)).toEqual([]);
+  });
+
+  it('keeps a browser for cookies only off the network, its clients to the cookie commands, its identity as a session’s', async () => {
+    expect(stepsOf({ ...launch, cookiesOnly: true })).toBe(COOKIES_ONLY_STEPS);
+    expect(stepsOf(launch)).toBe(LAUNCH_STEPS);
+    // Never told its relay's secret, it has nothing that passes the relay; it has no page to download from.
+    expect(COOKIES_ONLY_STEPS).not.toContain(relayCredentials);
+    expect(COOKIES_ONLY_STEPS).not.toContain(downloads);
+    expect(COOKIES_ONLY_STEPS).toEqual([identity, cookieCommands]);
+    const presented = presentIdentity(generateIdentity(undefined, seededRandom(testSeed())), {}, null);
+    expect(stepSwitches({ ...launch, identity: presented, cookiesOnly: true })).toEqual(
+      stepSwitches({ ...launch, identity: presented }),
+    );
+
+    const rules = await attachSteps(browser, [cookieCommands]);
+    for (const method of ['Storage.getCookies', 'Storage.setCookies', 'Storage.clearCookies'])
+      expect(rules.policy(command(method))).toEqual({ allowed: true, message: command(method) });
+    for (const method of [
+      'Target.createTarget',
+      'Target.attachToTarget',
+      'Browser.getVersion',
+      'Network.enable',
+    ])
+      expect(rules.policy(command(method, { url: 'about:blank' }))).toEqual({
+        allowed: false,
+        reason: `${method} is not available: this browser was started for the profile's cookies only.`,
+      });
   });
 });
