@@ -24,8 +24,8 @@ export function createProfileCookies(deps: {
 
   /**
    * Reads (`change` null) or writes the profile's cookies in its browser: its running session's, wherever that
-   * runs, or one started here for its cookies only and stopped after, which saves the profile's data (so the
-   * cookies are there at its next start). A stopped profile does not take cookies without an expiry.
+   * runs, or one started here for its cookies only and stopped after, which saves the profile's data after a
+   * write (so the cookies are there at its next start). A stopped profile does not take cookies without an expiry.
    */
   async function inBrowser(
     accountId: string,
@@ -53,7 +53,7 @@ export function createProfileCookies(deps: {
       if (!devtools) throw new Error(`session ${started.id} has no browser right after it started`);
       return await apply(devtools, change, false);
     } finally {
-      await sessions.stop(started, 'cookies');
+      await sessions.stop(started, 'cookies', { saveProfile: change !== null });
     }
   }
 

@@ -20,7 +20,7 @@ import { ALONE, type ClusterSeat, type SessionConfig, type SessionParts } from '
 import { createProfileStateSync, type ProfileStateSync } from './profile-state';
 import { createSessionRecovery } from './recovery';
 import { createSessionStarter } from './start-session';
-import { createSessionStopper } from './stop-session';
+import { createSessionStopper, type StopOptions } from './stop-session';
 
 export interface SessionManagerDeps {
   db: Database;
@@ -68,7 +68,7 @@ export interface SessionManager {
   /** Told once the service listens (a run on another node's session connects through it). */
   listeningAt(origin: string): void;
   /** Stops a session (safe to repeat) and answers its final state. */
-  stop(row: SessionRow, reason: StopReason): Promise<Session>;
+  stop(row: SessionRow, reason: StopReason, options?: StopOptions): Promise<Session>;
   /** Stops the profile's live session, if it has one, and resolves once it is recorded as stopped. */
   stopForProfile(accountId: string, profileId: string, reason: StopReason): Promise<void>;
   /** On start-up: stops browsers a previous run of this node left behind and marks their sessions stopped. */

@@ -15,9 +15,17 @@ import {
 import type { RunningBrowser } from './launch-browser';
 import { changeSession, isHere, type SessionParts } from './parts';
 
+export interface StopOptions {
+  /**
+   * False when the browser changed nothing worth keeping (it only read the profile's cookies): its data is not
+   * saved. The folder keeps its version, so the next start anywhere restores the same state as before.
+   */
+  saveProfile?: boolean;
+}
+
 export interface SessionStopper {
   /** Stops a session here or on the node that runs it (safe to repeat) and answers its final state. */
-  stop(row: SessionRow, reason: StopReason): Promise<Session>;
+  stop(row: SessionRow, reason: StopReason, options?: StopOptions): Promise<Session>;
   /** Stops a session that no DevTools client used for the idle timeout, if it still runs. */
   stopIdle(accountId: string, sessionId: string): Promise<void>;
   /** The browser went away without being asked: the person closed it, or it crashed. */
@@ -32,25 +40,25 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
   const saveProfile = (row: SessionRow) =>
     profileState.save(row.profile_id, profileDataDir(config.dataDir, row.profile_id));
 
-  function stop(row: SessionRow, reason: StopReason): Promise<Session> {
+  function stop(row: SessionRow, reason: StopReason, options: StopOptions = {}): Promise<Session> {
     if (!isLive(row)) return Promise.resolve(toSession(row));
     if (!isHere(parts, row)) return stopElsewhere(row, reason);
     let pending = stopping.get(row.id);
     if (!pending) {
-      pending = stopLive(row, reason).finally(() => stopping.delete(row.id));
+      pending = stopLive(row, reason, options.saveProfile ?? true).finally(() => stopping.delete(row.id));
       stopping.set(row.id, pending);
     }
     return pending;
   }
 
-  async function stopLive(row: SessionRow, reason: StopReason): Promise<Session> {
+  async function stopLive(row: SessionRow, reason: StopReason, save: boolean): Promise<Session> {
     await launching.get(row.id)?.catch(() => {});
     await markStopping(db, clock, row.id);
     const browser = browsers.get(row.id);
     browsers.delete(row.id);
     if (browser) {
       await browser.stop();
-      await saveProfile(row);
+      if (save) await saveProfile(row);
     } else await stopLeftover(row);
     log.info('session stopped', { session_id: row.id, reason });
     return toSession(await changeSession(events, (tx) => markStopped(tx, clock, row.id, reason)));

@@ -86,6 +86,27 @@ describe.skipIf(!bin)('a profile’s browser data across processes', () => {
     expect(records(first, 'profile state saved').map((record) => record.version)).toEqual([1, 3]);
   });
 
+  it('takes cookies imported into a stopped profile on one process to its next start on another, and saves nothing to read them', async () => {
+    const api = clientOf(first);
+    const profile = await api.createProfile({ name: 'Imported' });
+    const inAnHour = Math.floor(Date.now() / 1000) + 3600;
+    const cookie = { name: 'imported', value: 'yes', domain: '127.0.0.1', expires: inAnHour };
+    expect(await api.putProfileCookies(profile.id, [cookie])).toMatchObject({ imported: 1 });
+    const saved = () =>
+      records(first, 'profile state saved').filter((record) => record.profile_id === profile.id);
+    expect(saved().map((record) => record.version)).toEqual([1]);
+    expect((await api.getProfileCookies(profile.id)).map((found) => found.name)).toEqual(['imported']);
+    expect(saved()).toHaveLength(1);
+
+    await inSession(second, profile.id, async (page) => {
+      await page.goto(`${pages.origin}/`);
+      expect(pages.requests.at(-1)?.headers.cookie).toBe('imported=yes');
+    });
+    expect(records(second, 'profile state restored')).toContainEqual(
+      expect.objectContaining({ profile_id: profile.id, version: 1 }),
+    );
+  });
+
   it('saves the data of a browser the person closed themselves before the session is reported stopped', async () => {
     const api = clientOf(first);
     const profile = await api.createProfile({ name: 'Closed by hand' });
