@@ -20,9 +20,12 @@ export function chromePathForBench(): string {
   return chromePath;
 }
 
-/** The session's Chromium command line without the service: no relay, the same switches otherwise. */
-export async function launchRaw(chromePath: string): Promise<RawBrowser> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'pp-bench-raw-'));
+/**
+ * The session's Chromium command line without the service: no relay, the same switches otherwise; on `folder`
+ * (a profile used before) or a new one.
+ */
+export async function launchRaw(chromePath: string, folder?: string): Promise<RawBrowser> {
+  folder ??= await mkdtemp(path.join(tmpdir(), 'pp-bench-raw-'));
   const args = chromiumArguments({
     userDataDir: folder,
     headless: true,
