@@ -9,6 +9,8 @@ import { Problem } from './Problem';
 interface PasteBoxProps<T> {
   label: string;
   action: string;
+  /** What the button says while the text is sent (e.g. "Importing…"); `action`, greyed, when left out. */
+  busyAction?: string;
   send: (text: string) => Promise<Reply<T>>;
   /** The outcome of a send, as sentences. */
   outcomeOf: (value: T) => string;
@@ -22,7 +24,7 @@ interface PasteBoxProps<T> {
  * Pasted text sent with one button; the refusal, or the outcome, under it. The text stays in this form only,
  * never in a draft: what is pasted here may hold passwords or session cookies.
  */
-export function PasteBox<T>({ label, action, send, outcomeOf, kept, more }: PasteBoxProps<T>) {
+export function PasteBox<T>({ label, action, busyAction, send, outcomeOf, kept, more }: PasteBoxProps<T>) {
   const [text, setText] = useState('');
   const [outcome, setOutcome] = useState('');
   const task = useTask();
@@ -46,7 +48,7 @@ export function PasteBox<T>({ label, action, send, outcomeOf, kept, more }: Past
       />
       {more?.(setText)}
       <button type="button" disabled={task.busy || !text.trim()} onClick={submit}>
-        {action}
+        {(task.busy && busyAction) || action}
       </button>
       <Problem error={task.error} />
       {outcome && <Outcome text={outcome} />}

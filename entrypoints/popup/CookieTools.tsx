@@ -38,6 +38,7 @@ export function CookieTools({ profileId, profileName }: { profileId: string; pro
         <PasteBox
           label={t('pasteCookies')}
           action={t('importCookies')}
+          busyAction={t('importingCookies')}
           send={(text) => connector.send({ type: 'cookies.import', profileId, text })}
           outcomeOf={({ imported, session_cookies_not_kept: notKept }) =>
             [t('cookiesImported', imported), ...(notKept ? [t('cookiesNotKept', notKept)] : [])].join('\n')
