@@ -18,7 +18,7 @@ import { changeSession, isHere, type SessionParts } from './parts';
 export interface StopOptions {
   /**
    * False when the browser changed nothing worth keeping (it only read the profile's cookies): its data is not
-   * saved. The folder keeps its version, so the next start anywhere restores the same state as before.
+   * saved, and the stored state stays the one before, which another process restores at the profile's next start.
    */
   saveProfile?: boolean;
 }
