@@ -1,4 +1,11 @@
-import { type Cached, cachedProfiles, cachedSessions, type ProfileListing } from '../../lib/storage';
+import type { ProxyConfig } from '../../lib/api/schemas/proxies';
+import {
+  type Cached,
+  cachedProfiles,
+  cachedProxies,
+  cachedSessions,
+  type ProfileListing,
+} from '../../lib/storage';
 import { change, inTurn, type Stored } from './in-turn';
 
 type CachedList<T> = Stored<Cached<T> | null>;
@@ -49,4 +56,29 @@ export async function forgetProfile(profileId: string): Promise<void> {
     return kept && typeof total === 'number' ? { ...kept, total: Math.max(0, total - gone) } : kept;
   };
   await Promise.all([change(cachedProfiles, fewer), change(cachedSessions, others)]);
+}
+
+/**
+ * Keeps a proxy the service made or changed (by anyone: an agent, a pasted list for a selection) in the cached
+ * list, first when it is new, so that the profiles' rows name it; a list never read is left to be read whole.
+ */
+export function keepProxy(proxy: ProxyConfig): Promise<void> {
+  return change(
+    cachedProxies,
+    (cached) =>
+      cached && {
+        ...cached,
+        data: cached.data.some(({ id }) => id === proxy.id)
+          ? replaced(cached.data, proxy)
+          : [proxy, ...cached.data],
+      },
+  );
+}
+
+/** Takes a deleted proxy out of the cached list. */
+export function forgetProxy(proxyId: string): Promise<void> {
+  return change(
+    cachedProxies,
+    (cached) => cached && { ...cached, data: cached.data.filter(({ id }) => id !== proxyId) },
+  );
 }
