@@ -17,7 +17,7 @@ import {
 import { forgetKey, knowPlan, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import type { Inbox } from './inbox';
-import { forgetProfile, putFirst, refreshList, replaced } from './lists';
+import { forgetProfile, forgetProxy, LIST_PAGE, putFirst, refreshList, replaced } from './lists';
 import { moreProfiles, refreshProfiles, searchProfiles } from './profile-list';
 import { createPastedProxies } from './proxy-list';
 import type { Runs } from './runs';
@@ -27,7 +27,7 @@ import type { Watcher } from './watcher';
 /** How old the cached sessions may be when the popup asks for them. */
 const STALE_ON_POPUP_MS = 10_000;
 /** The proxies the popup shows are read whole, up to this many. */
-const LIST = { limit: 100 };
+const LIST = { limit: LIST_PAGE };
 /** A profile's runs the popup shows from the service, newest first. */
 const PROFILE_HISTORY = 20;
 
@@ -100,10 +100,7 @@ export function createIntentHandlers({
       (await requireApi()).putProfileCookies(profileId, cookieBody(text)),
     async 'proxy.delete'({ proxyId }) {
       await (await requireApi()).deleteProxy(proxyId);
-      await change(
-        cachedProxies,
-        (cached) => cached && { ...cached, data: cached.data.filter(({ id }) => id !== proxyId) },
-      );
+      await forgetProxy(proxyId);
     },
     // The service keeps the result as the proxy's last check; the cached list follows, for the rows that show it.
     async 'proxy.check'({ proxyId }) {

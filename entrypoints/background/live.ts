@@ -3,7 +3,7 @@ import type { ServiceEvent } from '../../lib/api/schemas/events';
 import { EVENTS_PORT } from '../../lib/messaging/protocol';
 import { cachedSessions, connection, watchedRuns } from '../../lib/storage';
 import type { Inbox } from './inbox';
-import { forgetProfile } from './lists';
+import { followProxy, forgetProfile } from './lists';
 import type { Sessions } from './sessions';
 import type { EventStream } from './stream';
 import type { Watcher } from './watcher';
@@ -25,6 +25,9 @@ export function applyEvent(
   if (isOf(event, 'session.')) return sessions.apply(event.data);
   if (isOf(event, 'run.')) return watcher.apply(event.data);
   if (event.type === 'profile.deleted') return forgetProfile(event.data.id);
+  if (event.type === 'proxy.deleted') followProxy(event.data.id, null);
+  else if (isOf(event, 'proxy.'))
+    followProxy(event.data.id, { proxy: event.data, made: event.type === 'proxy.created' });
   return Promise.resolve();
 }
 

@@ -100,14 +100,6 @@ export function App() {
             </a>
           ))}
         </nav>
-        <button
-          type="button"
-          class="icon"
-          aria-label={t('settings')}
-          onClick={() => browser.runtime.openOptionsPage()}
-        >
-          ⚙
-        </button>
       </header>
       <main>
         <h1 class="visually-hidden" tabIndex={-1}>
@@ -128,12 +120,19 @@ export function App() {
           <Profiles focus={id} />
         )}
       </main>
-      {/* The quota last seen says nothing true while the service is down. */}
-      {quotaSeen && !serviceDown && (
-        <footer class="muted">
-          <span role="status">{quotaText(quotaSeen)}</span>
-        </footer>
-      )}
+      {/* Settings at the foot, beside the quota: the five views' names take the header's whole width. The quota
+      last seen says nothing true while the service is down. */}
+      <footer class="bar muted">
+        {quotaSeen && !serviceDown && <span role="status">{quotaText(quotaSeen)}</span>}
+        <button
+          type="button"
+          class="icon"
+          aria-label={t('settings')}
+          onClick={() => browser.runtime.openOptionsPage()}
+        >
+          ⚙
+        </button>
+      </footer>
     </>
   );
 }

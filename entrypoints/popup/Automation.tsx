@@ -9,7 +9,7 @@ import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { checkScript, type ScriptProblem, toScriptProblem } from '../../lib/automation/check-script';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { quota, savedScripts } from '../../lib/storage';
+import { lastBatch, quota, savedScripts } from '../../lib/storage';
 import { BatchCard } from './BatchCard';
 import { type Picked, ProfilePicker } from './ProfilePicker';
 import { RunList, Runs } from './Runs';
@@ -30,6 +30,7 @@ function useExamples(): Record<string, Script> {
 /** Write or pick a script, run it on a profile, and follow the recent runs. `focus` is a run to show open. */
 export function Automation({ focus }: { focus?: string | undefined }) {
   const saved = useItem(savedScripts);
+  const batchId = useItem(lastBatch);
   const examples = useExamples();
   // The profiles picked, as JSON (a draft keeps text).
   const { draft, update, bind } = useDraft('script', { picked: '', name: '', text: '' });
@@ -90,7 +91,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
     <section class="stack">
       <h2 ref={recentRuns}>{t('recentRuns')}</h2>
       <BatchCard />
-      <Runs focus={focus} />
+      <Runs focus={focus} batchShown={Boolean(batchId)} />
       <form class="stack" onSubmit={run} noValidate>
         <ProfilePicker value={picked} onPick={(chosen) => update({ picked: JSON.stringify(chosen) })} />
         <Field as="select" label={t('loadScript')} value="" onInput={load}>

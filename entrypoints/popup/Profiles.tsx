@@ -103,6 +103,25 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             value={filter?.q ?? ''}
             onText={(q) => change({ q })}
           />
+          <button type="button" class="primary" data-lands="new" onClick={() => edit(true)}>
+            {t('newProfile')}
+          </button>
+        </div>
+        {/* Select all beside the status and order, so that the count and "select all matching" share a line. */}
+        <div class="bar">
+          {shown?.length ? (
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={allShownPicked}
+                onInput={(event) => {
+                  setAllMatching(false);
+                  setSelected(event.currentTarget.checked ? shown.map(({ id }) => id) : []);
+                }}
+              />
+              {t('selectAllShown')}
+            </label>
+          ) : null}
           <select
             aria-label={t('profileStatusFilter')}
             class="narrow"
@@ -131,38 +150,22 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
               </option>
             ))}
           </select>
-          <button type="button" class="primary" data-lands="new" onClick={() => edit(true)}>
-            {t('newProfile')}
-          </button>
         </div>
         <TagChips
           tags={shown?.flatMap(({ tags }) => tags) ?? []}
           active={filter?.tag}
           onPick={(tag) => change({ tag })}
         />
-        {shown?.length ? (
+        {shown?.length && typeof total === 'number' ? (
           <div class="bar">
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={allShownPicked}
-                onInput={(event) => {
-                  setAllMatching(false);
-                  setSelected(event.currentTarget.checked ? shown.map(({ id }) => id) : []);
-                }}
-              />
-              {t('selectAllShown')}
-            </label>
-            {typeof total === 'number' && (
-              <span class="muted grow" role="status" aria-busy={task.busy}>
-                {shown.length < total
-                  ? t('profilesShown', shown.length, total)
-                  : total === 1
-                    ? t('profilesOne')
-                    : t('profilesTotal', total)}
-              </span>
-            )}
-            {listing?.next_cursor && typeof total === 'number' && (
+            <span class="muted grow" role="status" aria-busy={task.busy}>
+              {shown.length < total
+                ? t('profilesShown', shown.length, total)
+                : total === 1
+                  ? t('profilesOne')
+                  : t('profilesTotal', total)}
+            </span>
+            {listing?.next_cursor && (
               <button type="button" aria-pressed={allMatching} onClick={() => setAllMatching(true)}>
                 {t('selectAllMatching', total)}
               </button>

@@ -34,7 +34,7 @@ export function ProxyRow({
       .then((reply) => reply.ok && setFresh({ ...reply.value, checked_at: new Date().toISOString() }));
   const uses = proxy.used_by;
   return (
-    <li class="row">
+    <li class="row proxy">
       <div class="grow">
         <strong>{proxy.name}</strong>
         <small class="muted">

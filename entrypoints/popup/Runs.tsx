@@ -16,15 +16,18 @@ const statusText = (status: string) => t(`status_${status}` as MessageName);
 /** An output value that is the address of a screenshot stored with the run. */
 const ARTIFACT = /^\/v1\/automation\/runs\/[^/]+\/artifacts\/[^/]+$/;
 
-/** The runs the worker follows or followed, newest first, updated live step by step. */
-export function Runs({ focus }: { focus?: string | undefined }) {
+/**
+ * The runs the worker follows or followed, newest first, updated live step by step; with none, a hint to start
+ * one, unless the last batch's card (`batchShown`) is there to say what ran.
+ */
+export function Runs({ focus, batchShown = false }: { focus?: string | undefined; batchShown?: boolean }) {
   const runs = useItem(watchedRuns);
   const unseen = runs?.some((entry) => entry.phase !== 'watching' && !entry.seen) ?? false;
   // Runs on screen count as seen, one that ends while they are too: the toolbar badge's mark goes.
   useEffect(() => {
     if (unseen) void connector.send({ type: 'runs.seen' });
   }, [unseen]);
-  if (!runs?.length) return <p class="muted">{t('noRuns')}</p>;
+  if (!runs?.length) return batchShown ? null : <p class="muted">{t('noRuns')}</p>;
   return (
     <RunList
       runs={runs.map(({ run, phase, message }) => ({ run, dropped: phase === 'dropped' ? message : null }))}

@@ -10,7 +10,7 @@ import type { AutomationRun, Batch } from '../../lib/api/schemas/automation';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { axeViolations } from './support/axe';
 import { controllerForFile, createProfile } from './support/controller';
-import { goTo } from './support/popup';
+import { goTo, saveScript } from './support/popup';
 
 const controller = controllerForFile({ env: async () => ({ ENTERPRISE_MAX_SESSIONS: '2' }) });
 const COUNT = 1000;
@@ -36,12 +36,7 @@ describe('bulk work on a thousand profiles', () => {
   it('assigns a thousand pasted proxies one to one, tags them and runs a script on them as one batch', async () => {
     const { api, extension } = controller;
     const popup = await extension.openPopup('#/automation');
-    // A script to run, saved by name as a person would.
-    await popup
-      .getByLabel('Script (JSON steps)')
-      .fill(JSON.stringify({ steps: [{ action: 'wait_for', ms: 0 }] }));
-    await popup.getByLabel('Script name').fill('Touch');
-    await popup.getByRole('button', { name: 'Save script' }).click();
+    await saveScript(popup, 'Touch', { steps: [{ action: 'wait_for', ms: 0 }] });
     await goTo(popup, 'Profiles');
 
     const count = popup.getByRole('status').filter({ hasText: /profiles?$/ });

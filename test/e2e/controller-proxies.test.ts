@@ -7,23 +7,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { startAuthenticatingProxy } from '../support/browser-fixtures';
-import type { cleanupStack } from './support/cleanup';
 import { controllerForFile, createProfile } from './support/controller';
 import { allStorage, focusedLabel, goTo, rowAction, rowOf, shownUnlessRefused } from './support/popup';
-import { serveOnLoopback } from './support/site';
-
-/** Answers as ipinfo.io does: the caller's IP and its time zone (what proxy checks ask through the proxy). */
-async function startCheckAddress(cleanup: ReturnType<typeof cleanupStack>): Promise<string> {
-  const origin = await serveOnLoopback(cleanup, (_request, response) =>
-    response
-      .setHeader('Content-Type', 'application/json')
-      .end('{"ip":"203.0.113.9","timezone":"Asia/Tokyo"}'),
-  );
-  return `${origin}/json`;
-}
+import { serveCheckAddress } from './support/site';
 
 const controller = controllerForFile({
-  env: async (cleanup) => ({ PROXY_CHECK_URL: await startCheckAddress(cleanup) }),
+  env: async (cleanup) => ({
+    PROXY_CHECK_URL: await serveCheckAddress(cleanup, () => ({ ip: '203.0.113.9', timezone: 'Asia/Tokyo' })),
+  }),
 });
 
 describe('secrets never in drafts', () => {

@@ -3,7 +3,7 @@
  * service: set-up with a key from the service's command line, a proxy and a profile that uses it, a session
  * whose traffic goes through that proxy, a script run with its steps, output and screenshot, the worker's
  * notification and badge, then stopping the session, deleting the profile and editing the proxy. Saves the
- * README's screenshots on the way.
+ * README's screenshots of set-up and of a run on the way (the lists' are popup-at-scale's, at 300 profiles).
  */
 import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,7 +114,6 @@ describe('a new user in the popup', () => {
     await popup.getByRole('button', { name: `Start ${PROFILE}` }).click();
     await shownUnlessRefused(popup, popup.getByRole('button', { name: `Stop ${PROFILE}` }));
     await rowOf(popup, PROFILE).getByText('Running').waitFor();
-    await saveScreenshot(popup, 'profiles');
 
     const { data: running } = await api.get<{ data: Session[] }>('/v1/sessions?status=running');
     expect(running).toHaveLength(1);
@@ -125,7 +124,6 @@ describe('a new user in the popup', () => {
     // Shown in full in its own field, besides being copied.
     const cdpUrl = await popup.getByRole('textbox', { name: `CDP URL of ${PROFILE}` }).inputValue();
     expect(cdpUrl.startsWith(sessionEndpoint)).toBe(true);
-    await saveScreenshot(popup, 'sessions');
 
     const remote = await chromium.connectOverCDP(cdpUrl);
     try {
@@ -235,7 +233,6 @@ describe('a new user in the popup', () => {
     const row = rowOf(popup, EDITED.name);
     await shownUnlessRefused(popup, row);
     await row.getByText(`http://127.0.0.1:${EDITED.port} · password set`).waitFor();
-    await saveScreenshot(popup, 'proxies');
     const { data } = await api.get<{ data: ProxyConfig[] }>('/v1/proxies');
     expect(data).toMatchObject([{ name: EDITED.name, port: EDITED.port, username: PROXY.user }]);
     expect(data[0]?.has_password).toBe(true);

@@ -62,7 +62,8 @@ export async function startPageServer() {
 
 /**
  * A forward proxy for absolute-form HTTP requests that demands `Proxy-Authorization: Basic user:pass`
- * (407 otherwise) and relays only to 127.0.0.1: the test machine has no other network.
+ * (407 otherwise) and relays only to 127.0.0.1: the test machine has no other network. It says who relayed in a
+ * `Via` header (`1.1 <user>`), as proxies do, so that a page can answer each proxy its own way.
  */
 export async function startAuthenticatingProxy(username: string, password: string) {
   const expected = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
@@ -80,7 +81,8 @@ export async function startAuthenticatingProxy(username: string, password: strin
       return;
     }
     const { 'proxy-authorization': _, 'proxy-connection': __, ...headers } = req.headers;
-    const upstream = request(target, { method: req.method, headers }, (answer) => {
+    const via = `1.1 ${username}`;
+    const upstream = request(target, { method: req.method, headers: { ...headers, via } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

@@ -3,7 +3,7 @@
  * extension, an enterprise account of its own, and the popup connected to it.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { Profile } from '../../../lib/api/schemas/profiles';
 import { type ServiceHandle, startService } from '../../support/harness';
 import { cleanupStack } from './cleanup';
@@ -74,13 +74,8 @@ async function startController(
 }
 
 /** Makes a profile through the service (a refusal fails the test); gives it. */
-export async function createProfile(api: Controller['api'], body: object): Promise<Profile> {
-  const answer = await api.send('POST', '/v1/profiles', {
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(answer.status).toBe(201);
-  return (await answer.json()) as Profile;
+export function createProfile(api: Controller['api'], body: object): Promise<Profile> {
+  return api.post<Profile>('/v1/profiles', body, 201);
 }
 
 /** The account's profiles named `prefix`…, by the service. */

@@ -5,7 +5,7 @@ import { eventually } from './wait';
 /** Opens one of the popup's views from its navigation, by the link's name. */
 export async function goTo(
   popup: Page,
-  view: 'Profiles' | 'Proxies' | 'Sessions' | 'Automation',
+  view: 'Profiles' | 'Proxies' | 'Sessions' | 'Automation' | 'Requests',
 ): Promise<void> {
   await popup.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: view }).click();
 }
@@ -49,6 +49,13 @@ export function pick(popup: Page, name: string): Promise<void> {
 export async function clearKeptPicks(popup: Page): Promise<void> {
   const clear = popup.getByRole('button', { name: 'Clear picks' });
   if (await clear.count()) await clear.click();
+}
+
+/** Saves `script` by `name` from the Automation view, as a person would, for the bulk bar's Run script…. */
+export async function saveScript(popup: Page, name: string, script: object): Promise<void> {
+  await popup.getByLabel('Script (JSON steps)').fill(JSON.stringify(script));
+  await popup.getByLabel('Script name').fill(name);
+  await popup.getByRole('button', { name: 'Save script' }).click();
 }
 
 /** Runs `script` as `name` from the Automation view and waits until its row says it succeeded; gives the row. */

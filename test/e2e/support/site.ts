@@ -51,3 +51,25 @@ export async function serveOnLoopback(
   cleanup.add(server, (it) => new Promise((resolve) => it.close(resolve)));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
+
+/** What a proxy check is answered: the exit IP and its time zone. */
+export interface Exit {
+  ip: string;
+  timezone: string;
+}
+
+/**
+ * Answers as ipinfo.io does (what proxy checks, and starts that follow the proxy's location, ask through the
+ * proxy): the caller's IP and time zone, as `exitOf` gives them for the user of the proxy that relayed the
+ * question (its `Via`, as test proxies say it). Gives the address to set as PROXY_CHECK_URL.
+ */
+export async function serveCheckAddress(
+  cleanup: ReturnType<typeof cleanupStack>,
+  exitOf: (proxyUser: string | undefined) => Exit,
+): Promise<string> {
+  const origin = await serveOnLoopback(cleanup, (request, response) => {
+    const proxyUser = /^1\.1 (.+)$/.exec(String(request.headers.via ?? ''))?.[1];
+    response.setHeader('Content-Type', 'application/json').end(JSON.stringify(exitOf(proxyUser)));
+  });
+  return `${origin}/json`;
+}

@@ -25,6 +25,13 @@ describe('Runs', () => {
     expect(await screen.findByText('No runs yet. Pick a profile and a script, then Run.')).toBeTruthy();
   });
 
+  it('says nothing of none under the last batch’s card, which says what ran', async () => {
+    installPopupBrowser();
+    const { container } = render(<Runs batchShown />);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(container.textContent).toBe('');
+  });
+
   it('marks ended runs seen when it shows them, and a run that fails while they are on screen', async () => {
     installPopupBrowser();
     // As the worker does: every ended run becomes seen.
