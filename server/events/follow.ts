@@ -5,12 +5,34 @@ import { accountTopic, type Publisher } from './publisher';
 
 const BATCH = 100;
 
+/** Where a stream starts: after this event, and whether the client may have missed some before it. */
+export interface StreamStart {
+  after: string;
+  missed: boolean;
+}
+
+/**
+ * After the client's last event (Last-Event-ID), which may be one the service no longer keeps; without one, after
+ * the latest event now. Read before the stream answers: an event committed once the client sees the stream open
+ * is sent on it, never taken for one from before.
+ */
+export async function streamStart(
+  db: Queryable,
+  accountId: string,
+  lastEventId: string | null,
+): Promise<StreamStart> {
+  if (lastEventId === null) return { after: await latestEventId(db, accountId), missed: false };
+  return {
+    after: lastEventId,
+    missed: lastEventId !== '0' && !(await isEventKept(db, accountId, lastEventId)),
+  };
+}
+
 export interface FollowOptions {
   db: Queryable;
   publisher: Publisher;
   accountId: string;
-  /** The last event the client has (Last-Event-ID); absent, it gets the events from now on. */
-  lastEventId: string | null;
+  start: StreamStart;
   heartbeatMs: number;
   signal: AbortSignal;
   send(event: ServiceEvent | typeof RESET): Promise<void>;
@@ -21,7 +43,7 @@ export interface FollowOptions {
 export const RESET = { type: 'stream.reset', created_at: '', data: {} } as const;
 
 /**
- * Sends the account's events in order until `signal` aborts: those after `lastEventId` first, then each as it
+ * Sends the account's events in order until `signal` aborts: those after its start first, then each as it
  * is committed (woken by the publisher, read from the database), with a heartbeat when nothing came for a while.
  */
 export async function followEvents(options: FollowOptions): Promise<void> {
@@ -36,9 +58,8 @@ export async function followEvents(options: FollowOptions): Promise<void> {
   const stop = () => wake();
   signal.addEventListener('abort', stop);
   try {
-    let last = options.lastEventId;
-    if (last === null) last = await latestEventId(db, accountId);
-    else if (last !== '0' && !(await isEventKept(db, accountId, last))) await options.send(RESET);
+    let last = options.start.after;
+    if (options.start.missed) await options.send(RESET);
     while (!signal.aborted) {
       if (woken) {
         woken = false;

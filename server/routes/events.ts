@@ -1,5 +1,5 @@
 import { streamSSE } from 'hono/streaming';
-import { followEvents, RESET } from '../events/follow';
+import { followEvents, RESET, streamStart } from '../events/follow';
 import { validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 
@@ -10,7 +10,7 @@ export const EVENT_ID = /^\d{1,18}$/;
 const RETRY_MS = 3000;
 
 export const eventRoutes: Route[] = [
-  route('streamEvents', (c, _input, { db, publisher, config, lifecycle }) => {
+  route('streamEvents', async (c, _input, { db, publisher, config, lifecycle }) => {
     const account = c.get('account');
     const lastEventId = c.req.header('last-event-id')?.trim() || null;
     if (lastEventId !== null && !EVENT_ID.test(lastEventId)) {
@@ -20,6 +20,8 @@ export const eventRoutes: Route[] = [
       );
     }
     const release = c.get('releaseStream');
+    // Before the stream answers (the slot's middleware gives the slot back if this throws).
+    const start = await streamStart(db, account.id, lastEventId);
     return streamSSE(c, async (stream) => {
       const closed = new AbortController();
       stream.onAbort(() => closed.abort());
@@ -29,7 +31,7 @@ export const eventRoutes: Route[] = [
           db,
           publisher,
           accountId: account.id,
-          lastEventId,
+          start,
           heartbeatMs: config.events.heartbeatMs,
           signal: AbortSignal.any([closed.signal, c.req.raw.signal, lifecycle.shutdownSignal]),
           send: (event) =>
