@@ -16,7 +16,8 @@ export function buildDashboard(): void {
         '--config',
         'dashboard/vite.config.ts',
       ],
-      { cwd: PROJECT_ROOT, stdio: 'pipe' },
+      // A production build whoever asks: Vitest's NODE_ENV (test) would keep Preact's development branches.
+      { cwd: PROJECT_ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
     );
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: Buffer; stderr?: Buffer };
