@@ -16,7 +16,41 @@ export interface Stored<T> {
   setValue(value: T): Promise<void>;
 }
 
+/** How many changes each stored item has had, to tell a list read before one from a list read after. */
+const changes = new WeakMap<object, number>();
+const changesOf = (item: object) => changes.get(item) ?? 0;
+
+/** Counts a change of `item`; call it in turn, with the write. */
+export function changed(item: object): void {
+  changes.set(item, changesOf(item) + 1);
+}
+
 /** Gives a stored item the value `next` makes of its current one, in turn. */
 export function change<T>(item: Stored<T>, next: (value: T) => T): Promise<void> {
-  return inTurn(async () => item.setValue(next(await item.getValue())));
+  return inTurn(async () => {
+    changed(item);
+    await item.setValue(next(await item.getValue()));
+  });
+}
+
+/**
+ * Reads a whole list of `item` from the service and saves it with `save`, in turn. A change of `item` that landed
+ * while the list was on its way (a save's answer, an event) may be newer than the list, which would put the old
+ * entry back: the list is then read again, twice at most before it is saved anyway.
+ */
+export async function readWhole<A>(
+  item: object,
+  read: () => Promise<A>,
+  save: (answer: A) => Promise<void>,
+): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const seen = changesOf(item);
+    const answer = await read();
+    const saved = await inTurn(async () => {
+      if (tries < 2 && changesOf(item) !== seen) return false;
+      await save(answer);
+      return true;
+    });
+    if (saved) return;
+  }
 }

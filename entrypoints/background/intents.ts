@@ -50,7 +50,7 @@ export function createIntentHandlers({
     'profiles.refresh': ({ filter }) => refreshProfiles(filter),
     'profiles.more': () => moreProfiles(),
     'profiles.search': ({ q, cursor }) => searchProfiles(q, cursor),
-    'proxies.refresh': async () => refreshList(cachedProxies, (await requireApi()).listProxies(LIST)),
+    'proxies.refresh': () => refreshList(cachedProxies, async () => (await requireApi()).listProxies(LIST)),
     'proxies.search': async ({ q, failing }) =>
       (
         await (

@@ -6,14 +6,13 @@ import {
   cachedSessions,
   type ProfileListing,
 } from '../../lib/storage';
-import { change, inTurn, type Stored } from './in-turn';
+import { change, readWhole, type Stored } from './in-turn';
 
 type CachedList<T> = Stored<Cached<T> | null>;
 
 /** Reads a whole list from the service into its cache. */
-export async function refreshList<T>(item: CachedList<T>, list: Promise<{ data: T[] }>): Promise<void> {
-  const { data } = await list;
-  await inTurn(() => item.setValue({ data, savedAt: Date.now() }));
+export function refreshList<T>(item: CachedList<T>, read: () => Promise<{ data: T[] }>): Promise<void> {
+  return readWhole(item, read, ({ data }) => item.setValue({ data, savedAt: Date.now() }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../lib/api/client';
 import { cachedProfiles, type ProfileFilter } from '../../lib/storage';
 import { requireApi } from './connection';
-import { change, inTurn } from './in-turn';
+import { change, readWhole } from './in-turn';
 
 /** Profiles read at a time: the list pages as the person scrolls. */
 const PAGE = 50;
@@ -28,16 +28,19 @@ function queryOf({ q, tag, status, sort }: ProfileFilter): ProfileQuery {
 export async function refreshProfiles(filter?: ProfileFilter): Promise<void> {
   const asked = ++latest;
   const wanted = filter ?? (await cachedProfiles.getValue())?.filter ?? {};
-  const page = await (await requireApi()).listProfiles({ ...queryOf(wanted), total: 'true' });
-  if (asked !== latest) return;
-  await inTurn(() =>
-    cachedProfiles.setValue({
-      data: page.data,
-      filter: wanted,
-      next_cursor: page.next_cursor,
-      total: page.total ?? null,
-      savedAt: Date.now(),
-    }),
+  await readWhole(
+    cachedProfiles,
+    async () => (await requireApi()).listProfiles({ ...queryOf(wanted), total: 'true' }),
+    async (page) => {
+      if (asked !== latest) return;
+      await cachedProfiles.setValue({
+        data: page.data,
+        filter: wanted,
+        next_cursor: page.next_cursor,
+        total: page.total ?? null,
+        savedAt: Date.now(),
+      });
+    },
   );
 }
 

@@ -4,7 +4,7 @@ import type { Session } from '../../lib/api/schemas/sessions';
 import type { StopAllResult } from '../../lib/messaging/protocol';
 import { type Cached, cachedProfiles, cachedSessions, lastProfile, preferences } from '../../lib/storage';
 import { sentenceOf } from './connection';
-import { inTurn } from './in-turn';
+import { changed, inTurn, readWhole } from './in-turn';
 import { profileName } from './profiles';
 
 export interface SessionsDeps {
@@ -33,32 +33,41 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
    */
   function save(next: (cached: Cached<Session> | null) => Cached<Session>, onlyId?: string): Promise<void> {
     return inTurn(async () => {
-      const [sessions, profiles] = await Promise.all([cachedSessions.getValue(), cachedProfiles.getValue()]);
-      const saved = next(sessions);
-      const byProfile = new Map(saved.data.map((session) => [session.profile_id, session]));
-      await Promise.all([
-        cachedSessions.setValue(saved),
-        profiles &&
-          cachedProfiles.setValue({
-            ...profiles,
-            data: profiles.data.map((profile) => {
-              if (onlyId && profile.id !== onlyId) return profile;
-              const session = byProfile.get(profile.id);
-              // A session started since the list was read is the profile's latest use (ISO times sort as text).
-              const used = [profile.last_used_at, session?.started_at]
-                .filter((at) => at != null)
-                .sort()
-                .at(-1);
-              return {
-                ...profile,
-                status: session ? 'running' : 'idle',
-                session_id: session?.id ?? null,
-                last_used_at: used ?? null,
-              };
-            }),
-          }),
-      ]);
+      changed(cachedSessions);
+      await write(next, onlyId);
     });
+  }
+
+  /** What `save` does, for a caller already in turn. */
+  async function write(
+    next: (cached: Cached<Session> | null) => Cached<Session>,
+    onlyId?: string,
+  ): Promise<void> {
+    const [sessions, profiles] = await Promise.all([cachedSessions.getValue(), cachedProfiles.getValue()]);
+    const saved = next(sessions);
+    const byProfile = new Map(saved.data.map((session) => [session.profile_id, session]));
+    await Promise.all([
+      cachedSessions.setValue(saved),
+      profiles &&
+        cachedProfiles.setValue({
+          ...profiles,
+          data: profiles.data.map((profile) => {
+            if (onlyId && profile.id !== onlyId) return profile;
+            const session = byProfile.get(profile.id);
+            // A session started since the list was read is the profile's latest use (ISO times sort as text).
+            const used = [profile.last_used_at, session?.started_at]
+              .filter((at) => at != null)
+              .sort()
+              .at(-1);
+            return {
+              ...profile,
+              status: session ? 'running' : 'idle',
+              session_id: session?.id ?? null,
+              last_used_at: used ?? null,
+            };
+          }),
+        }),
+    ]);
   }
 
   /**
@@ -81,28 +90,42 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
    */
   async function refresh(): Promise<Session[]> {
     const client = await api();
-    const live: Session[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listSessions({ status: 'running', limit: 100, cursor });
-      live.push(...page.data);
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
     const before = (await cachedSessions.getValue())?.data ?? [];
+    let live: Session[] = [];
+    await readWhole(
+      cachedSessions,
+      async () => {
+        const read: Session[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listSessions({ status: 'running', limit: 100, cursor });
+          read.push(...page.data);
+          cursor = page.next_cursor ?? undefined;
+        } while (cursor);
+        return read;
+      },
+      (read) => {
+        live = read;
+        return write(() => ({ data: read, savedAt: now() }));
+      },
+    );
     for (const known of before) {
       if (live.some((session) => session.id === known.id)) continue;
       const current = await client.getSession(known.id).catch(() => null);
       if (current?.stop_reason === 'browser_exited') await onExited(current);
     }
-    await save(() => ({ data: live, savedAt: now() }));
     return live;
   }
 
-  /** The live sessions from the service, unless the cache is younger than `maxAgeMs`. One request at a time. */
+  /**
+   * The live sessions from the service, unless the cache is younger than `maxAgeMs` and knows each one's DevTools
+   * address (a session known from an event only does not). One request at a time.
+   */
   function reconcile(maxAgeMs = 0): Promise<Session[]> {
     reconciling ??= (async () => {
       const cached = await cachedSessions.getValue();
-      if (cached && now() - cached.savedAt < maxAgeMs) return cached.data;
+      if (cached && now() - cached.savedAt < maxAgeMs && cached.data.every((s) => s.cdp_url))
+        return cached.data;
       return refresh();
     })().finally(() => {
       reconciling = null;

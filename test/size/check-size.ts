@@ -37,7 +37,10 @@ import { runWxt } from '../../scripts/wxt';
 // site sees; kept lists shown stale offline, one Tab stop per list, proxies used by N with search, a failing filter
 // and check all; bulk proxies, tags, scripts and cookies on a selection in one request, and a batch's card with its
 // summary, retry and export) took the popup from 35.4 to 38.3 KB and the worker from 24.1 to 25.7 KB.
-const BUDGETS_KB = { popup: 39, background: 26, dashboard: 30 };
+// Then the worker's 27 KB: a whole list read from the service is read again, not saved, when a change landed while
+// it was on its way (a save's answer, an event), and sessions heard of on the event stream are read for their
+// DevTools address: 26,598 bytes before, 26,720 with them (gzip -9 of the built background.js).
+const BUDGETS_KB = { popup: 39, background: 27, dashboard: 30 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 

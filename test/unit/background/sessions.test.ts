@@ -46,4 +46,21 @@ describe('the worker’s sessions', () => {
       last_used_at: started.started_at,
     });
   });
+
+  it('reads the list again, however fresh, when a session in it is known from an event only (no DevTools address)', async () => {
+    // Read the list a moment ago; then a session another program started was heard of on the event stream.
+    await cachedSessions.setValue({ data: [], savedAt: 1_000 });
+    const client = {
+      listSessions: async () => ({ data: [started], next_cursor: null }),
+    } as unknown as ApiClient;
+    const sessions = createSessions({ api: async () => client, now: () => 2_000, onExited: async () => {} });
+    await sessions.apply({ ...started, cdp_url: null });
+    expect(await sessions.reconcile(10_000)).toEqual([started]);
+    expect((await cachedSessions.getValue())?.data).toEqual([started]);
+    // Now the cache is fresh and whole: no request.
+    client.listSessions = async () => {
+      throw new Error('read again');
+    };
+    expect(await sessions.reconcile(10_000)).toEqual([started]);
+  });
 });
