@@ -104,32 +104,46 @@ describe('a profile’s session as a site’s own scripts see it', () => {
         `(() => { ${PRELUDE} return (${registerServiceWorker.toString()})('/service-worker.js', 20000, true); })()`,
       )) as ServiceWorkerReading;
     };
-    const reading = await withSession(undefined, register);
     // The same registration in a browser with no identity, in this run (the machine is shared and noisy).
-    const scratch = makeTempDir('pp-identity-sw-');
-    const bare = await launchBrowser({
-      chromePath: CHROMIUM,
-      userDataDir: scratch.path,
-      headless: true,
-      proxy: null,
-      fingerprint: {},
-      egress: LOOPBACK_ALLOWED,
-    });
-    let baseline: ServiceWorkerReading;
-    try {
-      const relay = await relayDevtools(bare);
-      const client = await chromium.connectOverCDP(relay.url);
-      baseline = await register(client);
-      await client.close();
-      await relay.close();
-    } finally {
-      await bare.stop();
-      scratch.remove();
-    }
+    const bareRegistration = async () => {
+      const scratch = makeTempDir('pp-identity-sw-');
+      const bare = await launchBrowser({
+        chromePath: CHROMIUM,
+        userDataDir: scratch.path,
+        headless: true,
+        proxy: null,
+        fingerprint: {},
+        egress: LOOPBACK_ALLOWED,
+      });
+      try {
+        const relay = await relayDevtools(bare);
+        const client = await chromium.connectOverCDP(relay.url);
+        const reading = await register(client);
+        await client.close();
+        await relay.close();
+        return reading;
+      } finally {
+        await bare.stop();
+        scratch.remove();
+      }
+    };
+    let reading = await withSession(undefined, register);
+    let baseline = await bareRegistration();
     expect(baseline.registered).toBe(true);
     expect(reading.error).toBeNull();
     expect(reading.registered).toBe(true);
-    expect(reading.ms).toBeLessThan(Math.max(2000, baseline.ms * 3));
+    // A burst on the machine slows one round, not two: past the bound, each is taken again and the quicker kept.
+    const bound = () => Math.max(2000, baseline.ms * 3);
+    if (reading.ms >= bound()) {
+      const again = await withSession(undefined, register);
+      const bareAgain = await bareRegistration();
+      console.info(
+        `service worker: ${reading.ms} then ${again.ms} ms; bare ${baseline.ms} then ${bareAgain.ms} ms`,
+      );
+      if (again.registered && again.ms < reading.ms) reading = again;
+      if (bareAgain.registered && bareAgain.ms < baseline.ms) baseline = bareAgain;
+    }
+    expect(reading.ms).toBeLessThan(bound());
     expect(reading.answer?.user_agent).toMatch(/X11; Linux x86_64/);
     expect(reading.answer?.cpu_cores).toBeGreaterThan(0);
   });
