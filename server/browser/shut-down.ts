@@ -3,22 +3,24 @@ import { liveGroupMembers, signalGroup } from '../core/processes';
 const GRACEFUL_EXIT_MS = 5000;
 const TERMINATE_EXIT_MS = 3000;
 const KILL_EXIT_MS = 5000;
-const HELPERS_EXIT_MS = 1000;
+/** Its helpers end after it: the network service's writes the cookie database as it goes. */
+const HELPERS_EXIT_MS = 3000;
 
 export interface BrowserToShutDown {
   pid: number;
   /** The process group the browser leads with its helpers, or null to signal the browser process alone. */
   processGroup: number | null;
-  /** Sends DevTools Browser.close, resolving true once it was delivered; null when there is no DevTools channel. */
-  requestClose: (() => Promise<boolean>) | null;
+  /** Sends DevTools Browser.close, resolving once it was answered or given up on; null without a DevTools channel. */
+  requestClose: (() => Promise<unknown>) | null;
   /** Resolves true as soon as the browser process is gone, false if it is still there after `ms`. */
   waitForExit(ms: number): Promise<boolean>;
 }
 
 /**
  * Ends a browser the gentle way first: only Browser.close flushes the profile (after SIGTERM cookies were
- * lost in 4 of 6 runs), then SIGTERM, then SIGKILL, each with a short wait. Then ends any helper process
- * of its group that outlived it. Resolves once the browser process is gone.
+ * lost in 4 of 6 runs), then SIGTERM, then SIGKILL, each with a short wait. A browser that has not answered
+ * Browser.close (a busy machine) may well be closing: it gets the same wait. Then ends any helper process of its
+ * group that outlived it. Resolves once the browser process is gone.
  */
 export async function shutDownBrowser(browser: BrowserToShutDown): Promise<void> {
   const groupId = browser.processGroup;
@@ -27,7 +29,8 @@ export async function shutDownBrowser(browser: BrowserToShutDown): Promise<void>
     else signalProcess(browser.pid, name);
   };
   let gone = await browser.waitForExit(0);
-  if (!gone && browser.requestClose !== null && (await browser.requestClose())) {
+  if (!gone && browser.requestClose !== null) {
+    await browser.requestClose();
     gone = await browser.waitForExit(GRACEFUL_EXIT_MS);
   }
   if (!gone) {
