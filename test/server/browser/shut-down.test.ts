@@ -27,29 +27,27 @@ async function closingProcess(closingMs: number) {
   return { child, exited, said: () => said };
 }
 
+/** Shuts the stand-in down as a session's stop does, with `requestClose` as its Browser.close. */
+async function shutDown(closingMs: number, requestClose: (() => Promise<unknown>) | null): Promise<string> {
+  const browser = await closingProcess(closingMs);
+  const pid = browser.child.pid as number;
+  await shutDownBrowser({
+    pid,
+    processGroup: pid,
+    requestClose,
+    waitForExit: (ms) => settlesWithin(browser.exited, ms),
+  });
+  return browser.said();
+}
+
 describe('shutting a browser down', () => {
   it('waits for a browser to end after Browser.close though it did not answer in time, with no SIGTERM', async () => {
-    const browser = await closingProcess(1500);
-    const pid = browser.child.pid as number;
-    await shutDownBrowser({
-      pid,
-      processGroup: pid,
-      // Browser.close sent, its answer given up on (the machine was busy): the browser is closing all the same.
-      requestClose: () => settlesWithin(new Promise(() => undefined), 100),
-      waitForExit: (ms) => settlesWithin(browser.exited, ms),
-    });
-    expect(browser.said()).not.toContain('TERM');
+    // Browser.close sent, its answer given up on (the machine was busy): the browser is closing all the same.
+    const said = await shutDown(1500, () => settlesWithin(new Promise(() => undefined), 100));
+    expect(said).not.toContain('TERM');
   });
 
   it('sends SIGTERM to a browser still there after the wait', async () => {
-    const browser = await closingProcess(60_000);
-    const pid = browser.child.pid as number;
-    await shutDownBrowser({
-      pid,
-      processGroup: pid,
-      requestClose: null,
-      waitForExit: (ms) => settlesWithin(browser.exited, ms),
-    });
-    expect(browser.said()).toContain('TERM');
+    expect(await shutDown(60_000, null)).toContain('TERM');
   });
 });
