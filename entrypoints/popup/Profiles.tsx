@@ -175,7 +175,14 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
         <BulkActions
           selection={
             allMatching
-              ? { filter: { q: listed.q?.trim() || undefined, tag: listed.tag, status: listed.status } }
+              ? {
+                  filter: {
+                    q: listed.q?.trim() || undefined,
+                    tag: listed.tag,
+                    status: listed.status,
+                    sort: listed.sort,
+                  },
+                }
               : { ids: picked.map(({ id }) => id) }
           }
           count={allMatching ? (total ?? 0) : picked.length}

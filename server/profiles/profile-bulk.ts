@@ -44,7 +44,7 @@ const AT_ONCE = 4;
 
 /**
  * One action on a selection of the account's profiles, each answered: the ids given, or the filter's matches
- * (found by the database, newest first). A selection beyond the action's most is refused whole, before anything
+ * (found by the database, in the list's order). A selection beyond the action's most is refused whole, before anything
  * is done; ids that are no profile of the account are not found and never touched.
  */
 export async function actOnProfiles(

@@ -1,7 +1,9 @@
+import type { ProfileSortName } from '../../lib/api/profile-sorts';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 import { queryAsJson } from './json-rows';
+import { orderOf } from './profile-order';
 import {
   filterConditions,
   PROFILES_FROM,
@@ -12,20 +14,21 @@ import {
 } from './profiles';
 
 /**
- * The ids of the account's profiles a filter of the list matches, in the list's order (newest first), at most
- * `limit + 1` of them: one more than may be acted on says the selection is too large.
+ * The ids of the account's profiles a filter of the list matches, in the list's order (`sort`, newest first unless
+ * given), at most `limit + 1` of them: one more than may be acted on says the selection is too large.
  */
 export async function selectProfileIds(
   db: Queryable,
   accountId: string,
-  filter: ProfileFilter,
+  filter: ProfileFilter & { sort?: ProfileSortName | undefined },
   limit: number,
 ): Promise<string[]> {
   if (!Number.isSafeInteger(limit)) throw new Error(`a selection's limit must be an integer: ${limit}`);
   const params: unknown[] = [accountId];
   const where = ['p.account_id = $1', ...filterConditions(filter, params)];
+  const { orderBy } = orderOf(filter.sort, null, params);
   const rows = await db.query<{ id: string }>(
-    `select p.id ${PROFILES_FROM} where ${where.join(' and ')} order by p.seq desc limit ${limit + 1}`,
+    `select p.id ${PROFILES_FROM} where ${where.join(' and ')} order by ${orderBy} limit ${limit + 1}`,
     params,
   );
   return rows.map(({ id }) => id);

@@ -1,4 +1,5 @@
 import { MAX_BULK_IDS } from '../bulk-limits';
+import { PROFILE_SORTS } from '../profile-sorts';
 import { Id } from '../schemas/common';
 import { ProfileStatus } from '../schemas/profiles';
 import { z } from '../zod';
@@ -8,8 +9,9 @@ import { ProxyUrl } from './profiles';
 
 /**
  * Which profiles a bulk action is on: the ids given (in that order), or every profile of the account that a
- * filter of the list matches (`q` as the list's search, `#tag` too; a `tag`; a `status`), in the list's order,
- * newest first. Ids of no profile of the account are answered as not found.
+ * filter of the list matches (`q` as the list's search, `#tag` too; a `tag`; a `status`), in the list's order:
+ * `sort` as GET /v1/profiles takes it, newest first unless asked. Ids of no profile of the account are answered as
+ * not found.
  */
 export const BulkSelection = z
   .strictObject({
@@ -26,6 +28,7 @@ export const BulkSelection = z
         q: z.optional(z.string().check(z.maxLength(100))),
         tag: z.optional(z.string().check(z.maxLength(50))),
         status: z.optional(ProfileStatus),
+        sort: z.optional(z.enum(PROFILE_SORTS)),
       }),
     ),
   })

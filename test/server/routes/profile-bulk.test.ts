@@ -103,6 +103,17 @@ describe('bulk actions on a selection', () => {
     expect(none).toMatchObject({ selected: 0, succeeded: 0, failed: 0, items: [] });
   });
 
+  it('takes the list’s order for a selection by filter, as the person sees it', async () => {
+    const made = await profiles(api, 'Sorted', 3, ['sorted-7']);
+    for (const [index, name] of ['Sorted a', 'Sorted c', 'Sorted b'].entries())
+      await api.updateProfile(made[index]?.id as string, { name });
+    const lines = ['sort.example:1', 'sort.example:2', 'sort.example:3'];
+    const select = { filter: { tag: 'sorted-7', sort: 'name' as const } };
+    const answer = await bulk({ select, action: 'set_proxy', proxies: lines });
+    expect(answer.items.map(({ id }) => id)).toEqual([made[0]?.id, made[2]?.id, made[1]?.id]);
+    expect((await api.getProfile(made[0]?.id as string)).proxy).toBe('http://sort.example:1');
+  });
+
   it('points each profile at one saved proxy, clears it, and refuses a proxy that is not the account’s', async () => {
     const made = await profiles(api, 'Proxied', 2);
     const ids = made.map(({ id }) => id);

@@ -98,7 +98,7 @@ describe('Bulk actions', () => {
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Cancel'));
   });
 
-  it('selects every profile the filter matches at once, and acts on them by the filter, in one request', async () => {
+  it('selects every profile the filter matches at once, and acts on them by the filter in its order, in one request', async () => {
     const all = named(120);
     const mock = await open(all.slice(0, 50), ENTERPRISE, {
       'profiles.bulk': ({ request }) =>
@@ -106,7 +106,7 @@ describe('Bulk actions', () => {
     });
     await cachedProfiles.setValue({
       data: all.slice(0, 50),
-      filter: { tag: 'vip' },
+      filter: { tag: 'vip', sort: 'name' },
       next_cursor: 'c50',
       total: 120,
       savedAt: 1,
@@ -119,7 +119,7 @@ describe('Bulk actions', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add to 120' }));
     expect(await screen.findByText('Tagged 120 of 120.')).toBeTruthy();
     expect(mock.sentOf('profiles.bulk').map(({ request }) => request)).toEqual([
-      { select: { filter: { tag: 'vip' } }, action: 'add_tags', tags: ['team-a', 'paid'] },
+      { select: { filter: { tag: 'vip', sort: 'name' } }, action: 'add_tags', tags: ['team-a', 'paid'] },
     ]);
   });
 
