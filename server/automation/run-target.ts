@@ -1,7 +1,7 @@
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import { Conflict, isDomainError, NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
-import { EgressRefused } from '../network/egress-lookup';
+
 import type { SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
 import type { RunRow } from '../store/runs';
@@ -39,10 +39,7 @@ export async function sessionFor(
   try {
     return { session: await sessions.start(run.account_id, run.profile_id), owned: true };
   } catch (error) {
-    const detail =
-      isDomainError(error) || error instanceof EgressRefused
-        ? error.message
-        : 'its browser could not be started';
+    const detail = isDomainError(error) ? error.message : 'its browser could not be started';
     return { error: `The run could not start a session: ${detail}` };
   }
 }

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
+import { EgressRefused } from '../core/domain-errors';
 import type { EgressPolicy } from '../core/egress-policy';
-import { EgressRefused } from '../network/egress-lookup';
+
 import { peerInProcessGroup } from '../network/socket-owner';
 import {
   basicCredentials,

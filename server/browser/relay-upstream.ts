@@ -1,8 +1,9 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { SocksClient } from 'socks';
+import { EgressRefused } from '../core/domain-errors';
 import type { EgressPolicy } from '../core/egress-policy';
-import { EgressRefused, EgressUnresolved, resolveAllowed } from '../network/egress-lookup';
+import { EgressUnresolved, resolveAllowed } from '../network/egress-lookup';
 import { HeadTooLarge, readHeadBytes } from './relay-head';
 import type { ProxySettings } from './settings';
 

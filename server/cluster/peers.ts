@@ -2,12 +2,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import type { Cookie } from '../../lib/api/schemas/cookies';
 import type { CurrentPage } from '../../lib/api/schemas/sessions';
-import { Unavailable } from '../core/domain-errors';
+import { fromWire, Unavailable, type WireError } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 import { findNode, nodesWithRoom, type PeerNode } from '../store/nodes';
 import type { SessionRow, StopReason } from '../store/sessions';
-import { fromWire, type WireError } from './wire-errors';
 
 /** The header a node's request to another carries: a key derived from the cluster's shared secret. */
 export const NODE_AUTH_HEADER = 'x-node-auth';

@@ -43,6 +43,7 @@ const TITLES: Record<ProblemCode, string> = {
   stream_limit: 'Event stream limit reached',
   at_capacity: 'Service at capacity',
   proxy_check_off: 'Proxy checks are off',
+  page_failed: 'The page did not do it',
   internal: 'Internal error',
 };
 

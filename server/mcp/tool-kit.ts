@@ -7,7 +7,7 @@ import { domainProblem } from '../http/errors';
 import { ProblemError } from '../http/problem';
 import { type HourlyCount, hourlyLimitReached } from '../http/rate-limit';
 import type { WindowVerdict } from '../http/sliding-window';
-import { PageProblem } from '../pages/page-problem';
+
 import type { AccountOfKey } from '../store/accounts';
 import type { ListedTool } from './tools-list';
 
@@ -123,7 +123,6 @@ function failure(ctx: ToolContext, tool: string, error: unknown): CallToolResult
         : problem.detail,
     );
   }
-  if (error instanceof PageProblem) return toolError(error.message);
   ctx.deps.log.error('MCP tool failed', { tool, request_id: ctx.requestId, error });
   return toolError(`Something went wrong in the service (reference ${ctx.requestId}); it has been logged.`);
 }

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
+import { PageProblem } from '../core/domain-errors';
 import { listSessionDownloads, openSessionDownload } from '../downloads/session-downloads';
 import { downloadLine } from '../pages/page-downloads';
-import { PageProblem } from '../pages/page-problem';
+
 import { bytes } from '../pages/sentences';
 import { addTool, type ToolContext } from './tool-kit';
 

@@ -3,8 +3,8 @@ import { HelpFields } from '../../lib/api/inputs/help-requests';
 import { Id } from '../../lib/api/schemas/common';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { z } from '../../lib/api/zod';
-import { NotFound } from '../core/domain-errors';
-import { PageProblem } from '../pages/page-problem';
+import { NotFound, PageProblem } from '../core/domain-errors';
+
 import { findSession } from '../store/sessions';
 import { addTool, type ToolContext } from './tool-kit';
 

@@ -2,8 +2,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { PageAnswer, PageCall, PageToolName } from '../../lib/api/inputs/page-tools';
 import { pageInputs } from '../../lib/api/inputs/page-tools';
 import { z } from '../../lib/api/zod';
-import { NotFound } from '../core/domain-errors';
-import { PageProblem } from '../pages/page-problem';
+import { NotFound, PageProblem } from '../core/domain-errors';
+
 import { findSession } from '../store/sessions';
 import { addTool, type ToolAnswer, type ToolContext } from './tool-kit';
 

@@ -1,12 +1,8 @@
 import type { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { EgressRefused } from '../core/domain-errors';
 import type { EgressPolicy } from '../core/egress-policy';
-
-/** A destination the egress policy refuses; the message is a sentence naming the host. */
-export class EgressRefused extends Error {
-  override name = 'EgressRefused';
-}
 
 /** A name that does not resolve: nothing was refused, there is just nowhere to go. */
 export class EgressUnresolved extends Error {

@@ -2,14 +2,14 @@ import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { nodeNotAnswering, type Peers } from '../cluster/peers';
 import type { Limits } from '../core/config';
-import { Conflict, isDomainError } from '../core/domain-errors';
+import { Conflict, isDomainError, PageProblem } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import { downloadsOfSession } from '../downloads/session-downloads';
 import type { SessionManager } from '../sessions/manager';
 import type { SessionRow } from '../store/sessions';
 import { type OpenTab, openTab } from './open-tab';
 import { type AgentTabs, performPageCall, watchTab } from './page-calls';
-import { PageProblem } from './page-problem';
+
 import { reasonOf } from './sentences';
 import { targetIdOf } from './tab-target';
 

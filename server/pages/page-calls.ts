@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
+import { PageProblem } from '../core/domain-errors';
 import {
   answerDialog,
   dialogLine,
@@ -11,7 +12,7 @@ import {
 import { type AgentDownloads, noteDownloadsSoFar } from './page-downloads';
 import { evaluateInPage } from './page-evaluate';
 import { consoleMessages, networkRequests, watchNetwork } from './page-logs';
-import { PageProblem } from './page-problem';
+
 import { PageRefs } from './page-refs';
 import { cutUrl } from './page-text';
 import { decodeUploads, uploadFiles } from './page-upload';

@@ -1,5 +1,5 @@
 import type { Dialog, Page } from 'playwright-core';
-import { PageProblem } from './page-problem';
+import { PageProblem } from '../core/domain-errors';
 
 /** The most of a dialog's message an answer carries: the page writes it. */
 const MAX_MESSAGE_CHARS = 1_000;

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionDownload } from '../../lib/api/schemas/downloads';
-import { PageProblem } from './page-problem';
+import { PageProblem } from '../core/domain-errors';
+
 import { bytes } from './sentences';
 
 /** How long browser_wait_for waits for a download to end. */

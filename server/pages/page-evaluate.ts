@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CDPSession, Page } from 'playwright-core';
+import { PageProblem } from '../core/domain-errors';
 import { timeLimit } from '../core/time-limit';
-import { PageProblem } from './page-problem';
+
 import { bytes, seconds } from './sentences';
 
 /** How long a page whose script still runs may take to answer a probe before that script is terminated. */

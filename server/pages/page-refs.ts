@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { PageProblem } from './page-problem';
+import { PageProblem } from '../core/domain-errors';
 
 /** How long a snapshot may take on a heavy page before the tool says so. */
 const SNAPSHOT_TIMEOUT_MS = 10_000;

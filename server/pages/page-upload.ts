@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { MAX_UPLOAD_FILE_BYTES, MAX_UPLOAD_TOTAL_BYTES } from '../../lib/api/inputs/page-tools';
+import { PageProblem } from '../core/domain-errors';
 import { safeFileName, typeOfName } from '../downloads/download-files';
-import { PageProblem } from './page-problem';
+
 import { bytes } from './sentences';
 
 interface UploadedFile {

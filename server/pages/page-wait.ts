@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { PageAnswer } from '../../lib/api/inputs/page-tools';
+import { PageProblem } from '../core/domain-errors';
 import { type AgentDownloads, downloadLine, waitForDownloads } from './page-downloads';
-import { PageProblem } from './page-problem';
+
 import { where } from './page-where';
 
 /** browser_wait_for: text to appear or go, time to pass, a new download to end; in that order, each 20 s at most. */

@@ -5,12 +5,10 @@ import { StopReason } from '../../lib/api/schemas/sessions';
 import { z } from '../../lib/api/zod';
 import type { RunScheduler } from '../automation/scheduler';
 import { isNodeAuth, NODE_AUTH_HEADER } from '../cluster/peers';
-import { toWire } from '../cluster/wire-errors';
 import type { ProfileCookies } from '../cookies/profile-cookies';
-import { NotFound } from '../core/domain-errors';
+import { NotFound, toWire } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import type { AppEnv } from '../http/env';
-import { domainProblem } from '../http/errors';
 import { nothingHere } from '../http/fallback';
 import type { SessionGlance } from '../live/session-glance';
 import type { AgentPages } from '../pages/agent-pages';
@@ -114,7 +112,7 @@ function answering(handler: (c: Context<AppEnv>) => Promise<Response>) {
     } catch (error) {
       const wire = toWire(error);
       if (!wire) throw error;
-      return c.json({ error: wire }, (domainProblem(error)?.status ?? 500) as 404);
+      return c.json({ error: wire }, wire.status as 404);
     }
   };
 }

@@ -1,9 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import { boundedText } from '../core/bounded-text';
+import { EgressRefused } from '../core/domain-errors';
 import type { EgressPolicy } from '../core/egress-policy';
 import { timeLimit } from '../core/time-limit';
-import { EgressRefused, pinnedLookup, resolveAllowed } from '../network/egress-lookup';
+import { pinnedLookup, resolveAllowed } from '../network/egress-lookup';
 
 /** What a receiver said: its status and the start of its answer, or why there was no answer. */
 export type PostOutcome =

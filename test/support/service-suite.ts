@@ -50,6 +50,8 @@ export function serviceSuite(options: {
 export interface ClusterSuite {
   first: ServiceHandle;
   second: ServiceHandle;
+  /** The PostgreSQL both processes share. */
+  databaseUrl: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export function clusterSuite(bin: string, env: Record<string, string>): ClusterS
   let postgres: PostgresServer | undefined;
   beforeAll(async () => {
     postgres = await startPostgres(bin);
+    suite.databaseUrl = postgres.url;
     const shared = { ...env, DATABASE_URL: postgres.url, MAX_BROWSERS: '1' };
     suite.first = await startService({ env: shared });
     suite.second = await startService({ env: shared });

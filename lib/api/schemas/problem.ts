@@ -31,6 +31,7 @@ export const PROBLEM_CODES = [
   'stream_limit',
   'at_capacity',
   'proxy_check_off',
+  'page_failed',
   'internal',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { HelpRequest } from '../../../lib/api/schemas/help-requests';
+import { createPeers, nodeAuthKey } from '../../../server/cluster/peers';
+import { Conflict, NotFound } from '../../../server/core/domain-errors';
+import { createLogger } from '../../../server/core/log';
+import { openPostgres } from '../../../server/db/postgres';
+import { clusterSecret } from '../../../server/store/nodes';
 import { JSON_HEADERS, requester } from '../../support/harness';
 import { call, connect, httpTransport, ok } from '../../support/mcp-client';
 import { postgresForTests } from '../../support/postgres-server';
@@ -9,12 +14,12 @@ import { clusterSuite } from '../../support/service-suite';
  * Two processes on one PostgreSQL: an agent asks for a person through one, the person answers through the other,
  * and the agent's waiting call returns the answer at once, woken by the cluster's relay, not by its own periodic
  * re-read (5 s). The second time the agent asks through the process that does not run the browser: the tab is
- * found by the one that does.
+ * found by the one that does. A refusal raised on the process that runs a browser reaches the other as itself.
  */
 
 const bin = postgresForTests();
 
-describe.skipIf(!bin)('a request for a person across the processes of a cluster', () => {
+describe.skipIf(!bin)('two processes of a cluster', () => {
   const cluster = clusterSuite(bin as string, {});
 
   it('is made through one process and answered through the other', async () => {
@@ -77,5 +82,56 @@ describe.skipIf(!bin)('a request for a person across the processes of a cluster'
 
     expect((await ok(agent, 'stop_session', { session_id })).status).toBe('stopped');
     await Promise.all([agent.close(), agentOnSecond.close()]);
+  });
+
+  it('hands a refusal from one process to the other as the same error, status and sentence', async () => {
+    const key = await cluster.first.createKey('enterprise');
+    const onFirst = requester(cluster.first.baseUrl, key);
+    const account = (await (await onFirst('GET', '/v1/account')).json()) as { id: string };
+    const created = await onFirst('POST', '/v1/profiles', {
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ name: 'Refused twice' }),
+    });
+    const profile = (await created.json()) as { id: string };
+    const started = await onFirst('POST', '/v1/sessions/start', {
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ profile_id: profile.id, headless: true }),
+    });
+    expect(started.status).toBe(201);
+    const session = (await started.json()) as { id: string };
+
+    // A node of its own that asks the others, over the very wire the processes use between them.
+    const db = await openPostgres(cluster.databaseUrl);
+    try {
+      const secret = await clusterSecret(db, Buffer.alloc(32));
+      const peers = createPeers({
+        db,
+        nodeId: 'asking-node',
+        authKey: nodeAuthKey(secret),
+        log: createLogger({ write: () => {} }),
+      });
+
+      const missing = await peers.startElsewhere(account.id, 'prf_none', true).catch((error) => error);
+      expect(missing).toBeInstanceOf(NotFound);
+      expect(missing.problem).toMatchObject({
+        status: 404,
+        code: 'not_found',
+        detail: 'There is no profile with this id.',
+      });
+
+      const twice = await peers.startElsewhere(account.id, profile.id, true).catch((error) => error);
+      expect(twice).toBeInstanceOf(Conflict);
+      expect(twice.problem).toMatchObject({
+        status: 409,
+        code: 'session_exists',
+        extensions: { session_id: session.id },
+      });
+    } finally {
+      await db.close();
+      await onFirst('DELETE', '/v1/sessions/stop', {
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ session_id: session.id }),
+      });
+    }
   });
 });

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { EgressRefused } from '../../../server/core/domain-errors';
 import { EgressPolicy, EgressSettingError } from '../../../server/core/egress-policy';
-import {
-  EgressRefused,
-  EgressUnresolved,
-  pinnedLookup,
-  resolveAllowed,
-} from '../../../server/network/egress-lookup';
+import { EgressUnresolved, pinnedLookup, resolveAllowed } from '../../../server/network/egress-lookup';
 
 const NONE = EgressPolicy.parse('');
 
