@@ -6,8 +6,9 @@ export const ACCOUNT_CHANGES_CHANNEL = 'account_changes';
 const MAX_ENTRIES = 10_000;
 
 /**
- * The accounts of keys seen recently, so that authenticating a request costs no statement. Any change to an
- * account or a key (revocation, plan, deletion) empties it: PostgreSQL notifies every listening process when
+ * The accounts of keys seen recently, with the actor each key is (its member, role and scope), so that
+ * authenticating and authorizing a request cost no statement. Any change to an account, a key or a member
+ * (revocation, plan, role, scope, removal, deletion) empties it: PostgreSQL notifies every listening process when
  * the change commits, whichever process or command made it. While that notification cannot be heard (the
  * listening connection is lost, or not yet open) nothing is cached.
  */

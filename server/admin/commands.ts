@@ -3,6 +3,7 @@ import { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
 import type { Database } from '../db/driver';
 import { createAccountWithKey, findAccountId, listKeys, revokeKey, setPlan } from '../store/accounts';
+import { findOwnerOfAccount } from '../store/dashboard-accounts';
 import { createSignInLink } from '../store/sign-in-links';
 
 /** A keys command, as the CLI runs it directly or sends it to the running service. */
@@ -31,8 +32,9 @@ export async function runKeysCommand(db: Database, clock: Clock, command: KeysCo
       return { account_id: await setPlan(db, command.account, command.plan) };
     case 'sign-in-link': {
       const accountId = await findAccountId(db, command.account);
-      if (!accountId) return { token: null };
-      const { token, expiresAt } = await createSignInLink(db, clock, accountId);
+      const memberId = accountId && (await findOwnerOfAccount(db, accountId));
+      if (!accountId || !memberId) return { token: null };
+      const { token, expiresAt } = await createSignInLink(db, clock, { accountId, memberId });
       return { token, expires_at: expiresAt.toISOString() };
     }
   }

@@ -3,7 +3,7 @@ import { hashPassword } from '../accounts/passwords';
 import { HOURLY_LIMITS } from '../accounts/plans';
 import { setPasswordHash } from '../store/dashboard-accounts';
 import { MINUTES_PER_HOUR, requestsPerMinute } from '../store/request-counts';
-import { endSignInsOfAccount } from '../store/sign-ins';
+import { endSignInsOfMember } from '../store/sign-ins';
 import { checkPassword } from './password-check';
 import type { DashboardHandlers } from './route';
 import { clearSignInCookie } from './sign-in-cookie';
@@ -27,10 +27,10 @@ export const accountHandlers: DashboardHandlers<'getUsage' | 'changePassword' | 
 
   async changePassword(c, { account, body }, deps) {
     await checkPassword(c, deps, account, body.current_password, 'current_password');
-    await setPasswordHash(deps.db, account.id, await hashPassword(body.new_password));
+    await setPasswordHash(deps.db, account.member.id, await hashPassword(body.new_password));
     // Every other browser signed in with the old password is signed out; this one gets a new sign-in.
-    await endSignInsOfAccount(deps.db, account.id);
-    await signIn(c, deps, account.id);
+    await endSignInsOfMember(deps.db, account.member.id);
+    await signIn(c, deps, account);
     return undefined;
   },
 

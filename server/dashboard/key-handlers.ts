@@ -1,5 +1,5 @@
 import { ProblemError } from '../http/problem';
-import { createKeyOfAccount, listKeysOfAccount, revokeKeyOfAccount } from '../store/account-keys';
+import { createKeyOfMember, listKeysOfAccount, revokeKeyOfAccount } from '../store/account-keys';
 import type { DashboardHandlers } from './route';
 
 /** The signed-in account's API keys: list, create (the key shown in this answer only), revoke. */
@@ -9,10 +9,15 @@ export const keyHandlers: DashboardHandlers<'listKeys' | 'createKey' | 'revokeKe
   },
 
   async createKey(_c, { account, body }, { db, clock }) {
-    return createKeyOfAccount(db, clock, account.id, {
-      name: body.name,
-      expiresInDays: body.expires_in_days ?? null,
-    });
+    return createKeyOfMember(
+      db,
+      clock,
+      { accountId: account.id, memberId: account.member.id },
+      {
+        name: body.name,
+        expiresInDays: body.expires_in_days ?? null,
+      },
+    );
   },
 
   async revokeKey(_c, { account, params }, { db, clock }) {

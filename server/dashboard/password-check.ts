@@ -5,7 +5,7 @@ import { limitedClient } from '../http/client-address';
 import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { ProblemError } from '../http/problem';
-import { findPasswordOfAccount } from '../store/dashboard-accounts';
+import { type DashboardAccount, findPasswordOfMember } from '../store/dashboard-accounts';
 import { type Attempt, AttemptLimits } from './attempts';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
@@ -33,12 +33,12 @@ export async function limitAttempts(
 export async function checkPassword(
   c: Context<AppEnv>,
   deps: Deps,
-  account: { id: string; email: string },
+  account: Pick<DashboardAccount, 'email' | 'member'>,
   password: string,
   field: string,
 ): Promise<void> {
   const attempt = await limitAttempts(c, deps, account.email);
-  const stored = await findPasswordOfAccount(deps.db, account.id);
+  const stored = await findPasswordOfMember(deps.db, account.member.id);
   if (stored && (await verifyPassword(password, stored))) return attempt.succeeded();
   const message = 'This is not your current password.';
   throw new ProblemError({

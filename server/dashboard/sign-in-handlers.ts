@@ -38,16 +38,17 @@ export const signInHandlers: DashboardHandlers<
         detail: 'This email already has an account: sign in instead.',
       });
     }
-    await signIn(c, deps, account.id);
+    await signIn(c, deps, account);
     return { email: account.email, plan: account.plan };
   },
 
   async signIn(c, { body: { email, password } }, deps) {
     const attempt = await limitAttempts(c, deps, email);
-    const account = await findPasswordOfEmail(deps.db, email);
+    const found = await findPasswordOfEmail(deps.db, email);
     // An unknown email costs a hash too, so the answer's time does not tell which emails have accounts.
-    const matches = await verifyPassword(password, account?.password_hash ?? (await decoyHash()));
-    if (!account || !matches) {
+    const matches = await verifyPassword(password, found?.password_hash ?? (await decoyHash()));
+    const account = found && matches ? await findDashboardAccount(deps.db, found.member_id) : null;
+    if (!account) {
       throw new ProblemError({
         status: 401,
         code: 'unauthorized',
@@ -55,13 +56,13 @@ export const signInHandlers: DashboardHandlers<
       });
     }
     await attempt.succeeded();
-    await signIn(c, deps, account.id);
+    await signIn(c, deps, account);
     return { email: account.email, plan: account.plan };
   },
 
   async signInByLink(c, { body: { token } }, deps) {
-    const accountId = await spendSignInLink(deps.db, deps.clock, token);
-    const account = accountId && (await findDashboardAccount(deps.db, accountId));
+    const memberId = await spendSignInLink(deps.db, deps.clock, token);
+    const account = memberId && (await findDashboardAccount(deps.db, memberId));
     if (!account) {
       throw new ProblemError({
         status: 401,
@@ -70,7 +71,7 @@ export const signInHandlers: DashboardHandlers<
           'This sign-in link was used already or has expired: make a new one (npm start prints one, or npm run service -- keys sign-in-link ACCOUNT).',
       });
     }
-    await signIn(c, deps, account.id);
+    await signIn(c, deps, account);
     return { email: account.email, plan: account.plan };
   },
 

@@ -8,14 +8,14 @@ import { readSignInCookie, setSignInCookie } from './sign-in-cookie';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
-/** The account signed in with the request's cookie, or null. */
+/** The member signed in with the request's cookie, and their workspace, or null. */
 export async function signedInAccount(
   c: Context<AppEnv>,
   { db, clock }: Deps,
 ): Promise<DashboardAccount | null> {
   const token = readSignInCookie(c);
-  const accountId = token ? await findSignIn(db, clock, token) : null;
-  return accountId ? findDashboardAccount(db, accountId) : null;
+  const memberId = token ? await findSignIn(db, clock, token) : null;
+  return memberId ? findDashboardAccount(db, memberId) : null;
 }
 
 /** The guard of the endpoints declared `signedIn`: puts the account on the context, or answers 401. */
@@ -28,8 +28,13 @@ export function signedIn(deps: Deps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Signs this browser in to the account: a new sign-in in its cookie, in place of the one the cookie held. */
-export async function signIn(c: Context<AppEnv>, { db, clock }: Deps, accountId: string): Promise<void> {
-  const { token, expiresAt } = await startSignIn(db, clock, accountId, readSignInCookie(c));
+/** Signs this browser in as the member: a new sign-in in its cookie, in place of the one the cookie held. */
+export async function signIn(
+  c: Context<AppEnv>,
+  { db, clock }: Deps,
+  account: DashboardAccount,
+): Promise<void> {
+  const member = { accountId: account.id, memberId: account.member.id };
+  const { token, expiresAt } = await startSignIn(db, clock, member, readSignInCookie(c));
   setSignInCookie(c, token, expiresAt);
 }

@@ -41,16 +41,20 @@ function refusalsOf(db: Database): KnownRefusals {
  */
 export function hourlyCount(db: Database): HourlyCount {
   const refusals = refusalsOf(db);
-  const count = async (accountId: string, limit: number, nowMs: number): Promise<CountedRequest> => {
-    const refusedUntil = refusals.refusedUntil(accountId, limit, nowMs);
+  const count = async (
+    { id, key_id }: AccountOfKey,
+    limit: number,
+    nowMs: number,
+  ): Promise<CountedRequest> => {
+    const refusedUntil = refusals.refusedUntil(id, limit, nowMs);
     if (refusedUntil !== null) return { allowed: false, used: limit, oldestLeavesAtMs: refusedUntil };
-    const counted = await countRequest(db, accountId, nowMs, limit);
-    if (!counted.allowed) refusals.remember(accountId, limit, counted.oldestLeavesAtMs, nowMs);
+    const counted = await countRequest(db, id, nowMs, limit, key_id);
+    if (!counted.allowed) refusals.remember(id, limit, counted.oldestLeavesAtMs, nowMs);
     return counted;
   };
   return async (account, nowMs) => {
     const limit = HOURLY_LIMITS[account.plan];
-    return limit === null ? null : toVerdict(await count(account.id, limit, nowMs), limit, nowMs);
+    return limit === null ? null : toVerdict(await count(account, limit, nowMs), limit, nowMs);
   };
 }
 

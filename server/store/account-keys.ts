@@ -24,11 +24,11 @@ export async function listKeysOfAccount(db: Queryable, accountId: string): Promi
   return rows.map(toDashboardKey);
 }
 
-/** A new key for the account, expiring after `expiresInDays` when given; the key is in the answer only. */
-export async function createKeyOfAccount(
+/** A new key of a member of the account, expiring after `expiresInDays` when given; the key is in the answer only. */
+export async function createKeyOfMember(
   db: Queryable,
   clock: Clock,
-  accountId: string,
+  { accountId, memberId }: { accountId: string; memberId: string },
   options: { name: string; expiresInDays: number | null },
 ): Promise<DashboardKey & { key: string }> {
   const now = clock.now();
@@ -36,6 +36,7 @@ export async function createKeyOfAccount(
     options.expiresInDays === null ? null : new Date(now.getTime() + options.expiresInDays * 86_400_000);
   const { id, key, prefix } = await insertKey(db, {
     accountId,
+    memberId,
     name: options.name,
     createdAt: now,
     expiresAt,

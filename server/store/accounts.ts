@@ -1,3 +1,4 @@
+import type { Role, Scope } from '../../lib/api/roles';
 import type { Plan } from '../../lib/api/schemas/account';
 import {
   generateApiKey,
@@ -11,7 +12,18 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Database, Queryable } from '../db/driver';
 
-export interface AccountOfKey {
+/**
+ * Who acts in a request: the workspace's member (a person, or an agent named by its key), with the member's role
+ * and scope (null: every profile; otherwise the profiles with at least one of `scope.tags`).
+ */
+export interface Actor {
+  member: { id: string; name: string };
+  role: Role;
+  scope: Scope | null;
+}
+
+/** A live key's workspace (the account: its plan and quota are the workspace's) and the actor the key is. */
+export interface AccountOfKey extends Actor {
   id: string;
   name: string;
   plan: Plan;
@@ -49,11 +61,18 @@ export interface CreatedKey {
 export async function findAccountByKey(db: Queryable, key: string, now: Date): Promise<KeyLookup> {
   if (!isWellFormedKey(key)) return { failure: 'unknown' };
   const rows = await db.query<
-    AccountOfKey & { hash: string; revoked_at: Date | null; expires_at: Date | null }
+    Omit<AccountOfKey, 'member'> & {
+      member_id: string;
+      member_name: string;
+      hash: string;
+      revoked_at: Date | null;
+      expires_at: Date | null;
+    }
   >(
-    `select a.id, a.name, a.plan, a.created_at, k.id as key_id, k.prefix as key_prefix, k.hash, k.revoked_at,
-            k.expires_at
-       from api_keys k join accounts a on a.id = k.account_id
+    `select a.id, a.name, a.plan, a.created_at, k.id as key_id, k.prefix as key_prefix, k.hash,
+            coalesce(k.revoked_at, m.removed_at) as revoked_at, k.expires_at,
+            m.id as member_id, m.name as member_name, m.role, m.scope
+       from api_keys k join accounts a on a.id = k.account_id join members m on m.id = k.member_id
       where k.prefix = $1`,
     [keyPrefix(key)],
   );
@@ -61,11 +80,14 @@ export async function findAccountByKey(db: Queryable, key: string, now: Date): P
   if (!row || !sameHash(row.hash, hashApiKey(key))) return { failure: 'unknown' };
   if (row.revoked_at) return { failure: 'revoked' };
   if (row.expires_at && row.expires_at <= now) return { failure: 'expired' };
-  const { hash: _hash, revoked_at: _revoked, expires_at: expiresAt, ...account } = row;
-  return { account, expiresAt };
+  const { hash: _hash, revoked_at: _revoked, expires_at: expiresAt, member_id, member_name, ...rest } = row;
+  return { account: { ...rest, member: { id: member_id, name: member_name } }, expiresAt };
 }
 
-/** Creates an account with the plan and its first key; the key itself is returned once and stored only hashed. */
+/**
+ * Creates an account with the plan, its owner (named as the account) and the owner's first key; the key itself is
+ * returned once and stored only hashed.
+ */
 export async function createAccountWithKey(
   db: Database,
   clock: Clock,
@@ -81,26 +103,60 @@ export async function createAccountWithKey(
       options.plan,
       now,
     ]);
-    const { key, prefix } = await insertKey(tx, { accountId, name, createdAt: now, expiresAt: null });
+    const memberId = await insertOwner(tx, {
+      accountId,
+      name,
+      email: null,
+      passwordHash: null,
+      createdAt: now,
+    });
+    const { key, prefix } = await insertKey(tx, {
+      accountId,
+      memberId,
+      name,
+      createdAt: now,
+      expiresAt: null,
+    });
     return { key, prefix, account_id: accountId, plan: options.plan, name };
   });
 }
 
-/** Adds a key to an account; the key itself is returned once and stored only hashed. */
+/** Adds the owner of a new account: its first member. Answers the member's id. */
+export async function insertOwner(
+  db: Queryable,
+  options: {
+    accountId: string;
+    name: string;
+    email: string | null;
+    passwordHash: string | null;
+    createdAt: Date;
+  },
+): Promise<string> {
+  const id = newId('mem');
+  await db.query(
+    `insert into members (id, account_id, name, email, password_hash, role, created_at)
+     values ($1, $2, $3, $4, $5, 'owner', $6)`,
+    [id, options.accountId, options.name, options.email, options.passwordHash, options.createdAt],
+  );
+  return id;
+}
+
+/** Adds a key of a member of the account; the key itself is returned once and stored only hashed. */
 export async function insertKey(
   db: Queryable,
-  options: { accountId: string; name: string; createdAt: Date; expiresAt: Date | null },
+  options: { accountId: string; memberId: string; name: string; createdAt: Date; expiresAt: Date | null },
 ): Promise<{ id: string; key: string; prefix: string }> {
   // The display prefix is unique; on the rare clash (4 random characters) draw another key.
   for (;;) {
     const key = generateApiKey();
     const id = newId('key');
     const inserted = await db.query(
-      `insert into api_keys (id, account_id, name, prefix, hash, created_at, expires_at)
-       values ($1, $2, $3, $4, $5, $6, $7) on conflict (prefix) do nothing returning id`,
+      `insert into api_keys (id, account_id, member_id, name, prefix, hash, created_at, expires_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (prefix) do nothing returning id`,
       [
         id,
         options.accountId,
+        options.memberId,
         options.name,
         keyPrefix(key),
         hashApiKey(key),

@@ -2,17 +2,25 @@ import type { Plan } from '../../lib/api/schemas/account';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
+import { type Actor, insertOwner } from './accounts';
 
-/** An account as the dashboard knows it: one a person signed up for, or one made on the command line, by its name. */
-export interface DashboardAccount {
+/**
+ * A member signed in on the dashboard, and their workspace: one a person signed up for, one they were invited to,
+ * or one made on the command line (its owner then has no email: the account's name stands for it).
+ */
+export interface DashboardAccount extends Actor {
   id: string;
   email: string;
   plan: Plan;
 }
 
+const DASHBOARD_ACCOUNT = `select a.id, coalesce(m.email, a.name) as email, a.plan,
+    json_build_object('id', m.id, 'name', m.name) as member, m.role, m.scope
+  from members m join accounts a on a.id = m.account_id`;
+
 /**
- * Creates an account on the Free plan for an email and a password hash; null when the email (ignoring case)
- * already has one.
+ * Creates an account on the Free plan for an email, with its owner signing in with that email and password hash;
+ * null when the email (ignoring case) already has an account or is a member of one.
  */
 export async function createEmailAccount(
   db: Queryable,
@@ -20,54 +28,74 @@ export async function createEmailAccount(
   email: string,
   passwordHash: string,
 ): Promise<DashboardAccount | null> {
-  const [row] = await db.query<DashboardAccount>(
-    `insert into accounts (id, name, plan, created_at, email, password_hash)
-     values ($1, $2, 'free', $3, $2, $4)
+  const accountId = newId('acc');
+  const [row] = await db.query<{ id: string }>(
+    `insert into accounts (id, name, plan, created_at, email)
+     select $1, $2, 'free', $3, $2
+      where not exists (select 1 from members where lower(email) = lower($2) and removed_at is null)
      on conflict (lower(email)) where email is not null do nothing
-     returning id, email, plan`,
-    [newId('acc'), email, clock.now(), passwordHash],
+     returning id`,
+    [accountId, email, clock.now()],
   );
-  return row ?? null;
+  if (!row) return null;
+  const memberId = await insertOwner(db, {
+    accountId,
+    name: email,
+    email,
+    passwordHash,
+    createdAt: clock.now(),
+  });
+  return findDashboardAccount(db, memberId);
 }
 
-/** The account and password hash of an email, for signing in; null when no account has that email. */
+/** The member and password hash of an email, for signing in; null when no member has that email. */
 export async function findPasswordOfEmail(
   db: Queryable,
   email: string,
-): Promise<(DashboardAccount & { password_hash: string }) | null> {
-  const [row] = await db.query<DashboardAccount & { password_hash: string }>(
-    `select id, email, plan, password_hash from accounts
-      where lower(email) = lower($1) and password_hash is not null`,
+): Promise<{ member_id: string; password_hash: string } | null> {
+  const [row] = await db.query<{ member_id: string; password_hash: string }>(
+    `select id as member_id, password_hash from members
+      where lower(email) = lower($1) and password_hash is not null and removed_at is null`,
     [email],
   );
   return row ?? null;
 }
 
-export async function findPasswordOfAccount(db: Queryable, accountId: string): Promise<string | null> {
+export async function findPasswordOfMember(db: Queryable, memberId: string): Promise<string | null> {
   const [row] = await db.query<{ password_hash: string | null }>(
-    'select password_hash from accounts where id = $1',
-    [accountId],
+    'select password_hash from members where id = $1',
+    [memberId],
   );
   return row?.password_hash ?? null;
 }
 
+/** The member (not removed) and their workspace, for the dashboard. */
 export async function findDashboardAccount(
   db: Queryable,
-  accountId: string,
+  memberId: string,
 ): Promise<DashboardAccount | null> {
   const [row] = await db.query<DashboardAccount>(
-    // An account made on the command line has no email: its name stands for it (signed in by a one-time link).
-    'select id, coalesce(email, name) as email, plan from accounts where id = $1',
-    [accountId],
+    `${DASHBOARD_ACCOUNT} where m.id = $1 and m.removed_at is null`,
+    [memberId],
   );
   return row ?? null;
 }
 
-export async function setPasswordHash(db: Queryable, accountId: string, passwordHash: string): Promise<void> {
-  await db.query('update accounts set password_hash = $2 where id = $1', [accountId, passwordHash]);
+/** The owner the operator's command line signs in: the account's first owner still a member. */
+export async function findOwnerOfAccount(db: Queryable, accountId: string): Promise<string | null> {
+  const [row] = await db.query<{ id: string }>(
+    `select id from members where account_id = $1 and role = 'owner' and removed_at is null
+      order by created_at, id limit 1`,
+    [accountId],
+  );
+  return row?.id ?? null;
 }
 
-/** Deletes the account's row and, by cascade, its keys, profiles, proxies, sessions, runs and artifacts. */
+export async function setPasswordHash(db: Queryable, memberId: string, passwordHash: string): Promise<void> {
+  await db.query('update members set password_hash = $2 where id = $1', [memberId, passwordHash]);
+}
+
+/** Deletes the account's row and, by cascade, its members, keys, profiles, proxies, sessions, runs and artifacts. */
 export async function deleteAccountRow(db: Queryable, accountId: string): Promise<void> {
   await db.query('delete from accounts where id = $1', [accountId]);
 }

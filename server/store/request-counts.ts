@@ -14,18 +14,20 @@ export interface CountedRequest {
 }
 
 /**
- * Counts a request of the account at `nowMs` unless it already made `limit` in the hour: one call of the
- * database's `count_request` (migration 008), exact however many processes share the database.
+ * Counts a request of the account at `nowMs` unless it already made `limit` in the hour, and the key's own count
+ * beside it when a key made it: one call of the database's `count_request` (migrations 008 and 023), exact
+ * however many processes share the database.
  */
 export async function countRequest(
   db: Queryable,
   accountId: string,
   nowMs: number,
   limit: number,
+  keyId: string | null = null,
 ): Promise<CountedRequest> {
   const [row] = await db.query<{ allowed: boolean; used: number; oldest_minute: number | null }>(
-    'select allowed, used, oldest_minute from count_request($1, $2, $3)',
-    [accountId, nowMs, limit],
+    'select allowed, used, oldest_minute from count_request($1, $2, $3, $4)',
+    [accountId, keyId, nowMs, limit],
   );
   if (!row) throw new Error('count_request answered no row');
   const oldestMinute = row.oldest_minute ?? minuteOf(nowMs);

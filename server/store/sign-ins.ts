@@ -13,7 +13,7 @@ export const SIGN_IN_LIFETIME_MS = 12 * 3600 * 1000;
 export async function startSignIn(
   db: Queryable,
   clock: Clock,
-  accountId: string,
+  member: { accountId: string; memberId: string },
   replacing?: string,
 ): Promise<{ token: string; expiresAt: Date }> {
   if (replacing) await endSignIn(db, replacing);
@@ -21,28 +21,29 @@ export async function startSignIn(
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + SIGN_IN_LIFETIME_MS);
   await db.query(
-    'insert into dashboard_sessions (token_hash, account_id, created_at, expires_at) values ($1, $2, $3, $4)',
-    [hashToken(token), accountId, now, expiresAt],
+    `insert into dashboard_sessions (token_hash, account_id, member_id, created_at, expires_at)
+     values ($1, $2, $3, $4, $5)`,
+    [hashToken(token), member.accountId, member.memberId, now, expiresAt],
   );
   return { token, expiresAt };
 }
 
-/** The account signed in with this token, unless the sign-in ended or expired. */
+/** The member signed in with this token, unless the sign-in ended or expired. */
 export async function findSignIn(db: Queryable, clock: Clock, token: string): Promise<string | null> {
-  const [row] = await db.query<{ account_id: string }>(
-    'select account_id from dashboard_sessions where token_hash = $1 and expires_at > $2',
+  const [row] = await db.query<{ member_id: string }>(
+    'select member_id from dashboard_sessions where token_hash = $1 and expires_at > $2',
     [hashToken(token), clock.now()],
   );
-  return row?.account_id ?? null;
+  return row?.member_id ?? null;
 }
 
 export async function endSignIn(db: Queryable, token: string): Promise<void> {
   await db.query('delete from dashboard_sessions where token_hash = $1', [hashToken(token)]);
 }
 
-/** Ends every sign-in of the account (after its password changed, the other browsers are signed out). */
-export async function endSignInsOfAccount(db: Queryable, accountId: string): Promise<void> {
-  await db.query('delete from dashboard_sessions where account_id = $1', [accountId]);
+/** Ends every sign-in of the member (after their password changed, the other browsers are signed out). */
+export async function endSignInsOfMember(db: Queryable, memberId: string): Promise<void> {
+  await db.query('delete from dashboard_sessions where member_id = $1', [memberId]);
 }
 
 export async function deleteExpiredSignIns(db: Queryable, clock: Clock): Promise<void> {

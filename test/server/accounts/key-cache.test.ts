@@ -12,6 +12,9 @@ const account: AccountOfKey = {
   created_at: new Date(0),
   key_id: 'key_1',
   key_prefix: 'pp_live_abcd',
+  member: { id: 'mem_1', name: 'one' },
+  role: 'owner',
+  scope: null,
 };
 const live = { account, expiresAt: null };
 const now = new Date(1_000_000);

@@ -1,7 +1,7 @@
 // Sign-ins and keys expire: checked on the store with a clock the test moves, since no test waits 12 hours.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/driver';
-import { createKeyOfAccount } from '../../../server/store/account-keys';
+import { createKeyOfMember } from '../../../server/store/account-keys';
 import { findAccountByKey } from '../../../server/store/accounts';
 import { createEmailAccount } from '../../../server/store/dashboard-accounts';
 import {
@@ -29,10 +29,11 @@ describe('expiry', () => {
   it('ends a dashboard sign-in after its lifetime', async () => {
     const account = await createEmailAccount(db, clock, 'expiry@example.com', 'scrypt$unused');
     if (!account) throw new Error('the account was not created');
-    const { token, expiresAt } = await startSignIn(db, clock, account.id);
+    const member = { accountId: account.id, memberId: account.member.id };
+    const { token, expiresAt } = await startSignIn(db, clock, member);
     expect(expiresAt).toEqual(later(SIGN_IN_LIFETIME_MS));
     now = later(SIGN_IN_LIFETIME_MS - 1000);
-    expect(await findSignIn(db, clock, token)).toBe(account.id);
+    expect(await findSignIn(db, clock, token)).toBe(account.member.id);
     now = later(SIGN_IN_LIFETIME_MS);
     expect(await findSignIn(db, clock, token)).toBeNull();
   });
@@ -42,14 +43,15 @@ describe('expiry', () => {
     const account = await createEmailAccount(db, clock, 'link@example.com', 'scrypt$unused');
     if (!account) throw new Error('the account was not created');
     expect(SIGN_IN_LINK_LIFETIME_MS).toBe(15 * 60 * 1000);
-    const early = await createSignInLink(db, clock, account.id);
-    const late = await createSignInLink(db, clock, account.id);
+    const member = { accountId: account.id, memberId: account.member.id };
+    const early = await createSignInLink(db, clock, member);
+    const late = await createSignInLink(db, clock, member);
     expect(late.expiresAt).toEqual(later(SIGN_IN_LINK_LIFETIME_MS));
     now = later(SIGN_IN_LINK_LIFETIME_MS - 1000);
-    expect(await spendSignInLink(db, clock, early.token)).toBe(account.id);
+    expect(await spendSignInLink(db, clock, early.token)).toBe(account.member.id);
     now = later(SIGN_IN_LINK_LIFETIME_MS);
     expect(await spendSignInLink(db, clock, late.token)).toBeNull();
-    const stale = await createSignInLink(db, clock, account.id);
+    const stale = await createSignInLink(db, clock, member);
     now = later(2 * SIGN_IN_LINK_LIFETIME_MS);
     await deleteExpiredSignInLinks(db, clock);
     expect(await db.query('select 1 from sign_in_links where account_id = $1', [account.id])).toEqual([]);
@@ -60,7 +62,8 @@ describe('expiry', () => {
     now = later(0);
     const account = await createEmailAccount(db, clock, 'keys@example.com', 'scrypt$unused');
     if (!account) throw new Error('the account was not created');
-    const { key } = await createKeyOfAccount(db, clock, account.id, {
+    const member = { accountId: account.id, memberId: account.member.id };
+    const { key } = await createKeyOfMember(db, clock, member, {
       name: 'short-lived',
       expiresInDays: 1,
     });

@@ -61,9 +61,11 @@ describe.each(databases)('on $name', ({ name, open }) => {
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
     expect(files.map((migration) => migration.version)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23,
     ]);
-    expect(await migrate(db)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect(await migrate(db)).toEqual([
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23,
+    ]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
       'select version, name from schema_migrations',
@@ -88,6 +90,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 18, name: 'help_requests' },
       { version: 19, name: 'batches' },
       { version: 20, name: 'proxy_checks_sign_in_links' },
+      { version: 23, name: 'workspaces' },
     ]);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
@@ -103,6 +106,9 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'events',
       'help_requests',
       'idempotency_records',
+      'invitations',
+      'key_request_counts',
+      'members',
       'nodes',
       'profile_states',
       'profiles',
