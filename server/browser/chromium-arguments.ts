@@ -5,10 +5,13 @@ import type { FingerprintSettings } from './settings';
 // navigations to https. Chromium honours only the last --disable-features, so all go in one.
 // Still seen at start-up (Chromium 156) with no switch to stop them: accounts.google.com/ListAccounts
 // and an update.googleapis.com check for the on-device model manifest.
+// IsolateSandboxedIframes would start a sandboxed `srcdoc` frame in a process of its own without holding it for
+// DevTools (it ran before the profile's identity reached it): in its parent's process it gets the parent's.
 const DISABLED_FEATURES = [
   'AutofillServerCommunication',
   'DialMediaRouteProvider',
   'HttpsUpgrades',
+  'IsolateSandboxedIframes',
   'MediaRouter',
   'NetworkTimeServiceQuerying',
   'OptimizationHints',

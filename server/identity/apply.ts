@@ -57,6 +57,8 @@ export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity)
       // are queued in order before the release, and run before the worker's own script.
       void send('Network.setUserAgentOverride', applied.userAgentOverride);
       void send('Runtime.evaluate', { expression: workerScript, silent: true });
+      // A worker's own workers are held for the identity too: inherited, auto-attach does not hold them.
+      if (type === 'worker') void send('Target.setAutoAttach', CHILD_ATTACH);
     }
     await send('Runtime.runIfWaitingForDebugger');
   };
