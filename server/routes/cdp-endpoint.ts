@@ -2,11 +2,13 @@ import type { WebSocket } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { UpgradeHandler } from '../http/upgrades';
 import type { CdpTokens } from '../sessions/cdp-tokens';
-import { holdMessages, type SessionSocketDeps, sessionSocket } from './session-socket';
+import { type SessionSocketDeps, sessionSocket } from './session-socket';
 
 /** A client that stops reading (a stalled network, on purpose or not) is dropped before it costs memory. */
 const MAX_BUFFERED_BYTES = 64 * 2 ** 20;
 const MAX_MESSAGE_BYTES = 64 * 2 ** 20;
+/** A program drives a browser in bursts of many commands; past this it is read more slowly, not dropped. */
+const MESSAGE_RATE = { perSecond: 2_000, burst: 4_000, past: 'pause' } as const;
 
 export interface CdpEndpointDeps extends SessionSocketDeps {
   tokens: CdpTokens;
@@ -24,7 +26,9 @@ export function cdpEndpoint(deps: CdpEndpointDeps): UpgradeHandler {
       const sessionId = deps.tokens.sessionOf(path);
       return sessionId === null ? null : { sessionId };
     },
-    serve: (webSocket, devtools, { sessionId }) => serveDevtools(webSocket, devtools, sessionId, deps),
+    serve: (webSocket, deliverTo, devtools, { sessionId }) =>
+      serveDevtools(webSocket, deliverTo, devtools, sessionId, deps),
+    messageRate: () => MESSAGE_RATE,
     notFound:
       'There is no running session at this DevTools address, or its token has expired; ask the session again for its cdp_url.',
     maxMessageBytes: MAX_MESSAGE_BYTES,
@@ -34,11 +38,11 @@ export function cdpEndpoint(deps: CdpEndpointDeps): UpgradeHandler {
 
 function serveDevtools(
   webSocket: WebSocket,
+  deliverTo: (receive: (text: string) => void) => void,
   devtools: CdpMultiplexer,
   sessionId: string,
   deps: CdpEndpointDeps,
 ): void {
-  const deliverTo = holdMessages(webSocket);
   let client: Awaited<ReturnType<CdpMultiplexer['attach']>> | null = null;
   webSocket.on('close', () => client?.detach());
   devtools

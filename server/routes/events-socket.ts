@@ -3,11 +3,14 @@ import type { Duplex } from 'node:stream';
 import type { Hono } from 'hono';
 import { WebSocket } from 'ws';
 import type { AppEnv } from '../http/env';
+import { meteredMessages } from '../http/message-rate';
 import { type UpgradeHandler, upgradeSockets } from '../http/upgrades';
 
 /** The first message must come this soon after the socket opens. */
 const AUTH_TIMEOUT_MS = 10_000;
 const MAX_MESSAGE_BYTES = 4096;
+/** The client speaks once (its key); a client that goes on sending is closed past this. */
+const MESSAGE_RATE = { perSecond: 1, burst: 10, past: 'close' } as const;
 /** A client that stops reading is dropped before its backlog costs memory. */
 const MAX_BUFFERED_BYTES = 4 * 2 ** 20;
 
@@ -19,7 +22,8 @@ const closeCodeOf = (status: number) => 4000 + status;
  * "last_event_id"?: "<id>" }`, never the URL, where logs keep it. It is then exactly the SSE stream: the socket
  * asks the app for `GET /v1/events` with that key (so authentication, the hourly limit, the stream cap and
  * Last-Event-ID behave the same), sends `{"type":"open"}` once accepted, then each event as one text message
- * (the event's JSON), and `{"type":"heartbeat"}` for each heartbeat. A refusal is sent as its problem details, then the socket closes with
+ * (the event's JSON), and `{"type":"heartbeat"}` for each heartbeat; it says nothing more (past 10 messages at
+ * once or one a second it is closed with 1008). A refusal is sent as its problem details, then the socket closes with
  * 4000 + the status (4401, 4429, 4422).
  */
 export function eventSocket(app: Hono<AppEnv>): UpgradeHandler {
@@ -29,6 +33,7 @@ export function eventSocket(app: Hono<AppEnv>): UpgradeHandler {
       const closed = new AbortController();
       webSocket.on('close', () => closed.abort());
       webSocket.on('error', () => webSocket.terminate());
+      webSocket.on('message', meteredMessages(webSocket, MESSAGE_RATE));
       const timer = setTimeout(
         () => webSocket.close(closeCodeOf(401), 'send {"key": "<API key>"} as the first message'),
         AUTH_TIMEOUT_MS,

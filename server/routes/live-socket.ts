@@ -9,11 +9,20 @@ import { type LiveSessionDeps, viewerSessionOf } from '../live/live-sessions';
 import type { LiveAddress } from '../live/live-tokens';
 import { type LiveViewer, startLiveViewer } from '../live/screencast-viewer';
 import { followHelp } from '../live/viewer-help';
-import { holdMessages, type SessionSocketDeps, sessionSocket } from './session-socket';
+import { type SessionSocketDeps, sessionSocket } from './session-socket';
 
 /** A viewer that stops reading is dropped before its frames cost memory (a few frames' worth). */
 const MAX_BUFFERED_BYTES = 8 * 2 ** 20;
 const MAX_MESSAGE_BYTES = 256 * 2 ** 10;
+/**
+ * A viewer acknowledges each frame (60 a second at most) and says what it watches and at what size; a person at
+ * the controls also moves the mouse, in bursts, and is read more slowly past its rate. A view-only viewer, whose
+ * link anyone may be given, is closed past its own.
+ */
+const MESSAGE_RATES = {
+  control: { perSecond: 300, burst: 600, past: 'pause' },
+  view: { perSecond: 100, burst: 200, past: 'close' },
+} as const;
 
 export interface LiveSocketDeps extends SessionSocketDeps, LiveSessionDeps {
   publisher: Publisher;
@@ -36,8 +45,9 @@ export function liveSocket(deps: LiveSocketDeps): UpgradeHandler {
       const address = deps.tokens.addressOf(path);
       return address?.socket ? address : null;
     },
-    serve: (webSocket, devtools, address, request) =>
-      serveViewer(webSocket, devtools, address, () => countOpening(deps, address, request), deps),
+    serve: (webSocket, deliverTo, devtools, address, request) =>
+      serveViewer(webSocket, deliverTo, devtools, address, () => countOpening(deps, address, request), deps),
+    messageRate: (address) => MESSAGE_RATES[address.mode],
     notFound:
       'There is no running session at this live view address, or its token has expired; ask the session again for its live_view_url.',
     maxMessageBytes: MAX_MESSAGE_BYTES,
@@ -62,12 +72,12 @@ function countOpening(
 
 function serveViewer(
   webSocket: WebSocket,
+  deliverTo: (receive: (text: string) => void) => void,
   devtools: CdpMultiplexer,
   address: LiveAddress,
   countOpening: () => Promise<string | null>,
   deps: LiveSocketDeps,
 ): void {
-  const deliverTo = holdMessages(webSocket);
   let viewer: LiveViewer | null = null;
   let stopFollowingHelp = () => {};
   let closed = false;

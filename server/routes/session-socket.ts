@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { Logger } from '../core/log';
+import { type MessageRate, meteredMessages } from '../http/message-rate';
 import { refuseUpgrade, type UpgradeHandler, upgradeSockets } from '../http/upgrades';
 import { relayDevtools } from '../sessions/cdp-relay';
 
@@ -17,11 +18,22 @@ export interface SessionSocketDeps {
 export interface SessionSocket<Address extends { sessionId: string }> {
   /** The session a path's token names, or null for a path no session answers. */
   addressOf(path: string): Address | null;
-  /** Serves the opened socket of a session this process runs. */
-  serve(webSocket: WebSocket, devtools: CdpMultiplexer, address: Address, request: IncomingMessage): void;
+  /**
+   * Serves the opened socket of a session this process runs; `deliverTo` hands over the client's messages, those
+   * that came before it was called first.
+   */
+  serve(
+    webSocket: WebSocket,
+    deliverTo: Deliver,
+    devtools: CdpMultiplexer,
+    address: Address,
+    request: IncomingMessage,
+  ): void;
   /** The 404's sentence for an address no running session answers. */
   notFound: string;
   maxMessageBytes: number;
+  /** How fast the client of this address may send, on this node and on one that relays it. */
+  messageRate(address: Address): MessageRate;
   /** A client that stops reading is dropped once this much waits to be sent to it. */
   maxBufferedBytes: number;
 }
@@ -36,10 +48,12 @@ export function sessionSocket<Address extends { sessionId: string }>(
 ): UpgradeHandler {
   const sockets = upgradeSockets(socketOf.maxMessageBytes);
   const refuse = (socket: Duplex) => refuseUpgrade(socket, socketOf.notFound);
-  const relay = (request: IncomingMessage, socket: Duplex, head: Buffer, target: string) =>
+  const relay = (request: IncomingMessage, socket: Duplex, head: Buffer, address: Address, target: string) =>
     sockets.handleUpgrade(request, socket, head, (webSocket) =>
-      relayDevtools(webSocket, target, socketOf.maxBufferedBytes),
+      relayDevtools(webSocket, target, socketOf.maxBufferedBytes, admitted(webSocket, address)),
     );
+  const admitted = (webSocket: WebSocket, address: Address) =>
+    meteredMessages(webSocket, socketOf.messageRate(address));
   return (request: IncomingMessage, socket: Duplex, head: Buffer, path: string) => {
     const address = socketOf.addressOf(path);
     if (address === null) return refuse(socket);
@@ -47,7 +61,9 @@ export function sessionSocket<Address extends { sessionId: string }>(
     if (devtools === null) {
       deps.peerOf(address.sessionId).then(
         (peer) =>
-          peer ? relay(request, socket, head, `${peer.replace(/^http/, 'ws')}${path}`) : refuse(socket),
+          peer
+            ? relay(request, socket, head, address, `${peer.replace(/^http/, 'ws')}${path}`)
+            : refuse(socket),
         (error: unknown) => {
           deps.log.warn('could not find the node of a session', { session_id: address.sessionId, error });
           refuse(socket);
@@ -55,20 +71,25 @@ export function sessionSocket<Address extends { sessionId: string }>(
       );
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (webSocket) =>
-      socketOf.serve(webSocket, devtools, address, request),
-    );
+    sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      const deliverTo = holdMessages(webSocket, admitted(webSocket, address));
+      socketOf.serve(webSocket, deliverTo, devtools, address, request);
+    });
   };
 }
 
+type Deliver = (receive: (text: string) => void) => void;
+
 /**
  * Holds the text messages a socket receives (a binary one as empty text) until the party that takes them is ready,
- * then hands them over in order, and every later one as it comes. A socket error ends the socket.
+ * then hands them over in order, and every later one as it comes, those its rate `admits`. A socket error ends
+ * the socket.
  */
-export function holdMessages(webSocket: WebSocket): (receive: (text: string) => void) => void {
+function holdMessages(webSocket: WebSocket, admits: () => boolean): Deliver {
   const held: string[] = [];
   let receiver: ((text: string) => void) | null = null;
   webSocket.on('message', (data, isBinary) => {
+    if (!admits()) return;
     const text = isBinary ? '' : data.toString();
     if (receiver) receiver(text);
     else held.push(text);

@@ -8,14 +8,20 @@ function closeWith(socket: WebSocket, code: number, reason: string): void {
 
 /**
  * Relays a DevTools client's WebSocket to the node that runs the session, at the same path: the token in it is
- * signed with the cluster's shared key, so that node checks it again. Messages pass as they are, both ways; a
- * client that stops reading is dropped before it costs memory, as on the node itself.
+ * signed with the cluster's shared key, so that node checks it again. Messages pass as they are, both ways, those
+ * from the client at the rate it `admits`; a client that stops reading is dropped before it costs memory, as on
+ * the node itself.
  */
-export function relayDevtools(client: WebSocket, target: string, maxBufferedBytes: number): void {
+export function relayDevtools(
+  client: WebSocket,
+  target: string,
+  maxBufferedBytes: number,
+  admits: () => boolean,
+): void {
   const upstream = new WebSocket(target, { perMessageDeflate: false, maxPayload: 64 * 2 ** 20 });
   const queued: Buffer[] = [];
   client.on('message', (data, isBinary) => {
-    if (isBinary) return;
+    if (!admits() || isBinary) return;
     if (upstream.readyState === WebSocket.OPEN) upstream.send(data as Buffer, { binary: false });
     else queued.push(data as Buffer);
   });

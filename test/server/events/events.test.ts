@@ -289,6 +289,15 @@ describe('the WebSocket form of /v1/events', () => {
     expect(await closed).toBe(4401);
   });
 
+  it('closes a client that goes on sending after its key with 1008', async () => {
+    const { key } = await newAccount('premium');
+    const { socket, messages, closed } = await connect();
+    socket.send(JSON.stringify({ key }));
+    expect(JSON.parse((await messages.next()).value)).toEqual({ type: 'open' });
+    for (let sent = 0; sent < 1_000 && socket.readyState === WebSocket.OPEN; sent++) socket.send('{}');
+    expect(await closed).toBe(1008);
+  });
+
   it('counts against the same cap as SSE streams', async () => {
     const { key } = await newAccount('free');
     const sse = await stream(key);
