@@ -29,6 +29,8 @@ export interface ChromiumArgumentOptions {
   runningAsRoot: boolean;
   /** A browser for the profile's cookies only (LaunchOptions.cookiesOnly): no window at all. */
   cookiesOnly?: boolean;
+  /** The launch steps' switches: after the service's own, so that they win. */
+  switches?: string[];
 }
 
 /**
@@ -73,6 +75,9 @@ export function chromiumArguments(options: ChromiumArgumentOptions): string[] {
     if (options.headless) args.push(`--screen-info={${width}x${height}}`);
   }
   if (options.cookiesOnly) args.push(...COOKIES_ONLY_SWITCHES);
-  else args.push('about:blank');
+  args.push(...(options.switches ?? []));
+  // The page comes last: Debian's /usr/bin/chromium moves every switch before the first plain argument to the end,
+  // after the switches that follow it, which would then lose to the ones they should override.
+  if (!options.cookiesOnly) args.push('about:blank');
   return args;
 }

@@ -35,21 +35,19 @@ export async function spawnChromium(
   proxyServer: string,
   switches: string[],
 ): Promise<SpawnedChromium> {
-  const args = [
-    ...chromiumArguments({
-      userDataDir,
-      headless: options.headless,
-      proxyServer,
-      fingerprint: options.fingerprint,
-      defaultUserAgent:
-        options.headless && !options.fingerprint.user_agent
-          ? await headlessUserAgent(options.chromePath)
-          : null,
-      runningAsRoot: process.getuid?.() === 0,
-      cookiesOnly: options.cookiesOnly,
-    }),
-    ...switches,
-  ];
+  const args = chromiumArguments({
+    userDataDir,
+    headless: options.headless,
+    proxyServer,
+    fingerprint: options.fingerprint,
+    defaultUserAgent:
+      options.headless && !options.fingerprint.user_agent
+        ? await headlessUserAgent(options.chromePath)
+        : null,
+    runningAsRoot: process.getuid?.() === 0,
+    cookiesOnly: options.cookiesOnly,
+    switches,
+  });
   const { timezone } = options.fingerprint;
   // A file, not a pipe: the browser must keep running (and logging) after the service is gone.
   const stderrLog = openSync(join(userDataDir, STDERR_LOG_FILE), 'w');

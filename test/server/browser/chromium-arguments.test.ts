@@ -18,6 +18,11 @@ describe('chromiumArguments', () => {
     expect(args.at(-1)).toBe('about:blank');
   });
 
+  it('puts the launch steps’ switches after its own and before the page, where no launcher script moves them', () => {
+    const args = chromiumArguments({ ...BASE, switches: ['--screen-info={1704x1065}'] });
+    expect(args.slice(-2)).toEqual(['--screen-info={1704x1065}', 'about:blank']);
+  });
+
   it('puts every disabled feature into one flag, since Chromium honours only the last', () => {
     const flags = chromiumArguments(BASE).filter((arg) => arg.startsWith('--disable-features='));
     expect(flags).toHaveLength(1);

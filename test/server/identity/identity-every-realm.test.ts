@@ -103,4 +103,13 @@ describe('the identity in every realm a page can make', () => {
     }
     await page.close();
   });
+
+  it('shows the identity’s screen when launched through Debian’s /usr/bin/chromium launcher script', async () => {
+    const page = await (suite.cdp.contexts()[0] ?? (await suite.cdp.newContext())).newPage();
+    await page.goto(`${origin}/`);
+    const shown = await page.evaluate('[screen.width, screen.height, screen.availWidth, screen.availHeight]');
+    const { width, height, avail_width, avail_height } = presented.screen;
+    expect(shown).toEqual([width, height, avail_width, avail_height]);
+    await page.close();
+  });
 });
