@@ -4,6 +4,7 @@ import { ApiError, httpError, invalidResponseError, noAnswerError, unexpectedSha
 import { type QuotaSnapshot, readQuota, readRetryAfter } from './rate-limit';
 import type { requests } from './requests';
 import { backoffDelay, isTransient, MAX_RETRIES } from './retry';
+import { SHEET_TYPES, type SheetFormat } from './sheets';
 import { z } from './zod';
 
 export interface ClientOptions {
@@ -64,6 +65,8 @@ interface Call {
   params?: string[];
   query?: object;
   body?: unknown;
+  /** The type of a text body, `text/plain` unless given. */
+  contentType?: string;
   timeoutMs?: number;
 }
 
@@ -102,6 +105,11 @@ export function createClient(options: ClientOptions) {
     /** One action on many profiles; starts and cookies take a while each, so the answer may take a minute. */
     bulkProfiles: (body: BodyOf<'bulkProfiles'>, o?: PostOptions) =>
       request('bulkProfiles', { body, timeoutMs: 60_000 }, o),
+    /** A sheet's text as CSV (header name,proxy,tags,notes) or NDJSON; 10,000 rows may take a minute. */
+    importProfiles: (sheet: string, format: SheetFormat, o?: PostOptions) =>
+      request('importProfiles', { body: sheet, contentType: SHEET_TYPES[format], timeoutMs: 120_000 }, o),
+    exportProfiles: (query: QueryOf<'exportProfiles'>, o?: CallOptions) =>
+      request('exportProfiles', { query }, o),
 
     listProxies: (query?: QueryOf<'listProxies'>, o?: CallOptions) => request('listProxies', { query }, o),
     createProxy: (body: BodyOf<'createProxy'>, o?: PostOptions) => request('createProxy', { body }, o),
@@ -208,7 +216,8 @@ function requester({
     };
     // A string body is text as it is (a cookies.txt), anything else JSON.
     const text = typeof call.body === 'string';
-    if (call.body !== undefined) headers['Content-Type'] = text ? 'text/plain' : 'application/json';
+    if (call.body !== undefined)
+      headers['Content-Type'] = text ? (call.contentType ?? 'text/plain') : 'application/json';
     // One key for every attempt, so that the service replays a create it already did instead of repeating it.
     if (endpoint.idempotent) headers['Idempotency-Key'] = options.idempotencyKey ?? crypto.randomUUID();
     const init: RequestInit = {

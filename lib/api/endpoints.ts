@@ -7,6 +7,7 @@ import { SessionDownloadList } from './schemas/downloads';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
 import { HelpRequest, HelpRequestList } from './schemas/help-requests';
 import { IdentityCheck } from './schemas/identity-check';
+import { ProfileImportResult } from './schemas/profile-import';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
 import { Session, SessionList } from './schemas/sessions';
@@ -94,6 +95,21 @@ export const endpoints = {
     path: '/v1/profiles/bulk',
     status: 200,
     response: BulkResult,
+  }),
+  /** A sheet of profiles (text/csv or application/x-ndjson), each row answered. */
+  importProfiles: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/profiles/import',
+    status: 200,
+    response: ProfileImportResult,
+  }),
+  /** The list's profiles as a sheet an import takes back, streamed. */
+  exportProfiles: endpoint({
+    method: 'GET',
+    path: '/v1/profiles/export',
+    status: 200,
+    binary: true,
   }),
 
   listProxies: endpoint({

@@ -1,3 +1,4 @@
+import { csvLine } from '../../lib/csv';
 import { NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import { findBatch, latestRunsOfBatch } from '../store/batches';
@@ -26,16 +27,16 @@ export async function exportBatch(
     return { text: JSON.stringify(rows, null, 2), contentType: 'application/json', fileName: `${id}.json` };
   }
   const outputNames = [...new Set(runs.flatMap((run) => Object.keys(run.output)))].sort();
-  const lines = [[...FIXED_COLUMNS, ...outputNames].map(csvCell).join(',')];
+  const lines = [csvLine([...FIXED_COLUMNS, ...outputNames])];
   for (const run of runs) {
     const fixed = fixedCells(run);
     const cells = [
       ...FIXED_COLUMNS.map((name) => fixed[name]),
       ...outputNames.map((name) => run.output[name]),
     ];
-    lines.push(cells.map(csvCell).join(','));
+    lines.push(csvLine(cells));
   }
-  return { text: `${lines.join('\r\n')}\r\n`, contentType: 'text/csv; charset=utf-8', fileName: `${id}.csv` };
+  return { text: lines.join(''), contentType: 'text/csv; charset=utf-8', fileName: `${id}.csv` };
 }
 
 function fixedCells(run: RunRow): Record<(typeof FIXED_COLUMNS)[number], string | null> {
@@ -47,17 +48,4 @@ function fixedCells(run: RunRow): Record<(typeof FIXED_COLUMNS)[number], string 
     error: run.error,
     finished_at: run.finished_at?.toISOString() ?? null,
   };
-}
-
-/**
- * One CSV cell (RFC 4180): quoted when it holds a quote, comma or line break. Text a spreadsheet would take for a
- * formula (=, +, -, @, a tab or a carriage return first) starts with an apostrophe, so that a page's text cannot
- * run as one on the machine of whoever opens the file (OWASP: CSV injection).
- */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  // Numbers, booleans and objects as JSON: none can begin a formula (a negative number is a number).
-  let text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

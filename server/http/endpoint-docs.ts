@@ -38,6 +38,16 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
     description:
       'The selection is `ids` or a `filter` of the list (q, tag, status), applied by the service. Answers one item per profile, in order: done, or the problem as the single endpoint would answer it. Ids that are not profiles of the account are not found. Each action has a most per request (10,000 for proxies and tags, 1,000 for run, start, stop and delete, 100 for cookies); a larger selection is refused whole. A run makes one batch.',
   },
+  importProfiles: {
+    summary: 'Create profiles from a sheet (CSV or NDJSON), each row answered',
+    description:
+      'text/csv with the header name,proxy,tags,notes (any order, name needed; tags split by ;, RFC 4180 quoting), or application/x-ndjson with one object a line; at most 10,000 rows and 4 MiB. Answers each row by its line: the profile made, or the row’s problem; an empty file, a broken quote, a wrong header or too many rows is refused whole (422) before anything is made. A row’s proxy uses the saved proxy with the same address and credentials, else one is saved. Profiles are written 50 to a transaction.',
+  },
+  exportProfiles: {
+    summary: 'The list’s profiles as a sheet an import takes back (CSV or NDJSON), streamed',
+    description:
+      'The filter and order of GET /v1/profiles (q, tag, status, sort); ?format=csv (default) or ndjson. Proxies carry their passwords only with ?passwords=true. A CSV cell a spreadsheet would read as a formula starts with an apostrophe, which an import takes off again.',
+  },
   listProxies: { summary: 'List proxy configurations' },
   createProxy: { summary: 'Create a proxy configuration' },
   getProxy: { summary: 'Read one proxy configuration' },

@@ -16,6 +16,8 @@ export type AppEnv = {
     dashboardAccount: DashboardAccount;
     /** The request body, read once (size-limited) and shared by idempotency and validation. */
     rawBody: Uint8Array;
+    /** The most bytes this request's body may hold, where its route allows more than MAX_BODY_BYTES. */
+    bodyLimit: number | undefined;
     idempotency: IdempotencyScope | undefined;
     /** Gives back the event-stream slot `GET /v1/events` holds (see stream-slot.ts). */
     releaseStream: () => void;

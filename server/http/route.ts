@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { Endpoint } from '../../lib/api/endpoint';
 import { type EndpointName, endpoints } from '../../lib/api/endpoints';
 import { requests } from '../../lib/api/requests';
@@ -64,6 +64,8 @@ interface RouteOptions {
   queryOrBody?: true;
   /** A `text/plain` body is read with this instead of as JSON (a cookies.txt), then validated the same way. */
   textBody?: (text: string) => unknown;
+  /** The body may hold this many bytes instead of MAX_BODY_BYTES (a sheet of profiles). */
+  bodyLimit?: number;
 }
 
 /**
@@ -84,9 +86,12 @@ export function route<N extends EndpointName>(
         const reply = await handler(c, await readInput(c, name, options), deps);
         return reply instanceof Response ? reply : sendAnswer(c, reply);
       };
-      if (endpoint.idempotent)
-        app.on(endpoint.method, endpoint.path, idempotency(deps.db, deps.clock), answer);
-      else app.on(endpoint.method, endpoint.path, answer);
+      const guard = endpoint.idempotent ? idempotency(deps.db, deps.clock) : null;
+      const before: MiddlewareHandler<AppEnv> = (c, next) => {
+        c.set('bodyLimit', options.bodyLimit);
+        return guard ? guard(c, next) : next();
+      };
+      app.on(endpoint.method, endpoint.path, before, answer);
     },
   };
 }

@@ -13,8 +13,9 @@ const DRAIN_BYTES = 4 * MAX_BODY_BYTES;
 export async function readRawBody(c: Context<AppEnv>): Promise<Uint8Array> {
   const cached = c.get('rawBody');
   if (cached) return cached;
+  const limit = c.get('bodyLimit') ?? MAX_BODY_BYTES;
   const declared = Number(c.req.header('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > limit) throw tooLarge(limit);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const stream = c.req.raw.body;
@@ -23,11 +24,11 @@ export async function readRawBody(c: Context<AppEnv>): Promise<Uint8Array> {
       size += chunk.byteLength;
       // Keep reading (and dropping) a little more, so that a client still sending gets to read the 413
       // instead of a reset connection; past that, give up on it.
-      if (size > MAX_BODY_BYTES + DRAIN_BYTES) throw tooLarge();
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size > limit + DRAIN_BYTES) throw tooLarge(limit);
+      if (size <= limit) chunks.push(chunk);
     }
   }
-  if (size > MAX_BODY_BYTES) throw tooLarge();
+  if (size > limit) throw tooLarge(limit);
   const body = Buffer.concat(chunks);
   c.set('rawBody', body);
   return body;
@@ -181,11 +182,11 @@ export function parseJson(body: Uint8Array): unknown {
   }
 }
 
-function tooLarge(): ProblemError {
+function tooLarge(limit: number): ProblemError {
   return new ProblemError({
     status: 413,
     code: 'payload_too_large',
-    detail: `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`,
+    detail: `The request body is larger than ${limit / 1024 / 1024} MiB.`,
     // The rest of the body is not read: the connection cannot carry another request.
     headers: { Connection: 'close' },
   });

@@ -1,10 +1,10 @@
-import { type ProxyParts, parseProxyUrl, proxyLabel } from '../../lib/api/proxy-url';
+import { type ProxyParts, parseProxyUrl } from '../../lib/api/proxy-url';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { Clock } from '../core/clock';
 import { InvalidInput, NotFound } from '../core/domain-errors';
 import type { EventLog } from '../events/event-log';
+import { savedProxiesFor } from '../proxies/proxy-reuse';
 import { lockProfileTags, profilesByIds, writeProfileProxies, writeProfileTags } from '../store/profile-bulk';
-import { insertProxies, proxyAddresses } from '../store/proxies';
 import { requireOwnProxy } from './profile-operations';
 
 /** The most tags a profile holds (as ProfileUpdate's `tags` allows). */
@@ -77,24 +77,16 @@ export async function changeProxies(
       await requireOwnProxy(tx, accountId, target.proxyId);
       for (const id of ids) if (owned.has(id)) chosen.set(id, target.proxyId);
     } else {
-      const saved = new Map(
-        (await proxyAddresses(tx, accountId)).map((proxy) => [sameness(proxy), proxy.id]),
-      );
-      // Each line's proxy: a saved one that says the same, else one to save (once however often it is pasted).
-      const wanted = new Map<string, ProxyParts & { name: string }>();
-      const keyOf = new Map<string, string>();
+      const lines = new Map<string, ProxyParts>();
       for (const [index, id] of ids.entries()) {
         if (!owned.has(id)) continue;
         const parts = parseProxyUrl(target.lines[index] as string);
         if ('error' in parts) throw new Error(`a proxy was validated but does not parse: ${parts.error}`);
-        const key = sameness(parts);
-        keyOf.set(id, key);
-        if (!saved.has(key)) wanted.set(key, { ...parts, name: proxyLabel(parts) });
+        lines.set(id, parts);
       }
-      const made = await insertProxies(tx, clock, accountId, [...wanted.values()]);
-      for (const [index, key] of [...wanted.keys()].entries()) saved.set(key, made[index]?.id as string);
-      for (const [id, key] of keyOf) chosen.set(id, saved.get(key) as string);
-      created.push(...made);
+      const saved = await savedProxiesFor(tx, clock, accountId, [...lines.values()]);
+      for (const [index, id] of [...lines.keys()].entries()) chosen.set(id, saved.ids[index] as string);
+      created.push(...saved.created);
     }
     for (const id of ids) {
       const proxyId = chosen.get(id);
@@ -108,11 +100,6 @@ export async function changeProxies(
     await emitAll(accountId, 'profile.updated', await profilesByIds(tx, accountId, [...chosen.keys()]));
     return { outcomes, created: created.length };
   });
-}
-
-/** A proxy as one address: a saved one and a pasted line that say the same are the same proxy. */
-function sameness(p: ProxyParts): string {
-  return JSON.stringify([p.scheme, p.host.toLowerCase(), p.port, p.username ?? null, p.password ?? null]);
 }
 
 function tooManyTags(has: number): InvalidInput {

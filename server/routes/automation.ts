@@ -84,6 +84,7 @@ export const automationRoutes: Route[] = [
     return c.body(file.text, status, {
       'Content-Type': file.contentType,
       'Content-Disposition': `attachment; filename="${file.fileName}"`,
+      'X-Content-Type-Options': 'nosniff',
     });
   }),
 

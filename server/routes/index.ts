@@ -4,6 +4,7 @@ import { automationRoutes } from './automation';
 import { cookieRoutes } from './cookies';
 import { eventRoutes } from './events';
 import { helpRequestRoutes } from './help-requests';
+import { profileSheetRoutes } from './profile-sheets';
 import { profileRoutes } from './profiles';
 import { proxyRoutes } from './proxies';
 import { sessionRoutes } from './sessions';
@@ -12,6 +13,7 @@ import { webhookRoutes } from './webhooks';
 /** Every authenticated route, declared from the contract's endpoint table; a new resource is one line here. */
 export const routes: Route[] = [
   ...accountRoutes,
+  ...profileSheetRoutes,
   ...profileRoutes,
   ...cookieRoutes,
   ...proxyRoutes,

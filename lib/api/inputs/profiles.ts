@@ -69,7 +69,7 @@ export const ProxyUrl = z.string().check(
 
 const IdentityPreset = z.enum(IDENTITY_PRESETS);
 
-const Notes = z.string().check(z.maxLength(2000, 'must be at most 2000 characters'));
+export const Notes = z.string().check(z.maxLength(2000, 'must be at most 2000 characters'));
 
 const oneProxy = z.refine<{ proxy?: string | null; proxy_id?: string | null }>(
   (body) => !(body.proxy && body.proxy_id),

@@ -41,6 +41,19 @@ export const ProfileListQuery = z.object({
   total: z.optional(z.enum(['true', 'false'])),
 });
 
+/**
+ * GET /v1/profiles/export: the list's filter and order (as GET /v1/profiles takes them), as CSV or NDJSON.
+ * `passwords=true` writes the proxies' passwords too, so that an import elsewhere can use them.
+ */
+export const ProfileExportQuery = z.object({
+  format: z._default(z.enum(['csv', 'ndjson']), 'csv'),
+  q: z.optional(z.string().check(z.maxLength(100))),
+  tag: z.optional(z.string().check(z.maxLength(50))),
+  status: z.optional(ProfileStatus),
+  sort: z.optional(ProfileSort),
+  passwords: z.optional(z.enum(['true', 'false'])),
+});
+
 export const ProfileDeleteQuery = z.object({
   force: z.optional(z.enum(['true', 'false'])),
 });
