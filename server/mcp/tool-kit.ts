@@ -9,7 +9,6 @@ import { type HourlyCount, hourlyLimitReached } from '../http/rate-limit';
 import type { WindowVerdict } from '../http/sliding-window';
 
 import type { AccountOfKey } from '../store/accounts';
-import type { ListedTool } from './tools-list';
 
 /** Who calls the tools of one MCP request, and what the request has counted against the plan's hourly limit. */
 export interface ToolContext {
@@ -47,6 +46,12 @@ export interface ToolSpec<Input extends z.core.$ZodType> {
   annotations?: ToolAnnotations;
   /** Not counted against the hourly limit, so never refused by it (stopping a session). */
   free?: true;
+}
+
+/** A tool as registered: its name and its shape. */
+export interface ListedTool {
+  name: string;
+  spec: ToolSpec<z.core.$ZodType>;
 }
 
 const registered = new WeakMap<McpServer, ListedTool[]>();

@@ -3,7 +3,7 @@ import { HelpFields } from '../../lib/api/inputs/help-requests';
 import { Id } from '../../lib/api/schemas/common';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { z } from '../../lib/api/zod';
-import { NotFound, PageProblem } from '../core/domain-errors';
+import { NotFound } from '../core/domain-errors';
 
 import { findSession } from '../store/sessions';
 import { addTool, type ToolContext } from './tool-kit';
@@ -24,8 +24,7 @@ export function addHandoffTools(server: McpServer, ctx: ToolContext): void {
     async ({ session_id, ...fields }) => {
       const row = await findSession(deps.db, ctx.account.id, session_id);
       if (!row) throw new NotFound('session');
-      const tab = await deps.pages.call(row, { tool: 'agent_tab', args: { session_id } }, ctx.signal);
-      if ('error' in tab) throw new PageProblem(tab.error);
+      const tab = await deps.pages.call(row, { tool: 'agent_tab', args: {} }, ctx.signal);
       if (!('structured' in tab)) throw new Error('the agent’s tab was answered as an image');
       const target = {
         accountId: ctx.account.id,

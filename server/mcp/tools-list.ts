@@ -1,13 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from '../../lib/api/zod';
-import type { ToolSpec } from './tool-kit';
-
-/** A tool as registered: its name and its shape. */
-export interface ListedTool {
-  name: string;
-  spec: ToolSpec<z.core.$ZodType>;
-}
+import type { ListedTool } from './tool-kit';
 
 /**
  * Where a schema says more than an agent needs to choose and call a tool: lengths, bounds, patterns and strictness are

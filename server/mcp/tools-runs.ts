@@ -5,7 +5,7 @@ import { z } from '../../lib/api/zod';
 import { artifactPath, readArtifact } from '../automation/artifacts';
 import { DEFAULT_RUN_TIMEOUT_MS } from '../automation/runner';
 import { waitForRun } from '../automation/wait-for-run';
-import { MAX_SCREENSHOT_BYTES } from '../pages/page-calls';
+import { MAX_SCREENSHOT_BYTES } from '../pages/tools/take-screenshot';
 import { findRun, isActiveRun, toRun } from '../store/runs';
 import { addTool, type ToolContext, type ToolImage } from './tool-kit';
 

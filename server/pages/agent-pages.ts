@@ -2,16 +2,18 @@ import type { Page } from 'playwright-core';
 import type { PageAnswer, PageCall } from '../../lib/api/inputs/page-tools';
 import { nodeNotAnswering, type Peers } from '../cluster/peers';
 import type { Limits } from '../core/config';
-import { Conflict, isDomainError, PageProblem } from '../core/domain-errors';
+import { Conflict, InvalidInput, isDomainError, PageProblem } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import { downloadsOfSession } from '../downloads/session-downloads';
 import type { SessionManager } from '../sessions/manager';
 import type { SessionRow } from '../store/sessions';
 import { type OpenTab, openTab } from './open-tab';
-import { type AgentTabs, performPageCall, watchTab } from './page-calls';
-
+import { runPageTool } from './run-page-tool';
 import { reasonOf } from './sentences';
 import { targetIdOf } from './tab-target';
+import { pageToolNamed } from './tools';
+import { type AgentTabs, inputOf } from './tools/page-tool';
+import { watchTab } from './watch-tab';
 
 /**
  * How long the agent's connection to a browser is kept after its last page tool. While it is open the session
@@ -109,19 +111,24 @@ export function createAgentPages(deps: {
   }
 
   async function callHere(row: SessionRow, call: PageCall, abandoned?: AbortSignal): Promise<PageAnswer> {
+    const tool = pageToolNamed(call.tool);
+    if (!tool) throw new InvalidInput('tool', 'is not a page tool', `There is no page tool ${call.tool}.`);
+    const args = inputOf(tool).safeParse(call.args);
+    if (!args.success)
+      throw new InvalidInput('args', 'do not fit the tool', `${call.tool}: invalid arguments.`);
     if (row.status !== 'running' || sessions.devtoolsOf(row.id) === null) throw notRunning(row);
     let entry: Held;
     try {
       entry = await heldFor(row);
     } catch (error) {
       if (error instanceof Conflict) throw error;
-      return { error: `The session's browser could not be reached: ${reasonOf(error)}.` };
+      throw new PageProblem(`The session's browser could not be reached: ${reasonOf(error)}.`);
     }
     clearTimeout(entry.quiet);
     const stop = abandoned ? AbortSignal.any([entry.closed.signal, abandoned]) : entry.closed.signal;
     const turn = entry.queue.then(() => {
       if (abandoned?.aborted) throw new PageProblem('The call was abandoned before it ran.');
-      return performPageCall(entry.tabs, call, {
+      return runPageTool(entry.tabs, tool, args.data, {
         maxOutputBytes: limits.maxStepOutputBytes,
         evaluateTimeoutMs: limits.evaluateTimeoutMs,
         stop,
@@ -132,10 +139,10 @@ export function createAgentPages(deps: {
     try {
       return await turn;
     } catch (error) {
-      if (error instanceof PageProblem) return { error: error.message };
+      if (isDomainError(error)) throw error;
       if (entry.closed.signal.aborted) throw notRunning(row);
       log.info('page tool failed', { session_id: row.id, tool: call.tool, reason: reasonOf(error) });
-      return { error: `${call.tool} failed: ${reasonOf(error)}.` };
+      throw new PageProblem(`${call.tool} failed: ${reasonOf(error)}.`);
     } finally {
       // Before the answer: whoever opens the live view or lists the session next sees the agent's tab.
       await markActiveTab(row.id, entry.tabs.current);

@@ -61,3 +61,15 @@ function withinBytes(text: string, maxBytes: number): string {
   cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
   return `${cut}${note}`;
 }
+
+const refsOfPage = new WeakMap<Page, PageRefs>();
+
+/** The refs of a tab, kept beside it from the first time it is asked. */
+export function refsOf(page: Page): PageRefs {
+  let known = refsOfPage.get(page);
+  if (!known) {
+    known = new PageRefs(page);
+    refsOfPage.set(page, known);
+  }
+  return known;
+}

@@ -102,6 +102,29 @@ function biomeFloorRules(): { includes: string[]; denied: string[] }[] {
   }));
 }
 
+/** The files of server/ each file imports (types too), for circles between files. */
+function fileImports(files: string[]): Map<string, Set<string>> {
+  const resolve = (from: string, specifier: string) => {
+    const target = path.resolve(path.dirname(from), specifier);
+    return [`${target}.ts`, `${target}.tsx`, path.join(target, 'index.ts')].find((f) => files.includes(f));
+  };
+  return new Map(
+    files.map((file) => [
+      file,
+      new Set(
+        [...readFileSync(file, 'utf8').matchAll(IMPORT)].flatMap(([, specifier = '']) => {
+          const target = resolve(file, specifier);
+          return target ? [target] : [];
+        }),
+      ),
+    ]),
+  );
+}
+
+const PAGE_TOOLS_DIR = path.join(SERVER, 'pages', 'tools');
+/** What pages/tools/ holds beside the tools: the list and the shape of a tool. */
+const NOT_TOOLS = ['index.ts', 'page-tool.ts'];
+
 describe('server boundaries', () => {
   const files = sourceFiles(SERVER);
 
@@ -153,6 +176,29 @@ describe('server boundaries', () => {
 
   it('imports in no circle between folders (a folder-level graph)', () => {
     expect(firstCircle(folderImports(files))).toBeNull();
+  });
+
+  it('imports in no circle between the files of mcp/ and pages/ (types too)', () => {
+    const inScope = files.filter((file) => ['mcp', 'pages'].includes(folderOf(file)));
+    const circle = firstCircle(fileImports(inScope));
+    expect(circle && circle.split(' -> ').map(relative).join(' -> ')).toBeNull();
+  });
+
+  it('keeps each page tool in one file of pages/tools/, named once in its list', () => {
+    const toolFiles = readdirSync(PAGE_TOOLS_DIR).filter((name) => !NOT_TOOLS.includes(name));
+    const list = readFileSync(path.join(PAGE_TOOLS_DIR, 'index.ts'), 'utf8');
+    for (const name of toolFiles) {
+      const text = readFileSync(path.join(PAGE_TOOLS_DIR, name), 'utf8');
+      expect(text.match(/= definePageTool\(/g)?.length, name).toBe(1);
+      expect(list, name).toContain(`from './${name.replace(/\.ts$/, '')}'`);
+    }
+    // No switch over the tools' names anywhere else: a tool's behaviour is its file's.
+    const switches = files.filter((file) => /case 'browser_/.test(readFileSync(file, 'utf8'))).map(relative);
+    expect(switches).toEqual([]);
+    const libApi = sourceFiles(path.join(PROJECT_ROOT, 'lib', 'api'));
+    expect(libApi.filter((file) => readFileSync(file, 'utf8').includes('agent_tab')).map(relative)).toEqual(
+      [],
+    );
   });
 
   it('starts repeating timers only in the jobs list', () => {

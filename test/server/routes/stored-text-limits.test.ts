@@ -4,11 +4,11 @@
  * maximum length, and a proxy address past its maximum is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { pageInputs } from '../../../lib/api/inputs/page-tools';
 import { ProfileCreate } from '../../../lib/api/inputs/profiles';
 import { requests } from '../../../lib/api/requests';
 import { z } from '../../../lib/api/zod';
 import * as dashboard from '../../../lib/dashboard/schemas';
+import { PAGE_TOOLS } from '../../../server/pages/tools';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -31,9 +31,7 @@ const inputs: [string, z.core.$ZodType][] = [
   ...Object.entries(requests).flatMap(([name, parts]) =>
     'body' in parts ? [[name, parts.body] as [string, z.core.$ZodType]] : [],
   ),
-  ...Object.entries(pageInputs).map(
-    ([name, shape]) => [`page tool ${name}`, z.object(shape)] as [string, z.core.$ZodType],
-  ),
+  ...PAGE_TOOLS.map((tool) => [`page tool ${tool.name}`, z.object(tool.input)] as [string, z.core.$ZodType]),
   ...Object.entries(dashboard).flatMap(([name, schema]) =>
     name.endsWith('Input')
       ? [[`dashboard ${name}`, schema as z.core.$ZodType] as [string, z.core.$ZodType]]

@@ -1,0 +1,28 @@
+import type { PageAnswer } from '../../lib/api/inputs/page-tools';
+import { refuseWhileOpen, unlessDialogOpens } from './page-dialogs';
+import { noteDownloadsSoFar } from './page-downloads';
+import { where } from './page-where';
+import type { AgentTabs, AnyPageTool, PageToolContext } from './tools/page-tool';
+import { watchTab } from './watch-tab';
+
+/**
+ * Runs one page tool on the agent's tab. A dialog holds the page until it is answered: only the tools that say
+ * they run under one do; any other is refused while one is open, and answers as soon as one opens.
+ */
+export async function runPageTool(
+  tabs: AgentTabs,
+  tool: AnyPageTool,
+  args: Record<string, unknown>,
+  context: PageToolContext,
+): Promise<PageAnswer> {
+  if (tabs.current.isClosed()) {
+    // The person (or a page) closed the agent's tab: it goes on in another one.
+    tabs.current = tabs.current.context().pages()[0] ?? (await tabs.newTab());
+    watchTab(tabs.current);
+  }
+  await noteDownloadsSoFar(tabs.downloads);
+  const page = tabs.current;
+  if (tool.whileDialogOpen) return tool.run(tabs, args, context);
+  refuseWhileOpen(page);
+  return unlessDialogOpens(page, tool.run(tabs, args, context), () => where(page, 'A dialog opened.'));
+}

@@ -1,0 +1,52 @@
+import type { Page } from 'playwright-core';
+import { PageAddress } from '../../../lib/api/inputs/automation';
+import { z } from '../../../lib/api/zod';
+import { PageProblem } from '../../core/domain-errors';
+import { addressOf } from '../page-where';
+import { runStep } from '../steps';
+import { watchTab } from '../watch-tab';
+import { definePageTool, stepContext } from './page-tool';
+
+export const tabs = definePageTool({
+  name: 'browser_tabs',
+  title: 'List, open, select or close tabs',
+  description:
+    'list; new: opens one (at url) as the agent’s; select: makes index the agent’s; close: closes index.',
+  input: {
+    action: z.enum(['list', 'new', 'select', 'close']),
+    index: z.optional(z.int().check(z.minimum(0), z.maximum(1000))),
+    url: z.optional(PageAddress),
+  },
+  whileDialogOpen: true,
+  async run(tab, { action, index, url }, context) {
+    const open = () => tab.current.context().pages();
+    const pick = (): Page => {
+      const page = index === undefined ? tab.current : open()[index];
+      if (!page) throw new PageProblem(`There is no tab ${index}; list the tabs to see their numbers.`);
+      return page;
+    };
+    if (action === 'new') {
+      tab.current = await tab.newTab();
+      watchTab(tab.current);
+      if (url) await runStep({ action: 'goto', url }, stepContext(tab, context));
+    } else if (action === 'select') {
+      tab.current = pick();
+      watchTab(tab.current);
+      await tab.current.bringToFront();
+    } else if (action === 'close') {
+      const closing = pick();
+      if (open().length === 1) throw new PageProblem('This is the browser’s last tab; it stays open.');
+      await closing.close();
+      if (closing === tab.current) tab.current = open()[0] as Page;
+    }
+    const list = await Promise.all(
+      open().map(async (page, number) => ({
+        index: number,
+        ...(await addressOf(page)),
+        current: page === tab.current,
+      })),
+    );
+    const lines = list.map((t) => `${t.index}: ${t.current ? '(current) ' : ''}${t.title} ${t.url}`);
+    return { text: lines.join('\n'), structured: { tabs: list } };
+  },
+});
