@@ -104,9 +104,12 @@ function toOriginForm(request: IncomingMessage): void {
   request.url = `${pathname}${search}`;
 }
 
-/** For a WebSocket upgrade: answers 421 and closes when its Host is not one of the service's names. */
+/**
+ * For a WebSocket upgrade: answers 421 and closes when its Host is missing (an upgrade is HTTP/1.1, which always
+ * names one) or is not one of the service's names.
+ */
 export function refusedForeignHost(names: ServedNames, request: IncomingMessage, socket: Duplex): boolean {
-  if (allowed(names, request)) return false;
+  if (request.headers.host !== undefined && allowed(names, request)) return false;
   const body = problemBody(MISDIRECTED);
   socket.end(
     `HTTP/1.1 421 Misdirected Request\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

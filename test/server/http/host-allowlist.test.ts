@@ -1,6 +1,7 @@
 // DNS rebinding, tried as the attack: a web page whose domain now resolves to 127.0.0.1 reaches the service with
 // its own name in Host (and Origin). The service answers only the names it is served as.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient } from '../../../lib/api/client';
@@ -164,6 +165,23 @@ describe('a foreign Host', () => {
 });
 
 describe('an absolute-form request target', () => {
+  it('refuses a WebSocket upgrade that names no Host at all', async () => {
+    const statusLine = await new Promise<string>((resolve, reject) => {
+      const socket = connect(service.port, '127.0.0.1', () =>
+        socket.write(
+          'GET /v1/events HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+            'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        ),
+      );
+      socket.once('data', (data) => {
+        resolve(String(data).split('\r\n')[0] as string);
+        socket.destroy();
+      });
+      socket.once('error', reject);
+    });
+    expect(statusLine).toMatch(/^HTTP\/1\.1 4(00|21) /);
+  });
+
   it('names no host of the answer: cdp_url and the live view follow the checked Host, over HTTP and MCP', async () => {
     const client = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     const profile = await client.createProfile({ name: 'absolute form' });
