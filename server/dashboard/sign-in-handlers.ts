@@ -8,6 +8,8 @@ import type { DashboardHandlers } from './route';
 import { clearSignInCookie, readSignInCookie } from './sign-in-cookie';
 import { signedInAccount, signIn } from './signed-in';
 
+const SIGN_IN_LINK = 'a one-time sign-in link';
+
 /** Who is signed in; sign-up, sign-in (with a password or a one-time link) and sign-out. */
 export const signInHandlers: DashboardHandlers<
   'getStatus' | 'signUp' | 'signIn' | 'signInByLink' | 'signOut'
@@ -61,6 +63,8 @@ export const signInHandlers: DashboardHandlers<
   },
 
   async signInByLink(c, { body: { token } }, deps) {
+    // Counted as a sign-in whose email is the link: wrong tokens from one address are limited as passwords are.
+    const attempt = await limitAttempts(c, deps, SIGN_IN_LINK);
     const memberId = await spendSignInLink(deps.db, deps.clock, token);
     const account = memberId && (await findDashboardAccount(deps.db, memberId));
     if (!account) {
@@ -71,6 +75,7 @@ export const signInHandlers: DashboardHandlers<
           'This sign-in link was used already or has expired: make a new one (npm start prints one, or npm run service -- keys sign-in-link ACCOUNT).',
       });
     }
+    await attempt.succeeded();
     await signIn(c, deps, account);
     return { email: account.email, plan: account.plan };
   },

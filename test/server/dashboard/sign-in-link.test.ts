@@ -3,8 +3,10 @@
  * made on the command line, with no email or password, signs in once and sees its own sessions and usage; a link
  * works once, signs in no other account (its expiry: dashboard-expiry.test.ts), and its token is never in the service's logs.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../lib/api/client';
+import { ATTEMPTS_PER_ADDRESS } from '../../../server/dashboard/attempts';
 import { dashboardClient } from '../../support/dashboard-client';
 import type { TestService } from '../../support/harness';
 import { startServiceInProcess } from '../../support/in-process-service';
@@ -86,5 +88,21 @@ describe('a one-time sign-in link', () => {
     expect(keys.body.data.map(({ prefix }) => prefix)).toEqual([mine.slice(0, 12)]);
     expect(keys.body.data.map(({ prefix }) => prefix)).not.toContain(theirs.slice(0, 12));
     expect(service.logs.join('\n')).not.toContain(token);
+  });
+
+  it('counts wrong tokens from one address as failed sign-ins: past the limit, 429 with when to try again', async () => {
+    const browser = dashboardClient(service.baseUrl);
+    // The cases above spent some of this address's attempts already.
+    const answers: number[] = [];
+    while (answers.at(-1) !== 429 && answers.length <= ATTEMPTS_PER_ADDRESS) {
+      const token = randomBytes(32).toString('base64url');
+      answers.push((await browser.json('POST', '/sign-in/link', { token })).status);
+    }
+    expect(new Set(answers.slice(0, -1))).toEqual(new Set([401]));
+    const refused = await browser.json<{ detail: string }>('POST', '/sign-in/link', {
+      token: 'x'.repeat(43),
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/^Too many attempts; try again in \d+ (minutes|seconds)\.$/);
   });
 });
