@@ -19,3 +19,15 @@ export function boundedText(text: string, maxBytes = MAX_TEXT_BYTES): string {
   // A character the byte cut split decodes as U+FFFD: it goes.
   return `${head.replace(/\uFFFD$/, '')}${CUT_MARK}`;
 }
+
+/**
+ * Bidirectional overrides and isolates, marks, and C0 and C1 control characters: a page's title holding U+202E
+ * shows its words reversed, an ESC can drive a terminal that prints it.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes.
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A page's title or address as shown to people: without characters that reorder or control what shows. */
+export function shownText(text: string): string {
+  return text.replace(UNSHOWABLE, '');
+}

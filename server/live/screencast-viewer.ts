@@ -1,5 +1,6 @@
 import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
+import { shownText } from '../core/bounded-text';
 import { CdpSession } from './cdp-session';
 import type { LiveMode } from './live-tokens';
 import { tabControls } from './viewer-controls';
@@ -141,7 +142,11 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
     tabs.clear();
     for (const info of targetInfos as { targetId: string; type: string; title: string; url: string }[])
       if (info.type === 'page')
-        tabs.set(info.targetId, { id: info.targetId, title: info.title, url: info.url });
+        tabs.set(info.targetId, {
+          id: info.targetId,
+          title: shownText(info.title),
+          url: shownText(info.url),
+        });
     const active = session.activeTab();
     if (active !== null && active !== followed && tabs.has(active)) {
       followed = active;

@@ -1,5 +1,6 @@
 import type { CurrentPage, Session } from '../../lib/api/schemas/sessions';
 import type { Peers } from '../cluster/peers';
+import { shownText } from '../core/bounded-text';
 import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
@@ -30,7 +31,10 @@ interface TargetInfo {
   url: string;
 }
 
-const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const cut = (text: string, max: number) => {
+  const shown = shownText(text);
+  return shown.length <= max ? shown : `${shown.slice(0, max - 1)}…`;
+};
 
 /**
  * Glances at the sessions this process runs, as a DevTools client that does not count as using the session (a

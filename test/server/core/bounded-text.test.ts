@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedText, MAX_TEXT_BYTES } from '../../../server/core/bounded-text';
+import { boundedText, MAX_TEXT_BYTES, shownText } from '../../../server/core/bounded-text';
 
 describe('boundedText', () => {
   it('leaves a text within the bound as it is', () => {
@@ -17,5 +17,12 @@ describe('boundedText', () => {
       expect(cut).not.toContain('\uFFFD');
     }
     expect(Buffer.byteLength(boundedText('x'.repeat(100), 50))).toBeLessThanOrEqual(50);
+  });
+
+  it('shows a title without bidirectional overrides, isolates, marks or control characters', () => {
+    expect(shownText('Invoice \u202Efdp.exe\u202C \u2066x\u2069 \u200Fy\u001b[31mred\u0007\u009b')).toBe(
+      'Invoice fdp.exe x y[31mred',
+    );
+    expect(shownText('Café — 東京 🛒')).toBe('Café — 東京 🛒');
   });
 });

@@ -19,7 +19,11 @@ let api: ApiClient;
 let key: string;
 
 beforeAll(async () => {
-  site = await servePages((path) => `<!doctype html><title>Shop ${path}</title><h1>Basket</h1>`);
+  site = await servePages((path) =>
+    path === '/mirrored'
+      ? '<!doctype html><title>Invoice &#x202E;fdp.exe&#x202C; &#x1B;[31mpaid</title>'
+      : `<!doctype html><title>Shop ${path}</title><h1>Basket</h1>`,
+  );
   service = await startServiceInProcess({
     env: { EGRESS_ALLOW: '127.0.0.1', SESSION_IDLE_TIMEOUT: String(IDLE_TIMEOUT_S) },
   });
@@ -47,6 +51,17 @@ it('lists the page the agent is on and gives a small picture of it, to the owner
       url: `${site.origin}/basket`,
     });
     expect((await api.getSession(id)).current_page?.title).toBe('Shop /basket');
+    // A title that reverses what follows it, or colours a terminal, shows as plain words.
+    await ok(agent, 'browser_navigate', { session_id: id, url: `${site.origin}/mirrored` });
+    const titleSoon = async () => {
+      for (let tries = 0; tries < 30; tries++) {
+        const title = (await api.getSession(id)).current_page?.title;
+        if (title !== 'Shop /basket') return title;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    expect(await titleSoon()).toBe('Invoice fdp.exe [31mpaid');
+    await ok(agent, 'browser_navigate', { session_id: id, url: `${site.origin}/basket` });
 
     const picture = await thumbnail(id);
     expect(picture.status).toBe(200);
