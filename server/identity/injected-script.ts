@@ -1,3 +1,5 @@
+import { installReadBackNoise, varyPixels, varySamples } from './read-back-noise';
+
 /** What a page or worker learns from script alone, for surfaces Chromium has no override for. */
 export interface InjectedValues {
   /** Only where Chromium's own override cannot reach (workers); null leaves the browser's. */
@@ -21,11 +23,13 @@ export interface InjectedValues {
  */
 export function injectedScript(values: InjectedValues): string {
   // A TypeScript runner may wrap named functions in a `__name` helper of its own: a local one stands in for it.
-  return `(() => { const __name = (f) => f; (${install.toString()})(${JSON.stringify(values)}); })();`;
+  // The parts go in by name, as their source: a test runner rewrites what one module imports from another.
+  const noise = [varyPixels, varySamples, installReadBackNoise].map((part) => part.toString()).join('\n');
+  return `(() => { const __name = (f) => f; ${noise}\n(${install.toString()})(${JSON.stringify(values)}, installReadBackNoise); })();`;
 }
 
 // Runs in the page: only what every scope has (no DOM assumed), and nothing visible left on the global object.
-function install(values: InjectedValues): void {
+function install(values: InjectedValues, noise: typeof installReadBackNoise): void {
   const scope = globalThis as unknown as Record<string, { prototype: object } | undefined>;
   const functionPrototype = Function.prototype;
   const originalToString = functionPrototype.toString;
@@ -38,14 +42,17 @@ function install(values: InjectedValues): void {
     // The browser's own toString: nothing installed yet.
   }
 
+  // Every call made after install goes through what is captured here: a page may replace any method or global.
   const nativeText = new WeakMap<object, string>();
+  const [textOf, setText] = [WeakMap.prototype.get, WeakMap.prototype.set];
+  const [indexOf, slice, exec] = [String.prototype.indexOf, String.prototype.slice, RegExp.prototype.exec];
   let asking = false;
   const nativeLooking = {
     toString(this: unknown) {
       if (typeof this === 'object' && this !== null && getOwnPropertyDescriptor(this, values.nonce))
         return values.nonce;
       if (typeof this === 'function') {
-        const text = nativeText.get(this);
+        const text = apply(textOf, nativeText, [this]) as string | undefined;
         if (text !== undefined) return text;
         // A function of another realm: that realm's own toString knows whether it replaced it.
         const home = getPrototypeOf(this) as { toString?: unknown } | null;
@@ -63,26 +70,45 @@ function install(values: InjectedValues): void {
       return apply(originalToString, this, []);
     },
   }.toString;
-  nativeText.set(nativeLooking, 'function toString() { [native code] }');
+  apply(setText, nativeText, [nativeLooking, 'function toString() { [native code] }']);
   defineProperty(functionPrototype, 'toString', {
     ...getOwnPropertyDescriptor(functionPrototype, 'toString'),
     value: nativeLooking,
   });
 
-  /** The error as the browser's own function would have thrown it: without this script's frame on top. */
+  // A frame of this script: all of them are <anonymous>, and nothing but this script runs between the browser's
+  // function and its replacement.
+  const ownFrame = /^\s+at (?:\S+ \()?<anonymous>:\d+:\d+\)?$/;
+  /**
+   * The error as the browser's own function would have thrown it: without the replacement's frame (the line naming
+   * `name`) and the frames of this script's helpers above it.
+   */
   function withoutOwnFrame(error: unknown, name: string): unknown {
-    const stack = error instanceof Error ? getOwnPropertyDescriptor(error, 'stack') : undefined;
-    if (!stack || typeof (error as Error).stack !== 'string') return error;
-    const lines = ((error as Error).stack as string).split('\n');
-    const own = lines.findIndex((line) => line.includes(name) && line.includes('<anonymous>'));
-    if (own <= 0) return error;
-    // The replacement's frame, and the helpers it called above it (named or not: all of this script's frames
-    // are <anonymous>, and nothing but this script runs between the browser's function and its replacement).
-    let first = own;
-    const ownFrame = /^\s+at (?:\S+ \()?<anonymous>:\d+:\d+\)?$/;
-    while (first > 1 && ownFrame.test(lines[first - 1] as string)) first -= 1;
-    lines.splice(first, own - first + 1);
-    (error as Error).stack = lines.join('\n');
+    if (typeof error !== 'object' || error === null || !getOwnPropertyDescriptor(error, 'stack'))
+      return error;
+    const stack = (error as Error).stack;
+    if (typeof stack !== 'string') return error;
+    let runStart = -1;
+    let start = (apply(indexOf, stack, ['\n']) as number) + 1;
+    while (start > 0 && start < stack.length) {
+      const newline = apply(indexOf, stack, ['\n', start]) as number;
+      const end = newline < 0 ? stack.length : newline;
+      const line = apply(slice, stack, [start, end]) as string;
+      if (
+        (apply(indexOf, line, [name]) as number) >= 0 &&
+        (apply(indexOf, line, ['<anonymous>']) as number) >= 0
+      ) {
+        const from = runStart >= 0 ? runStart : start;
+        (error as Error).stack =
+          newline < 0
+            ? (apply(slice, stack, [0, from - 1]) as string)
+            : `${apply(slice, stack, [0, from])}${apply(slice, stack, [end + 1])}`;
+        return error;
+      }
+      if (apply(exec, ownFrame, [line]) === null) runStart = -1;
+      else if (runStart < 0) runStart = start;
+      start = end + 1;
+    }
     return error;
   }
 
@@ -104,7 +130,7 @@ function install(values: InjectedValues): void {
       },
       name,
     ) as PropertyDescriptor;
-    nativeText.set(get as object, `function get ${name}() { [native code] }`);
+    apply(setText, nativeText, [get, `function get ${name}() { [native code] }`]);
     defineProperty(owner, name, { ...descriptor, get });
   }
 
@@ -134,11 +160,10 @@ function install(values: InjectedValues): void {
       },
     }[name] as (...args: unknown[]) => unknown;
     defineProperty(method, 'length', { value: original.length });
-    nativeText.set(method, `function ${name}() { [native code] }`);
+    apply(setText, nativeText, [method, `function ${name}() { [native code] }`]);
     defineProperty(owner, name, { ...descriptor, value: method });
   }
 
-  const same = (answer: unknown) => answer;
   const navigatorPrototype = (scope.Navigator ?? scope.WorkerNavigator)?.prototype;
   const ownMemory = navigatorPrototype && getOwnPropertyDescriptor(navigatorPrototype, 'deviceMemory')?.get;
   // The host's own memory is shown as it is: nothing to replace.
@@ -159,97 +184,5 @@ function install(values: InjectedValues): void {
         return answer;
       });
 
-  /**
-   * A few low bits of the pixels the seed picks, set the same way every time (not flipped: a pixel read back,
-   * written and read again stays as the first read-back showed it).
-   */
-  function vary(data: Uint8ClampedArray | Uint8Array): void {
-    let state = values.seed >>> 0;
-    for (let offset = 0; offset < data.length; offset += 4) {
-      state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + offset) >>> 0;
-      if ((state & 31) !== 0 || data[offset + 3] === 0) continue;
-      const channel = offset + ((state >>> 5) % 3);
-      data[channel] = ((data[channel] as number) & 0xfe) | ((state >>> 7) & 1);
-    }
-  }
-
-  // The browser's own getImageData of each 2D context, kept before it is replaced.
-  const ownGetImageData = new Map<object, unknown>();
-  for (const context of [scope.CanvasRenderingContext2D, scope.OffscreenCanvasRenderingContext2D]) {
-    const prototype = context?.prototype as { getImageData?: unknown } | undefined;
-    if (!prototype?.getImageData) continue;
-    ownGetImageData.set(prototype, prototype.getImageData);
-    replaceMethod(prototype, 'getImageData', (image) => {
-      vary((image as ImageData).data);
-      return image;
-    });
-  }
-
-  /**
-   * A copy of the canvas whose pixels were varied (the canvas itself stays as drawn); null if none can be made.
-   * `element`: the source is a canvas element, of this realm or another (a frame's `toDataURL` called on the
-   * page's canvas works as the browser's does), which `instanceof` would not tell.
-   */
-  function variedCopy<T extends HTMLCanvasElement | OffscreenCanvas>(source: T, element: boolean): T | null {
-    if (source.width === 0 || source.height === 0) return null;
-    const copy = (
-      element
-        ? Object.assign(document.createElement('canvas'), { width: source.width, height: source.height })
-        : new OffscreenCanvas(source.width, source.height)
-    ) as T;
-    const context = copy.getContext('2d') as CanvasRenderingContext2D | null;
-    const getImageData = context && ownGetImageData.get(getPrototypeOf(context) as object);
-    if (!context || typeof getImageData !== 'function') return null;
-    context.drawImage(source, 0, 0);
-    const image = apply(getImageData, context, [0, 0, source.width, source.height]) as ImageData;
-    vary(image.data);
-    context.putImageData(image, 0, 0);
-    return copy;
-  }
-
-  /** The browser's own `width` of the canvas: its own "Illegal invocation" for anything but a canvas. */
-  const widthOf = (owner: { prototype: object } | undefined) => {
-    const get = owner && getOwnPropertyDescriptor(owner.prototype, 'width')?.get;
-    return (self: unknown) => get && apply(get, self, []);
-  };
-  const canvasWidth = widthOf(scope.HTMLCanvasElement);
-  for (const name of ['toDataURL', 'toBlob'])
-    replaceMethod(scope.HTMLCanvasElement?.prototype, name, same, (original, self, args) => {
-      canvasWidth(self);
-      return apply(original, variedCopy(self as HTMLCanvasElement, true) ?? self, args);
-    });
-  const offscreenWidth = widthOf(scope.OffscreenCanvas);
-  replaceMethod(scope.OffscreenCanvas?.prototype, 'convertToBlob', same, (original, self, args) => {
-    offscreenWidth(self);
-    return apply(original, variedCopy(self as OffscreenCanvas, false) ?? self, args);
-  });
-  for (const context of [scope.WebGLRenderingContext, scope.WebGL2RenderingContext])
-    replaceMethod(context?.prototype, 'readPixels', (answer, _self, args) => {
-      if (args[6] instanceof Uint8Array) vary(args[6]);
-      return answer;
-    });
-
-  // Audio: each rendered buffer's samples moved by less than a rounding step, once per buffer, before any read.
-  const variedBuffers = new WeakSet<object>();
-  const bufferPrototype = scope.AudioBuffer?.prototype as AudioBuffer | undefined;
-  const ownGetChannelData = bufferPrototype?.getChannelData;
-  const ownChannels = bufferPrototype && getOwnPropertyDescriptor(bufferPrototype, 'numberOfChannels')?.get;
-  function varyBuffer(buffer: AudioBuffer): void {
-    if (!ownGetChannelData || !ownChannels || variedBuffers.has(buffer)) return;
-    variedBuffers.add(buffer);
-    const step = 1e-7 * (1 + (values.seed % 97));
-    const channels = apply(ownChannels, buffer, []) as number;
-    for (let channel = 0; channel < channels; channel += 1) {
-      const samples = apply(ownGetChannelData, buffer, [channel]) as Float32Array;
-      for (let index = 0; index < samples.length; index += 100)
-        samples[index] = (samples[index] as number) + step;
-    }
-  }
-  const bufferFirst = (original: (...args: unknown[]) => unknown, self: unknown, args: unknown[]) => {
-    if (ownChannels) apply(ownChannels, self, []);
-    varyBuffer(self as AudioBuffer);
-    return apply(original, self, args);
-  };
-  for (const name of ['getChannelData', 'copyFromChannel'])
-    replaceMethod(bufferPrototype, name, same, bufferFirst);
+  noise({ seed: values.seed, scope, replaceMethod });
 }

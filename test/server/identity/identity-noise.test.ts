@@ -1,0 +1,212 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateIdentity } from '../../../server/identity/generate';
+import { presentIdentity } from '../../../server/identity/presented';
+import { varyPixels, varySamples } from '../../../server/identity/read-back-noise';
+import { browserSuite, median } from '../../support/browser-fixtures';
+import { seededRandom } from '../../support/seeded-random';
+
+const presented = presentIdentity(generateIdentity(undefined, seededRandom(52)), {}, null);
+const { seed } = presented.identity;
+const profile = browserSuite('pp-identity-noise', { identity: presented });
+/** The same Chromium without an identity, side by side. */
+const bare = browserSuite('pp-identity-noise-bare');
+
+const pages: { profile?: Page; bare?: Page } = {};
+beforeAll(async () => {
+  for (const [name, suite] of [
+    ['profile', profile],
+    ['bare', bare],
+  ] as const) {
+    const page = await (suite.cdp.contexts()[0] ?? (await suite.cdp.newContext())).newPage();
+    await page.goto(`${suite.pages.origin}/`);
+    await page.evaluate(DRAW);
+    pages[name] = page;
+  }
+});
+afterAll(async () => {
+  await pages.profile?.close();
+  await pages.bare?.close();
+});
+
+/** A picture of the kind fingerprinting scripts draw: a gradient, text, arcs, half-transparent strokes. */
+const DRAW = `window.draw = (width, height) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = width; canvas.height = height;
+  const context = canvas.getContext('2d');
+  const gradient = context.createLinearGradient(0, 0, width, height);
+  gradient.addColorStop(0, '#1a4'); gradient.addColorStop(1, '#d52');
+  context.fillStyle = gradient; context.fillRect(0, 0, width, height);
+  context.font = Math.round(height / 6) + 'px sans-serif'; context.fillStyle = '#fff';
+  context.fillText('Identity ✓ 51', width / 20, height / 2);
+  context.strokeStyle = 'rgba(30, 60, 200, 0.6)'; context.lineWidth = height / 40;
+  context.beginPath(); context.arc(width / 2, height / 2, height / 3, 0, 6); context.stroke();
+  return canvas;
+};
+window.bytesOf = async (blob) => Array.from(new Uint8Array(await blob.arrayBuffer()));
+window.samplesOf = async (frequency) => {
+  const audio = new OfflineAudioContext(1, 4410, 44100);
+  const oscillator = audio.createOscillator();
+  oscillator.type = 'triangle'; oscillator.frequency.value = frequency;
+  const compressor = audio.createDynamicsCompressor();
+  oscillator.connect(compressor); compressor.connect(audio.destination); oscillator.start();
+  const rendered = await audio.startRendering();
+  const copied = new Float32Array(rendered.length);
+  rendered.copyFromChannel(copied, 0);
+  return { read: Array.from(rendered.getChannelData(0)), copied: Array.from(copied) };
+};`;
+
+const evaluate = <T>(name: 'profile' | 'bare', expression: string) =>
+  (pages[name] as Page).evaluate(expression) as Promise<T>;
+
+function varied(pixels: number[]): number[] {
+  const bytes = Uint8Array.from(pixels);
+  varyPixels(new Uint32Array(bytes.buffer), 0, bytes.length / 4, seed);
+  return Array.from(bytes);
+}
+
+describe('the profile’s read-back noise', () => {
+  it('is a pure function of the seed and the pixels, the same by every route and through a round trip', async () => {
+    const read = `(async () => {
+      const canvas = draw(96, 48);
+      const direct = canvas.toDataURL();
+      const copy = document.createElement('canvas'); copy.width = 96; copy.height = 48;
+      copy.getContext('2d').putImageData(canvas.getContext('2d').getImageData(0, 0, 96, 48), 0, 0);
+      const offscreen = new OffscreenCanvas(96, 48);
+      offscreen.getContext('2d').drawImage(canvas, 0, 0);
+      const gl = document.createElement('canvas').getContext('webgl');
+      gl.clearColor(0.3, 0.6, 0.2, 1); gl.clear(gl.COLOR_BUFFER_BIT);
+      const webgl = new Uint8Array(16); gl.readPixels(0, 0, 2, 2, gl.RGBA, gl.UNSIGNED_BYTE, webgl);
+      return {
+        pixels: Array.from(canvas.getContext('2d').getImageData(0, 0, 96, 48).data),
+        corner: Array.from(canvas.getContext('2d').getImageData(40, 20, 8, 4).data),
+        direct,
+        roundTrip: copy.toDataURL(),
+        blob: await bytesOf(await new Promise((resolve) => canvas.toBlob(resolve))),
+        offscreen: await bytesOf(await offscreen.convertToBlob()),
+        webgl: Array.from(webgl),
+      };
+    })()`;
+    type Reading = {
+      pixels: number[];
+      corner: number[];
+      direct: string;
+      roundTrip: string;
+      blob: number[];
+      offscreen: number[];
+      webgl: number[];
+    };
+    const [seen, raw] = [await evaluate<Reading>('profile', read), await evaluate<Reading>('bare', read)];
+    const expected = varied(raw.pixels);
+    expect(expected).not.toEqual(raw.pixels);
+    expect(seen.pixels).toEqual(expected);
+    // A rectangle reads as the same part of the whole.
+    const corner = Array.from({ length: 4 }, (_, row) =>
+      expected.slice(((20 + row) * 96 + 40) * 4, ((20 + row) * 96 + 48) * 4),
+    );
+    expect(seen.corner).toEqual(corner.flat());
+    // The bare browser encodes the expected pixels as the profile's export does.
+    const encoded = await evaluate<string>(
+      'bare',
+      `(() => { const canvas = document.createElement('canvas'); canvas.width = 96; canvas.height = 48;
+        canvas.getContext('2d').putImageData(new ImageData(Uint8ClampedArray.from(${JSON.stringify(expected)}), 96, 48), 0, 0);
+        return canvas.toDataURL(); })()`,
+    );
+    expect(seen.direct).toBe(encoded);
+    expect(seen.roundTrip).toBe(seen.direct);
+    expect(Buffer.from(seen.blob).toString('base64')).toBe(seen.direct.split(',')[1]);
+    expect(raw.roundTrip).toBe(raw.direct);
+    expect(seen.webgl).toEqual(varied(raw.webgl));
+  });
+
+  it('varies audio as a pure function of the seed and the samples, and leaves silence silent', async () => {
+    const [seen, raw] = [
+      await evaluate<{ read: number[]; copied: number[] }>('profile', 'samplesOf(10000)'),
+      await evaluate<{ read: number[]; copied: number[] }>('bare', 'samplesOf(10000)'),
+    ];
+    const samples = Float32Array.from(raw.read);
+    varySamples(new Uint32Array(samples.buffer), samples.length, seed);
+    expect(Array.from(samples)).not.toEqual(raw.read);
+    expect(seen.read).toEqual(Array.from(samples));
+    expect(seen.copied).toEqual(seen.read);
+    const silence = `(async () => {
+      const buffer = new AudioBuffer({ length: 1000, sampleRate: 44100 });
+      const copied = new Float32Array(1000); buffer.copyFromChannel(copied, 0);
+      const still = await samplesOf(0);
+      return [...new Set([...buffer.getChannelData(0), ...copied, ...still.read, ...still.copied])];
+    })()`;
+    expect(await evaluate('profile', silence)).toEqual(await evaluate('bare', silence));
+    expect(await evaluate('profile', silence)).toEqual([0]);
+  });
+
+  it('calls nothing a page can replace: a spy on what the read-outs use never fires', async () => {
+    const spied = await evaluate<{ during: string[]; own: number }>(
+      'profile',
+      `(async () => {
+        const canvas = draw(64, 32);
+        const offscreen = new OffscreenCanvas(64, 32); offscreen.getContext('2d').drawImage(canvas, 0, 0);
+        const gl = document.createElement('canvas').getContext('webgl');
+        const audio = new OfflineAudioContext(1, 441, 44100);
+        const oscillator = audio.createOscillator(); oscillator.connect(audio.destination); oscillator.start();
+        const rendered = await audio.startRendering();
+        const fired = [];
+        const spy = (owner, name, label, kind = 'value') => {
+          const descriptor = Object.getOwnPropertyDescriptor(owner, name);
+          const original = descriptor[kind];
+          Object.defineProperty(owner, name, { ...descriptor, [kind]: function (...args) { fired.push(label); return original.apply(this, args); } });
+        };
+        for (const context of [CanvasRenderingContext2D, OffscreenCanvasRenderingContext2D])
+          for (const name of ['drawImage', 'putImageData', 'getImageData'])
+            spy(context.prototype, name, context.name + '.' + name);
+        for (const owner of [HTMLCanvasElement, OffscreenCanvas]) {
+          for (const name of ['width', 'height']) {
+            spy(owner.prototype, name, owner.name + '.' + name + ' getter', 'get');
+            spy(owner.prototype, name, owner.name + '.' + name + ' setter', 'set');
+          }
+          spy(owner.prototype, 'getContext', owner.name + '.getContext');
+        }
+        spy(Document.prototype, 'createElement', 'document.createElement');
+        spy(Object, 'assign', 'Object.assign');
+        spy(Math, 'min', 'Math.min');
+        spy(Math, 'imul', 'Math.imul');
+        spy(WeakSet.prototype, 'has', 'WeakSet.has');
+        spy(WeakMap.prototype, 'get', 'WeakMap.get');
+        spy(String.prototype, 'split', 'String.split');
+        spy(ImageData.prototype, 'data', 'ImageData.data getter', 'get');
+        const typed = Object.getPrototypeOf(Uint8Array.prototype);
+        spy(typed, 'buffer', 'TypedArray.buffer', 'get');
+        spy(typed, 'byteOffset', 'TypedArray.byteOffset', 'get');
+        spy(typed, 'length', 'TypedArray.length', 'get');
+        spy(Array.prototype, Symbol.iterator, 'Array iterator');
+        canvas.toDataURL();
+        await new Promise((resolve) => canvas.toBlob(resolve));
+        await offscreen.convertToBlob();
+        const pixels = new Uint8Array(16);
+        gl.readPixels(0, 0, 2, 2, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+        rendered.getChannelData(0);
+        rendered.copyFromChannel(new Float32Array(441), 0);
+        Function.prototype.toString.call(HTMLCanvasElement.prototype.toDataURL);
+        try { HTMLCanvasElement.prototype.toDataURL.call({}); } catch {}
+        const during = fired.length;
+        // The page's own call: the spies work.
+        canvas.getContext('2d');
+        return { during: fired.slice(0, during), own: fired.length - during };
+      })()`,
+    );
+    expect(spied).toEqual({ during: [], own: 1 });
+  });
+
+  it('costs at most twice a bare browser’s read-back of a 1000×1000 canvas, measured side by side', async () => {
+    const timed = `(() => { const canvas = draw(1000, 1000); const start = performance.now(); canvas.toDataURL(); return performance.now() - start; })()`;
+    const times: { profile: number[]; bare: number[] } = { profile: [], bare: [] };
+    for (let round = 0; round < 7; round += 1) {
+      times.bare.push(await evaluate<number>('bare', timed));
+      times.profile.push(await evaluate<number>('profile', timed));
+    }
+    const [withNoise, without] = [median(times.profile), median(times.bare)];
+    console.info(
+      `1000×1000 toDataURL: ${withNoise.toFixed(1)} ms with the profile's noise, ${without.toFixed(1)} ms bare (×${(withNoise / without).toFixed(2)}, medians of 7)`,
+    );
+    expect(withNoise).toBeLessThanOrEqual(without * 2);
+  });
+});
