@@ -4,7 +4,7 @@ import {
   type FingerprintGeneratorOptions,
 } from 'fingerprint-generator';
 import type { Identity, IdentityPreset } from '../../lib/api/schemas/identity';
-import { hostMemoryGb } from './host';
+import { hostCores, hostMemoryGb } from './host';
 import { drawingWith, noiseSeed, type RandomSource } from './random-source';
 
 /** Screen widths (CSS pixels) of each device class; the generator picks the rest of the device to match. */
@@ -79,7 +79,8 @@ function identityOf(fingerprint: Fingerprint, random?: RandomSource): Identity {
     },
     navigator_platform: navigator.platform,
     hardware: {
-      cpu_cores: navigator.hardwareConcurrency,
+      // No more than the host's: a page measures them (see docs/identity.md).
+      cpu_cores: Math.min(navigator.hardwareConcurrency, hostCores()),
       // The host's: the heap limit a page reads follows from it (see docs/identity.md).
       memory_gb: hostMemoryGb(),
       touch_points: navigator.maxTouchPoints ?? 0,

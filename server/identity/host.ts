@@ -1,4 +1,4 @@
-import { totalmem } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 
 /** Chromium's bounds for `navigator.deviceMemory` on a desktop. */
 const LEAST_GB = 0.25;
@@ -14,4 +14,12 @@ export function hostMemoryGb(bytes = totalmem()): number {
   const lower = 2 ** Math.floor(Math.log2(mib));
   const nearest = mib - lower < lower * 2 - mib ? lower : lower * 2;
   return Math.min(MOST_GB, Math.max(LEAST_GB, nearest / 1024));
+}
+
+/**
+ * The most cores an identity claims on this host: a page that runs as many workers as it is told there are cores
+ * measures the throughput the host gives, and more cores than that are a claim it contradicts.
+ */
+export function hostCores(): number {
+  return availableParallelism();
 }
