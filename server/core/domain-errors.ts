@@ -84,8 +84,8 @@ export class Conflict extends DomainError {
 
 /** The account holds as much as its plan allows. */
 export class PlanLimit extends DomainError {
-  declare readonly code: 'session_limit' | 'stream_limit';
-  constructor(code: 'session_limit' | 'stream_limit', message: string) {
+  declare readonly code: 'session_limit' | 'stream_limit' | 'help_limit';
+  constructor(code: 'session_limit' | 'stream_limit' | 'help_limit', message: string) {
     super({ status: 429, code, detail: message });
   }
 }

@@ -1,5 +1,5 @@
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
-import { Conflict, InvalidInput } from '../core/domain-errors';
+import { Conflict, InvalidInput, PlanLimit } from '../core/domain-errors';
 
 /* What asking for a person and answering refuse, as sentences for the person or the agent. */
 
@@ -18,6 +18,12 @@ export function helpPending(sessionId: string, open: HelpRequest | null): Confli
 /** A second answer: the first one stands. */
 export function alreadyAnswered(request: HelpRequest): Conflict {
   if (request.outcome === 'timed_out') return timedOut(request);
+  if (request.outcome === 'withdrawn')
+    return new Conflict(
+      'help_answered',
+      `This request was withdrawn at ${at(request.answered_at ?? request.expires_at)}: its session had ended, so nobody waits for an answer any more.`,
+      request.session_id,
+    );
   return new Conflict(
     'help_answered',
     `This request was already answered (${request.outcome}) at ${at(request.answered_at ?? request.expires_at)}; it takes one answer.`,
@@ -39,4 +45,14 @@ export function notAChoice(request: HelpRequest): InvalidInput {
     ? `one of ${request.choices.map((choice) => `“${choice}”`).join(', ')}`
     : 'nothing: this request offers no choices';
   return new InvalidInput('choice', `must be ${offered}`, `Invalid body: choice: must be ${offered}.`);
+}
+
+/** An account waits for people on at most this many requests at once. */
+export const MAX_OPEN_REQUESTS = 50;
+
+export function tooManyOpen(): PlanLimit {
+  return new PlanLimit(
+    'help_limit',
+    `This account already waits for a person on ${MAX_OPEN_REQUESTS} requests; answer or decline some first.`,
+  );
 }

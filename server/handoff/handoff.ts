@@ -9,14 +9,23 @@ import type { EventLog } from '../events/event-log';
 import { helpTopic, type Publisher } from '../events/publisher';
 import {
   answerOpenRequest,
+  countOpenRequests,
   expireDueRequests,
   findHelpRequest,
   findOpenRequestOfTab,
   insertHelpRequest,
   pruneClosedRequests,
   type StoredHelpRequest,
+  withdrawRequestsOfEndedSessions,
 } from '../store/help-requests';
-import { alreadyAnswered, helpPending, notAChoice, timedOut } from './handoff-errors';
+import {
+  alreadyAnswered,
+  helpPending,
+  MAX_OPEN_REQUESTS,
+  notAChoice,
+  timedOut,
+  tooManyOpen,
+} from './handoff-errors';
 
 /** A waiter reads its request at least this often, in case a wake-up was missed (a lost NOTIFY connection). */
 const RECHECK_MS = 5_000;
@@ -46,7 +55,10 @@ export interface Handoff {
   ): Promise<HelpRequest>;
   /** The person's answer: once, before the request expires. */
   answer(accountId: string, id: string, answer: HelpAnswer): Promise<HelpRequest>;
-  /** Every few seconds on every process: requests whose time is up end timed out (nobody may wait on them). */
+  /**
+   * Every few seconds on every process: requests whose time is up end timed out, those whose session ended end
+   * withdrawn (nobody may wait on them).
+   */
   expiry: Job;
 }
 
@@ -78,6 +90,7 @@ export function createHandoff(deps: {
       // A request of the tab whose time is up but that no sweep has closed yet does not hold the tab.
       const tab = { sessionId: target.sessionId, tabId: target.tabId };
       await reportAll(await expireDueRequests(tx, now, tab), emit);
+      if ((await countOpenRequests(tx, target.accountId)) >= MAX_OPEN_REQUESTS) throw tooManyOpen();
       const created = await insertHelpRequest(tx, {
         ...target,
         reason: fields.reason,
@@ -139,9 +152,10 @@ export function createHandoff(deps: {
   }
 
   const expireDue = async () => {
-    await events.writeWithEvents(async (tx, emit) =>
-      reportAll(await expireDueRequests(tx, clock.now()), emit),
-    );
+    await events.writeWithEvents(async (tx, emit) => {
+      await reportAll(await expireDueRequests(tx, clock.now()), emit);
+      await reportAll(await withdrawRequestsOfEndedSessions(tx, clock.now()), emit);
+    });
     await pruneClosedRequests(db, new Date(clock.now().getTime() - CLOSED_KEPT_MS));
   };
 

@@ -41,6 +41,7 @@ const TITLES: Record<ProblemCode, string> = {
   browser_unavailable: 'Browser unavailable',
   session_limit: 'Session limit reached',
   stream_limit: 'Event stream limit reached',
+  help_limit: 'Too many open requests for a person',
   at_capacity: 'Service at capacity',
   proxy_check_off: 'Proxy checks are off',
   page_failed: 'The page did not do it',

@@ -3,6 +3,7 @@ import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { type Page, toPage } from './pagination';
+import { sessionIsLive } from './sessions';
 
 interface HelpRequestRow {
   seq: number;
@@ -187,6 +188,30 @@ export async function expireDueRequests(
     [now, ...narrowed],
   );
   return rows.map(toStored);
+}
+
+/** Closes the open requests whose session is no longer live as withdrawn (nobody can answer in its tab); what it closed. */
+export async function withdrawRequestsOfEndedSessions(
+  tx: Queryable,
+  now: Date,
+): Promise<StoredHelpRequest[]> {
+  const rows = await tx.query<HelpRequestRow>(
+    `update help_requests set status = 'closed', outcome = 'withdrawn', answered_at = $1
+      where status = 'open'
+        and not exists (select 1 from sessions where sessions.id = help_requests.session_id and ${sessionIsLive('sessions.status')})
+      returning ${COLUMNS}`,
+    [now],
+  );
+  return rows.map(toStored);
+}
+
+/** How many requests of the account are open. */
+export async function countOpenRequests(tx: Queryable, accountId: string): Promise<number> {
+  const [row] = await tx.query<{ open: number }>(
+    `select count(*)::int as open from help_requests where account_id = $1 and status = 'open'`,
+    [accountId],
+  );
+  return row?.open ?? 0;
 }
 
 /** Deletes closed requests answered before `before`. */

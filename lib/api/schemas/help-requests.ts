@@ -1,8 +1,10 @@
 import { z } from '../zod';
 import { Id, listOf, Timestamp } from './common';
 
-/** How a request ended: the person's answer, or nobody answered in time. */
-export const HelpOutcome = z.enum(['done', 'answer', 'choice', 'declined', 'timed_out']);
+/**
+ * How a request ended: the person's answer, nobody answered in time, or its session ended first (withdrawn).
+ */
+export const HelpOutcome = z.enum(['done', 'answer', 'choice', 'declined', 'timed_out', 'withdrawn']);
 
 /**
  * A request for a person, made by an agent (`request_human`) or a run (`ask_human`) on a tab of a running

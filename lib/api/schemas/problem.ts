@@ -29,6 +29,7 @@ export const PROBLEM_CODES = [
   'browser_unavailable',
   'session_limit',
   'stream_limit',
+  'help_limit',
   'at_capacity',
   'proxy_check_off',
   'page_failed',
