@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { storage } from 'wxt/utils/storage';
+import { addManagerMenuItem, MANAGER_MENU_ITEM, openManager } from '../../lib/manager-tab';
 import { createReceiver } from '../../lib/messaging/receive';
 import { EMPTY_HISTORY, type PollHistory } from '../../lib/scheduling/watch-plan';
 import { connection, watchedRuns } from '../../lib/storage';
@@ -95,6 +96,10 @@ export default defineBackground(() => {
     quietly(openFromNotification(id, watcher.markSeen, inbox.takeOver)),
   );
   browser.runtime.onStartup.addListener(() => quietly(sessions.reconcile()));
+  browser.runtime.onInstalled.addListener(addManagerMenuItem);
+  browser.contextMenus.onClicked.addListener(
+    ({ menuItemId }) => menuItemId === MANAGER_MENU_ITEM && quietly(openManager()),
+  );
 
   holdStreamWhileNeeded(stream);
   keepBadgeCurrent();

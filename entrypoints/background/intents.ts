@@ -49,7 +49,7 @@ export function createIntentHandlers({
   return {
     'profiles.refresh': ({ filter }) => refreshProfiles(filter),
     'profiles.more': () => moreProfiles(),
-    'profiles.search': ({ q, cursor }) => searchProfiles(q, cursor),
+    'profiles.search': ({ type: _, ...asked }) => searchProfiles(asked),
     'proxies.refresh': () => refreshList(cachedProxies, async () => (await requireApi()).listProxies(LIST)),
     'proxies.search': async ({ q, failing }) =>
       (

@@ -14,9 +14,9 @@ let latest = 0;
 
 type ProfileQuery = NonNullable<Parameters<ApiClient['listProfiles']>[0]>;
 
-function queryOf({ q, tag, status, sort }: ProfileFilter): ProfileQuery {
+function queryOf({ q, tag, status, sort }: ProfileFilter, limit = PAGE): ProfileQuery {
   return {
-    limit: PAGE,
+    limit,
     ...(q?.trim() ? { q: q.trim() } : {}),
     ...(tag ? { tag } : {}),
     ...(status ? { status } : {}),
@@ -44,13 +44,23 @@ export async function refreshProfiles(filter?: ProfileFilter): Promise<void> {
   );
 }
 
-/** A page of the profiles `q` matches, for a picker: answered, not cached. */
-export async function searchProfiles(q: string, cursor?: string) {
-  const { data, next_cursor } = await (await requireApi()).listProfiles({
-    ...queryOf({ q }),
+/** A page of the profiles a filter matches, for a picker or the manager: answered, not cached. */
+export async function searchProfiles({
+  cursor,
+  limit,
+  total,
+  ...filter
+}: ProfileFilter & { cursor?: string | undefined; limit?: number | undefined; total?: boolean | undefined }) {
+  const {
+    data,
+    next_cursor,
+    total: count,
+  } = await (await requireApi()).listProfiles({
+    ...queryOf(filter, limit),
     ...(cursor ? { cursor } : {}),
+    ...(total ? { total: 'true' } : {}),
   });
-  return { data, next_cursor };
+  return { data, next_cursor, total: count };
 }
 
 /** Adds the next page of the cached list to it, unless the list changed meanwhile. */

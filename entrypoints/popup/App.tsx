@@ -5,8 +5,10 @@ import { useItem } from '../../components/hooks';
 import { Options } from '../../components/Options';
 import { Outcome } from '../../components/Outcome';
 import { quotaText } from '../../components/quota';
-import { noteReply, useSaidByBanner, useServiceDownBanner } from '../../components/service-down';
+import { ServiceDownBanner } from '../../components/ServiceDownBanner';
+import { noteReply, useSaidByBanner } from '../../components/service-down';
 import { t } from '../../lib/i18n';
+import { openManager } from '../../lib/manager-tab';
 import { connector } from '../../lib/messaging/connector';
 import { connection, pendingView, quota } from '../../lib/storage';
 import { Automation } from './Automation';
@@ -14,22 +16,6 @@ import { Profiles } from './Profiles';
 import { Proxies } from './Proxies';
 import { Requests, RequestsLine } from './Requests';
 import { Sessions } from './Sessions';
-
-/** Says once, for every view, that the service cannot be reached and what to do. */
-function ServiceDownBanner() {
-  const down = useServiceDownBanner();
-  if (!down) return null;
-  return (
-    <div role="alert" class="problem banner">
-      <p>
-        <strong>{down.message}</strong> {t('serviceDownHint')}
-      </p>
-      <button type="button" onClick={() => location.reload()}>
-        {t('tryAgain')}
-      </button>
-    </div>
-  );
-}
 
 const VIEWS = ['profiles', 'proxies', 'sessions', 'automation', 'requests'] as const;
 
@@ -124,6 +110,9 @@ export function App() {
       last seen says nothing true while the service is down. */}
       <footer class="bar muted">
         {quotaSeen && !serviceDown && <span role="status">{quotaText(quotaSeen)}</span>}
+        <button type="button" class="link" onClick={() => openManager().then(() => close())}>
+          {t('openManager')}
+        </button>
         <button
           type="button"
           class="icon"

@@ -3,6 +3,7 @@ import { Confirm } from '../../components/Confirm';
 import { useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
 import { RowMenu } from '../../components/RowMenu';
+import { StartStop } from '../../components/StartStop';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
@@ -73,27 +74,7 @@ export function ProfileRow(props: ProfileRowProps) {
           <small class="tags">{profile.tags.map((tag) => `#${tag}`).join(' ')}</small>
         )}
       </div>
-      {/* Busy, it keeps the focus and says what is under way. */}
-      <button
-        type="button"
-        class={running ? undefined : 'primary'}
-        aria-disabled={task.busy}
-        aria-label={
-          task.busy
-            ? `${t(running ? 'stopping' : 'starting')} ${name}`
-            : t(running ? 'stopNamed' : 'startNamed', name)
-        }
-        onClick={() =>
-          task.busy ||
-          task.run(() =>
-            running
-              ? connector.send({ type: 'session.stop', profileId: id })
-              : connector.send({ type: 'session.start', profileId: id }),
-          )
-        }
-      >
-        {task.busy ? t(running ? 'stopping' : 'starting') : t(running ? 'stop' : 'start')}
-      </button>
+      <StartStop profile={profile} running={running} task={task} />
       <RowMenu label={t('moreActionsNamed', name)} lands={id}>
         <button type="button" aria-label={t('editNamed', name)} onClick={onEdit}>
           {t('edit')}

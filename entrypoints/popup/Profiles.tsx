@@ -1,27 +1,25 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { BulkActions } from '../../components/BulkActions';
 import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
 import { KeptList } from '../../components/KeptList';
 import { LoadMore } from '../../components/LoadMore';
 import { useEditing } from '../../components/landing';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
-import { placeOf } from '../../components/proxy-check';
+import { proxyText } from '../../components/profile-proxy';
 import { useRovingRows } from '../../components/roving';
 import { SearchBox } from '../../components/SearchBox';
+import { StatusFilter } from '../../components/StatusFilter';
 import { useSaidByBanner } from '../../components/service-down';
 import { PROFILE_SORTS, type ProfileSortName } from '../../lib/api/profile-sorts';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProfiles, cachedProxies, type ProfileFilter } from '../../lib/storage';
-import { BulkActions } from './BulkActions';
 import { ProfileForm } from './ProfileForm';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProfileRow } from './ProfileRow';
 import { TagChips } from './TagChips';
-
-/** A proxy URL as a row shows it: its host and port, without the scheme or the user name. */
-const hostOf = (url: string) => url.replace(/^[a-z0-9]+:\/\/(?:[^@/]*@)?/i, '');
 
 const sameFilter = (a: ProfileFilter, b: ProfileFilter) =>
   (a.q?.trim() ?? '') === (b.q?.trim() ?? '') &&
@@ -84,13 +82,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
     setAllMatching(false);
     setFilter((current) => ({ ...current, ...part }));
   };
-  /** The proxy as a person knows it, and for a saved one how its last check went: "Berlin ✓ Berlin, DE". */
-  const proxyOf = ({ proxy, proxy_id }: Profile) => {
-    const saved = proxies?.find(({ id }) => id === proxy_id);
-    const check = saved?.last_check;
-    if (!saved) return proxy ? hostOf(proxy) : t(proxy_id ? 'savedProxy' : 'noProxy');
-    return check ? `${saved.name} ${check.ok ? `✓ ${placeOf(check)}` : `✗ ${t('failsShort')}`}` : saved.name;
-  };
+  const proxyOf = (profile: Profile) => proxyText(profile, proxies);
   const allShownPicked = Boolean(shown?.length) && picked.length === shown?.length;
   return (
     <KeptList savedAt={listing?.savedAt}>
@@ -122,19 +114,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
               {t('selectAllShown')}
             </label>
           ) : null}
-          <select
-            aria-label={t('profileStatusFilter')}
-            class="narrow"
-            value={filter?.status ?? ''}
-            onInput={(event) => {
-              const status = event.currentTarget.value;
-              change({ status: status === 'running' || status === 'idle' ? status : undefined });
-            }}
-          >
-            <option value="">{t('anyStatus')}</option>
-            <option value="running">{t('running')}</option>
-            <option value="idle">{t('idle')}</option>
-          </select>
+          <StatusFilter status={filter?.status} onStatus={(status) => change({ status })} />
           <select
             aria-label={t('sortProfiles')}
             class="narrow"

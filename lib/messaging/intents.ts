@@ -32,6 +32,14 @@ const RunEnvelope = z
 /** A profile or proxy to save, checked as an envelope only: the service checks the fields, as for a run. */
 const Body = z.looseObject({});
 
+/** What a list of profiles is narrowed to and ordered by. */
+const narrowing = {
+  q: z.optional(z.string()),
+  tag: z.optional(z.string()),
+  status: z.optional(z.enum(['idle', 'running'])),
+  sort: z.optional(z.enum(PROFILE_SORTS)),
+};
+
 const intent = <S extends z.core.$ZodLooseShape>(shape: S) => z.strictObject({ type: z.string(), ...shape });
 
 /**
@@ -41,23 +49,21 @@ const intent = <S extends z.core.$ZodLooseShape>(shape: S) => z.strictObject({ t
  */
 export const Intents = {
   /** Lists read from the service into their caches; profiles by their first page, for `filter` if given. */
-  'profiles.refresh': intent({
-    filter: z.optional(
-      z.strictObject({
-        q: z.optional(z.string()),
-        tag: z.optional(z.string()),
-        status: z.optional(z.enum(['idle', 'running'])),
-        sort: z.optional(z.enum(PROFILE_SORTS)),
-      }),
-    ),
-  }),
+  'profiles.refresh': intent({ filter: z.optional(z.strictObject(narrowing)) }),
   /** The next page of the profiles listed, added to the cached list. */
   'profiles.more': intent({}),
   /**
-   * A page of the profiles whose name or tags hold `q`, answered and not cached: a picker's own search, which
-   * the Profiles view's list and filter know nothing of.
+   * A page of the profiles whose name or tags hold `q` (and the rest of a filter), answered and not cached: a
+   * picker's own search and the manager's table, which the Profiles view's list and filter know nothing of.
+   * `limit` up to the service's 100; `total` adds the count of all that match.
    */
-  'profiles.search': intent({ q: z.string(), cursor: z.optional(z.string()) }),
+  'profiles.search': intent({
+    ...narrowing,
+    q: z.string(),
+    cursor: z.optional(z.string()),
+    limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100))),
+    total: z.optional(z.boolean()),
+  }),
   'proxies.refresh': intent({}),
   /** The proxies whose name or user@host:port hold `q` (only the failing ones if `failing`): answered, not cached. */
   'proxies.search': intent({ q: z.string(), failing: z.boolean() }),

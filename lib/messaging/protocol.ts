@@ -23,7 +23,7 @@ export interface StopAllResult {
 export interface IntentReplies {
   'profiles.refresh': undefined;
   'profiles.more': undefined;
-  'profiles.search': { data: Profile[]; next_cursor: string | null };
+  'profiles.search': { data: Profile[]; next_cursor: string | null; total?: number | undefined };
   'proxies.refresh': undefined;
   'proxies.search': ProxyConfig[];
   'sessions.refresh': Session[];

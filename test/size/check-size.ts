@@ -40,7 +40,9 @@ import { runWxt } from '../../scripts/wxt';
 // Then the worker's 27 KB: a whole list read from the service is read again, not saved, when a change landed while
 // it was on its way (a save's answer, an event), and sessions heard of on the event stream are read for their
 // DevTools address: 26,598 bytes with the second alone, 26,720 with both (gzip -9 of the built background.js).
-const BUDGETS_KB = { popup: 39, background: 27, dashboard: 30 };
+// The manager (issue 53), a table of every profile in a tab, has its own page and budget; it shares the popup's
+// components (bulk actions, the connection form, search), so most of its script is chunks the popup loads too.
+const BUDGETS_KB = { popup: 39, background: 27, dashboard: 30, manager: 45 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 
@@ -85,6 +87,7 @@ const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8'))
 const figures = {
   popup: loadedScripts(htmlScripts(join(outDir, manifest.action.default_popup))),
   background: loadedScripts([join(outDir, manifest.background.service_worker)]),
+  manager: loadedScripts(htmlScripts(join(outDir, 'manager.html'))),
   // The pages' one entry and any chunk it splits off: every script of the build.
   dashboard: readdirSync(dashboardAssets)
     .filter((file) => file.endsWith('.js'))

@@ -44,6 +44,8 @@ export function installBrowser() {
     removePermission: vi.fn(async (_: { origins: string[] }) => true),
     onCommand: event<[command: string]>(),
     onConnect: event<[port: { name: string; onDisconnect: ReturnType<typeof event> }]>(),
+    createMenuItem: vi.fn((_: { id: string; title: string; contexts: string[] }) => {}),
+    onMenuClicked: event<[info: { menuItemId: string | number }]>(),
   };
   Object.assign(fakeBrowser.i18n, { getMessage });
   Object.assign(fakeBrowser.action, { openPopup: stubs.openPopup });
@@ -57,6 +59,7 @@ export function installBrowser() {
   });
   Object.assign(fakeBrowser, {
     commands: { onCommand: stubs.onCommand },
+    contextMenus: { create: stubs.createMenuItem, onClicked: stubs.onMenuClicked },
     permissions: {
       request: stubs.requestPermission,
       contains: stubs.containsPermission,

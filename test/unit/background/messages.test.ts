@@ -98,6 +98,20 @@ describe('start-up', () => {
     expect(listened(fakeBrowser.runtime.onStartup)).toBe(true);
   });
 
+  it('puts Open in a tab in the toolbar button’s menu on install, which opens the manager', async () => {
+    const stubs = installBrowser();
+    const opened = vi.spyOn(fakeBrowser.tabs, 'create');
+    background.main();
+    await fakeBrowser.runtime.onInstalled.trigger({ reason: 'install', temporary: false });
+    expect(stubs.createMenuItem).toHaveBeenCalledWith({
+      id: 'open-manager',
+      title: 'Open in a tab',
+      contexts: ['action'],
+    });
+    await stubs.onMenuClicked.trigger({ menuItemId: 'open-manager' });
+    expect(opened).toHaveBeenCalledWith({ url: 'chrome-extension://test-extension-id/manager.html' });
+  });
+
   it('reconciles the sessions with the service, so a session that is gone is not shown running', async () => {
     const gone = service.stopSession(service.startSession('prf_1').id, 'service_shutdown');
     const alive = service.startSession('prf_2');

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { download } from '../../components/download';
-import { useItem } from '../../components/hooks';
-import { bulkCostText } from '../../components/quota';
-import type { BulkRequestInput, BulkSelection } from '../../lib/api/inputs/bulk';
-import type { BulkResult } from '../../lib/api/schemas/bulk';
-import type { Profile } from '../../lib/api/schemas/profiles';
-import { t } from '../../lib/i18n';
-import { connector } from '../../lib/messaging/connector';
-import { cachedProxies, cachedSessions, plan, quota, savedScripts } from '../../lib/storage';
+import type { BulkRequestInput, BulkSelection } from '../lib/api/inputs/bulk';
+import type { BulkResult } from '../lib/api/schemas/bulk';
+import type { Profile } from '../lib/api/schemas/profiles';
+import { t } from '../lib/i18n';
+import { connector } from '../lib/messaging/connector';
+import { cachedProxies, cachedSessions, plan, quota, savedScripts } from '../lib/storage';
+import { download } from './download';
+import { useItem } from './hooks';
+import { bulkCostText } from './quota';
 
 type Action = 'start' | 'stop' | 'delete' | 'proxy' | 'tags' | 'run' | 'cookies';
 const ACTIONS: Action[] = ['start', 'stop', 'delete', 'proxy', 'tags', 'run', 'cookies'];
@@ -145,7 +145,9 @@ export function BulkActions({
   return (
     <div class="stack bulk">
       <div class="bar wrap">
-        <span class="grow">{t('selectedCount', count)}</span>
+        <span class="grow" role="status">
+          {t('selectedCount', count)}
+        </span>
         {ACTIONS.map((action) => (
           <button
             key={action}

@@ -1,0 +1,38 @@
+import type { Profile } from '../lib/api/schemas/profiles';
+import { t } from '../lib/i18n';
+import { connector } from '../lib/messaging/connector';
+import type { useTask } from './hooks';
+
+/** A profile's one primary action, Start or Stop; busy, it keeps the focus and says what is under way. */
+export function StartStop({
+  profile: { id, name },
+  running,
+  task,
+}: {
+  profile: Profile;
+  running: boolean;
+  task: ReturnType<typeof useTask>;
+}) {
+  return (
+    <button
+      type="button"
+      class={running ? undefined : 'primary'}
+      aria-disabled={task.busy}
+      aria-label={
+        task.busy
+          ? `${t(running ? 'stopping' : 'starting')} ${name}`
+          : t(running ? 'stopNamed' : 'startNamed', name)
+      }
+      onClick={() =>
+        task.busy ||
+        task.run(() =>
+          running
+            ? connector.send({ type: 'session.stop', profileId: id })
+            : connector.send({ type: 'session.start', profileId: id }),
+        )
+      }
+    >
+      {task.busy ? t(running ? 'stopping' : 'starting') : t(running ? 'stop' : 'start')}
+    </button>
+  );
+}

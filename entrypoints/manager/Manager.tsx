@@ -1,0 +1,171 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { BulkActions } from '../../components/BulkActions';
+import { ConnectForm } from '../../components/ConnectForm';
+import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
+import { Outcome } from '../../components/Outcome';
+import { Problem } from '../../components/Problem';
+import { proxyText } from '../../components/profile-proxy';
+import { SearchBox } from '../../components/SearchBox';
+import { ServiceDownBanner } from '../../components/ServiceDownBanner';
+import { Shortcuts } from '../../components/Shortcuts';
+import { StatusFilter } from '../../components/StatusFilter';
+import type { Profile } from '../../lib/api/schemas/profiles';
+import { t } from '../../lib/i18n';
+import { connector } from '../../lib/messaging/connector';
+import { cachedProxies, cachedSessions, connection, type ProfileFilter } from '../../lib/storage';
+import { ColumnsMenu } from './ColumnsMenu';
+import { type Layout, readLayout, sortAfterClick } from './columns';
+import { changeOf, type Edit, type EditableField, editOf } from './edits';
+import { ProfileTable } from './ProfileTable';
+import { NOTHING, type Selection, selectedCount } from './selection';
+import { COLUMN_LABELS } from './TableHead';
+import { useProfilePages } from './use-pages';
+
+/** Where the page keeps its columns' layout: it is this page's alone, not shared state. */
+const LAYOUT_KEY = 'manager.layout';
+const TYPING_PAUSE_MS = 300;
+
+/**
+ * Every profile of the account in one table, in a tab: search, status and the order on the service; columns shown,
+ * hidden and resized; a spreadsheet's selection with the popup's bulk actions; names, tags and notes edited in
+ * place with Undo. It reaches the worker as the popup does, and follows the service's events while open.
+ */
+export function Manager() {
+  const saved = useItem(connection);
+  const apiKey = saved?.apiKey;
+  useEffect(() => (apiKey ? connector.followEvents() : undefined), [apiKey]);
+  if (!saved) return null;
+  if (!apiKey)
+    return (
+      <main>
+        <h1>{t('managerTitle')}</h1>
+        <ConnectForm serviceUrl={saved.serviceUrl} onConnecting={() => undefined} onDone={() => undefined} />
+      </main>
+    );
+  return <Table />;
+}
+
+function Table() {
+  const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
+  const sessions = useItem(cachedSessions);
+  const [typed, setTyped] = useState<ProfileFilter>({});
+  const settled = useSettled(typed, TYPING_PAUSE_MS);
+  // One object per filter asked for, so that the pages are read again only when it changes.
+  const filter = useMemo(() => settled, [settled.q, settled.status, settled.sort, settled.tag]);
+  const pages = useProfilePages(filter);
+  const [layout, setLayout] = useState<Layout>(() => readLayout(localStorage.getItem(LAYOUT_KEY)));
+  const [selection, setSelection] = useState<Selection>(NOTHING);
+  const [editing, setEditing] = useState<{ id: string; field: EditableField } | null>(null);
+  const [edits, setEdits] = useState<Edit[]>([]);
+  const [outcome, setOutcome] = useState('');
+  const saving = useTask();
+  const search = useRef<HTMLInputElement>(null);
+  useSearchKey(search, true);
+  useEffect(() => localStorage.setItem(LAYOUT_KEY, JSON.stringify(layout)), [layout]);
+  useEffect(() => setSelection(NOTHING), [filter]);
+
+  const total = pages.total ?? 0;
+  const count = selectedCount(selection, total);
+  const picked = selection.all ? [] : pages.rows.filter(({ id }) => selection.ids.has(id));
+  const runningIds = sessions && new Set(sessions.data.map(({ profile_id }) => profile_id));
+  const change = (part: ProfileFilter) => setTyped((current) => ({ ...current, ...part }));
+
+  async function save(profile: Profile, field: EditableField, text: string, undo = editOf(profile, field)) {
+    setEditing(null);
+    const reply = await saving.run(() =>
+      connector.send({ type: 'profile.update', profileId: profile.id, changes: changeOf(field, text) }),
+    );
+    if (!reply.ok) return;
+    pages.replace(reply.value);
+    setEdits((done) => [...done, undo]);
+    setOutcome(t('editSaved', t(COLUMN_LABELS[field]), reply.value.name));
+  }
+
+  async function undoLast() {
+    const last = edits.at(-1);
+    if (!last) return;
+    const reply = await saving.run(() =>
+      connector.send({ type: 'profile.update', profileId: last.profileId, changes: last.undo }),
+    );
+    if (!reply.ok) return;
+    pages.replace(reply.value);
+    setEdits((done) => done.slice(0, -1));
+    setOutcome(t('editUndone', t(COLUMN_LABELS[last.field]), reply.value.name));
+  }
+
+  return (
+    <>
+      <header class="bar manager-head">
+        <h1>{t('managerTitle')}</h1>
+        <SearchBox
+          field={search}
+          label={t('searchProfiles')}
+          hint={t('searchProfilesHint')}
+          value={typed.q ?? ''}
+          onText={(q) => change({ q })}
+        />
+        <StatusFilter status={typed.status} onStatus={(status) => change({ status })} />
+        <ColumnsMenu layout={layout} onLayout={setLayout} />
+        <details class="keys">
+          <summary>{t('keyboardShortcuts')}</summary>
+          <p>{t('managerKeys')}</p>
+          <Shortcuts />
+        </details>
+      </header>
+      <main class="manager">
+        <ServiceDownBanner />
+        <div class="bar">
+          <span role="status" class="grow" aria-busy={pages.busy}>
+            {pages.total === null
+              ? t('loadingProfiles')
+              : t(total === 1 ? 'profilesOne' : 'profilesTotal', total)}
+          </span>
+          {edits.length > 0 && (
+            <button type="button" disabled={saving.busy} onClick={undoLast}>
+              {t('undo')}
+            </button>
+          )}
+        </div>
+        {/* The bar keeps its place when nothing is selected, so that a click that selects moves no row. */}
+        <div class="bulk-slot">
+          <BulkActions
+            selection={
+              selection.all
+                ? { filter: { q: filter.q?.trim() || undefined, tag: filter.tag, status: filter.status } }
+                : { ids: picked.map(({ id }) => id) }
+            }
+            count={count}
+            picked={picked}
+            onDone={(said) => {
+              setSelection(NOTHING);
+              setOutcome(said);
+              pages.reload();
+            }}
+          />
+        </div>
+        {outcome && <Outcome text={outcome} />}
+        <Problem error={saving.error} />
+        <Problem error={pages.error} retry={pages.reload} />
+        <ProfileTable
+          rows={pages.rows}
+          total={Math.max(total, pages.rows.length)}
+          want={pages.want}
+          layout={layout}
+          onLayout={setLayout}
+          sort={filter.sort}
+          onSort={(column) => {
+            const sort = sortAfterClick(column, filter.sort);
+            change({ sort: sort === 'created' ? undefined : sort });
+          }}
+          selection={selection}
+          onSelection={setSelection}
+          isRunning={(profile) => (runningIds ? runningIds.has(profile.id) : profile.status === 'running')}
+          proxyOf={(profile) => proxyText(profile, proxies)}
+          editing={editing}
+          onEdit={setEditing}
+          onSave={(profile, field, text) => void save(profile, field, text)}
+        />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Manager } from '../../../entrypoints/manager/Manager';
+import type { Profile } from '../../../lib/api/schemas/profiles';
+import { connection } from '../../../lib/storage';
+import { mockConnector } from '../popup/connector-mock';
+import { installPopupBrowser, list, ok, profile } from '../popup/harness';
+
+const profiles = [
+  profile('prf_1', 'Shop', { tags: ['shop'], notes: 'old note' }),
+  profile('prf_2', 'Mail'),
+  profile('prf_3', 'Bank'),
+];
+const answers = {
+  'profiles.search': () => ok({ ...list(...profiles), total: profiles.length }),
+  'proxies.refresh': () => ok(undefined),
+  'profile.update': ({ profileId, changes }: { profileId: string; changes: Partial<Profile> }) =>
+    ok({
+      ...(profiles.find(({ id }) => id === profileId) as Profile),
+      ...changes,
+      applies_at_next_start: false,
+    }),
+};
+
+beforeEach(async () => {
+  installPopupBrowser();
+  await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: 'pp_live_x' });
+});
+afterEach(cleanup);
+
+const rowOf = (name: string) => screen.getByText(name, { exact: true }).closest('tr') as HTMLElement;
+
+describe('the manager', () => {
+  it('lists every profile in a table read through the worker, a hundred at a time with the total', async () => {
+    const mock = mockConnector(answers);
+    render(<Manager />);
+    await screen.findByText('Bank');
+    expect(screen.getByRole('status').textContent).toBe('3 profiles');
+    expect(mock.sentOf('profiles.search')[0]).toEqual({
+      type: 'profiles.search',
+      q: '',
+      limit: 100,
+      total: true,
+    });
+    expect(mock.followed()).toBe(1);
+  });
+
+  it('edits a note in place on a double click, and puts it back with Undo', async () => {
+    const mock = mockConnector(answers);
+    render(<Manager />);
+    await screen.findByText('old note');
+    fireEvent.dblClick(screen.getByText('old note'));
+    const field = screen.getByLabelText('Edit Notes of Shop') as HTMLInputElement;
+    fireEvent.input(field, { target: { value: 'new note' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await screen.findByText('Saved the Notes of Shop.');
+    expect(mock.sentOf('profile.update')).toEqual([
+      { type: 'profile.update', profileId: 'prf_1', changes: { notes: 'new note' } },
+    ]);
+    expect(screen.getByText('new note')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    await screen.findByText('Put back the Notes of Shop.');
+    expect(mock.sentOf('profile.update')[1]).toEqual({
+      type: 'profile.update',
+      profileId: 'prf_1',
+      changes: { notes: 'old note' },
+    });
+  });
+
+  it('selects with clicks as a spreadsheet does, offers the bulk actions, and moves and selects by keyboard', async () => {
+    mockConnector(answers);
+    render(<Manager />);
+    await screen.findByText('Bank');
+    fireEvent.click(within(rowOf('Shop')).getByText('Shop'));
+    fireEvent.click(within(rowOf('Bank')).getByText('Bank'), { shiftKey: true });
+    await screen.findByText('3 selected');
+    expect(screen.getByRole('button', { name: 'Delete 3' })).toBeTruthy();
+    fireEvent.click(within(rowOf('Mail')).getByText('Mail'), { ctrlKey: true });
+    await screen.findByText('2 selected');
+    fireEvent.keyDown(rowOf('Shop'), { key: 'Escape' });
+    await screen.findByText('3 profiles');
+    rowOf('Shop').focus();
+    fireEvent.focusIn(rowOf('Shop'));
+    fireEvent.keyDown(rowOf('Shop'), { key: 'ArrowDown' });
+    await waitFor(() => expect(document.activeElement).toBe(rowOf('Mail')));
+    fireEvent.keyDown(rowOf('Mail'), { key: ' ' });
+    await screen.findByText('1 selected');
+    fireEvent.keyDown(rowOf('Mail'), { key: 'Enter' });
+    expect(screen.getByRole('button', { name: 'Clone Mail' })).toBeTruthy();
+  });
+});
