@@ -4,7 +4,7 @@ import type { BulkResult } from '../lib/api/schemas/bulk';
 import type { Profile } from '../lib/api/schemas/profiles';
 import { t } from '../lib/i18n';
 import { connector } from '../lib/messaging/connector';
-import { cachedProxies, cachedSessions, plan, quota, savedScripts } from '../lib/storage';
+import { cachedProxies, cachedSessions, type ProfileFilter, plan, quota, savedScripts } from '../lib/storage';
 import { download } from './download';
 import { useItem } from './hooks';
 import { bulkCostText } from './quota';
@@ -13,6 +13,11 @@ type Action = 'start' | 'stop' | 'delete' | 'proxy' | 'tags' | 'run' | 'cookies'
 const ACTIONS: Action[] = ['start', 'stop', 'delete', 'proxy', 'tags', 'run', 'cookies'];
 /** Actions whose bar button says how many profiles it is for; the others open a question first. */
 const COUNTED: Action[] = ['start', 'stop', 'delete'];
+/** Every profile a list's filter matches, in the list's order, as a bulk action's selection. */
+export const allMatching = ({ q, tag, status, sort }: ProfileFilter): BulkSelection => ({
+  filter: { q: q?.trim() || undefined, tag, status, sort },
+});
+
 /** Failures named one by one in the outcome; the rest are counted. */
 const NAMED_FAILURES = 10;
 

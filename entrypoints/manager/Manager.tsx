@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { BulkActions } from '../../components/BulkActions';
+import { allMatching, BulkActions } from '../../components/BulkActions';
 import { ConnectForm } from '../../components/ConnectForm';
 import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
 import { Outcome } from '../../components/Outcome';
@@ -129,11 +129,7 @@ function Table() {
         {/* The bar keeps its place when nothing is selected, so that a click that selects moves no row. */}
         <div class="bulk-slot">
           <BulkActions
-            selection={
-              selection.all
-                ? { filter: { q: filter.q?.trim() || undefined, tag: filter.tag, status: filter.status } }
-                : { ids: picked.map(({ id }) => id) }
-            }
+            selection={selection.all ? allMatching(filter) : { ids: picked.map(({ id }) => id) }}
             count={count}
             picked={picked}
             onDone={(said) => {

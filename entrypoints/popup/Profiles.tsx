@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { BulkActions } from '../../components/BulkActions';
+import { BulkActions, allMatching as matching } from '../../components/BulkActions';
 import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
 import { KeptList } from '../../components/KeptList';
 import { LoadMore } from '../../components/LoadMore';
@@ -153,18 +153,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
           </div>
         ) : null}
         <BulkActions
-          selection={
-            allMatching
-              ? {
-                  filter: {
-                    q: listed.q?.trim() || undefined,
-                    tag: listed.tag,
-                    status: listed.status,
-                    sort: listed.sort,
-                  },
-                }
-              : { ids: picked.map(({ id }) => id) }
-          }
+          selection={allMatching ? matching(listed) : { ids: picked.map(({ id }) => id) }}
           count={allMatching ? (total ?? 0) : picked.length}
           picked={allMatching ? [] : picked}
           onDone={(outcome) => {
