@@ -15,10 +15,12 @@ import type { Route } from '../http/route';
 import { takeStreamSlot } from '../http/stream-slot';
 import { refuseNulInPath } from '../http/validate';
 import { MCP_PATH, mcpEndpoint } from '../mcp/endpoint';
+import { measureRequests } from '../metrics/http-metrics';
 import { routes as contractRoutes } from '../routes/index';
 import { internalRoutes } from '../routes/internal';
 import { livePages } from '../routes/live-pages';
 import { metaRoutes } from '../routes/meta';
+import { metricsRoutes } from '../routes/metrics';
 
 /**
  * The HTTP app: the v1 routes declared from the contract (routes/index.ts) behind request logs, CORS,
@@ -34,9 +36,12 @@ export function createApp(
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use('*', resolveClientAddress(deps.config.trustProxy));
+  if (deps.config.metricsToken !== null) app.use('*', measureRequests());
+  if (deps.tracing) app.use('*', deps.tracing.traceRequests);
   app.use('*', requestLog(deps.log));
   app.use('*', extensionCors());
   app.route('/', metaRoutes(deps, routes));
+  app.route('/', metricsRoutes(deps));
   app.route('/', dashboardPages());
   app.route('/dashboard/api', dashboardApi(deps));
   app.route('/internal', internalRoutes(deps));

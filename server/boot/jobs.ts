@@ -16,6 +16,7 @@ export function backgroundJobs(deps: AppDeps): Job[] {
   const { db, clock, log, keyCache, sessions, automation } = deps;
   let stopHearingKeys: () => Promise<void> = async () => {};
   const jobs: (Job | null)[] = [
+    deps.tracing,
     {
       name: 'key cache',
       start: async () => {

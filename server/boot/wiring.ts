@@ -15,6 +15,7 @@ import type { AppDeps, BaseDeps } from '../http/deps';
 import { LiveTokens } from '../live/live-tokens';
 import { withLiveViewUrls } from '../live/live-view-urls';
 import { createSessionGlance } from '../live/session-glance';
+import { tracingTo } from '../metrics/tracing';
 import { createAgentPages } from '../pages/agent-pages';
 import { CdpTokens } from '../sessions/cdp-tokens';
 import { createSessionManager } from '../sessions/manager';
@@ -88,5 +89,6 @@ export function wireService(base: BaseDeps): AppDeps {
     nodeAuthKey: authKey,
     membership,
     relay,
+    tracing: tracingTo(base.config.otlpEndpoint, base.config.version),
   };
 }

@@ -49,6 +49,12 @@ export interface Config {
   signup: 'open' | 'closed';
   events: { heartbeatMs: number };
   webhooks: WebhookSettings;
+  /** The bearer token /metrics asks for (METRICS_TOKEN); null leaves /metrics off. */
+  metricsToken: string | null;
+  /** Where traces go over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT); null sends none. */
+  otlpEndpoint: string | null;
+  /** An Enterprise key made at start unless an account has it (BOOTSTRAP_KEY), for a first start; null makes none. */
+  bootstrapKey: string | null;
   logLevel: LogLevel;
   version: string;
 }
@@ -144,6 +150,9 @@ const environment = z.object({
   WEBHOOK_ALLOW_HTTP: unsetWhen(empty, z.optional(boolean)),
   WEBHOOK_RETRY_SCHEDULE: unsetWhen(empty, z.prefault(schedule, WEBHOOK_RETRY_SCHEDULE)),
   WEBHOOK_TIMEOUT: secondsOr(10),
+  METRICS_TOKEN: unsetWhen(empty, z.optional(anyText)),
+  OTEL_EXPORTER_OTLP_ENDPOINT: unsetWhen(empty, z.optional(anyText)),
+  BOOTSTRAP_KEY: unsetWhen(empty, z.optional(anyText)),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
@@ -198,6 +207,9 @@ function toConfig(variables: z.output<typeof environment>, env: NodeJS.ProcessEn
       retryDelaysS: variables.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: variables.WEBHOOK_TIMEOUT,
     },
+    metricsToken: variables.METRICS_TOKEN ?? null,
+    otlpEndpoint: variables.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+    bootstrapKey: variables.BOOTSTRAP_KEY ?? null,
     logLevel: variables.LOG_LEVEL,
     version: readVersion(),
   };

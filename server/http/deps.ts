@@ -14,6 +14,7 @@ import type { StreamSlots } from '../events/stream-slots';
 import type { Handoff } from '../handoff/handoff';
 import type { LiveTokens } from '../live/live-tokens';
 import type { SessionGlance } from '../live/session-glance';
+import type { Tracing } from '../metrics/tracing';
 import type { AgentPages } from '../pages/agent-pages';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import type { SessionManager } from '../sessions/manager';
@@ -63,4 +64,6 @@ export interface AppDeps extends BaseDeps {
   membership: Membership;
   /** The publisher's relay through NOTIFY, on PostgreSQL. */
   relay: Job | null;
+  /** Request traces over OTLP, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing: Tracing | null;
 }

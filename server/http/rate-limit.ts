@@ -4,6 +4,7 @@ import { HOURLY_LIMITS } from '../accounts/plans';
 import type { Clock } from '../core/clock';
 import { formatWait } from '../core/wait';
 import type { Database } from '../db/driver';
+import { quotaRefusals } from '../metrics/registry';
 import type { AccountOfKey } from '../store/accounts';
 import { type CountedRequest, countRequest } from '../store/request-counts';
 import type { AppEnv } from './env';
@@ -99,6 +100,7 @@ export function accountRateLimit(db: Database, clock: Clock, exceptPath?: string
 
 /** The 429 of a request over the plan's hourly limit. */
 export function hourlyRefusal(account: AccountOfKey, verdict: WindowVerdict): Response {
+  quotaRefusals.inc();
   return problemResponse({
     status: 429,
     code: 'rate_limited',

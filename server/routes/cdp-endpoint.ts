@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { UpgradeHandler } from '../http/upgrades';
+import { relayBytes } from '../metrics/registry';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import { type SessionSocketDeps, sessionSocket } from './session-socket';
 
@@ -48,18 +49,26 @@ function serveDevtools(
   devtools
     .attach(
       (text) => {
-        if (webSocket.bufferedAmount > MAX_BUFFERED_BYTES) webSocket.terminate();
-        else webSocket.send(text, { binary: false });
+        if (webSocket.bufferedAmount > MAX_BUFFERED_BYTES) return webSocket.terminate();
+        relayBytes.inc({ direction: 'to_client' }, byteLength(text));
+        webSocket.send(text, { binary: false });
       },
       (reason) => webSocket.close(1001, reason.slice(0, 120)),
     )
     .then((attached) => {
       if (webSocket.readyState !== webSocket.OPEN) return attached.detach();
       client = attached;
-      deliverTo((text) => attached.receive(text));
+      deliverTo((text) => {
+        relayBytes.inc({ direction: 'to_browser' }, byteLength(text));
+        attached.receive(text);
+      });
     })
     .catch((error: unknown) => {
       deps.log.warn('a DevTools client could not attach', { session_id: sessionId, error });
       webSocket.close(1011, 'the browser did not accept a new DevTools client');
     });
+}
+
+function byteLength(text: string | Buffer): number {
+  return typeof text === 'string' ? Buffer.byteLength(text) : text.length;
 }

@@ -5,6 +5,7 @@ import { profileDataDir } from '../core/data-dir';
 import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
 import { identityForLaunch } from '../identity/for-launch';
 import { launchFingerprint } from '../identity/presented';
+import { sessionStartSeconds } from '../metrics/registry';
 import { findPlan } from '../store/accounts';
 import { getProfileLaunchSettings } from '../store/profiles';
 import {
@@ -72,6 +73,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
     if (!settings || !plan) throw new NotFound('profile');
     if (settings.proxy) await refuseForbiddenProxy(config.egress, settings.proxy);
     const chromePath = chromeToLaunch(config.chromePath, log);
+    const timeStart = sessionStartSeconds.startTimer();
     const releaseSlot = slots.take();
     let row: SessionRow;
     try {
@@ -126,6 +128,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
       });
       idle.watch(row, browser.devtools, () => browsers.has(row.id));
       log.info('session started', { session_id: row.id, profile_id: profileId, pid: browser.pid });
+      timeStart();
       return await changeSession(events, (tx) => markRunning(tx, clock, row.id, browser));
     } catch (error) {
       releaseSlot();

@@ -3,6 +3,7 @@ import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
 import { nodeNotAnswering } from '../cluster/peers';
 import { profileDataDir } from '../core/data-dir';
 import { isDomainError } from '../core/domain-errors';
+import { browserCrashes } from '../metrics/registry';
 import {
   findSession,
   LIVE_SESSION_STATUSES,
@@ -102,6 +103,7 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
       const sessionId = row.id;
       if (!browsers.delete(sessionId)) return; // stopped by us
       log.info('browser exited on its own', { session_id: sessionId });
+      browserCrashes.inc();
       // Its helpers may outlive it a moment, still writing the profile: they end before its files are saved.
       await browser
         .stop()

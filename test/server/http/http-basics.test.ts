@@ -33,6 +33,10 @@ describe('public endpoints', () => {
     expect(await response.json()).toEqual({ status: 'ok', version: '0.1.0', uptime_s: expect.any(Number) });
   });
 
+  it('does not serve /metrics without a METRICS_TOKEN', async () => {
+    expect((await fetch(`${service.baseUrl}/metrics`)).status).toBe(404);
+  });
+
   it('serves an OpenAPI 3.1 document with every endpoint of the table, without a key', async () => {
     const response = await fetch(`${service.baseUrl}/v1/openapi.json`);
     expect(response.status).toBe(200);
