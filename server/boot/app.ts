@@ -16,6 +16,7 @@ import { takeStreamSlot } from '../http/stream-slot';
 import { refuseNulInPath } from '../http/validate';
 import { MCP_PATH, mcpEndpoint } from '../mcp/endpoint';
 import { measureRequests } from '../metrics/http-metrics';
+import { healthRoutes } from '../routes/health';
 import { routes as contractRoutes } from '../routes/index';
 import { internalRoutes } from '../routes/internal';
 import { livePages } from '../routes/live-pages';
@@ -41,6 +42,7 @@ export function createApp(
   app.use('*', requestLog(deps.log));
   app.use('*', extensionCors());
   app.route('/', metaRoutes(deps, routes));
+  app.route('/', healthRoutes(deps));
   app.route('/', metricsRoutes(deps));
   app.route('/', dashboardPages());
   app.route('/dashboard/api', dashboardApi(deps));

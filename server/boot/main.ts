@@ -3,12 +3,14 @@ import { CONFIG_OPTIONS, type Config, ConfigError, loadConfig } from '../core/co
 import { DataDirAccessError, PRIVATE_UMASK } from '../core/data-dir';
 import { DataDirBusyError } from '../core/lock';
 import { createLogger } from '../core/log';
+import { DatabaseUnreachableError } from '../db/errors';
 
 const USAGE = `Usage: npm run service [-- --port N --host H --data-dir DIR --database-url URL]
        npm run service -- keys create|list|revoke …   (npm run service -- keys help)
 
 Environment: PORT (8787), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, CHROME_PATH, HEADLESS, LOG_LEVEL,
 SIGNUP (open; closed turns off sign-up on the dashboard at /dashboard).
+Exit codes: 1 a setting or the data dir is wrong, 2 usage, 3 the database did not answer (DATABASE_WAIT).
 `;
 
 class UsageError extends Error {}
@@ -62,6 +64,10 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n\n${USAGE}`);
       process.exit(2);
+    }
+    if (error instanceof DatabaseUnreachableError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(3);
     }
     // Mistakes of the operator are sentences; anything else is a logged error with its stack.
     if (

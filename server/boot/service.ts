@@ -24,6 +24,7 @@ import { countViewOpening } from '../live/live-sessions';
 import { cdpEndpoint } from '../routes/cdp-endpoint';
 import { eventSocket } from '../routes/events-socket';
 import { liveSocket } from '../routes/live-socket';
+import { ensureBootstrapAccount } from '../store/bootstrap-account';
 import { clusterSecret, peerOfSession } from '../store/nodes';
 import { createApp } from './app';
 import { backgroundJobs, scheduleJobs } from './jobs';
@@ -54,8 +55,14 @@ export async function startService(config: Config, log: Logger): Promise<Running
     lock.release();
   };
   try {
-    const applied = await migrate(db);
+    const applied = await migrate(db, undefined, () =>
+      log.info('another node is migrating the database; waiting for it to finish'),
+    );
     if (applied.length > 0) log.info('database migrated', { versions: applied, kind: db.kind });
+    if (config.bootstrapKey !== null) {
+      const outcome = await ensureBootstrapAccount(db, systemClock, config.bootstrapKey);
+      log.info(outcome === 'made' ? 'bootstrap account made' : 'bootstrap account already there');
+    }
     const node = { id: nodeIdOf(config.dataDir), secret: await clusterSecret(db, randomBytes(32)) };
     const base = { db, config, log, clock: systemClock, lifecycle, node };
     const deps = wireService(base);
@@ -101,10 +108,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
       url,
       port: listening.port,
       async stop() {
+        // Draining: unready, refusing new sessions (503) while it saves and stops its own; then it stops listening.
         log.info('shutting down');
-        const closed = closeServer(listening.server);
         await lifecycle.runShutdown();
-        await closed;
+        await closeServer(listening.server);
         await closeAll();
         log.info('stopped');
       },

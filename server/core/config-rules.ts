@@ -1,3 +1,4 @@
+import { isWellFormedKey } from '../../lib/api/key-shape';
 import { z } from '../../lib/api/zod';
 import { EgressPolicy, EgressSettingError } from './egress-policy';
 import { TrustedProxies, TrustProxySettingError } from './trusted-proxies';
@@ -41,6 +42,12 @@ export const empty = (text: string) => text === '';
 export const blank = (text: string) => text.trim() === '';
 
 export const anyText = rule((text) => text);
+
+/** A key of this service; what was given is a secret, so the refusal does not repeat it. */
+export const apiKey = rule((text) => {
+  if (!isWellFormedKey(text)) refuse('must be a key of this service: pp_live_ and 32 letters or digits');
+  return text;
+});
 
 export const port = rule((text) => {
   const value = Number(text);

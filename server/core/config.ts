@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from '../../lib/api/zod';
 import {
   anyText,
+  apiKey,
   blank,
   boolean,
   count,
@@ -31,6 +32,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** How long PostgreSQL may take to answer at start (DATABASE_WAIT): it may be starting beside this process. */
+  databaseWaitMs: number;
   /** Where the other service processes on the same database reach this one (NODE_URL); its own address if unset. */
   nodeUrl: string | null;
   /** The public origins this service is also served at (PUBLIC_URL), besides its loopback names and NODE_URL. */
@@ -129,6 +132,7 @@ const environment = z.object({
   HOST: z.prefault(anyText, '127.0.0.1'),
   DATA_DIR: z.prefault(anyText, path.join(PROJECT_ROOT, '.data')),
   DATABASE_URL: unsetWhen(empty, z.optional(anyText)),
+  DATABASE_WAIT: secondsOr(30, 0),
   NODE_URL: z._default(nodeOrigin, null),
   PUBLIC_URL: z.prefault(publicOrigins, ''),
   TRUST_PROXY: z.prefault(trustedProxies, ''),
@@ -152,7 +156,7 @@ const environment = z.object({
   WEBHOOK_TIMEOUT: secondsOr(10),
   METRICS_TOKEN: unsetWhen(empty, z.optional(anyText)),
   OTEL_EXPORTER_OTLP_ENDPOINT: unsetWhen(empty, z.optional(anyText)),
-  BOOTSTRAP_KEY: unsetWhen(empty, z.optional(anyText)),
+  BOOTSTRAP_KEY: unsetWhen(empty, z.optional(apiKey)),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
@@ -172,6 +176,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
 
 function toConfig(variables: z.output<typeof environment>, env: NodeJS.ProcessEnv): Config {
   const { HOST: host, DATABASE_URL: databaseUrl = null } = variables;
+  if (variables.NODE_URL !== null && databaseUrl === null)
+    throw new ConfigError(
+      'NODE_URL makes this process a node of a cluster, and the nodes of a cluster share one PostgreSQL: set DATABASE_URL too.',
+    );
   // A service bound to loopback serves one machine's own person, who may point webhooks at that machine.
   const local = host === 'localhost' || /^127\./.test(host) || host === '::1';
   return {
@@ -179,6 +187,7 @@ function toConfig(variables: z.output<typeof environment>, env: NodeJS.ProcessEn
     host,
     dataDir: path.resolve(variables.DATA_DIR),
     databaseUrl,
+    databaseWaitMs: variables.DATABASE_WAIT,
     nodeUrl: variables.NODE_URL,
     publicUrls: variables.PUBLIC_URL,
     trustProxy: variables.TRUST_PROXY,

@@ -8,3 +8,6 @@ export function isForeignKeyViolation(error: unknown): boolean {
     (error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION
   );
 }
+
+/** A database that did not answer at start: the operator's to start or to name rightly (exit code 3). */
+export class DatabaseUnreachableError extends Error {}

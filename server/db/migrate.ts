@@ -30,12 +30,25 @@ export async function loadMigrations(directory = MIGRATIONS_DIR): Promise<Migrat
   );
 }
 
-/** Applies the migrations not yet recorded in schema_migrations, each in its own transaction. Returns their versions. */
-export async function migrate(db: Database, migrations?: Migration[]): Promise<number[]> {
+/**
+ * Applies the migrations not yet recorded in schema_migrations, each in its own transaction. Returns their versions.
+ * A process that finds another migrating says so (`onWait`) and waits for it.
+ */
+export async function migrate(
+  db: Database,
+  migrations?: Migration[],
+  onWait: () => void = () => {},
+): Promise<number[]> {
   const pending = migrations ?? (await loadMigrations());
   // Under the lock too: two processes creating it at once may both pass "if not exists" and one then fails.
   await db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const [free] = await tx.query<{ taken: boolean }>('select pg_try_advisory_xact_lock($1) as taken', [
+      MIGRATION_LOCK,
+    ]);
+    if (!free?.taken) {
+      onWait();
+      await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    }
     await tx.exec(`create table if not exists schema_migrations (
       version int primary key,
       name text not null,

@@ -7,13 +7,19 @@ export interface DatabaseOptions {
   dataDir: string;
   /** A `postgres://` URL: use that server instead of the embedded database in `<dataDir>/pg`. */
   databaseUrl?: string | null;
+  /** How long a PostgreSQL server may take to answer at start (DATABASE_WAIT). */
+  databaseWaitMs?: number;
 }
 
 /** Opens the embedded PGlite database in `<dataDir>/pg`, or a real PostgreSQL server when a URL is given. */
-export async function openDatabase({ dataDir, databaseUrl }: DatabaseOptions): Promise<Database> {
+export async function openDatabase({
+  dataDir,
+  databaseUrl,
+  databaseWaitMs,
+}: DatabaseOptions): Promise<Database> {
   if (databaseUrl) {
     const { openPostgres } = await import('./postgres');
-    return openPostgres(databaseUrl);
+    return openPostgres(databaseUrl, databaseWaitMs);
   }
   const directory = path.join(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { type Database, type ListenHandlers, type Queryable, StatementNames } from './driver';
+import { DatabaseUnreachableError } from './errors';
 
 const INT8_OID = 20;
 const RELISTEN_DELAY_MS = 1000;
@@ -8,7 +9,7 @@ const RELISTEN_DELAY_MS = 1000;
  * A real PostgreSQL server through a `pg` pool; the same SQL as on PGlite, int8 parsed as a number as there.
  * Statements are named, so each connection of the pool parses and plans one once and then only executes it.
  */
-export async function openPostgres(connectionString: string): Promise<Database> {
+export async function openPostgres(connectionString: string, waitMs = 0): Promise<Database> {
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -17,7 +18,7 @@ export async function openPostgres(connectionString: string): Promise<Database> 
   // An idle connection the server ends (a restart, an operator) is dropped by the pool, and the next query opens
   // another; without a listener its 'error' event would end the process.
   pool.on('error', () => {});
-  await pool.query('select 1');
+  await firstAnswer(pool, connectionString, waitMs);
   const names = new StatementNames();
   const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
@@ -49,6 +50,37 @@ export async function openPostgres(connectionString: string): Promise<Database> 
     listen: (channel, handlers) => listenOn(connectionString, channel, handlers),
     close: () => pool.end(),
   };
+}
+
+/** Waits up to `waitMs` for the server to answer (it may be starting beside this process), then gives up. */
+async function firstAnswer(pool: pg.Pool, connectionString: string, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await pool.query('select 1');
+      return;
+    } catch (error) {
+      if (Date.now() >= deadline) {
+        await pool.end().catch(() => {});
+        throw new DatabaseUnreachableError(
+          `The database at ${withoutPassword(connectionString)} did not answer within ${Math.round(waitMs / 1000)} s (${(error as Error).message}); start it, or set DATABASE_URL to one that runs.`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, RELISTEN_DELAY_MS));
+    }
+  }
+}
+
+function withoutPassword(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    url.password = '';
+    url.username = '';
+    url.search = '';
+    return url.href;
+  } catch {
+    return 'DATABASE_URL';
+  }
 }
 
 /** LISTEN on a connection of its own, opened again whenever it is lost. */

@@ -7,16 +7,7 @@ import type { Route } from '../http/route';
 /** Public routes, answered without a key and not counted against any limit. */
 export function metaRoutes({ config }: AppDeps, documented: Route[]): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  const startedAt = performance.now();
   let openapi: string | undefined;
-
-  routes.get('/healthz', (c) =>
-    c.json({
-      status: 'ok',
-      version: config.version,
-      uptime_s: Math.floor((performance.now() - startedAt) / 1000),
-    }),
-  );
 
   routes.get('/v1/openapi.json', (c) => {
     openapi ??= JSON.stringify(buildOpenApiDocument(config.version, documented));

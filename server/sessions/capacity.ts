@@ -3,6 +3,8 @@ import { PlanLimit, Unavailable } from '../core/domain-errors';
 
 /** A machine at its browser cap frees a slot when any session stops; a minute is a fair first wait. */
 const CAPACITY_RETRY_AFTER_S = 60;
+/** Long enough for a balancer to see the node unready and send the next try elsewhere. */
+const SHUTTING_DOWN_RETRY_AFTER_S = 5;
 
 /** The browsers this process may still start: counted before the first await, so the cap holds under a burst. */
 export interface Slots {
@@ -18,7 +20,7 @@ export function createSlots(maxBrowsers: number, draining: () => boolean): Slots
   return {
     hasRoom,
     take() {
-      if (!hasRoom()) throw atCapacity(maxBrowsers);
+      if (!hasRoom()) throw draining() ? shuttingDown() : atCapacity(maxBrowsers);
       taken += 1;
       let held = true;
       return () => {
@@ -34,6 +36,15 @@ export function atCapacity(maxHere: number): Unavailable {
     'at_capacity',
     `The service is running as many browsers as its machines can hold (${maxHere} on this one, and no other has room); try again in a minute.`,
     { retryAfterSeconds: CAPACITY_RETRY_AFTER_S },
+  );
+}
+
+/** A node shutting down starts no browser; another node takes the start once the balancer sends it there. */
+export function shuttingDown(): Unavailable {
+  return new Unavailable(
+    'at_capacity',
+    'This machine of the service is shutting down and no other has room for a browser; try again in a few seconds.',
+    { retryAfterSeconds: SHUTTING_DOWN_RETRY_AFTER_S },
   );
 }
 

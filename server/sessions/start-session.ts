@@ -17,7 +17,7 @@ import {
   type SessionRow,
   toSession,
 } from '../store/sessions';
-import { atCapacity, type Slots, sessionLimit } from './capacity';
+import { atCapacity, type Slots, sessionLimit, shuttingDown } from './capacity';
 import { chromeToLaunch } from './chrome-path';
 import type { IdleWatch } from './idle-watch';
 import { launchBrowser, type RunningBrowser } from './launch-browser';
@@ -54,7 +54,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
   ): Promise<SessionRow> {
     if (slots.hasRoom()) return startHere(accountId, profileId, headless);
     const elsewhere = await cluster.peers.startElsewhere(accountId, profileId, headless);
-    if (elsewhere === null) throw atCapacity(config.limits.maxBrowsers);
+    if (elsewhere === null) throw cluster.draining() ? shuttingDown() : atCapacity(config.limits.maxBrowsers);
     const row = await findSession(db, accountId, elsewhere);
     if (!row) throw new Error(`session ${elsewhere} started elsewhere vanished`);
     return row;

@@ -16,7 +16,9 @@ let collector: Server;
 const exported: string[] = [];
 
 async function scrape(): Promise<string> {
-  const response = await fetch(`${service.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+  const response = await fetch(`${service.baseUrl}/metrics`, {
+    headers: { Authorization: `Bearer ${TOKEN}` },
+  });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return response.text();
@@ -55,7 +57,11 @@ afterAll(async () => {
 
 describe('/metrics', () => {
   it('refuses a missing or wrong token with a sentence, and never echoes it', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer wrong-token' }, { Authorization: `Bearer ${TOKEN}x` }]) {
+    for (const headers of [
+      {},
+      { Authorization: 'Bearer wrong-token' },
+      { Authorization: `Bearer ${TOKEN}x` },
+    ] as Record<string, string>[]) {
       const response = await fetch(`${service.baseUrl}/metrics`, { headers });
       expect(response.status).toBe(401);
       const body = await response.json();
