@@ -88,37 +88,45 @@ export async function findAccountByKey(db: Queryable, key: string, now: Date): P
  * Creates an account with the plan, its owner (named as the account) and the owner's first key; the key itself is
  * returned once and stored only hashed.
  */
-export async function createAccountWithKey(
+export function createAccountWithKey(
   db: Database,
   clock: Clock,
   options: { plan: Plan; name?: string },
 ): Promise<CreatedKey> {
+  return db.transaction((tx) => insertAccountWithKey(tx, clock, options));
+}
+
+/** As createAccountWithKey, in the caller's transaction; `key` gives the key instead of drawing one. */
+export async function insertAccountWithKey(
+  tx: Queryable,
+  clock: Clock,
+  options: { plan: Plan; name?: string; key?: string },
+): Promise<CreatedKey> {
   const now = clock.now();
   const accountId = newId('acc');
   const name = options.name?.trim() || `${options.plan} account`;
-  return db.transaction(async (tx) => {
-    await tx.query('insert into accounts (id, name, plan, created_at) values ($1, $2, $3, $4)', [
-      accountId,
-      name,
-      options.plan,
-      now,
-    ]);
-    const memberId = await insertOwner(tx, {
-      accountId,
-      name,
-      email: null,
-      passwordHash: null,
-      createdAt: now,
-    });
-    const { key, prefix } = await insertKey(tx, {
-      accountId,
-      memberId,
-      name,
-      createdAt: now,
-      expiresAt: null,
-    });
-    return { key, prefix, account_id: accountId, plan: options.plan, name };
+  await tx.query('insert into accounts (id, name, plan, created_at) values ($1, $2, $3, $4)', [
+    accountId,
+    name,
+    options.plan,
+    now,
+  ]);
+  const memberId = await insertOwner(tx, {
+    accountId,
+    name,
+    email: null,
+    passwordHash: null,
+    createdAt: now,
   });
+  const { key, prefix } = await insertKey(tx, {
+    accountId,
+    memberId,
+    name,
+    createdAt: now,
+    expiresAt: null,
+    key: options.key,
+  });
+  return { key, prefix, account_id: accountId, plan: options.plan, name };
 }
 
 /** Adds the owner of a new account: its first member. Answers the member's id. */
@@ -144,11 +152,19 @@ export async function insertOwner(
 /** Adds a key of a member of the account; the key itself is returned once and stored only hashed. */
 export async function insertKey(
   db: Queryable,
-  options: { accountId: string; memberId: string; name: string; createdAt: Date; expiresAt: Date | null },
+  options: {
+    accountId: string;
+    memberId: string;
+    name: string;
+    createdAt: Date;
+    expiresAt: Date | null;
+    /** A key chosen by the operator (BOOTSTRAP_KEY); without it one is drawn. */
+    key?: string;
+  },
 ): Promise<{ id: string; key: string; prefix: string }> {
   // The display prefix is unique; on the rare clash (4 random characters) draw another key.
   for (;;) {
-    const key = generateApiKey();
+    const key = options.key ?? generateApiKey();
     const id = newId('key');
     const inserted = await db.query(
       `insert into api_keys (id, account_id, member_id, name, prefix, hash, created_at, expires_at)
@@ -165,6 +181,7 @@ export async function insertKey(
       ],
     );
     if (inserted.length > 0) return { id, key, prefix: keyPrefix(key) };
+    if (options.key) throw new Error('The chosen key begins like a key another account holds.');
   }
 }
 

@@ -1,8 +1,8 @@
 import { hashApiKey, keyPrefix, sameHash } from '../core/api-keys';
 import type { Clock } from '../core/clock';
 import { ConfigError } from '../core/config';
-import { newId } from '../core/ids';
 import type { Database } from '../db/driver';
+import { insertAccountWithKey } from './accounts';
 
 // Any constant: nodes starting at once on one database make the account once.
 const BOOTSTRAP_LOCK = 7_208_432;
@@ -24,19 +24,7 @@ export async function ensureBootstrapAccount(
         'BOOTSTRAP_KEY begins like a key another account holds; choose another (npm run service -- keys create makes one).',
       );
     }
-    const now = clock.now();
-    const accountId = newId('acc');
-    await tx.query('insert into accounts (id, name, plan, created_at) values ($1, $2, $3, $4)', [
-      accountId,
-      'Bootstrap',
-      'enterprise',
-      now,
-    ]);
-    await tx.query(
-      `insert into api_keys (id, account_id, name, prefix, hash, created_at, expires_at)
-       values ($1, $2, $3, $4, $5, $6, null)`,
-      [newId('key'), accountId, 'BOOTSTRAP_KEY', keyPrefix(key), hashApiKey(key), now],
-    );
+    await insertAccountWithKey(tx, clock, { plan: 'enterprise', name: 'Bootstrap', key });
     return 'made';
   });
 }
