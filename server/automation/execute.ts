@@ -2,10 +2,12 @@ import type { Clock } from '../core/clock';
 import type { Limits } from '../core/config';
 import type { Database } from '../db/driver';
 import type { Handoff } from '../handoff/handoff';
+import type { Served } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
-import { markRunStarted, type RunRow, updateStep } from '../store/runs';
-import { findSession } from '../store/sessions';
+import { type RunRow, updateStep } from '../store/runs';
+import { findSession, LIVE_SESSION_STATUSES, type StopReason } from '../store/sessions';
 import { saveArtifact } from './artifacts';
+import { isPassingFailure, retryAt } from './passing-failure';
 import type { RunChanges } from './run-changes';
 import { sessionFor } from './run-target';
 import { type RunScriptOptions, type RunScriptResult, runScript } from './runner';
@@ -25,21 +27,41 @@ export interface ExecuteDeps {
 /**
  * Executes one queued run to its end: finds or starts its session, runs the script reporting each step, stops
  * the session it started, and records the outcome. `shuttingDown` turns a cancel into a failure that says why.
+ * Without room for a browser the run waits for it again; after a passing failure it is queued again, at most
+ * twice, after a back-off. `served` is told once whether it got its browser.
  */
 export async function executeRun(
   deps: ExecuteDeps,
   run: RunRow,
   signal: AbortSignal,
   shuttingDown: () => boolean,
+  served: (outcome: Served) => void = () => {},
 ): Promise<void> {
   const { db, clock, limits, sessions, changes, handoff } = deps;
   const execute = deps.run ?? runScript;
+  const settle = async (result: RunScriptResult, passing: boolean) => {
+    const at = passing && !shuttingDown() ? retryAt(run.retries, clock.now()) : null;
+    if (result.status === 'failed' && at) return changes.waitAgain(run, { retry: true, notBefore: at });
+    await changes.finish(run.id, result.status, result.output, result.error);
+  };
   const target = await sessionFor(db, sessions, run);
-  if ('error' in target) return void (await changes.finish(run.id, 'failed', {}, target.error));
-  await changes.changed('run.started', (tx) =>
-    markRunStarted(tx, clock, run.id, { sessionId: target.session.id, ownsSession: target.owned }),
-  );
+  if ('noRoom' in target) {
+    await changes.waitAgain(run);
+    return served('no_room');
+  }
+  if ('error' in target) {
+    served('done');
+    return settle({ status: 'failed', output: {}, error: target.error }, target.passing === true);
+  }
+  const started = await changes.start(run.id, { sessionId: target.session.id, ownsSession: target.owned });
+  served('started');
+  if (!started) {
+    // Cancelled while its browser started.
+    if (target.owned) await sessions.stop(target.session, 'run_finished');
+    return;
+  }
   let result: RunScriptResult;
+  let sessionEnd: StopReason | null = null;
   try {
     // In this process when it runs the session; through the node that does when the run started it there.
     const devtools = sessions.devtoolsOf(target.session.id) ?? sessions.localCdpUrl(target.session);
@@ -77,14 +99,16 @@ export async function executeRun(
               saveArtifact(deps, { accountId: run.account_id, runId: run.id }, name, png),
           });
   } finally {
+    const session = await findSession(db, run.account_id, target.session.id);
+    const live = session && (LIVE_SESSION_STATUSES as readonly string[]).includes(session.status);
+    if (session && !live) sessionEnd = session.stop_reason;
     // Before the run is reported finished, so that whoever sees it finished sees its session stopped too.
-    if (target.owned) {
-      const session = await findSession(db, run.account_id, target.session.id);
-      if (session) await sessions.stop(session, shuttingDown() ? 'service_shutdown' : 'run_finished');
+    if (session && target.owned) {
+      await sessions.stop(session, shuttingDown() ? 'service_shutdown' : 'run_finished');
     }
   }
   if (shuttingDown() && result.status === 'cancelled') {
     result = { ...result, status: 'failed', error: 'The service shut down while this run was running.' };
   }
-  await changes.finish(run.id, result.status, result.output, result.error);
+  await settle(result, isPassingFailure({ error: result.error, sessionEnd }));
 }

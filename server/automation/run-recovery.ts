@@ -1,6 +1,9 @@
+import type { Clock } from '../core/clock';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
+import { isWaiting } from '../store/room-waits';
 import { findActiveRunsOfNode, findOrphanedRuns } from '../store/runs';
+import { retryAt } from './passing-failure';
 import type { RunChanges } from './run-changes';
 
 /** Runs a crash left unfinished: this node's own on start-up, and those of nodes that left the cluster. */
@@ -13,13 +16,24 @@ export function createRunRecovery(deps: {
   db: Database;
   log: Logger;
   nodeId: string;
-  changes: Pick<RunChanges, 'finish'>;
+  clock: Clock;
+  changes: Pick<RunChanges, 'finish' | 'waitAgain'>;
 }): RunRecovery {
-  const { db, log, nodeId, changes } = deps;
+  const { db, log, nodeId, changes, clock } = deps;
   return {
     async sweepOrphans() {
       for (const run of await findOrphanedRuns(db)) {
         log.warn('run lost with its node', { run_id: run.id, node_id: run.node_id });
+        // One that had not started waits for room on another node; one that had is retried, within bounds.
+        if (run.status === 'queued') {
+          await changes.waitAgain(run);
+          continue;
+        }
+        const at = retryAt(run.retries, clock.now());
+        if (at) {
+          await changes.waitAgain(run, { retry: true, notBefore: at });
+          continue;
+        }
         await changes.finish(
           run.id,
           'failed',
@@ -31,6 +45,11 @@ export function createRunRecovery(deps: {
     async reconcile() {
       const interrupted = await findActiveRunsOfNode(db, nodeId);
       for (const run of interrupted) {
+        // Claimed from the line but not started: back in its place.
+        if (run.status === 'queued' && (await isWaiting(db, run.id))) {
+          await changes.waitAgain(run);
+          continue;
+        }
         await changes.finish(
           run.id,
           'failed',

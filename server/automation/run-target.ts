@@ -1,7 +1,7 @@
 import type { RunCreate } from '../../lib/api/inputs/automation';
-import { Conflict, isDomainError, NotFound } from '../core/domain-errors';
+import { Conflict, isDomainError, NotFound, Unavailable } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
-
+import { isNoRoom } from '../sessions/capacity';
 import type { SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
 import type { RunRow } from '../store/runs';
@@ -25,12 +25,17 @@ export async function targetProfile(db: Queryable, accountId: string, body: RunC
   return profile.id;
 }
 
-/** The session a run drives: the one it names, the profile's running one, or one it starts for itself. */
+/**
+ * The session a run drives: the one it names, the profile's running one, or one it starts for itself; `noRoom`
+ * when no node nor the plan has room for one now, `passing` when its browser could not start this time.
+ */
 export async function sessionFor(
   db: Queryable,
   sessions: Pick<SessionManager, 'start'>,
   run: RunRow,
-): Promise<{ session: SessionRow; owned: boolean } | { error: string }> {
+): Promise<
+  { session: SessionRow; owned: boolean } | { noRoom: true } | { error: string; passing?: boolean }
+> {
   const live = run.session_id
     ? await findSession(db, run.account_id, run.session_id)
     : await findSessionOfProfile(db, run.account_id, run.profile_id);
@@ -39,7 +44,9 @@ export async function sessionFor(
   try {
     return { session: await sessions.start(run.account_id, run.profile_id), owned: true };
   } catch (error) {
+    if (isNoRoom(error)) return { noRoom: true };
+    const passing = error instanceof Unavailable && error.code === 'browser_unavailable';
     const detail = isDomainError(error) ? error.message : 'its browser could not be started';
-    return { error: `The run could not start a session: ${detail}` };
+    return { error: `The run could not start a session: ${detail}`, passing };
   }
 }

@@ -7,8 +7,10 @@ import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
 import { type EventLog, runEventData } from '../events/event-log';
 import type { Handoff } from '../handoff/handoff';
+import type { Served } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
 import type { ClusterSeat } from '../sessions/parts';
+import { waitForRoom } from '../store/room-waits';
 import {
   executorOfProfile,
   findQueuedRunsOfNode,
@@ -56,6 +58,10 @@ export interface RunScheduler {
   reconcile(): Promise<void>;
   /** Takes up the runs other nodes queued for this one (they go to the node that runs the profile's session). */
   pickUp(): Promise<void>;
+  /** Executes a run the queue claimed for this node; resolves once it has its browser or could not get one. */
+  serveRun(run: { run_id: string; account_id: string; profile_id: string }): Promise<Served>;
+  /** Fails runs that waited for room on a profile that has since been deleted. */
+  failDeleted(runIds: string[]): Promise<void>;
   /** Fails the runs of nodes that left the cluster without finishing them. */
   sweepOrphans(): Promise<void>;
   /** On shutdown: cancels what runs and waits for it to settle. */
@@ -76,18 +82,21 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
   const { db, clock, log, events } = deps;
   const nodeId = deps.cluster?.nodeId ?? 'nod_alone';
   const changes = createRunChanges(deps);
-  const recovery = createRunRecovery({ db, log, nodeId, changes });
+  const recovery = createRunRecovery({ db, log, nodeId, changes, clock });
   const chains = new Map<string, Promise<void>>();
   /** Runs scheduled on this node, so that a run picked up twice (notified, then polled) runs once. */
   const scheduled = new Set<string>();
   const running = new Map<string, { controller: AbortController; settled: Promise<void> }>();
   let shuttingDown = false;
 
-  function schedule(run: RunRow): void {
-    if (scheduled.has(run.id)) return;
+  function schedule(
+    run: Pick<RunRow, 'id' | 'profile_id' | 'account_id'>,
+    served: (outcome: Served) => void = () => {},
+  ): void {
+    if (scheduled.has(run.id)) return served('done');
     scheduled.add(run.id);
     const previous = chains.get(run.profile_id) ?? Promise.resolve();
-    const next = previous.then(() => perform(run.id, run.account_id));
+    const next = previous.then(() => perform(run.id, run.account_id, served));
     chains.set(run.profile_id, next);
     void next.finally(() => {
       scheduled.delete(run.id);
@@ -95,21 +104,27 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
     });
   }
 
-  async function perform(runId: string, accountId: string): Promise<void> {
-    const run = await findRun(db, accountId, runId);
-    // Left queued at shutdown: the next start fails it with a sentence (reconcile).
-    if (run?.status !== 'queued' || shuttingDown) return;
+  async function perform(runId: string, accountId: string, served: (outcome: Served) => void): Promise<void> {
+    let told = false;
+    const tell = (outcome: Served) => {
+      if (!told) served(outcome);
+      told = true;
+    };
+    const run = await findRun(db, accountId, runId).catch(() => null);
+    // Left queued at shutdown: the next start fails it with a sentence, or puts it back in line (reconcile).
+    if (run?.status !== 'queued' || shuttingDown) return tell('done');
     const controller = new AbortController();
     let settle = () => {};
     running.set(runId, { controller, settled: new Promise((resolve) => (settle = resolve)) });
     try {
-      await executeRun({ ...deps, changes }, run, controller.signal, () => shuttingDown);
+      await executeRun({ ...deps, changes }, run, controller.signal, () => shuttingDown, tell);
     } catch (error) {
       log.error('automation run crashed', { run_id: runId, error });
       await changes
         .finish(runId, 'failed', {}, 'The service failed while running this script.')
         .catch(() => {});
     } finally {
+      tell('done');
       running.delete(runId);
       settle();
     }
@@ -122,7 +137,8 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
     async enqueue(accountId, body, record, batchId) {
       const profileId = await targetProfile(db, accountId, body);
       const row = await events.writeWithEvents(async (tx, emit) => {
-        const executor = (await executorOfProfile(tx, profileId)) ?? nodeId;
+        // Where its profile's session or earlier runs are; else it waits for room on any node.
+        const executor = await executorOfProfile(tx, profileId);
         const inserted = await insertRun(tx, clock, {
           accountId,
           profileId,
@@ -134,7 +150,9 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
         });
         await emit(accountId, 'run.queued', runEventData(toRun(inserted)));
         await record(toRun(inserted), tx);
-        if (executor !== nodeId) await tx.query('select pg_notify($1, $2)', [RUNS_QUEUED_CHANNEL, executor]);
+        if (executor === null) await waitForRoom(tx, clock, inserted);
+        else if (executor !== nodeId)
+          await tx.query('select pg_notify($1, $2)', [RUNS_QUEUED_CHANNEL, executor]);
         return inserted;
       });
       if (row.node_id === nodeId) schedule(row);
@@ -161,6 +179,23 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
 
     async pickUp() {
       for (const run of await findQueuedRunsOfNode(db, nodeId)) schedule(run);
+    },
+
+    serveRun(wait) {
+      return new Promise((resolve) =>
+        schedule({ id: wait.run_id, account_id: wait.account_id, profile_id: wait.profile_id }, resolve),
+      );
+    },
+
+    async failDeleted(runIds) {
+      for (const runId of runIds) {
+        await changes.finish(
+          runId,
+          'failed',
+          {},
+          'Its profile was deleted while this run waited for a browser.',
+        );
+      }
     },
 
     async drain() {

@@ -34,6 +34,7 @@ export function backgroundJobs(deps: AppDeps): Job[] {
     // Agents' tabs close before their browsers stop.
     { name: 'agent pages', stop: () => deps.pages.releaseAll() },
     pickUpRunsQueuedHere({ db, nodeId: deps.nodeId, automation, log }),
+    deps.queue.job,
     webhookSender({ db, clock, log, publisher: deps.publisher, settings: deps.config.webhooks }),
     expireSignInsHourly(db, clock),
     maintainIdempotencyRecords(db, clock),

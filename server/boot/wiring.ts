@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { KeyCache } from '../accounts/key-cache';
 import { createKeyUses } from '../accounts/key-uses';
+import { SESSION_CAPS } from '../accounts/plans';
 import { createRunScheduler } from '../automation/scheduler';
 import { joinCluster } from '../cluster/membership';
 import { createPeers, nodeAuthKey } from '../cluster/peers';
@@ -17,6 +18,8 @@ import { withLiveViewUrls } from '../live/live-view-urls';
 import { createSessionGlance } from '../live/session-glance';
 import { tracingTo } from '../metrics/tracing';
 import { createAgentPages } from '../pages/agent-pages';
+import { createRoomQueue } from '../queue/room-queue';
+import { serveStartWith } from '../queue/serve-start';
 import { CdpTokens } from '../sessions/cdp-tokens';
 import { createSessionManager } from '../sessions/manager';
 
@@ -40,6 +43,7 @@ export function wireService(base: BaseDeps): AppDeps {
     sweepOrphans: async () => {
       await automation.sweepOrphans();
       await sessions.sweepOrphans();
+      await queue.requeueStarts(null);
     },
   });
   const cluster = {
@@ -60,6 +64,17 @@ export function wireService(base: BaseDeps): AppDeps {
     handoff,
     cluster,
   });
+  const queue = createRoomQueue({
+    ...base,
+    nodeId,
+    maxBrowsers: base.config.limits.maxBrowsers,
+    roomHere: sessions.roomHere,
+    caps: { ...SESSION_CAPS, enterprise: base.config.limits.enterpriseMaxSessions },
+    serveRun: automation.serveRun,
+    serveStart: serveStartWith(sessions),
+    failDeleted: automation.failDeleted,
+  });
+  sessions.onRoom(() => void queue.dispatch());
   const pages = createAgentPages({
     ...base,
     sessions,
@@ -76,6 +91,7 @@ export function wireService(base: BaseDeps): AppDeps {
     cdpTokens,
     liveTokens,
     automation,
+    queue,
     pages,
     glance: createSessionGlance(sessions, cluster),
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),

@@ -8,7 +8,7 @@ import { ProblemError } from './problem';
 export function bulkAnswer(action: string, done: BulkDone, log: Logger): BulkResult {
   const items: BulkItem[] = done.outcomes.map((outcome) => {
     if ('error' in outcome) return { id: outcome.id, ok: false, problem: itemProblem(outcome.error, log) };
-    const { id, proxyId, sessionId, runId, cookies } = outcome;
+    const { id, proxyId, sessionId, runId, cookies, waiting } = outcome;
     return {
       id,
       ok: true,
@@ -16,14 +16,17 @@ export function bulkAnswer(action: string, done: BulkDone, log: Logger): BulkRes
       ...(sessionId ? { session_id: sessionId } : {}),
       ...(runId ? { run_id: runId } : {}),
       ...(cookies ? { cookies } : {}),
+      ...(waiting ? { waiting } : {}),
     };
   });
   const succeeded = items.filter((item) => item.ok).length;
+  const waiting = items.filter((item) => item.waiting).length;
   return {
     action,
     selected: done.selected,
     succeeded,
     failed: items.length - succeeded,
+    ...(action === 'start' ? { waiting } : {}),
     ...(done.batchId ? { batch_id: done.batchId } : {}),
     ...(done.proxiesCreated === undefined ? {} : { proxies_created: done.proxiesCreated }),
     items,

@@ -16,6 +16,7 @@ import type { LiveTokens } from '../live/live-tokens';
 import type { SessionGlance } from '../live/session-glance';
 import type { Tracing } from '../metrics/tracing';
 import type { AgentPages } from '../pages/agent-pages';
+import type { RoomQueue } from '../queue/room-queue';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import type { SessionManager } from '../sessions/manager';
 
@@ -44,6 +45,8 @@ export interface AppDeps extends BaseDeps {
   glance: SessionGlance;
   /** Automation runs, queued per profile. */
   automation: RunScheduler;
+  /** The line for browsers: runs and session starts that wait for room. */
+  queue: RoomQueue;
   /** A profile's cookies, in its browser whether or not its session runs. */
   cookies: ProfileCookies;
   /** The accounts of keys seen recently. */

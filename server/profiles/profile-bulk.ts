@@ -9,10 +9,12 @@ import { InvalidInput, NotFound } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 import type { EventLog } from '../events/event-log';
+import type { RoomQueue } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
 import { ownProfileIds, selectProfileIds } from '../store/profile-bulk';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
 import { changeProxies, changeTags, type Outcomes } from './bulk-changes';
+import { startOrWait } from './bulk-start';
 import { deleteOwnProfile } from './profile-operations';
 
 export interface BulkDeps {
@@ -21,6 +23,7 @@ export interface BulkDeps {
   events: EventLog;
   sessions: SessionManager;
   automation: RunScheduler;
+  queue: Pick<RoomQueue, 'dispatch' | 'startOf'>;
   cookies: ProfileCookies;
   dataDir: string;
   log: Logger;
@@ -28,7 +31,7 @@ export interface BulkDeps {
 
 /** What became of one profile: what was made for it, or the error it met (answered as the API would one). */
 export type BulkOutcome = { id: string } & (
-  | { proxyId?: string; sessionId?: string; runId?: string; cookies?: Cookie[] }
+  | { proxyId?: string; sessionId?: string; runId?: string; cookies?: Cookie[]; waiting?: true }
   | { error: unknown }
 );
 
@@ -80,25 +83,25 @@ export async function actOnProfiles(
       const outcomes = items.map((item) => ('runId' in item ? { id: item.id, runId: item.runId } : item));
       return { selected: ids.length, outcomes, batchId };
     }
+    case 'start':
+      return { selected: ids.length, outcomes: await startOrWait(deps, accountId, ids, request.headless) };
     default:
       return { selected: ids.length, outcomes: await eachProfile(deps, accountId, ids, request) };
   }
 }
 
-/** Start, stop, delete or cookies: one profile after another, a few at a time, in the selection's order. */
+/** Stop, delete or cookies: one profile after another, a few at a time, in the selection's order. */
 async function eachProfile(
   deps: BulkDeps,
   accountId: string,
   ids: string[],
-  request: Extract<BulkRequest, { action: 'start' | 'stop' | 'delete' | 'export_cookies' }>,
+  request: Extract<BulkRequest, { action: 'stop' | 'delete' | 'export_cookies' }>,
 ): Promise<BulkOutcome[]> {
   const owned = await ownProfileIds(deps.db, accountId, ids);
   const one = async (id: string): Promise<BulkOutcome> => {
     if (!owned.has(id)) return { id, error: new NotFound('profile') };
     try {
       switch (request.action) {
-        case 'start':
-          return { id, sessionId: (await deps.sessions.start(accountId, id, request.headless)).id };
         case 'stop': {
           const live = await findSessionOfProfile(deps.db, accountId, id);
           if (live && (LIVE_SESSION_STATUSES as readonly string[]).includes(live.status))

@@ -10,21 +10,29 @@ const SHUTTING_DOWN_RETRY_AFTER_S = 5;
 export interface Slots {
   /** Whether a browser may start here now (a node that is leaving the cluster starts none). */
   hasRoom(): boolean;
+  /** How many more browsers may start here now. */
+  free(): number;
   /** Takes a slot or refuses with `at_capacity`; answers its release, which is safe to call more than once. */
   take(): () => void;
 }
 
-export function createSlots(maxBrowsers: number, draining: () => boolean): Slots {
+/** `onFree` is told whenever a slot is released. */
+export function createSlots(maxBrowsers: number, draining: () => boolean, onFree = () => {}): Slots {
   let taken = 0;
-  const hasRoom = () => taken < maxBrowsers && !draining();
+  const free = () => (draining() ? 0 : Math.max(0, maxBrowsers - taken));
+  const hasRoom = () => free() > 0;
   return {
     hasRoom,
+    free,
     take() {
       if (!hasRoom()) throw draining() ? shuttingDown() : atCapacity(maxBrowsers);
       taken += 1;
       let held = true;
       return () => {
-        if (held) taken -= 1;
+        if (held) {
+          taken -= 1;
+          onFree();
+        }
         held = false;
       };
     },
@@ -45,6 +53,14 @@ export function shuttingDown(): Unavailable {
     'at_capacity',
     'This machine of the service is shutting down and no other has room for a browser; try again in a few seconds.',
     { retryAfterSeconds: SHUTTING_DOWN_RETRY_AFTER_S },
+  );
+}
+
+/** The start found no room (a browser on any node, or a session within the plan): it may wait for room. */
+export function isNoRoom(error: unknown): boolean {
+  return (
+    (error instanceof Unavailable && error.code === 'at_capacity') ||
+    (error instanceof PlanLimit && error.code === 'session_limit')
   );
 }
 

@@ -67,6 +67,10 @@ export interface SessionManager {
   activeTabOf(sessionId: string): string | null;
   /** Told once the service listens (a run on another node's session connects through it). */
   listeningAt(origin: string): void;
+  /** How many more browsers this node may start now. */
+  roomHere(): number;
+  /** Tells `listener` whenever a browser of this node ends (or fails to start), so that room came. */
+  onRoom(listener: () => void): void;
   /** Stops a session (safe to repeat) and answers its final state. */
   stop(row: SessionRow, reason: StopReason, options?: StopOptions): Promise<Session>;
   /** Stops the profile's live session, if it has one, and resolves once it is recorded as stopped. */
@@ -104,7 +108,14 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   const idle = createIdleWatch(config.limits.sessionIdleMs, (accountId, sessionId) => {
     void stopper.stopIdle(accountId, sessionId);
   });
-  const slots = createSlots(config.limits.maxBrowsers, () => cluster.draining());
+  const roomListeners: (() => void)[] = [];
+  const slots = createSlots(
+    config.limits.maxBrowsers,
+    () => cluster.draining(),
+    () => {
+      for (const listener of roomListeners) listener();
+    },
+  );
   const starter = createSessionStarter(parts, { launch: deps.launch, slots, idle, stopper });
   const addresses = createCdpAddresses(parts, deps.tokens ?? new CdpTokens());
   // By browser, so a tab is forgotten with the browser that had it.
@@ -116,6 +127,8 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     startHere: starter.startHere,
     startForCookies: starter.startForCookies,
     stop: stopper.stop,
+    roomHere: slots.free,
+    onRoom: (listener) => void roomListeners.push(listener),
     view: addresses.view,
     localCdpUrl: addresses.localCdpUrl,
     listeningAt: addresses.listeningAt,

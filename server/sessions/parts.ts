@@ -4,6 +4,7 @@ import type { Config } from '../core/config';
 import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
 import type { EventLog } from '../events/event-log';
+import { notifyRoom } from '../store/room-waits';
 import { type SessionRow, toSession } from '../store/sessions';
 import type { RunningBrowser } from './launch-browser';
 import type { ProfileStateSync } from './profile-state';
@@ -37,7 +38,10 @@ export interface SessionParts {
   launching: Map<string, Promise<unknown>>;
 }
 
-/** Applies a change of a session and reports it as `session.<its new status>` in the same transaction. */
+/**
+ * Applies a change of a session and reports it as `session.<its new status>` in the same transaction; a session
+ * that ends tells the queue that room came.
+ */
 export function changeSession(
   events: EventLog,
   change: (tx: Queryable) => Promise<SessionRow>,
@@ -45,6 +49,7 @@ export function changeSession(
   return events.writeWithEvents(async (tx, emit) => {
     const row = await change(tx);
     if (row.status !== 'stopping') await emit(row.account_id, `session.${row.status}`, toSession(row));
+    if (row.status === 'stopped' || row.status === 'failed') await notifyRoom(tx);
     return row;
   });
 }

@@ -29,11 +29,13 @@ export interface RunRow {
   node_id: string | null;
   /** Its profile's name now; null once the profile is deleted. */
   profile_name: string | null;
+  /** How many times it was queued again after a passing failure. */
+  retries: number;
 }
 
 // As for sessions: the profile's name now, by its primary key; statements name the table unaliased.
 export const RUN_COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name, batch_id, status, script, steps, output,
-  error, version, created_at, started_at, finished_at, node_id,
+  error, version, created_at, started_at, finished_at, node_id, retries,
   (select profile.name from profiles profile where profile.id = automation_runs.profile_id) as profile_name`;
 export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const;
 /** The SQL condition that the run whose status is `column` is queued or running. */
@@ -76,6 +78,7 @@ export function toRun(row: RunRow): AutomationRun {
     created_at: row.created_at.toISOString(),
     started_at: row.started_at?.toISOString() ?? null,
     finished_at: row.finished_at?.toISOString() ?? null,
+    retries: row.retries,
   };
 }
 
@@ -88,16 +91,12 @@ export async function insertRun(
     sessionId: string | null;
     name: string | null;
     script: Script;
-    nodeId: string;
+    /** Null while it waits for room (room_waits). */
+    nodeId: string | null;
     batchId?: string | null;
   },
 ): Promise<RunRow> {
-  const steps: StepResult[] = fields.script.steps.map((step, index) => ({
-    index,
-    action: step.action,
-    ...('name' in step && step.name ? { output_name: step.name } : {}),
-    status: 'pending',
-  }));
+  const steps = pendingSteps(fields.script);
   const [row] = await db.query<RunRow>(
     `insert into automation_runs (id, account_id, profile_id, session_id, name, status, script, steps, created_at,
        node_id, batch_id)
@@ -116,6 +115,15 @@ export async function insertRun(
     ],
   );
   return row as RunRow;
+}
+
+function pendingSteps(script: Script): StepResult[] {
+  return script.steps.map((step, index) => ({
+    index,
+    action: step.action,
+    ...('name' in step && step.name ? { output_name: step.name } : {}),
+    status: 'pending',
+  }));
 }
 
 /**
@@ -199,11 +207,12 @@ export async function listRuns(
 export const LATEST_IN_BATCH = `not exists (select from automation_runs later where later.batch_id = automation_runs.batch_id
   and later.profile_id = automation_runs.profile_id and later.seq > automation_runs.seq)`;
 
-/** This node's queued or running runs (and those from before there were nodes). */
+/** This node's queued or running runs (and those from before there were nodes, but not those waiting for room). */
 export async function findActiveRunsOfNode(db: Queryable, nodeId: string): Promise<RunRow[]> {
   return db.query<RunRow>(
     `select ${RUN_COLUMNS} from automation_runs
-      where ${runIsActive()} and (node_id = $1 or node_id is null) order by seq`,
+      where ${runIsActive()} and (node_id = $1 or node_id is null
+        and not exists (select from room_waits w where w.run_id = automation_runs.id)) order by seq`,
     [nodeId],
   );
 }
@@ -218,27 +227,44 @@ async function updateRun(db: Queryable, id: string, assignments: string, params:
   return row;
 }
 
-/** The run has its session and is running. */
-export function markRunStarted(
+/** The run has its session and is running, and leaves the line for room; null if it is no longer queued. */
+export async function markRunStarted(
   db: Queryable,
   clock: Clock,
   id: string,
   session: { sessionId: string; ownsSession: boolean },
-): Promise<RunRow> {
-  return updateRun(db, id, `status = 'running', session_id = $2, owns_session = $3, started_at = $4`, [
-    session.sessionId,
-    session.ownsSession,
-    clock.now(),
-  ]);
+): Promise<RunRow | null> {
+  await db.query('delete from room_waits where run_id = $1', [id]);
+  const [row] = await db.query<RunRow>(
+    `update automation_runs set status = 'running', session_id = $2, owns_session = $3, started_at = $4,
+       version = version + 1 where id = $1 and status = 'queued' returning ${RUN_COLUMNS}`,
+    [id, session.sessionId, session.ownsSession, clock.now()],
+  );
+  return row ?? null;
 }
 
-/** The run ended: steps still pending are skipped, one still running failed with the run's error. */
-export function finishRun(
+/** The run is queued afresh after a passing failure: its steps pending again, its retries counted. */
+export function requeueRun(db: Queryable, run: Pick<RunRow, 'id' | 'script'>): Promise<RunRow> {
+  return updateRun(
+    db,
+    run.id,
+    `status = 'queued', session_id = null, owns_session = false, started_at = null, output = '{}'::jsonb,
+     error = null, retries = retries + 1, steps = $2::jsonb`,
+    [JSON.stringify(pendingSteps(run.script))],
+  );
+}
+
+/**
+ * The run ended (and left the line for room, if it waited): steps still pending are skipped, one still running
+ * failed with the run's error.
+ */
+export async function finishRun(
   db: Queryable,
   clock: Clock,
   id: string,
   outcome: { status: RunStatus; output: Record<string, unknown>; error: string | null },
 ): Promise<RunRow> {
+  await db.query('delete from room_waits where run_id = $1', [id]);
   return updateRun(
     db,
     id,

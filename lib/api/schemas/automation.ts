@@ -34,6 +34,8 @@ export const AutomationRun = z.object({
   created_at: Timestamp,
   started_at: z.nullable(Timestamp),
   finished_at: z.nullable(Timestamp),
+  /** How many times it was queued again after a passing failure (a crashed browser, a lost node, a proxy timeout). */
+  retries: z.optional(z.number()),
 });
 
 export const RunList = listOf(AutomationRun);

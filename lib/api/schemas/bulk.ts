@@ -9,6 +9,8 @@ export const BulkItem = z.object({
   proxy_id: z.optional(z.string()),
   /** start: the session started. */
   session_id: z.optional(z.string()),
+  /** start: no room now; it waits in line and its session starts once there is room. */
+  waiting: z.optional(z.boolean()),
   /** run: the run queued. */
   run_id: z.optional(z.string()),
   /** export_cookies: its cookies. */
@@ -23,6 +25,8 @@ export const BulkResult = z.object({
   selected: z.number(),
   succeeded: z.number(),
   failed: z.number(),
+  /** start: how many of those that succeeded wait for room (the others started now). */
+  waiting: z.optional(z.number()),
   /** run: the batch its runs belong to. */
   batch_id: z.optional(z.string()),
   /** set_proxy from a list: how many of its proxies were saved anew (the others were already the account's). */

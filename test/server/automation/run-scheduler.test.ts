@@ -8,6 +8,7 @@ import { createLogger } from '../../../server/core/log';
 import type { Database } from '../../../server/db/driver';
 import { createEventLog } from '../../../server/events/event-log';
 import { createPublisher } from '../../../server/events/publisher';
+import { createRoomQueue, type RoomQueue } from '../../../server/queue/room-queue';
 import type { SessionManager } from '../../../server/sessions/manager';
 import { createAccountWithKey } from '../../../server/store/accounts';
 import { insertProfile } from '../../../server/store/profiles';
@@ -25,6 +26,7 @@ let dataDir: string;
 let db: Database;
 let accountId: string;
 let queue: RunScheduler;
+let room: RoomQueue;
 /** Each script the queue executed, in order: its first step's name, and how to end it. */
 const executed: { name: string; finish(result: RunScriptResult): void }[] = [];
 const arrivals: (() => void)[] = [];
@@ -58,11 +60,12 @@ async function enqueue(profileId: string, name: string) {
 }
 
 /** A queue on the test's database that executes the test's scripts (a drained queue takes no more). */
-function newQueue(): RunScheduler {
+async function newQueue(): Promise<RunScheduler> {
   const log = createLogger({ write: () => {} });
   const limits = loadConfig({}).limits;
   const publisher = createPublisher();
-  return createRunScheduler({
+  await room?.job.stop?.();
+  const scheduler = createRunScheduler({
     db,
     clock: systemClock,
     log,
@@ -72,6 +75,20 @@ function newQueue(): RunScheduler {
     events: createEventLog({ db, clock: systemClock, publisher }),
     run: execute,
   });
+  room = createRoomQueue({
+    db,
+    clock: systemClock,
+    log,
+    nodeId: 'nod_alone',
+    maxBrowsers: 8,
+    roomHere: () => 8,
+    caps: { enterprise: 8 },
+    serveRun: scheduler.serveRun,
+    serveStart: async () => 'no_room',
+    failDeleted: scheduler.failDeleted,
+  });
+  await room.job.start?.(new AbortController().signal);
+  return scheduler;
 }
 
 async function statusOf(runId: string) {
@@ -82,10 +99,11 @@ beforeAll(async () => {
   scratch = await openScratchDatabase('queue');
   ({ db, dataDir } = scratch);
   accountId = (await createAccountWithKey(db, systemClock, { plan: 'enterprise' })).account_id;
-  queue = newQueue();
+  queue = await newQueue();
 });
 
 afterAll(async () => {
+  await room?.job.stop?.();
   await queue?.drain();
   await scratch?.close();
 });
@@ -116,7 +134,7 @@ describe('the run queue', () => {
 
   it('cancels a queued run before it starts: it never runs, and the one after it does', async () => {
     executed.length = 0;
-    queue = newQueue();
+    queue = await newQueue();
     const profile = (await insertProfile(db, systemClock, accountId, { name: 'Cancel' })).id;
     await enqueue(profile, 'running');
     const waiting = await enqueue(profile, 'cancelled while queued');

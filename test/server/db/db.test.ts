@@ -61,10 +61,10 @@ describe.each(databases)('on $name', ({ name, open }) => {
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
     expect(files.map((migration) => migration.version)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 26,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 26,
     ]);
     expect(await migrate(db)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 26,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 26,
     ]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
@@ -90,6 +90,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 18, name: 'help_requests' },
       { version: 19, name: 'batches' },
       { version: 20, name: 'proxy_checks_sign_in_links' },
+      { version: 21, name: 'room_queue' },
       { version: 23, name: 'workspaces' },
       { version: 26, name: 'help_requests_withdrawn' },
     ]);
@@ -115,6 +116,8 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'profiles',
       'proxies',
       'request_counts',
+      'room_turns',
+      'room_waits',
       'schema_migrations',
       'sessions',
       'sign_in_attempts',
