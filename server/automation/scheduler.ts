@@ -93,7 +93,10 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
     run: Pick<RunRow, 'id' | 'profile_id' | 'account_id'>,
     served: (outcome: Served) => void = () => {},
   ): void {
-    if (scheduled.has(run.id)) return served('done');
+    if (scheduled.has(run.id)) {
+      served('done');
+      return;
+    }
     scheduled.add(run.id);
     const previous = chains.get(run.profile_id) ?? Promise.resolve();
     const next = previous.then(() => perform(run.id, run.account_id, served));
