@@ -133,7 +133,11 @@ export function createClient(options: ClientOptions) {
       request('listRuns', { query }, o),
     rerunRun: (runId: string, o?: PostOptions) => request('rerunRun', { params: [runId] }, o),
     cancelRun: (runId: string, o?: PostOptions) => request('cancelRun', { params: [runId] }, o),
+    listBatches: (query?: QueryOf<'listBatches'>, o?: CallOptions) => request('listBatches', { query }, o),
     getBatch: (id: string, o?: CallOptions) => request('getBatch', { params: [id] }, o),
+    pauseBatch: (id: string, o?: PostOptions) => request('pauseBatch', { params: [id] }, o),
+    resumeBatch: (id: string, o?: PostOptions) => request('resumeBatch', { params: [id] }, o),
+    cancelBatch: (id: string, o?: PostOptions) => request('cancelBatch', { params: [id] }, o),
     retryBatch: (id: string, o?: PostOptions) => request('retryBatch', { params: [id] }, o),
     exportBatch: (id: string, format: 'csv' | 'json', o?: CallOptions) =>
       request('exportBatch', { params: [id], query: { format } }, o),

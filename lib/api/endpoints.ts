@@ -1,6 +1,6 @@
 import { endpoint } from './endpoint';
 import { Account } from './schemas/account';
-import { AutomationRun, Batch, RunList } from './schemas/automation';
+import { AutomationRun, Batch, BatchList, RunList } from './schemas/automation';
 import { BulkResult } from './schemas/bulk';
 import { CookieList, CookiesImported } from './schemas/cookies';
 import { SessionDownloadList } from './schemas/downloads';
@@ -226,6 +226,33 @@ export const endpoints = {
     path: '/v1/automation/runs/:id/cancel',
     status: 200,
     response: AutomationRun,
+  }),
+  listBatches: endpoint({
+    method: 'GET',
+    path: '/v1/automation/batches',
+    status: 200,
+    response: BatchList,
+  }),
+  pauseBatch: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/automation/batches/:id/pause',
+    status: 200,
+    response: Batch,
+  }),
+  resumeBatch: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/automation/batches/:id/resume',
+    status: 200,
+    response: Batch,
+  }),
+  cancelBatch: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/automation/batches/:id/cancel',
+    status: 200,
+    response: Batch,
   }),
   getBatch: endpoint({
     method: 'GET',

@@ -7,6 +7,7 @@ import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
 import { ProxyInput } from './inputs/proxies';
 import {
   BatchExportQuery,
+  BatchListQuery,
   HelpRequestListQuery,
   ProfileDeleteQuery,
   ProfileExportQuery,
@@ -44,6 +45,7 @@ export const requests = {
   getRun: { query: RunStatusQuery },
   listRuns: { query: RunStatusQuery },
   exportBatch: { query: BatchExportQuery },
+  listBatches: { query: BatchListQuery },
   createWebhook: { body: WebhookCreate },
   listWebhooks: { query: WebhookListQuery },
   listWebhookDeliveries: { query: WebhookListQuery },

@@ -3,7 +3,9 @@ import type { Batch } from '../../lib/api/schemas/automation';
 import type { Clock } from '../core/clock';
 import { NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
-import { type BatchRow, findBatch, insertBatch, latestRunsOfBatch } from '../store/batches';
+import { findBatch, insertBatch, latestRunsOfBatch, listBatches } from '../store/batches';
+import { type Page, toPage } from '../store/pagination';
+import { toBatch } from './batch-summary';
 import type { RunScheduler } from './scheduler';
 
 export interface BatchDeps {
@@ -38,10 +40,24 @@ export async function queueBatch(
 }
 
 /** The account's batch, summed up. */
-export async function readBatch(db: Database, accountId: string, id: string): Promise<Batch> {
+export async function readBatch(
+  { db, clock }: Pick<BatchDeps, 'db' | 'clock'>,
+  accountId: string,
+  id: string,
+): Promise<Batch> {
   const row = await findBatch(db, accountId, id);
   if (!row) throw new NotFound('batch');
-  return toBatch(row);
+  return toBatch(row, clock.now());
+}
+
+/** A page of the account's batches, newest first, each summed up. */
+export async function readBatches(
+  { db, clock }: Pick<BatchDeps, 'db' | 'clock'>,
+  accountId: string,
+  page: { limit: number; after: number | null },
+): Promise<Page<Batch>> {
+  const now = clock.now();
+  return toPage(await listBatches(db, accountId, page), page.limit, (row) => toBatch(row, now));
 }
 
 /** Queues again, in the same batch, the script of each profile whose latest run in it failed. */
@@ -56,34 +72,5 @@ export async function retryFailed(deps: BatchDeps, accountId: string, id: string
         if (!(error instanceof NotFound)) throw error;
       });
   }
-  return readBatch(deps.db, accountId, id);
-}
-
-function toBatch(row: BatchRow): Batch {
-  const count = (status: keyof BatchRow['counts']) => row.counts[status] ?? 0;
-  const [queued, running, succeeded, failed, cancelled] = [
-    count('queued'),
-    count('running'),
-    count('succeeded'),
-    count('failed'),
-    count('cancelled'),
-  ];
-  const total = queued + running + succeeded + failed + cancelled;
-  const parts = [`${succeeded} of ${total} succeeded`];
-  if (failed) parts.push(`${failed} failed`);
-  if (cancelled) parts.push(`${cancelled} cancelled`);
-  if (queued + running) parts.push(`${queued + running} not finished yet`);
-  return {
-    id: row.id,
-    name: row.name,
-    created_at: row.created_at.toISOString(),
-    total,
-    queued,
-    running,
-    succeeded,
-    failed,
-    cancelled,
-    finished: queued + running === 0,
-    summary: parts.join(', '),
-  };
+  return readBatch(deps, accountId, id);
 }

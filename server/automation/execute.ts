@@ -51,7 +51,8 @@ export async function executeRun(
   }
   if ('error' in target) {
     served('done');
-    return settle({ status: 'failed', output: {}, error: target.error }, target.passing === true);
+    await changes.finish(run.id, 'failed', {}, target.error);
+    return;
   }
   const started = await changes.start(run.id, { sessionId: target.session.id, ownsSession: target.owned });
   served('started');

@@ -8,8 +8,8 @@ const TIMED_OUT =
   /net::ERR_(TIMED_OUT|CONNECTION_TIMED_OUT|PROXY_CONNECTION_FAILED|SOCKS_CONNECTION_FAILED)\b/;
 
 /**
- * Whether a failed run may well succeed if run again: its browser crashed or could not start, its node was lost,
- * or its proxy timed out. A script's own failure (a missing element, a refused site) is not passing.
+ * Whether a failed run may well succeed if run again: its browser crashed, its node was lost, or its proxy timed
+ * out. A script's own failure (a missing element, a refused site) is not passing, nor a browser that cannot start.
  */
 export function isPassingFailure(failure: { error: string | null; sessionEnd: StopReason | null }): boolean {
   if (failure.sessionEnd === 'browser_exited' || failure.sessionEnd === 'node_lost') return true;

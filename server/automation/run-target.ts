@@ -1,5 +1,5 @@
 import type { RunCreate } from '../../lib/api/inputs/automation';
-import { Conflict, isDomainError, NotFound, Unavailable } from '../core/domain-errors';
+import { Conflict, isDomainError, NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import { isNoRoom } from '../sessions/capacity';
 import type { SessionManager } from '../sessions/manager';
@@ -27,15 +27,13 @@ export async function targetProfile(db: Queryable, accountId: string, body: RunC
 
 /**
  * The session a run drives: the one it names, the profile's running one, or one it starts for itself; `noRoom`
- * when no node nor the plan has room for one now, `passing` when its browser could not start this time.
+ * when no node nor the plan has room for one now.
  */
 export async function sessionFor(
   db: Queryable,
   sessions: Pick<SessionManager, 'start'>,
   run: RunRow,
-): Promise<
-  { session: SessionRow; owned: boolean } | { noRoom: true } | { error: string; passing?: boolean }
-> {
+): Promise<{ session: SessionRow; owned: boolean } | { noRoom: true } | { error: string }> {
   const live = run.session_id
     ? await findSession(db, run.account_id, run.session_id)
     : await findSessionOfProfile(db, run.account_id, run.profile_id);
@@ -45,8 +43,7 @@ export async function sessionFor(
     return { session: await sessions.start(run.account_id, run.profile_id), owned: true };
   } catch (error) {
     if (isNoRoom(error)) return { noRoom: true };
-    const passing = error instanceof Unavailable && error.code === 'browser_unavailable';
     const detail = isDomainError(error) ? error.message : 'its browser could not be started';
-    return { error: `The run could not start a session: ${detail}`, passing };
+    return { error: `The run could not start a session: ${detail}` };
   }
 }

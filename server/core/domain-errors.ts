@@ -68,7 +68,10 @@ export type ConflictCode =
   | 'download_not_ready'
   | 'help_pending'
   | 'help_answered'
-  | 'help_timed_out';
+  | 'help_timed_out'
+  | 'batch_paused'
+  | 'batch_not_paused'
+  | 'batch_finished';
 
 /** The thing exists but is in a state that does not allow the request. */
 export class Conflict extends DomainError {

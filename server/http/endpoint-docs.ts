@@ -83,6 +83,14 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
       'A batch is a run on many profiles (POST /v1/profiles/bulk with action run). Each profile counts by its latest run in the batch; its runs are listed by GET /v1/automation/status?batch_id=, with status=failed for the failed.',
   },
   retryBatch: { summary: "Queue again the batch's failed runs, in the same batch" },
+  listBatches: { summary: "The account's batches, newest first, each summed up" },
+  pauseBatch: {
+    summary: 'Pause a batch: its queued runs wait (those running go on); 409 if it is paused or finished',
+  },
+  resumeBatch: { summary: 'Resume a paused batch; 409 if it is not paused' },
+  cancelBatch: {
+    summary: "Cancel a batch's queued and running runs; 409 if it has finished",
+  },
   exportBatch: {
     summary: "The outputs of a batch's runs, as CSV or JSON",
     description:

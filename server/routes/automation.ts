@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import type { RunCreate } from '../../lib/api/inputs/automation';
 import { readArtifact } from '../automation/artifacts';
+import { cancelBatch, pauseBatch, resumeBatch } from '../automation/batch-controls';
 import { exportBatch } from '../automation/batch-export';
-import { readBatch, retryFailed } from '../automation/batches';
+import { readBatch, readBatches, retryFailed } from '../automation/batches';
 import type { RunScheduler } from '../automation/scheduler';
 import { waitForRun } from '../automation/wait-for-run';
 import { NotFound } from '../core/domain-errors';
@@ -71,8 +72,25 @@ export const automationRoutes: Route[] = [
     return c.json(await automation.cancel(c.get('account').id, params.id), status);
   }),
 
-  route('getBatch', async (c, { params, status }, { db }) => {
-    return c.json(await readBatch(db, c.get('account').id, params.id), status);
+  route('listBatches', async (c, { query, status }, deps) => {
+    const page = { limit: query.limit, after: readCursor(query.cursor) };
+    return c.json(await readBatches(deps, c.get('account').id, page), status);
+  }),
+
+  route('getBatch', async (c, { params, status }, deps) => {
+    return c.json(await readBatch(deps, c.get('account').id, params.id), status);
+  }),
+
+  route('pauseBatch', async (c, { params, status }, deps) => {
+    return c.json(await pauseBatch(deps, c.get('account').id, params.id), status);
+  }),
+
+  route('resumeBatch', async (c, { params, status }, deps) => {
+    return c.json(await resumeBatch(deps, c.get('account').id, params.id), status);
+  }),
+
+  route('cancelBatch', async (c, { params, status }, deps) => {
+    return c.json(await cancelBatch(deps, c.get('account').id, params.id), status);
   }),
 
   route('retryBatch', async (c, { params, status }, deps) => {

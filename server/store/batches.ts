@@ -5,12 +5,25 @@ import type { Queryable } from '../db/driver';
 import { LATEST_IN_BATCH, RUN_COLUMNS, type RunRow } from './runs';
 
 export interface BatchRow {
+  seq: number;
   id: string;
   name: string | null;
   created_at: Date;
+  paused: boolean;
   /** Each profile's latest run in the batch, counted by status. */
   counts: Partial<Record<RunStatus, number>>;
+  /** Times its runs were queued again after a passing failure. */
+  retried: number;
+  /** When its first run started; null before. */
+  first_started_at: Date | null;
 }
+
+const BATCH_COLUMNS = `b.seq, b.id, b.name, b.created_at, b.paused,
+  coalesce((select jsonb_object_agg(status, n) from (
+     select status, count(*)::int as n from automation_runs
+      where batch_id = b.id and ${LATEST_IN_BATCH} group by status) counted), '{}'::jsonb) as counts,
+  (select coalesce(sum(retries), 0)::int from automation_runs where batch_id = b.id) as retried,
+  (select min(started_at) from automation_runs where batch_id = b.id) as first_started_at`;
 
 export async function insertBatch(
   tx: Queryable,
@@ -29,14 +42,28 @@ export async function insertBatch(
 /** The account's batch with its runs counted, each profile by its latest run; null for no such batch. */
 export async function findBatch(db: Queryable, accountId: string, id: string): Promise<BatchRow | null> {
   const [row] = await db.query<BatchRow>(
-    `select b.id, b.name, b.created_at,
-            coalesce((select jsonb_object_agg(status, n) from (
-               select status, count(*)::int as n from automation_runs
-                where batch_id = b.id and ${LATEST_IN_BATCH} group by status) counted), '{}'::jsonb) as counts
-       from automation_batches b where b.account_id = $1 and b.id = $2`,
+    `select ${BATCH_COLUMNS} from automation_batches b where b.account_id = $1 and b.id = $2`,
     [accountId, id],
   );
   return row ?? null;
+}
+
+/** A page of the account's batches, newest first, each counted as findBatch counts one. */
+export async function listBatches(
+  db: Queryable,
+  accountId: string,
+  options: { limit: number; after: number | null },
+): Promise<BatchRow[]> {
+  return db.query<BatchRow>(
+    `select ${BATCH_COLUMNS} from automation_batches b
+      where b.account_id = $1 and ($3::bigint is null or b.seq < $3::bigint) order by b.seq desc limit $2`,
+    [accountId, options.limit + 1, options.after],
+  );
+}
+
+/** Pauses or resumes the batch: while paused, its runs that wait for room stay in line. */
+export async function setBatchPaused(tx: Queryable, id: string, paused: boolean): Promise<void> {
+  await tx.query('update automation_batches set paused = $2 where id = $1', [id, paused]);
 }
 
 /** Each profile's latest run in the batch, `status` only if given, in the order they were queued. */

@@ -94,6 +94,9 @@ export const RunStatusQuery = z.object({
 });
 
 /** GET /v1/automation/batches/:id/export: the outputs as CSV (a spreadsheet opens it) or JSON. */
+/** GET /v1/automation/batches: newest first, a page at a time. */
+export const BatchListQuery = z.object({ ...PageQuery });
+
 export const BatchExportQuery = z.object({ format: z._default(z.enum(['csv', 'json']), 'csv') });
 
 export type ProfileListQuery = z.input<typeof ProfileListQuery>;

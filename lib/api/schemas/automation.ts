@@ -56,8 +56,16 @@ export const Batch = z.object({
   cancelled: z.number(),
   /** Every run of it has finished. */
   finished: z.boolean(),
+  /** Paused: its queued runs wait until it is resumed (those running go on). */
+  paused: z.boolean(),
+  /** How many of its runs were queued again after a passing failure (a crashed browser, a lost node, a proxy timeout). */
+  retried: z.number(),
+  /** When it should finish at the pace it has kept so far; null until a run has finished, once done, or paused. */
+  estimated_finish_at: z.nullable(Timestamp),
   summary: z.string(),
 });
+
+export const BatchList = listOf(Batch);
 
 export type RunStatus = z.infer<typeof RunStatus>;
 
@@ -66,3 +74,5 @@ export type StepResult = z.infer<typeof StepResult>;
 export type AutomationRun = z.infer<typeof AutomationRun>;
 
 export type Batch = z.infer<typeof Batch>;
+
+export type BatchList = z.infer<typeof BatchList>;

@@ -18,6 +18,9 @@ const batch = (more: Partial<Batch> = {}): Batch => ({
   failed: 1,
   cancelled: 0,
   finished: true,
+  paused: false,
+  retried: 0,
+  estimated_finish_at: null,
   summary: '5 of 6 succeeded, 1 failed',
   ...more,
 });
