@@ -1,0 +1,115 @@
+/**
+ * A batch of two-step runs on a service with MAX_BROWSERS=4, against its ideal measured in the same run: the
+ * batch's wall time (from the bulk POST to "finished") against (runs ÷ 4) × one run's time alone (from its POST
+ * to its result, its browser started and stopped for it; median of 3); and another account's API p95 while the
+ * batch runs against the same account's p95 with the service idle.
+ * Run: npm run bench   Settings: BATCH_RUNS (200).
+ */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { type ApiClient, createClient } from '../../lib/api/client';
+import type { Script } from '../../lib/api/inputs/automation';
+import type { AutomationRun } from '../../lib/api/schemas/automation';
+import { startService } from '../support/harness';
+import { median } from './support/load';
+
+const runs = Number(process.env.BATCH_RUNS ?? 200);
+const MAX_BROWSERS = 4;
+
+const site = createServer((_request, response) => {
+  response.writeHead(200, { 'Content-Type': 'text/html' }).end('<title>Bench</title><h1>Bench page</h1>');
+});
+site.listen(0, '127.0.0.1');
+await once(site, 'listening');
+const pageUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}/`;
+const script: Script = {
+  steps: [
+    { action: 'goto', url: pageUrl },
+    { action: 'evaluate', expression: 'document.title', name: 'title' },
+  ],
+};
+
+async function timed<T>(action: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const result = await action();
+  return [performance.now() - started, result];
+}
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] as number;
+}
+
+/** Times `GET /v1/profiles?limit=20` one after another until `done` says stop (at least `least` of them). */
+async function latencies(client: ApiClient, done: () => boolean, least: number): Promise<number[]> {
+  const times: number[] = [];
+  while (times.length < least || !done()) {
+    times.push((await timed(() => client.listProfiles({ limit: 20 })))[0]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return times;
+}
+
+async function untilFinished(client: ApiClient, run: AutomationRun): Promise<AutomationRun> {
+  let current = run;
+  while (current.status === 'queued' || current.status === 'running') {
+    current = await client.getRun(current.id, { wait: 25, until: 'finished' });
+  }
+  return current;
+}
+
+const service = await startService({ env: { EGRESS_ALLOW: 'loopback', MAX_BROWSERS: String(MAX_BROWSERS) } });
+const batcher = createClient({
+  baseUrl: service.baseUrl,
+  apiKey: await service.createKey('enterprise', 'batch'),
+  fetch,
+});
+const other = createClient({
+  baseUrl: service.baseUrl,
+  apiKey: await service.createKey('premium', 'other'),
+  fetch,
+});
+try {
+  for (let n = 0; n < 20; n++) await other.createProfile({ name: `Other ${n}` });
+  const ids: string[] = [];
+  for (let n = 0; n < runs; n++) ids.push((await batcher.createProfile({ name: `Fleet ${n}` })).id);
+
+  const alone: number[] = [];
+  for (const id of ids.slice(0, 3)) {
+    const [ms, run] = await timed(async () =>
+      untilFinished(batcher, await batcher.runAutomation({ profile_id: id, script })),
+    );
+    if (run.status !== 'succeeded') throw new Error(`the lone run ${run.status}: ${run.error}`);
+    alone.push(ms);
+  }
+  const oneRun = median(alone);
+
+  const idleUntil = Date.now() + 5000;
+  const idle = await latencies(other, () => Date.now() > idleUntil, 50);
+
+  let finished = false;
+  const busy = latencies(other, () => finished, 50);
+  const [wall, batch] = await timed(async () => {
+    const queued = await batcher.bulkProfiles({ select: { ids }, action: 'run', script });
+    const batchId = queued.batch_id as string;
+    for (;;) {
+      const current = await batcher.getBatch(batchId);
+      if (current.finished) return current;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+  finished = true;
+  const loaded = await busy;
+
+  const ideal = (runs / MAX_BROWSERS) * oneRun;
+  console.log(`\na batch of ${runs} two-step runs on MAX_BROWSERS=${MAX_BROWSERS}: ${batch.summary}`);
+  console.log(
+    `batch wall time        ${(wall / 1000).toFixed(1).padStart(7)} s    ideal (${runs} ÷ ${MAX_BROWSERS} × one run of ${(oneRun / 1000).toFixed(2)} s) ${(ideal / 1000).toFixed(1).padStart(7)} s   ×${(wall / ideal).toFixed(2)}`,
+  );
+  console.log(
+    `other account's p95     ${p95(loaded).toFixed(1).padStart(7)} ms   idle p95 ${p95(idle).toFixed(1).padStart(7)} ms   ×${(p95(loaded) / p95(idle)).toFixed(2)}   (${loaded.length} and ${idle.length} requests)`,
+  );
+} finally {
+  await service.close();
+  site.close();
+}
