@@ -21,7 +21,8 @@ export interface DownloadSettings {
 /**
  * One step of a session's browser setup: downloads go to the profile's own folder, each saved under the id
  * Chromium gives it, and each is recorded beside its bytes as it begins and ends. A download that would take
- * the profile's downloads over the plan's bound is canceled and its part removed. `log` hears of a record that
+ * the profile's downloads over the plan's bound, counting the kept ones and every one under way at what it will
+ * weigh, is canceled and its part removed. `log` hears of a record that
  * could not be written.
  */
 export async function setUpDownloads(
@@ -31,26 +32,27 @@ export async function setUpDownloads(
   log: (error: unknown) => void = () => {},
 ): Promise<void> {
   const records = new Map<string, DownloadRecord>();
+  /** What each download under way will weigh: its total when the server said it, else what came so far. */
+  const expected = new Map<string, number>();
+  const underWay = () => [...expected.values()].reduce((sum, bytes) => sum + bytes, 0);
   let writes = Promise.resolve();
   const save = (record: DownloadRecord) => {
     writes = writes.then(() => writeRecord(dir, { ...record })).catch(log);
   };
-  let kept: number | null = null;
-  const keptBytes = async () => {
-    kept ??= (await readRecords(dir))
-      .filter((record) => record.state === 'completed')
-      .reduce((sum, record) => sum + record.size, 0);
-    return kept;
-  };
+  // Known before the first event, so that downloads reported together are weighed one after another.
+  let kept = (await readRecords(dir))
+    .filter((record) => record.state === 'completed')
+    .reduce((sum, record) => sum + record.size, 0);
   const finish = (record: DownloadRecord, state: 'completed' | 'canceled', error: string | null) => {
     records.delete(record.id);
+    expected.delete(record.id);
     Object.assign(record, { state, error, finished_at: new Date().toISOString() });
     save(record);
-    if (state === 'completed') kept = (kept ?? 0) + record.size;
+    if (state === 'completed') kept += record.size;
     else writes = writes.then(() => rm(downloadFile(dir, record.id), { force: true })).catch(log);
   };
 
-  const onEvent = async (message: CdpMessage) => {
+  const onEvent = (message: CdpMessage) => {
     if (message.sessionId !== undefined) return;
     const params = message.params ?? {};
     const id = String(params.guid ?? '');
@@ -68,6 +70,7 @@ export async function setUpDownloads(
         finished_at: null,
       };
       records.set(id, record);
+      expected.set(id, 0);
       save(record);
       return;
     }
@@ -75,19 +78,19 @@ export async function setUpDownloads(
     const record = records.get(id);
     if (!record) return;
     record.size = Math.max(Number(params.receivedBytes) || 0, 0);
-    const expected = Math.max(record.size, Number(params.totalBytes) || 0);
+    expected.set(id, Math.max(record.size, Number(params.totalBytes) || 0));
     if (params.state === 'completed') finish(record, 'completed', null);
     else if (params.state === 'canceled') finish(record, 'canceled', 'The page or the browser canceled it.');
-    else if ((await keptBytes()) + expected > settings.maxBytes && records.has(id)) {
+    else if (kept + underWay() > settings.maxBytes) {
       finish(
         record,
         'canceled',
         `It would take the profile's downloads over the plan's ${megabytes(settings.maxBytes)}; the download was canceled.`,
       );
-      await pipe.send('Browser.cancelDownload', { guid: id }).catch(() => undefined);
+      pipe.send('Browser.cancelDownload', { guid: id }).catch(() => undefined);
     }
   };
-  pipe.onMessage((message) => void onEvent(message).catch(log));
+  pipe.onMessage(onEvent);
   await pipe.send('Browser.setDownloadBehavior', {
     behavior: 'allowAndName',
     downloadPath: dir,

@@ -92,6 +92,30 @@ describe('a session’s downloads', () => {
     ]);
   });
 
+  it('count the ones under way too: eight at once are held to the bound together, not each alone', async () => {
+    const { pipe, sent, emit } = fakePipe();
+    await setUpDownloads(pipe, dir, { sessionId: 'ses_1', maxBytes: 100 * 2 ** 20 });
+    const ids = Array.from({ length: 8 }, (_, n) => `${n}b6f3c1e-1a2b-4c3d-8e9f-0123456789ab`);
+    for (const guid of ids) emit('Browser.downloadWillBegin', { guid, suggestedFilename: 'part.bin' });
+    for (const guid of ids)
+      emit('Browser.downloadProgress', {
+        guid,
+        state: 'inProgress',
+        receivedBytes: 2 ** 20,
+        totalBytes: 60 * 2 ** 20,
+      });
+    await settle();
+
+    const canceled = sent
+      .filter(({ method }) => method === 'Browser.cancelDownload')
+      .map(({ params }) => params.guid);
+    expect(canceled).toEqual(ids.slice(1));
+    const records = await readRecords(dir);
+    expect(records.filter((record) => record.state === 'in_progress').map((record) => record.id)).toEqual([
+      ids[0],
+    ]);
+  });
+
   it('never keep a folder, a control or direction character, or an empty name; are served as attachments', () => {
     expect(safeFileName('..')).toBe('download');
     expect(safeFileName('a\\b\\..\\c.pdf')).toBe('c.pdf');
