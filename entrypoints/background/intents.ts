@@ -19,7 +19,7 @@ import { change } from './in-turn';
 import type { Inbox } from './inbox';
 import { forgetProfile, forgetProxy, LIST_PAGE, putFirst, refreshList, replaced } from './lists';
 import { moreProfiles, refreshProfiles, searchProfiles } from './profile-list';
-import { createPastedProxies } from './proxy-list';
+import { pasteProxyLines } from './proxy-list';
 import type { Runs } from './runs';
 import type { Sessions } from './sessions';
 import type { Watcher } from './watcher';
@@ -116,7 +116,7 @@ export function createIntentHandlers({
       );
       return check;
     },
-    'proxies.paste': ({ text }) => createPastedProxies(text),
+    'proxies.paste': ({ lines }) => pasteProxyLines(lines),
     async 'proxy.save'({ proxyId, proxy }) {
       const api = await requireApi();
       const body = proxy as ProxyInput;

@@ -86,8 +86,8 @@ export const Intents = {
   'proxy.delete': intent({ proxyId: Id }),
   /** Whether the proxy works, through the service's check. */
   'proxy.check': intent({ proxyId: Id }),
-  /** Proxies created from a pasted list, one a line; answers a sentence per line. */
-  'proxies.paste': intent({ text: z.string() }),
+  /** Proxies saved from a part of a pasted list, one a line, each answered in its place. */
+  'proxies.paste': intent({ lines: z.array(z.string()) }),
   /** Creates a proxy, or changes the one `proxyId` names. */
   'proxy.save': intent({ proxyId: z.optional(Id), proxy: Body }),
   'session.start': intent({ profileId: Id, headless: z.optional(z.boolean()) }),

@@ -7,6 +7,7 @@ import type { IdentityCheck } from '../api/schemas/identity-check';
 import type { FieldError } from '../api/schemas/problem';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
+import type { ProxyPasteResult } from '../api/schemas/proxy-paste';
 import type { Session } from '../api/schemas/sessions';
 import type { WatchedRun } from '../storage';
 import type { Intent, IntentType } from './intents';
@@ -41,7 +42,7 @@ export interface IntentReplies {
   'cookies.import': CookiesImported;
   'proxy.delete': undefined;
   'proxy.check': ProxyCheck;
-  'proxies.paste': { report: string[]; refused: string[] };
+  'proxies.paste': ProxyPasteResult;
   'proxy.save': ProxyConfig;
   'session.start': Session;
   'session.stop': Session;

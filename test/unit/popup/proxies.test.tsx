@@ -60,24 +60,48 @@ describe('Proxies', () => {
     expect(await screen.findByLabelText('Host')).toBeTruthy();
   });
 
-  it('keeps the pasted lines not added in the box, under a report line by line', async () => {
+  it('adds a paste of 250 a part at a time, showing how far it is, and ends with the total', async () => {
     installPopupBrowser();
+    const parts: string[][] = [];
+    const answered = later();
     mockConnector({
       'proxies.refresh': listed(),
-      'proxies.paste': () =>
-        ok({
-          report: ['Line 1: added 10.2.2.2:1080.', 'Line 2: not added: the same proxy as line 1.'],
-          refused: ['socks5://10.2.2.2:1080'],
-        }),
+      'proxies.paste': async ({ lines }) => {
+        parts.push(lines);
+        if (parts.length === 2) await answered.reply;
+        const items = lines.map((line) =>
+          line === 'bad'
+            ? {
+                ok: false,
+                problem: {
+                  status: 422,
+                  code: 'validation_failed',
+                  detail: 'Not a proxy: must be host:port.',
+                },
+              }
+            : { ok: true, id: 'prx_x', name: line, known: line.endsWith(':1') },
+        );
+        const known = items.filter((item) => item.known).length;
+        const refused = items.filter((item) => !item.ok).length;
+        return ok({ added: lines.length - known - refused, known, refused, items });
+      },
     });
     render(<Proxies />);
-    const box = await screen.findByLabelText<HTMLTextAreaElement>(/^Proxies, one a line/);
-    typeInto(box, 'socks5://10.2.2.2:1080\nsocks5://10.2.2.2:1080');
-    fireEvent.click(screen.getByRole('button', { name: 'Add proxies' }));
-    expect((await screen.findByText(/^Line 1: added/)).textContent).toBe(
-      'Line 1: added 10.2.2.2:1080.\nLine 2: not added: the same proxy as line 1.\nThe lines not added are left in the box, to correct.',
+    const lines = Array.from({ length: 250 }, (_, n) =>
+      n === 16 || n === 229 ? 'bad' : `gate.example:${n + 1}`,
     );
-    expect(box.value).toBe('socks5://10.2.2.2:1080');
+    const box = await screen.findByLabelText<HTMLTextAreaElement>(/^Proxies, one a line/);
+    typeInto(box, lines.join('\n'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add proxies' }));
+    expect(await screen.findByRole('button', { name: 'Adding… 100 of 250' })).toBeTruthy();
+    answered.give(ok(undefined));
+    expect(
+      (await screen.findByText(/^247 added/)).textContent?.startsWith(
+        '247 added, 1 already saved, 2 refused: lines 17 and 230.\nLine 17: not added: Not a proxy: must be host:port.',
+      ),
+    ).toBe(true);
+    expect(parts.map((part) => part.length)).toEqual([100, 100, 50]);
+    expect(box.value).toBe('bad\nbad');
   });
 
   it('shows whether a checked proxy works or fails, each its own way, with the country of its exit', async () => {
