@@ -116,7 +116,7 @@ export function createIntentHandlers({
       );
       return check;
     },
-    'proxies.paste': ({ lines }) => pasteProxyLines(lines),
+    'proxies.paste': ({ lines, tally }) => pasteProxyLines(lines, tally),
     async 'proxy.save'({ proxyId, proxy }) {
       const api = await requireApi();
       const body = proxy as ProxyInput;

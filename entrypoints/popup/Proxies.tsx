@@ -10,7 +10,7 @@ import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import type { Reply } from '../../lib/messaging/protocol';
-import { addToTally, type PasteTally, pasteParts, pasteSummary } from '../../lib/proxy-paste';
+import { PASTE_CHUNK, type PasteTally, pasteParts } from '../../lib/proxy-paste';
 import { cachedProxies } from '../../lib/storage';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProxyForm } from './ProxyForm';
@@ -127,16 +127,19 @@ export function Proxies() {
  */
 function PasteProxies() {
   const [progress, setProgress] = useState('');
-  async function send(text: string): Promise<Reply<PasteTally>> {
+  async function send(text: string): Promise<Reply<{ tally: PasteTally; summary: string }>> {
     const parts = pasteParts(text);
     const total = parts.flat().length;
-    let tally: PasteTally = { added: 0, known: 0, refused: [] };
-    for (const part of parts) {
-      setProgress(t('pastedProgress', tally.added + tally.known + tally.refused.length, total));
-      const reply = await connector.send({ type: 'proxies.paste', lines: part.map(({ text }) => text) });
-      tally = addToTally(tally, part, reply.ok ? reply.value : reply.error.message);
+    let done: Reply<{ tally: PasteTally; summary: string }> = {
+      ok: true,
+      value: { tally: { added: 0, known: 0, refused: [] }, summary: '' },
+    };
+    for (const [index, lines] of parts.entries()) {
+      if (!done.ok) break;
+      setProgress(t('pastedProgress', index * PASTE_CHUNK, total));
+      done = await connector.send({ type: 'proxies.paste', lines, tally: done.value.tally });
     }
-    return { ok: true, value: tally };
+    return done;
   }
   return (
     <details>
@@ -147,10 +150,10 @@ function PasteProxies() {
           action={t('addProxies')}
           busyAction={progress}
           send={send}
-          outcomeOf={(tally) =>
-            [pasteSummary(tally), ...(tally.refused.length ? [t('pastedRefusedKept')] : [])].join('\n')
+          outcomeOf={({ tally, summary }) =>
+            [summary, ...(tally.refused.length ? [t('pastedRefusedKept')] : [])].join('\n')
           }
-          kept={({ refused }) => refused.map(({ text }) => text).join('\n')}
+          kept={({ tally }) => tally.refused.map(({ text }) => text).join('\n')}
         />
       </div>
     </details>

@@ -31,6 +31,7 @@ const RunEnvelope = z
 
 /** A profile or proxy to save, checked as an envelope only: the service checks the fields, as for a run. */
 const Body = z.looseObject({});
+const PastedLine = z.object({ line: z.number(), text: z.string() });
 
 /** What a list of profiles is narrowed to and ordered by. */
 const narrowing = {
@@ -86,8 +87,15 @@ export const Intents = {
   'proxy.delete': intent({ proxyId: Id }),
   /** Whether the proxy works, through the service's check. */
   'proxy.check': intent({ proxyId: Id }),
-  /** Proxies saved from a part of a pasted list, one a line, each answered in its place. */
-  'proxies.paste': intent({ lines: z.array(z.string()) }),
+  /** Proxies saved from a part of a pasted list, numbered lines; answers the paste's tally so far with this part. */
+  'proxies.paste': intent({
+    lines: z.array(PastedLine),
+    tally: z.object({
+      added: z.number(),
+      known: z.number(),
+      refused: z.array(z.extend(PastedLine, { reason: z.string() })),
+    }),
+  }),
   /** Creates a proxy, or changes the one `proxyId` names. */
   'proxy.save': intent({ proxyId: z.optional(Id), proxy: Body }),
   'session.start': intent({ profileId: Id, headless: z.optional(z.boolean()) }),

@@ -7,8 +7,8 @@ import type { IdentityCheck } from '../api/schemas/identity-check';
 import type { FieldError } from '../api/schemas/problem';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
-import type { ProxyPasteResult } from '../api/schemas/proxy-paste';
 import type { Session } from '../api/schemas/sessions';
+import type { PasteTally } from '../proxy-paste';
 import type { WatchedRun } from '../storage';
 import type { Intent, IntentType } from './intents';
 
@@ -42,7 +42,7 @@ export interface IntentReplies {
   'cookies.import': CookiesImported;
   'proxy.delete': undefined;
   'proxy.check': ProxyCheck;
-  'proxies.paste': ProxyPasteResult;
+  'proxies.paste': { tally: PasteTally; summary: string };
   'proxy.save': ProxyConfig;
   'session.start': Session;
   'session.stop': Session;

@@ -544,20 +544,38 @@ describe('intents that change the lists and settings', () => {
     expect((await cachedProfiles.getValue())?.data.map((p) => p.id)).toEqual(['prf_1', 'prf_2']);
   });
 
-  it('proxies.paste sends a part of a pasted list in one request and gives the service’s answer', async () => {
-    const result = {
-      added: 1,
-      known: 0,
-      refused: 1,
-      items: [
-        { ok: true, id: 'prx_9', name: 'h.example:1', known: false },
-        { ok: false, problem: { status: 422, code: 'validation_failed', detail: 'Not a proxy.' } },
-      ],
+  it('proxies.paste sends a part of a pasted list in one request and sums it up with the parts before', async () => {
+    const items = [
+      { ok: true, id: 'prx_9', name: 'h.example:1', known: false },
+      { ok: true, id: 'prx_1', name: 'Office', known: true },
+      {
+        ok: false,
+        problem: { status: 422, code: 'validation_failed', detail: 'Not a proxy: must be host:port.' },
+      },
+    ];
+    const sent = answer('POST', '/v1/proxies/paste', () =>
+      Response.json({ added: 1, known: 1, refused: 1, items }),
+    );
+    const lines = [
+      { line: 229, text: 'h.example:1' },
+      { line: 230, text: 'office.example:2' },
+      { line: 231, text: 'nope' },
+    ];
+    const before = {
+      added: 227,
+      known: 2,
+      refused: [{ line: 17, text: 'x', reason: 'Not a proxy: must be host:port.' }],
     };
-    const sent = answer('POST', '/v1/proxies/paste', () => Response.json(result));
-    const reply = await send({ type: 'proxies.paste', lines: ['h.example:1', 'nope'] });
-    expect(reply).toEqual({ ok: true, value: result });
-    expect(sent).toEqual([{ lines: ['h.example:1', 'nope'] }]);
+    const reply = await send({ type: 'proxies.paste', lines, tally: before });
+    expect(sent).toEqual([{ lines: ['h.example:1', 'office.example:2', 'nope'] }]);
+    expect(reply).toMatchObject({
+      ok: true,
+      value: {
+        tally: { added: 228, known: 3, refused: [{ line: 17 }, { line: 231, text: 'nope' }] },
+        summary:
+          '228 added, 3 already saved, 2 refused: lines 17 and 231.\nLine 17: not added: Not a proxy: must be host:port.\nLine 231: not added: Not a proxy: must be host:port.',
+      },
+    });
   });
 
   it('proxy.save creates a proxy, or changes the one it names, first in the cached list', async () => {

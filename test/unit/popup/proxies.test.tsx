@@ -62,28 +62,22 @@ describe('Proxies', () => {
 
   it('adds a paste of 250 a part at a time, showing how far it is, and ends with the total', async () => {
     installPopupBrowser();
-    const parts: string[][] = [];
+    const parts: number[][] = [];
     const answered = later();
     mockConnector({
       'proxies.refresh': listed(),
-      'proxies.paste': async ({ lines }) => {
-        parts.push(lines);
+      'proxies.paste': async ({ lines, tally }) => {
+        parts.push(lines.map(({ line }) => line));
         if (parts.length === 2) await answered.reply;
-        const items = lines.map((line) =>
-          line === 'bad'
-            ? {
-                ok: false,
-                problem: {
-                  status: 422,
-                  code: 'validation_failed',
-                  detail: 'Not a proxy: must be host:port.',
-                },
-              }
-            : { ok: true, id: 'prx_x', name: line, known: line.endsWith(':1') },
-        );
-        const known = items.filter((item) => item.known).length;
-        const refused = items.filter((item) => !item.ok).length;
-        return ok({ added: lines.length - known - refused, known, refused, items });
+        const refused = [
+          ...tally.refused,
+          ...lines.filter(({ text }) => text === 'bad').map((line) => ({ ...line, reason: 'no' })),
+        ];
+        const added = tally.added + lines.length - (refused.length - tally.refused.length);
+        return ok({
+          tally: { added, known: 0, refused },
+          summary: `${added} added, lines ${refused.map(({ line }) => line).join(' and ')}`,
+        });
       },
     });
     render(<Proxies />);
@@ -95,12 +89,14 @@ describe('Proxies', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add proxies' }));
     expect(await screen.findByRole('button', { name: 'Adding… 100 of 250' })).toBeTruthy();
     answered.give(ok(undefined));
-    expect(
-      (await screen.findByText(/^247 added/)).textContent?.startsWith(
-        '247 added, 1 already saved, 2 refused: lines 17 and 230.\nLine 17: not added: Not a proxy: must be host:port.',
-      ),
-    ).toBe(true);
-    expect(parts.map((part) => part.length)).toEqual([100, 100, 50]);
+    expect((await screen.findByText(/^248 added/)).textContent).toBe(
+      '248 added, lines 17 and 230\nThe lines not added are left in the box, to correct.',
+    );
+    expect(parts.map((part) => [part[0], part.length])).toEqual([
+      [1, 100],
+      [101, 100],
+      [201, 50],
+    ]);
     expect(box.value).toBe('bad\nbad');
   });
 
