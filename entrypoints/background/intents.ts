@@ -50,6 +50,15 @@ export function createIntentHandlers({
     'profiles.refresh': ({ filter }) => refreshProfiles(filter),
     'profiles.more': () => moreProfiles(),
     'profiles.search': ({ type: _, ...asked }) => searchProfiles(asked),
+    async 'profiles.import'({ text }) {
+      const result = await (await requireApi()).importProfiles(text, 'csv');
+      await refreshProfiles().catch(() => undefined);
+      return result;
+    },
+    'profiles.export': async ({ type: _, q, ...filter }) =>
+      (
+        await (await requireApi()).exportProfiles({ ...filter, ...(q?.trim() ? { q: q.trim() } : {}) })
+      ).text(),
     'proxies.refresh': () => refreshList(cachedProxies, async () => (await requireApi()).listProxies(LIST)),
     'proxies.search': async ({ q, failing }) =>
       (

@@ -65,6 +65,10 @@ export const Intents = {
     limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100))),
     total: z.optional(z.boolean()),
   }),
+  /** Profiles made from a CSV sheet (name,proxy,tags,notes), each row answered; the list is read again. */
+  'profiles.import': intent({ text: z.string() }),
+  /** The profiles a filter matches, in its order, as the text of a CSV sheet an import takes back. */
+  'profiles.export': intent(narrowing),
   'proxies.refresh': intent({}),
   /** The proxies whose name or user@host:port hold `q` (only the failing ones if `failing`): answered, not cached. */
   'proxies.search': intent({ q: z.string(), failing: z.boolean() }),

@@ -5,6 +5,7 @@ import type { BulkResult } from '../api/schemas/bulk';
 import type { CookiesImported } from '../api/schemas/cookies';
 import type { IdentityCheck } from '../api/schemas/identity-check';
 import type { FieldError } from '../api/schemas/problem';
+import type { ProfileImportResult } from '../api/schemas/profile-import';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
 import type { Session } from '../api/schemas/sessions';
@@ -25,6 +26,8 @@ export interface IntentReplies {
   'profiles.refresh': undefined;
   'profiles.more': undefined;
   'profiles.search': { data: Profile[]; next_cursor: string | null; total?: number | undefined };
+  'profiles.import': ProfileImportResult;
+  'profiles.export': string;
   'proxies.refresh': undefined;
   'proxies.search': ProxyConfig[];
   'sessions.refresh': Session[];
