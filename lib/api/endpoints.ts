@@ -10,8 +10,8 @@ import { IdentityCheck } from './schemas/identity-check';
 import { ProfileImportResult } from './schemas/profile-import';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
-import { ProxyPasteResult } from './schemas/proxy-paste';
 import { Session, SessionList } from './schemas/sessions';
+import { ApiKey, ApiKeyList, CreatedApiKey, Invitation, Member, MemberList } from './schemas/workspace';
 
 /**
  * Every endpoint of the v1 contract with the schema of its answer. The client's methods and the service's
@@ -125,13 +125,6 @@ export const endpoints = {
     path: '/v1/proxies',
     status: 201,
     response: ProxyConfig,
-  }),
-  pasteProxies: endpoint({
-    method: 'POST',
-    idempotent: true,
-    path: '/v1/proxies/paste',
-    status: 200,
-    response: ProxyPasteResult,
   }),
   getProxy: endpoint({
     method: 'GET',
@@ -339,6 +332,27 @@ export const endpoints = {
     status: 200,
     response: HelpRequest,
   }),
+
+  /** Keys and members of the workspace: a key's answer and an invitation's link are never stored for replay. */
+  createKey: endpoint({
+    method: 'POST',
+    idempotent: false,
+    path: '/v1/keys',
+    status: 201,
+    response: CreatedApiKey,
+  }),
+  listKeys: endpoint({ method: 'GET', path: '/v1/keys', status: 200, response: ApiKeyList }),
+  revokeKey: endpoint({ method: 'DELETE', path: '/v1/keys/:id', status: 200, response: ApiKey }),
+  inviteMember: endpoint({
+    method: 'POST',
+    idempotent: false,
+    path: '/v1/members/invitations',
+    status: 201,
+    response: Invitation,
+  }),
+  listMembers: endpoint({ method: 'GET', path: '/v1/members', status: 200, response: MemberList }),
+  updateMember: endpoint({ method: 'PATCH', path: '/v1/members/:id', status: 200, response: Member }),
+  removeMember: endpoint({ method: 'DELETE', path: '/v1/members/:id', status: 204 }),
 } as const;
 
 export type EndpointName = keyof typeof endpoints;

@@ -4,7 +4,7 @@ import { BulkRequest } from './inputs/bulk';
 import { CookieImport, CookieQuery } from './inputs/cookies';
 import { HelpAnswer } from './inputs/help-answer';
 import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
-import { ProxyInput, ProxyPaste } from './inputs/proxies';
+import { ProxyInput } from './inputs/proxies';
 import {
   BatchExportQuery,
   BatchListQuery,
@@ -19,6 +19,7 @@ import {
 } from './inputs/queries';
 import { SessionStart, SessionStop } from './inputs/sessions';
 import { WebhookCreate } from './inputs/webhooks';
+import { InvitationCreate, KeyCreate, MemberUpdate } from './inputs/workspace';
 import type { z } from './zod';
 
 type Schema = z.core.$ZodType;
@@ -37,7 +38,6 @@ export const requests = {
   exportProfiles: { query: ProfileExportQuery },
   listProxies: { query: ProxyListQuery },
   createProxy: { body: ProxyInput },
-  pasteProxies: { body: ProxyPaste },
   updateProxy: { body: ProxyInput },
   listSessions: { query: SessionListQuery },
   startSession: { body: SessionStart },
@@ -52,4 +52,7 @@ export const requests = {
   listWebhookDeliveries: { query: WebhookListQuery },
   listHelpRequests: { query: HelpRequestListQuery },
   answerHelpRequest: { body: HelpAnswer },
+  createKey: { body: KeyCreate },
+  inviteMember: { body: InvitationCreate },
+  updateMember: { body: MemberUpdate },
 } satisfies Partial<Record<EndpointName, { query?: Schema; body?: Schema }>>;

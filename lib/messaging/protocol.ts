@@ -5,11 +5,9 @@ import type { BulkResult } from '../api/schemas/bulk';
 import type { CookiesImported } from '../api/schemas/cookies';
 import type { IdentityCheck } from '../api/schemas/identity-check';
 import type { FieldError } from '../api/schemas/problem';
-import type { ProfileImportResult } from '../api/schemas/profile-import';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
 import type { Session } from '../api/schemas/sessions';
-import type { PasteTally } from '../proxy-paste';
 import type { WatchedRun } from '../storage';
 import type { Intent, IntentType } from './intents';
 
@@ -26,8 +24,6 @@ export interface IntentReplies {
   'profiles.refresh': undefined;
   'profiles.more': undefined;
   'profiles.search': { data: Profile[]; next_cursor: string | null; total?: number | undefined };
-  'profiles.import': ProfileImportResult;
-  'profiles.export': string;
   'proxies.refresh': undefined;
   'proxies.search': ProxyConfig[];
   'sessions.refresh': Session[];
@@ -45,7 +41,7 @@ export interface IntentReplies {
   'cookies.import': CookiesImported;
   'proxy.delete': undefined;
   'proxy.check': ProxyCheck;
-  'proxies.paste': { tally: PasteTally; summary: string };
+  'proxies.paste': { report: string[]; refused: string[] };
   'proxy.save': ProxyConfig;
   'session.start': Session;
   'session.stop': Session;

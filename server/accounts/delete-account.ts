@@ -8,6 +8,7 @@ import { revokeKeysOfAccount } from '../store/account-keys';
 import { deleteAccountRow, profileIdsOfAccount } from '../store/dashboard-accounts';
 import { decodeCursor } from '../store/pagination';
 import { listRuns } from '../store/runs';
+import { everything, type Reader } from '../store/scope';
 import type { StopReason } from '../store/sessions';
 
 /** What deleting an account asks of the sessions (the session manager has it): stop a profile's session. */
@@ -17,7 +18,7 @@ export interface AccountSessions {
 
 /** What deleting an account asks of the runs (the run scheduler has it): cancel one. */
 export interface AccountRuns {
-  cancel(accountId: string, runId: string): Promise<unknown>;
+  cancel(reader: Reader, runId: string): Promise<unknown>;
 }
 
 /**
@@ -46,8 +47,8 @@ export async function deleteAccount(
   await revokeKeysOfAccount(db, clock, accountId);
   let after: number | null = null;
   do {
-    const active = await listRuns(db, accountId, { limit: 100, after, status: 'active' });
-    for (const run of active.data) await automation.cancel(accountId, run.id);
+    const active = await listRuns(db, everything(accountId), { limit: 100, after, status: 'active' });
+    for (const run of active.data) await automation.cancel(everything(accountId), run.id);
     after = active.next_cursor === null ? null : decodeCursor(active.next_cursor);
   } while (after !== null);
   const profileIds = await profileIdsOfAccount(db, accountId);

@@ -3,6 +3,7 @@ import { Conflict, NotFound } from '../core/domain-errors';
 import { findBatch, latestRunsOfBatch, setBatchPaused } from '../store/batches';
 import { notifyRoom } from '../store/room-waits';
 import { isActiveRun } from '../store/runs';
+import { everything } from '../store/scope';
 import { type BatchDeps, readBatch } from './batches';
 
 /** Pauses the batch: its runs that wait for room stay in line until it is resumed; those running go on. */
@@ -36,9 +37,9 @@ export async function cancelBatch(deps: BatchDeps, accountId: string, id: string
   if (active.length === 0) throw finished('cancel');
   // The queued first, so that none of them takes the room a stopping one frees.
   const queued = active.filter((run) => run.status === 'queued');
-  for (const run of queued) await deps.automation.cancel(accountId, run.id);
+  for (const run of queued) await deps.automation.cancel(everything(accountId), run.id);
   const running = active.filter((run) => run.status !== 'queued');
-  await Promise.all(running.map((run) => deps.automation.cancel(accountId, run.id)));
+  await Promise.all(running.map((run) => deps.automation.cancel(everything(accountId), run.id)));
   return readBatch(deps, accountId, id);
 }
 

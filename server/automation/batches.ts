@@ -5,6 +5,7 @@ import { NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import { findBatch, insertBatch, latestRunsOfBatch, listBatches } from '../store/batches';
 import { type Page, toPage } from '../store/pagination';
+import { everything } from '../store/scope';
 import { toBatch } from './batch-summary';
 import type { RunScheduler } from './scheduler';
 
@@ -30,7 +31,7 @@ export async function queueBatch(
   for (const id of profileIds) {
     const body = { profile_id: id, script, ...(name ? { name } : {}) };
     try {
-      const run = await automation.enqueue(accountId, body, async () => {}, batchId);
+      const run = await automation.enqueue(everything(accountId), body, async () => {}, batchId);
       items.push({ id, runId: run.id });
     } catch (error) {
       items.push({ id, error });
@@ -67,7 +68,7 @@ export async function retryFailed(deps: BatchDeps, accountId: string, id: string
     const body = { profile_id: run.profile_id, script: run.script, ...(run.name ? { name: run.name } : {}) };
     // A profile deleted since is left failed: its run has nothing to run on.
     await deps.automation
-      .enqueue(accountId, body, async () => {}, id)
+      .enqueue(everything(accountId), body, async () => {}, id)
       .catch((error: unknown) => {
         if (!(error instanceof NotFound)) throw error;
       });

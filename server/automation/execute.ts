@@ -5,6 +5,7 @@ import type { Handoff } from '../handoff/handoff';
 import type { Served } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
 import { type RunRow, updateStep } from '../store/runs';
+import { everything } from '../store/scope';
 import { findSession, LIVE_SESSION_STATUSES, type StopReason } from '../store/sessions';
 import { saveArtifact } from './artifacts';
 import { isPassingFailure, retryAt } from './passing-failure';
@@ -100,7 +101,7 @@ export async function executeRun(
               saveArtifact(deps, { accountId: run.account_id, runId: run.id }, name, png),
           });
   } finally {
-    const session = await findSession(db, run.account_id, target.session.id);
+    const session = await findSession(db, everything(run.account_id), target.session.id);
     const live = session && (LIVE_SESSION_STATUSES as readonly string[]).includes(session.status);
     if (session && !live) sessionEnd = session.stop_reason;
     // Before the run is reported finished, so that whoever sees it finished sees its session stopped too.

@@ -5,12 +5,13 @@ import { isNoRoom } from '../sessions/capacity';
 import type { SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
 import type { RunRow } from '../store/runs';
+import { everything, type Reader } from '../store/scope';
 import { findSession, findSessionOfProfile, type SessionRow } from '../store/sessions';
 
 /** The profile a new run is for: the one it names, or the one of the running session it names. */
-export async function targetProfile(db: Queryable, accountId: string, body: RunCreate): Promise<string> {
+export async function targetProfile(db: Queryable, reader: Reader, body: RunCreate): Promise<string> {
   if (body.session_id) {
-    const session = await findSession(db, accountId, body.session_id);
+    const session = await findSession(db, reader, body.session_id);
     if (!session) throw new NotFound('session');
     if (session.status !== 'running') {
       throw new Conflict(
@@ -20,7 +21,7 @@ export async function targetProfile(db: Queryable, accountId: string, body: RunC
     }
     return session.profile_id;
   }
-  const profile = await getProfile(db, accountId, body.profile_id as string);
+  const profile = await getProfile(db, reader, body.profile_id as string);
   if (!profile) throw new NotFound('profile');
   return profile.id;
 }
@@ -35,7 +36,7 @@ export async function sessionFor(
   run: RunRow,
 ): Promise<{ session: SessionRow; owned: boolean } | { noRoom: true } | { error: string }> {
   const live = run.session_id
-    ? await findSession(db, run.account_id, run.session_id)
+    ? await findSession(db, everything(run.account_id), run.session_id)
     : await findSessionOfProfile(db, run.account_id, run.profile_id);
   if (live?.status === 'running') return { session: live, owned: false };
   if (run.session_id) return { error: 'The session stopped before this run could start.' };

@@ -19,6 +19,7 @@ import {
   type RunRow,
   toRun,
 } from '../store/runs';
+import { everything, type Reader } from '../store/scope';
 import { executeRun } from './execute';
 import { createRunChanges } from './run-changes';
 import { createRunRecovery } from './run-recovery';
@@ -48,12 +49,12 @@ export interface RunScheduler {
    * the batch `batchId` names, if given.
    */
   enqueue(
-    accountId: string,
+    reader: Reader,
     body: RunCreate,
     record: (run: AutomationRun, tx: Queryable) => Promise<unknown>,
     batchId?: string,
   ): Promise<AutomationRun>;
-  cancel(accountId: string, runId: string): Promise<AutomationRun>;
+  cancel(reader: Reader, runId: string): Promise<AutomationRun>;
   /** On start-up: runs this node had queued or running when it stopped end failed. */
   reconcile(): Promise<void>;
   /** Takes up the runs other nodes queued for this one (they go to the node that runs the profile's session). */
@@ -113,7 +114,7 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
       if (!told) served(outcome);
       told = true;
     };
-    const run = await findRun(db, accountId, runId).catch(() => null);
+    const run = await findRun(db, everything(accountId), runId).catch(() => null);
     // Left queued at shutdown: the next start fails it with a sentence, or puts it back in line (reconcile).
     if (run?.status !== 'queued' || shuttingDown) return tell('done');
     const controller = new AbortController();
@@ -137,8 +138,9 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
     reconcile: recovery.reconcile,
     sweepOrphans: recovery.sweepOrphans,
 
-    async enqueue(accountId, body, record, batchId) {
-      const profileId = await targetProfile(db, accountId, body);
+    async enqueue(reader, body, record, batchId) {
+      const accountId = reader.id;
+      const profileId = await targetProfile(db, reader, body);
       const row = await events.writeWithEvents(async (tx, emit) => {
         // Where its profile's session or earlier runs are; else it waits for room on any node.
         const executor = await executorOfProfile(tx, profileId);
@@ -162,8 +164,8 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
       return toRun(row);
     },
 
-    async cancel(accountId, runId) {
-      const run = await findRun(db, accountId, runId);
+    async cancel(reader, runId) {
+      const run = await findRun(db, reader, runId);
       if (!run) throw new NotFound('run');
       if (run.status === 'queued') {
         return toRun(
@@ -177,7 +179,7 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
       } else if (run.node_id !== null && run.node_id !== nodeId) {
         await deps.cluster?.peers.cancelElsewhere({ ...run, node_id: run.node_id });
       }
-      return toRun((await findRun(db, accountId, runId)) as RunRow);
+      return toRun((await findRun(db, reader, runId)) as RunRow);
     },
 
     async pickUp() {

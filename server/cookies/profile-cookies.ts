@@ -5,14 +5,15 @@ import { Conflict, NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
 import { getProfile } from '../store/profiles';
+import type { Reader } from '../store/scope';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
 import { readBrowserCookies, writeBrowserCookies } from './browser-cookies';
 
 /** A profile's cookies, read and written in its browser whether or not its session runs. */
 export interface ProfileCookies {
-  read(accountId: string, profileId: string): Promise<Cookie[]>;
+  read(reader: Reader, profileId: string): Promise<Cookie[]>;
   /** Answers how many were taken: a stopped profile does not keep cookies without an expiry. */
-  write(accountId: string, profileId: string, cookies: Cookie[], replace: boolean): Promise<number>;
+  write(reader: Reader, profileId: string, cookies: Cookie[], replace: boolean): Promise<number>;
 }
 
 export function createProfileCookies(deps: {
@@ -28,11 +29,12 @@ export function createProfileCookies(deps: {
    * write (so the cookies are there at its next start). A stopped profile does not take cookies without an expiry.
    */
   async function inBrowser(
-    accountId: string,
+    reader: Reader,
     profileId: string,
     change: CookieChange | null,
   ): Promise<Cookie[] | number> {
-    if (!(await getProfile(db, accountId, profileId))) throw new NotFound('profile');
+    if (!(await getProfile(db, reader, profileId))) throw new NotFound('profile');
+    const accountId = reader.id;
     const live = await findSessionOfProfile(db, accountId, profileId);
     if (live?.status === 'running') {
       const devtools = sessions.devtoolsOf(live.id);
@@ -58,9 +60,9 @@ export function createProfileCookies(deps: {
   }
 
   return {
-    read: async (accountId, profileId) => (await inBrowser(accountId, profileId, null)) as Cookie[],
-    write: async (accountId, profileId, cookies, replace) =>
-      (await inBrowser(accountId, profileId, { cookies, replace })) as number,
+    read: async (reader, profileId) => (await inBrowser(reader, profileId, null)) as Cookie[],
+    write: async (reader, profileId, cookies, replace) =>
+      (await inBrowser(reader, profileId, { cookies, replace })) as number,
   };
 }
 

@@ -61,6 +61,7 @@ export class Forbidden extends DomainError {
 }
 
 export type ConflictCode =
+  | 'conflict'
   | 'session_exists'
   | 'session_not_running'
   | 'session_busy'
@@ -71,8 +72,7 @@ export type ConflictCode =
   | 'help_timed_out'
   | 'batch_paused'
   | 'batch_not_paused'
-  | 'batch_finished'
-  | 'proxy_limit';
+  | 'batch_finished';
 
 /** The thing exists but is in a state that does not allow the request. */
 export class Conflict extends DomainError {

@@ -12,17 +12,17 @@ export const sessionHandlers: DashboardHandlers<
     const origin = new URL(c.req.url).origin;
     const filter = { limit: 100, after: null, status: 'running' as const };
     const rows = viewingRows(glance, (row) => sessions.view(row, origin));
-    const page = await listSessions(db, account.id, filter, rows.view);
+    const page = await listSessions(db, account, filter, rows.view);
     return { data: await rows.withPages(page.data) };
   },
 
   async getSessionThumbnail(_c, { account, params }, deps) {
-    const picture = await thumbnailOf(deps, account.id, params.id);
+    const picture = await thumbnailOf(deps, account, params.id);
     return { image: `data:image/jpeg;base64,${Buffer.from(picture).toString('base64')}` };
   },
 
   async stopSession(_c, { account, params }, { db, sessions }) {
-    const row = await findSession(db, account.id, params.id);
+    const row = await findSession(db, account, params.id);
     if (!row) throw new NotFound('session');
     return sessions.stop(row, 'user');
   },

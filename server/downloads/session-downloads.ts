@@ -2,6 +2,7 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import type { SessionDownload } from '../../lib/api/schemas/downloads';
 import { Conflict, NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
+import type { Reader } from '../store/scope';
 import { findSession } from '../store/sessions';
 import {
   type DownloadRecord,
@@ -23,18 +24,18 @@ export interface DownloadsDeps {
   dataDir: string;
 }
 
-async function folderOf(deps: DownloadsDeps, accountId: string, sessionId: string) {
-  const row = await findSession(deps.db, accountId, sessionId);
+async function folderOf(deps: DownloadsDeps, reader: Reader, sessionId: string) {
+  const row = await findSession(deps.db, reader, sessionId);
   if (!row) throw new NotFound('session');
   return downloadsDir(deps.dataDir, row.profile_id);
 }
 
 export async function listSessionDownloads(
   deps: DownloadsDeps,
-  accountId: string,
+  reader: Reader,
   sessionId: string,
 ): Promise<SessionDownload[]> {
-  const row = await findSession(deps.db, accountId, sessionId);
+  const row = await findSession(deps.db, reader, sessionId);
   if (!row) throw new NotFound('session');
   return downloadsOfSession(deps.dataDir, row);
 }
@@ -51,11 +52,11 @@ export async function downloadsOfSession(
 /** A finished download of the session: what it is, and its bytes to read. */
 export async function openSessionDownload(
   deps: DownloadsDeps,
-  accountId: string,
+  reader: Reader,
   sessionId: string,
   fileId: string,
 ): Promise<{ download: SessionDownload; path: string; open(): ReadStream }> {
-  const dir = await folderOf(deps, accountId, sessionId);
+  const dir = await folderOf(deps, reader, sessionId);
   const record: DownloadRecord | null = isDownloadId(fileId) ? await readRecord(dir, fileId) : null;
   if (record?.session_id !== sessionId) throw new NotFound('download of this session');
   if (record.state !== 'completed')

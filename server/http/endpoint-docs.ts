@@ -50,11 +50,6 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   },
   listProxies: { summary: 'List proxy configurations' },
   createProxy: { summary: 'Create a proxy configuration' },
-  pasteProxies: {
-    summary: 'Save proxies from pasted lines, each answered in its place',
-    description:
-      'Up to 1,000 lines, each host:port, host:port:user:pass, user:pass@host:port or scheme://[user:pass@]host:port. A line that says the same as a saved proxy (scheme, host, port, user name and password) or as an earlier line is that proxy (`known`), not a second one; a line that is no proxy is refused in its place; the rest are saved. Beyond the plan’s cap on saved proxies (Free 1,000, Premium 10,000) nothing is saved: 409 `proxy_limit`.',
-  },
   getProxy: { summary: 'Read one proxy configuration' },
   updateProxy: { summary: 'Replace a proxy configuration' },
   deleteProxy: { summary: 'Delete a proxy configuration' },
@@ -123,4 +118,18 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
     description:
       'The agent’s call or the run’s step gets the answer at once, on whichever process waits. A second answer is 409; so is one after expires_at, which says the request timed out.',
   },
+  createKey: {
+    summary: 'Make a key for an agent: a member named by the key, with a role and a scope (owner and admin)',
+    description:
+      'The key is in this answer only. A role above the maker’s is 403; the scope’s tags name the profiles it sees.',
+  },
+  listKeys: { summary: 'The workspace’s keys, each with its member’s role and scope (never the key)' },
+  revokeKey: { summary: 'Revoke a key: its next request is 401' },
+  inviteMember: {
+    summary: 'Invite a person by email: a one-time link, valid 7 days, that makes them a member',
+    description: 'The link is in this answer only; the person opens it on the dashboard and sets a password.',
+  },
+  listMembers: { summary: 'The workspace’s members: people and agents, with their roles and scopes' },
+  updateMember: { summary: 'Change a member’s role or scope; their keys follow at once' },
+  removeMember: { summary: 'Remove a member: their keys are revoked and their sign-ins end' },
 };

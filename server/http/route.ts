@@ -4,6 +4,7 @@ import { type EndpointName, endpoints } from '../../lib/api/endpoints';
 import { requests } from '../../lib/api/requests';
 import type { z } from '../../lib/api/zod';
 import type { Queryable } from '../db/driver';
+import { authorize } from './authorize';
 import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
 import { type Answer, idempotency, recordAnswer, sendAnswer } from './idempotency';
@@ -69,8 +70,8 @@ interface RouteOptions {
 }
 
 /**
- * Declares the route of an endpoint of the contract's table: its method, path and status come from the table,
- * its query and body are validated with the table's request schemas before the handler runs, and an endpoint the
+ * Declares the route of an endpoint of the contract's table: its method, path and status come from the table, a
+ * key whose role may not call it is refused first (lib/api/permissions.ts), its query and body are validated with the table's request schemas before the handler runs, and an endpoint the
  * table declares idempotent claims, stores and replays its Idempotency-Key (idempotency.ts) around the handler.
  */
 export function route<N extends EndpointName>(
@@ -91,7 +92,7 @@ export function route<N extends EndpointName>(
         c.set('bodyLimit', options.bodyLimit);
         return guard ? guard(c, next) : next();
       };
-      app.on(endpoint.method, endpoint.path, before, answer);
+      app.on(endpoint.method, endpoint.path, authorize(name), before, answer);
     },
   };
 }

@@ -14,7 +14,6 @@ import {
 import { compareSurfaces, exitLocation } from './compare';
 import { engineOf } from './engine';
 import { identityForLaunch } from './for-launch';
-import { withHostWarnings } from './host-warnings';
 import { visitCheckPage } from './read-check-page';
 import { siteView } from './site-view';
 
@@ -60,10 +59,7 @@ export async function checkIdentity(
       visitCheckPage(devtools),
     ]);
     const engine = engineOf(/\/([\d.]+)$/.exec(visit.product)?.[1] ?? '0.0.0.0');
-    const { surfaces, warnings } = withHostWarnings(
-      compareSurfaces(presented, engine, visit),
-      visit.readings.page,
-    );
+    const surfaces = compareSurfaces(presented, engine, visit);
     return {
       profile_id: profileId,
       session_id: session.id,
@@ -71,7 +67,6 @@ export async function checkIdentity(
       engine_version: engine.fullVersion,
       ok: surfaces.every((surface) => surface.verdict !== 'mismatch'),
       surfaces,
-      warnings,
       exit: exitLocation(presented, visit.readings.page),
       site_view: siteView(presented, visit.readings.page),
     };

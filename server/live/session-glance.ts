@@ -4,6 +4,7 @@ import { shownText } from '../core/bounded-text';
 import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
+import type { Reader } from '../store/scope';
 import { findSession, type SessionRow } from '../store/sessions';
 import { CdpSession } from './cdp-session';
 
@@ -170,10 +171,10 @@ export function viewingRows(glance: SessionGlance, view: (row: SessionRow) => Se
 /** The thumbnail of one of the account's running sessions; NotFound for another account's. */
 export async function thumbnailOf(
   deps: { db: Queryable; glance: SessionGlance },
-  accountId: string,
+  reader: Reader,
   sessionId: string,
 ): Promise<Uint8Array> {
-  const row = await findSession(deps.db, accountId, sessionId);
+  const row = await findSession(deps.db, reader, sessionId);
   if (!row) throw new NotFound('session');
   if (row.status !== 'running')
     throw new Conflict(

@@ -1,6 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { EndpointName } from '../../lib/api/endpoints';
 import type { z } from '../../lib/api/zod';
+import { mustMay } from '../accounts/permit';
 import { formatWait } from '../core/wait';
 import type { AppDeps } from '../http/deps';
 import { domainProblem } from '../http/errors';
@@ -41,6 +43,8 @@ export interface ToolSpec<Input extends z.core.$ZodType> {
   title: string;
   description: string;
   input: Input;
+  /** The endpoint of the API the tool does the same as: a key whose role may not call it may not call the tool. */
+  acts: EndpointName;
   /** The input as tools/list shows it, where `input` says more than a caller needs to call (every call is still checked against `input`). */
   advertised?: z.core.$ZodType;
   annotations?: ToolAnnotations;
@@ -91,6 +95,7 @@ export function addTool<Input extends z.core.$ZodType>(
     const refusal = spec.free ? null : await countCall(ctx);
     if (refusal) return refusal;
     try {
+      mustMay(ctx.account.role, spec.acts);
       return toResult(await handler(args));
     } catch (error) {
       return failure(ctx, name, error);

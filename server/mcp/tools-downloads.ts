@@ -23,6 +23,7 @@ export function addDownloadTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'session_downloads',
     {
+      acts: 'listSessionDownloads',
       title: 'List or read downloads',
       description: `A session’s downloads; file_id: that file as a resource (${bytes(MAX_EMBEDDED_DOWNLOAD_BYTES)} at most).`,
       input: z.object({ session_id: Id, file_id: z.optional(Id) }),
@@ -31,11 +32,11 @@ export function addDownloadTools(server: McpServer, ctx: ToolContext): void {
     async ({ session_id, file_id }) => {
       const files = { db: deps.db, dataDir: deps.config.dataDir };
       if (file_id === undefined) {
-        const downloads = await listSessionDownloads(files, ctx.account.id, session_id);
+        const downloads = await listSessionDownloads(files, ctx.account, session_id);
         const heading = `${downloads.length} download${downloads.length === 1 ? '' : 's'}.`;
         return { text: [heading, ...downloads.map(downloadLine)].join('\n'), structured: { downloads } };
       }
-      const file = await openSessionDownload(files, ctx.account.id, session_id, file_id);
+      const file = await openSessionDownload(files, ctx.account, session_id, file_id);
       const uri = `${origin}/v1/sessions/${session_id}/downloads/${file.download.id}`;
       if (file.download.size > MAX_EMBEDDED_DOWNLOAD_BYTES)
         throw new PageProblem(

@@ -19,11 +19,13 @@ export function addPageTools(server: McpServer, ctx: ToolContext): void {
         title: tool.title,
         description: tool.description,
         input: z.object({ session_id: Id, ...tool.input }),
+        // Reading a page is watching it; acting on it is running a script by hand.
+        acts: tool.readOnly ? 'getSessionThumbnail' : 'runAutomation',
         // openWorldHint is true and readOnlyHint false unless said: only a read-only tool says so.
         ...(tool.readOnly ? { annotations: { readOnlyHint: true } } : {}),
       },
       async ({ session_id, ...args }) => {
-        const row = await findSession(deps.db, ctx.account.id, session_id);
+        const row = await findSession(deps.db, ctx.account, session_id);
         if (!row) throw new NotFound('session');
         return toToolAnswer(await deps.pages.call(row, { tool: tool.name, args }, ctx.signal));
       },

@@ -5,6 +5,7 @@ import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
 import { NotFound } from '../core/domain-errors';
 import { readCursor } from '../http/validate';
+import { requireInScope } from '../profiles/in-scope';
 import { createOwnProfile, deleteOwnProfile, updateOwnProfile } from '../profiles/profile-operations';
 import { countProfiles, getProfile, listProfiles } from '../store/profiles';
 import { changed, Detail, linesAnswer, profileLine } from './compact';
@@ -20,6 +21,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'list_profiles',
     {
+      acts: 'listProfiles',
       title: 'List browser profiles',
       description:
         'One line per profile (id, name, status, tags, proxy, last use), newest first. Filter by q, tag or status.',
@@ -29,8 +31,12 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     async ({ detail, ...query }) => {
       const filter = { q: query.q, tag: query.tag, status: query.status };
       const [page, total] = await Promise.all([
-        listProfiles(deps.db, accountId, { limit: query.limit, after: readCursor(query.cursor), ...filter }),
-        countProfiles(deps.db, accountId, filter),
+        listProfiles(deps.db, ctx.account, {
+          limit: query.limit,
+          after: readCursor(query.cursor),
+          ...filter,
+        }),
+        countProfiles(deps.db, ctx.account, filter),
       ]);
       if (detail) return { structured: { ...page, total } };
       return linesAnswer('profiles', page, profileLine, total);
@@ -42,13 +48,14 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'get_profile',
     {
+      acts: 'getProfile',
       title: 'Read a browser profile',
       description: 'One profile in full, with its identity.',
       input: z.object({ profile_id: Id }),
       annotations: { readOnlyHint: true },
     },
     async ({ profile_id }) => {
-      const profile = await getProfile(deps.db, accountId, profile_id);
+      const profile = await getProfile(deps.db, ctx.account, profile_id);
       if (!profile) throw new NotFound('profile');
       return { structured: profile };
     },
@@ -59,6 +66,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'create_profile',
     {
+      acts: 'createProfile',
       title: 'Create a browser profile',
       description: 'A new profile (its own cookies, identity and proxy). Answers its id.',
       input: AgentProfileCreate,
@@ -79,6 +87,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'update_profile',
     {
+      acts: 'updateProfile',
       title: 'Change a browser profile',
       description: 'Changes the given fields. A running session keeps its settings until restarted.',
       input: z.object({ profile_id: Id, changes: AgentProfileUpdate }),
@@ -90,6 +99,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
       }),
     },
     async ({ profile_id, changes }) => {
+      await requireInScope(deps.db, ctx.account, profile_id);
       const profile = await updateOwnProfile(deps, accountId, profile_id, changes);
       const fields = Object.keys(changes);
       const when = profile.applies_at_next_start ? ' It applies at the next start of its session.' : '';
@@ -106,6 +116,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'delete_profile',
     {
+      acts: 'deleteProfile',
       title: 'Delete a browser profile',
       description: 'Deletes a profile and its data for good; a running one only with force.',
       input: z.object({
@@ -117,7 +128,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     async ({ profile_id, force }) => {
       const { db, events, sessions, config, log } = deps;
       const parts = { db, events, sessions, dataDir: config.dataDir, log };
-      await deleteOwnProfile(parts, accountId, profile_id, force === true);
+      await deleteOwnProfile(parts, ctx.account, profile_id, force === true);
       return changed(`Deleted profile ${profile_id}.`, { deleted: profile_id });
     },
   );

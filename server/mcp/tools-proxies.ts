@@ -19,6 +19,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'list_proxies',
     {
+      acts: 'listProxies',
       title: 'List saved proxies',
       description: 'One line per saved proxy (id, name, URL, profiles using it).',
       input: z.extend(ProxyListQuery, { detail: Detail }),
@@ -35,6 +36,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'create_proxy',
     {
+      acts: 'createProxy',
       title: 'Save a proxy',
       description: 'Saves a proxy that profiles share by proxy_id. Answers its id.',
       input: ProxyInput,
@@ -55,6 +57,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'check_proxy',
     {
+      acts: 'checkProxy',
       title: 'Check a saved proxy',
       description: 'Whether a saved proxy works: exit IP, place, time (10 s at most).',
       input: z.object({ proxy_id: Id }),

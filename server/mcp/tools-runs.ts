@@ -36,12 +36,12 @@ const AdvertisedRun = z.object({
 /** run_script: queues an automation run as POST /v1/automation/run does, and waits for its end. */
 export function addRunTools(server: McpServer, ctx: ToolContext): void {
   const { deps } = ctx;
-  const accountId = ctx.account.id;
   addTool(
     server,
     ctx,
     'run_script',
     {
+      acts: 'runAutomation',
       title: 'Run an automation script',
       description:
         'Runs CSS-selector steps in a new tab of the profile’s browser (started if needed); answers the outcome. ' +
@@ -50,8 +50,8 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
       advertised: AdvertisedRun,
     },
     async (body) => {
-      const queued = await deps.automation.enqueue(accountId, body, async () => {});
-      const row = await findRun(deps.db, accountId, queued.id);
+      const queued = await deps.automation.enqueue(ctx.account, body, async () => {});
+      const row = await findRun(deps.db, ctx.account, queued.id);
       if (!row) throw new Error(`run ${queued.id} vanished after it was queued`);
       const deadline = Date.now() + (body.script.timeout_ms ?? DEFAULT_RUN_TIMEOUT_MS) + QUEUE_ALLOWANCE_MS;
       const finished = await waitForRun(deps, row, (run) => !isActiveRun(run.status), deadline, ctx.signal);

@@ -6,13 +6,13 @@ import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
 import { NotFound } from '../core/domain-errors';
 import { readCursor } from '../http/validate';
+import { requireInScope } from '../profiles/in-scope';
 import { findSession, listSessions } from '../store/sessions';
 import { Detail, linesAnswer, sessionLine } from './compact';
 import { addTool, type ToolContext } from './tool-kit';
 
 /** The session and cookie tools: the same functions as /v1/sessions and /v1/profiles/:id/cookies. */
 export function addSessionTools(server: McpServer, ctx: ToolContext): void {
-  const accountId = ctx.account.id;
   const { deps, origin } = ctx;
   const { sessions } = deps;
 
@@ -21,6 +21,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'list_sessions',
     {
+      acts: 'listSessions',
       title: 'List browser sessions',
       description: 'One line per session, newest first.',
       input: z.extend(SessionListQuery, { detail: Detail }),
@@ -29,7 +30,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     async ({ detail, ...query }) => {
       const page = await listSessions(
         deps.db,
-        accountId,
+        ctx.account,
         { limit: query.limit, after: readCursor(query.cursor), status: query.status },
         (row) => sessions.view(row, origin),
       );
@@ -42,13 +43,17 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'start_session',
     {
+      acts: 'startSession',
       title: 'Start a profile’s browser',
       description: 'Starts the profile’s browser; its id is the session_id of the browser_* tools.',
       input: SessionStart,
     },
-    async ({ profile_id, headless }) => ({
-      structured: sessions.view(await sessions.start(accountId, profile_id, headless), origin),
-    }),
+    async ({ profile_id, headless }) => {
+      await requireInScope(deps.db, ctx.account, profile_id);
+      return {
+        structured: sessions.view(await sessions.start(ctx.account.id, profile_id, headless), origin),
+      };
+    },
   );
 
   addTool(
@@ -56,6 +61,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'stop_session',
     {
+      acts: 'stopSession',
       title: 'Stop a browser session',
       description: 'Stops a session’s browser, keeping cookies and storage. Do it when done; never counted.',
       input: z.object({ session_id: Id }),
@@ -63,7 +69,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
       free: true,
     },
     async ({ session_id }) => {
-      const row = await findSession(deps.db, accountId, session_id);
+      const row = await findSession(deps.db, ctx.account, session_id);
       if (!row) throw new NotFound('session');
       return { structured: await sessions.stop(row, 'user') };
     },
@@ -74,12 +80,13 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'get_cookies',
     {
+      acts: 'getProfileCookies',
       title: 'Read a profile’s cookies',
       description: 'A profile’s cookies, running or not.',
       input: z.object({ profile_id: Id }),
       annotations: { readOnlyHint: true },
     },
-    async ({ profile_id }) => ({ structured: { cookies: await deps.cookies.read(accountId, profile_id) } }),
+    async ({ profile_id }) => ({ structured: { cookies: await deps.cookies.read(ctx.account, profile_id) } }),
   );
 
   addTool(
@@ -87,6 +94,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     ctx,
     'set_cookies',
     {
+      acts: 'putProfileCookies',
       title: 'Import cookies into a profile',
       description: 'Adds cookies to a profile (replace: drops the others); session cookies are not kept.',
       input: z.object({
@@ -96,7 +104,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
       }),
     },
     async ({ profile_id, cookies, replace }) => {
-      const imported = await deps.cookies.write(accountId, profile_id, cookies, replace === true);
+      const imported = await deps.cookies.write(ctx.account, profile_id, cookies, replace === true);
       return {
         structured: {
           imported,

@@ -4,6 +4,7 @@ import type { Database } from '../db/driver';
 import type { RoomQueue } from '../queue/room-queue';
 import { ownProfileIds } from '../store/profile-bulk';
 import { insertStartWaits } from '../store/room-waits';
+import { everything } from '../store/scope';
 import type { BulkOutcome } from './profile-bulk';
 
 /**
@@ -17,7 +18,7 @@ export async function startOrWait(
   headless: boolean | undefined,
 ): Promise<BulkOutcome[]> {
   const { db, clock, queue } = deps;
-  const owned = await ownProfileIds(db, accountId, ids);
+  const owned = await ownProfileIds(db, everything(accountId), ids);
   const mine = ids.filter((id) => owned.has(id));
   const places = await db.transaction((tx) => insertStartWaits(tx, clock, accountId, mine, headless ?? null));
   await queue.dispatch();

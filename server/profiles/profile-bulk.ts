@@ -1,6 +1,8 @@
 import { BULK_LIMITS, type BulkActionName } from '../../lib/api/bulk-limits';
 import type { BulkRequest, BulkSelection } from '../../lib/api/inputs/bulk';
+import { BULK_ACTS } from '../../lib/api/permissions';
 import type { Cookie } from '../../lib/api/schemas/cookies';
+import { mustMay } from '../accounts/permit';
 import { queueBatch } from '../automation/batches';
 import type { RunScheduler } from '../automation/scheduler';
 import type { ProfileCookies } from '../cookies/profile-cookies';
@@ -11,7 +13,9 @@ import type { Database } from '../db/driver';
 import type { EventLog } from '../events/event-log';
 import type { RoomQueue } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
+import type { Actor } from '../store/accounts';
 import { ownProfileIds, selectProfileIds } from '../store/profile-bulk';
+import { everything, type Reader } from '../store/scope';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
 import { changeProxies, changeTags, type Outcomes } from './bulk-changes';
 import { startOrWait } from './bulk-start';
@@ -46,16 +50,40 @@ export interface BulkDone {
 const AT_ONCE = 4;
 
 /**
- * One action on a selection of the account's profiles, each answered: the ids given, or the filter's matches
- * (found by the database, in the list's order). A selection beyond the action's most is refused whole, before anything
- * is done; ids that are no profile of the account are not found and never touched.
+ * One action of a member on a selection of the workspace's profiles, each answered: the ids given, or the filter's
+ * matches (found by the database, in the list's order). An action the member's role may not take, or a selection
+ * beyond the action's most, is refused whole, before anything is done; ids that are no profile of the account, or
+ * outside the member's scope, are not found and never touched.
  */
 export async function actOnProfiles(
   deps: BulkDeps,
-  accountId: string,
+  actor: Actor & Reader,
   request: BulkRequest,
 ): Promise<BulkDone> {
-  const ids = await selectionIds(deps.db, accountId, request.select, request.action);
+  mustMay(actor.role, BULK_ACTS[request.action]);
+  const selected = await selectionIds(deps.db, actor, request.select, request.action);
+  if (!actor.scope) return actOnSelection(deps, actor.id, selected, request);
+  const visible = await ownProfileIds(deps.db, actor, selected);
+  const done = await actOnSelection(
+    deps,
+    actor.id,
+    selected.filter((id) => visible.has(id)),
+    request,
+  );
+  const outcomes = new Map(done.outcomes.map((outcome) => [outcome.id, outcome]));
+  return {
+    ...done,
+    selected: selected.length,
+    outcomes: selected.map((id) => outcomes.get(id) ?? { id, error: new NotFound('profile') }),
+  };
+}
+
+async function actOnSelection(
+  deps: BulkDeps,
+  accountId: string,
+  ids: string[],
+  request: BulkRequest,
+): Promise<BulkDone> {
   const done = (outcomes: Outcomes) => ids.map((id) => ({ id, ...(outcomes.get(id) ?? {}) }));
   switch (request.action) {
     case 'add_tags':
@@ -97,7 +125,7 @@ async function eachProfile(
   ids: string[],
   request: Extract<BulkRequest, { action: 'stop' | 'delete' | 'export_cookies' }>,
 ): Promise<BulkOutcome[]> {
-  const owned = await ownProfileIds(deps.db, accountId, ids);
+  const owned = await ownProfileIds(deps.db, everything(accountId), ids);
   const one = async (id: string): Promise<BulkOutcome> => {
     if (!owned.has(id)) return { id, error: new NotFound('profile') };
     try {
@@ -109,10 +137,10 @@ async function eachProfile(
           return { id };
         }
         case 'delete':
-          await deleteOwnProfile(deps, accountId, id, request.force === true);
+          await deleteOwnProfile(deps, everything(accountId), id, request.force === true);
           return { id };
         case 'export_cookies':
-          return { id, cookies: await deps.cookies.read(accountId, id) };
+          return { id, cookies: await deps.cookies.read(everything(accountId), id) };
       }
     } catch (error) {
       return { id, error };
@@ -133,14 +161,14 @@ async function eachProfile(
 /** The ids a selection names, each once, in order; more than the action may take is refused. */
 async function selectionIds(
   db: Database,
-  accountId: string,
+  reader: Reader,
   select: BulkSelection,
   action: BulkActionName,
 ): Promise<string[]> {
   const most = BULK_LIMITS[action];
   const ids = select.ids
     ? [...new Set(select.ids)]
-    : await selectProfileIds(db, accountId, select.filter ?? {}, most);
+    : await selectProfileIds(db, reader, select.filter ?? {}, most);
   if (ids.length > most) throw tooMany(action, most, select.ids ? ids.length : null);
   return ids;
 }

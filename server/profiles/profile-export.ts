@@ -5,6 +5,7 @@ import type { z } from '../../lib/api/zod';
 import { csvLine } from '../../lib/csv';
 import type { Database } from '../db/driver';
 import { type ExportPosition, type SheetProfile, sheetPage } from '../store/profile-sheets';
+import type { Reader } from '../store/scope';
 
 /** Profiles read from the database at a time while a sheet is written. */
 const PAGE = 200;
@@ -22,7 +23,7 @@ export interface SheetFile {
  */
 export function exportProfiles(
   db: Database,
-  accountId: string,
+  reader: Reader,
   query: z.output<typeof ProfileExportQuery>,
 ): SheetFile {
   const { format, sort, q, tag, status } = query;
@@ -42,7 +43,7 @@ export function exportProfiles(
       if (done) return controller.close();
       const header = !started && format === 'csv' ? csvLine([...SHEET_COLUMNS]) : '';
       started = true;
-      const page = await sheetPage(db, accountId, { q, tag, status, sort, after, limit: PAGE });
+      const page = await sheetPage(db, reader, { q, tag, status, sort, after, limit: PAGE });
       controller.enqueue(encoder.encode(header + page.profiles.map(line).join('')));
       after = page.next;
       done = after === null;

@@ -12,6 +12,7 @@ import { generateIdentity } from '../identity/generate';
 import { cloneProfile, updateProfile } from '../store/profile-changes';
 import { deleteIdleProfile, getProfile, insertProfile, type ProfileFields } from '../store/profiles';
 import { findProxyRow } from '../store/proxies';
+import type { Reader } from '../store/scope';
 import type { StopReason } from '../store/sessions';
 
 /** What deleting a profile asks of the sessions (the session manager has it): stop the profile's session. */
@@ -72,12 +73,13 @@ export async function updateOwnProfile(
 /** Deletes a profile of the account and its browser data; a running one only with `force` (its session stops). */
 export async function deleteOwnProfile(
   deps: { db: Database; events: EventLog; sessions: ProfileSessions; dataDir: string; log: Logger },
-  accountId: string,
+  reader: Reader,
   id: string,
   force: boolean,
 ): Promise<void> {
   const { db, events, sessions, log } = deps;
-  const profile = await getProfile(db, accountId, id);
+  const accountId = reader.id;
+  const profile = await getProfile(db, reader, id);
   if (!profile) throw new NotFound('profile');
   if (profile.session_id) {
     if (!force) throw profileRunning(profile.session_id);
@@ -90,7 +92,7 @@ export async function deleteOwnProfile(
   });
   if (outcome === 'missing') throw new NotFound('profile');
   if (outcome === 'running') {
-    throw profileRunning((await getProfile(db, accountId, id))?.session_id ?? null);
+    throw profileRunning((await getProfile(db, reader, id))?.session_id ?? null);
   }
   const browserData = profileDataDir(deps.dataDir, id);
   await rm(browserData, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) => {

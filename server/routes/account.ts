@@ -14,6 +14,9 @@ export const accountRoutes: Route[] = [
         session_limit: sessionCap(account.plan, config.limits.enterpriseMaxSessions),
         key_prefix: account.key_prefix,
         created_at: account.created_at.toISOString(),
+        member: account.member,
+        role: account.role,
+        scope: account.scope,
       } satisfies Account,
       status,
     );

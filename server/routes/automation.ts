@@ -18,7 +18,7 @@ const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 /** Queues a run of the caller's account and answers it where to follow it (the answer kept for a retried key). */
 async function queueRun(c: Context<AppEnv>, automation: RunScheduler, body: RunCreate, keep: Keep) {
   let kept: Answer | undefined;
-  await automation.enqueue(c.get('account').id, body, async (queued, tx) => {
+  await automation.enqueue(c.get('account'), body, async (queued, tx) => {
     kept = await keep(tx, queued, { Location: runLocation(queued.id) });
   });
   // enqueue stores the run with its `record` callback, in the run's transaction, before it returns.
@@ -31,9 +31,9 @@ export const automationRoutes: Route[] = [
   route(
     'getRun',
     async (c, { query, status }, { db, publisher, lifecycle }) => {
-      const accountId = c.get('account').id;
+      const reader = c.get('account');
       if (query.run_id === undefined) {
-        const page = await listRuns(db, accountId, {
+        const page = await listRuns(db, reader, {
           limit: query.limit,
           after: readCursor(query.cursor),
           status: query.status,
@@ -42,7 +42,7 @@ export const automationRoutes: Route[] = [
         });
         return c.json(page, status);
       }
-      let run = await findRun(db, accountId, query.run_id);
+      let run = await findRun(db, reader, query.run_id);
       if (!run) throw new NotFound('run');
       const answerable = (current: NonNullable<typeof run>) =>
         query.until === 'finished'
@@ -58,7 +58,7 @@ export const automationRoutes: Route[] = [
   ),
 
   route('rerunRun', async (c, { params, keep }, { db, automation }) => {
-    const earlier = await findRun(db, c.get('account').id, params.id);
+    const earlier = await findRun(db, c.get('account'), params.id);
     if (!earlier) throw new NotFound('run');
     const body = {
       profile_id: earlier.profile_id,
@@ -69,7 +69,7 @@ export const automationRoutes: Route[] = [
   }),
 
   route('cancelRun', async (c, { params, status }, { automation }) => {
-    return c.json(await automation.cancel(c.get('account').id, params.id), status);
+    return c.json(await automation.cancel(c.get('account'), params.id), status);
   }),
 
   route('listBatches', async (c, { query, status }, deps) => {

@@ -9,6 +9,7 @@ import { profileRoutes } from './profiles';
 import { proxyRoutes } from './proxies';
 import { sessionRoutes } from './sessions';
 import { webhookRoutes } from './webhooks';
+import { workspaceRoutes } from './workspace';
 
 /** Every authenticated route, declared from the contract's endpoint table; a new resource is one line here. */
 export const routes: Route[] = [
@@ -22,4 +23,5 @@ export const routes: Route[] = [
   ...eventRoutes,
   ...webhookRoutes,
   ...helpRequestRoutes,
+  ...workspaceRoutes,
 ];

@@ -13,6 +13,7 @@ import { nothingHere } from '../http/fallback';
 import type { SessionGlance } from '../live/session-glance';
 import type { AgentPages } from '../pages/agent-pages';
 import type { SessionManager } from '../sessions/manager';
+import { everything } from '../store/scope';
 import { findSession } from '../store/sessions';
 
 const StartHere = z.object({ account_id: z.string(), profile_id: z.string(), headless: z.boolean() });
@@ -57,7 +58,7 @@ export function internalRoutes(deps: {
     '/sessions/:id/stop',
     answering(async (c) => {
       const body = StopHere.parse(await c.req.json());
-      const row = await findSession(db, body.account_id, c.req.param('id') ?? '');
+      const row = await findSession(db, everything(body.account_id), c.req.param('id') ?? '');
       if (row) await sessions.stop(row, body.reason);
       return c.json({});
     }),
@@ -66,7 +67,7 @@ export function internalRoutes(deps: {
     '/sessions/:id/page',
     answering(async (c) => {
       const { account_id, call } = PageHere.parse(await c.req.json());
-      const row = await findSession(db, account_id, c.req.param('id') ?? '');
+      const row = await findSession(db, everything(account_id), c.req.param('id') ?? '');
       if (!row) throw new NotFound('session');
       return c.json({ answer: await pages.callHere(row, call) });
     }),
@@ -75,7 +76,7 @@ export function internalRoutes(deps: {
     '/sessions/:id/glance',
     answering(async (c) => {
       const { account_id, what } = GlanceHere.parse(await c.req.json());
-      const row = await findSession(db, account_id, c.req.param('id') ?? '');
+      const row = await findSession(db, everything(account_id), c.req.param('id') ?? '');
       if (!row) throw new NotFound('session');
       if (what === 'page') return c.json({ answer: await glance.currentPage(row) });
       const picture = await glance.thumbnail(row);
@@ -88,8 +89,8 @@ export function internalRoutes(deps: {
       const { account_id, change } = CookiesHere.parse(await c.req.json());
       const profileId = c.req.param('id') ?? '';
       const answer = change
-        ? await cookies.write(account_id, profileId, change.cookies, change.replace)
-        : await cookies.read(account_id, profileId);
+        ? await cookies.write(everything(account_id), profileId, change.cookies, change.replace)
+        : await cookies.read(everything(account_id), profileId);
       return c.json({ answer });
     }),
   );
@@ -97,7 +98,7 @@ export function internalRoutes(deps: {
     '/runs/:id/cancel',
     answering(async (c) => {
       const body = CancelHere.parse(await c.req.json());
-      await automation.cancel(body.account_id, c.req.param('id') ?? '');
+      await automation.cancel(everything(body.account_id), c.req.param('id') ?? '');
       return c.json({});
     }),
   );

@@ -23,7 +23,7 @@ export const profileSheetRoutes: Route[] = [
   ),
 
   route('exportProfiles', (c, { query, status }, { db }) => {
-    const file = exportProfiles(db, c.get('account').id, query);
+    const file = exportProfiles(db, c.get('account'), query);
     return c.body(file.body, status, {
       'Content-Type': file.contentType,
       'Content-Disposition': `attachment; filename="${file.fileName}"`,

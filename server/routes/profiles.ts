@@ -5,6 +5,7 @@ import { validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
+import { requireInScope } from '../profiles/in-scope';
 import { actOnProfiles } from '../profiles/profile-bulk';
 import {
   cloneOwnProfile,
@@ -18,12 +19,12 @@ import { countProfiles, getProfile } from '../store/profiles';
 
 export const profileRoutes: Route[] = [
   route('listProfiles', async (c, { query, status }, { db }) => {
-    const accountId = c.get('account').id;
+    const reader = c.get('account');
     const filter = { q: query.q, tag: query.tag, status: query.status };
     const order = { sort: query.sort, after: readListPosition(query.sort, query.cursor) };
     const [page, total] = await Promise.all([
-      listProfilesJson(db, accountId, { limit: query.limit, ...order, ...filter }),
-      query.total === 'true' ? countProfiles(db, accountId, filter) : undefined,
+      listProfilesJson(db, reader, { limit: query.limit, ...order, ...filter }),
+      query.total === 'true' ? countProfiles(db, reader, filter) : undefined,
     ]);
     return c.body(profilePageText(page, total), status, { 'Content-Type': 'application/json' });
   }),
@@ -37,17 +38,19 @@ export const profileRoutes: Route[] = [
   }),
 
   route('getProfile', async (c, { params, status }, { db }) => {
-    const profile = await getProfile(db, c.get('account').id, params.id);
+    const profile = await getProfile(db, c.get('account'), params.id);
     if (!profile) throw new NotFound('profile');
     return c.json(profile, status);
   }),
 
   route('updateProfile', async (c, { params, body, status }, deps) => {
+    await requireInScope(deps.db, c.get('account'), params.id);
     return c.json(await updateOwnProfile(deps, c.get('account').id, params.id, body), status);
   }),
 
-  route('cloneProfile', async (c, { params, body, keep }, { clock, events }) => {
+  route('cloneProfile', async (c, { params, body, keep }, { db, clock, events }) => {
     const accountId = c.get('account').id;
+    await requireInScope(db, c.get('account'), params.id);
     const options = { name: body.name, keepIdentity: body.keep_identity === true };
     return events.writeWithEvents(async (tx, emit) => {
       const copy = await cloneOwnProfile(tx, emit, clock, accountId, params.id, options);
@@ -56,19 +59,20 @@ export const profileRoutes: Route[] = [
   }),
 
   route('checkProfileIdentity', async (c, { params, status }, deps) => {
+    await requireInScope(deps.db, c.get('account'), params.id);
     return c.json(await checkIdentity(deps, c.get('account').id, params.id), status);
   }),
 
   route('deleteProfile', async (c, { params, query, status }, deps) => {
     const { db, events, sessions, config, log } = deps;
     const parts = { db, events, sessions, dataDir: config.dataDir, log };
-    await deleteOwnProfile(parts, c.get('account').id, params.id, query.force === 'true');
+    await deleteOwnProfile(parts, c.get('account'), params.id, query.force === 'true');
     return c.body(null, status);
   }),
 
   route('bulkProfiles', async (c, { body, status }, deps) => {
     const parts = { ...deps, dataDir: deps.config.dataDir };
-    const done = await actOnProfiles(parts, c.get('account').id, body);
+    const done = await actOnProfiles(parts, c.get('account'), body);
     return c.json(bulkAnswer(body.action, done, deps.log), status);
   }),
 ];

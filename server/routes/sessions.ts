@@ -7,6 +7,7 @@ import type { AppEnv } from '../http/env';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { thumbnailOf, viewingRows, withCurrentPage } from '../live/session-glance';
+import { requireInScope } from '../profiles/in-scope';
 import { findSession, findSessionOfProfile, listSessions } from '../store/sessions';
 
 export const sessionRoutes: Route[] = [
@@ -15,7 +16,7 @@ export const sessionRoutes: Route[] = [
     const rows = viewingRows(glance, (row) => sessions.view(row, origin));
     const page = await listSessions(
       db,
-      c.get('account').id,
+      c.get('account'),
       { limit: query.limit, after: readCursor(query.cursor), status: query.status },
       rows.view,
     );
@@ -23,13 +24,13 @@ export const sessionRoutes: Route[] = [
   }),
 
   route('getSession', async (c, { params, status }, { db, sessions, glance }) => {
-    const row = await findSession(db, c.get('account').id, params.id);
+    const row = await findSession(db, c.get('account'), params.id);
     if (!row) throw new NotFound('session');
     return c.json(await withCurrentPage(glance, row, sessions.view(row, originOf(c))), status);
   }),
 
   route('getSessionThumbnail', async (c, { params, status }, { db, glance }) => {
-    const picture = await thumbnailOf({ db, glance }, c.get('account').id, params.id);
+    const picture = await thumbnailOf({ db, glance }, c.get('account'), params.id);
     return c.body(new Uint8Array(picture), status, {
       'Content-Type': 'image/jpeg',
       'Cache-Control': 'private, max-age=5',
@@ -37,18 +38,19 @@ export const sessionRoutes: Route[] = [
   }),
 
   route('listSessionDownloads', async (c, { params, status }, { db, config }) => {
-    const data = await listSessionDownloads({ db, dataDir: config.dataDir }, c.get('account').id, params.id);
+    const data = await listSessionDownloads({ db, dataDir: config.dataDir }, c.get('account'), params.id);
     return c.json({ data }, status);
   }),
 
   route('getSessionDownload', async (c, { params, status }, { db, config }) => {
     const deps = { db, dataDir: config.dataDir };
-    const file = await openSessionDownload(deps, c.get('account').id, params.id, params.fileId);
+    const file = await openSessionDownload(deps, c.get('account'), params.id, params.fileId);
     const stream = Readable.toWeb(file.open()) as ReadableStream<Uint8Array>;
     return c.body(stream, status, attachmentHeaders(file.download));
   }),
 
-  route('startSession', async (c, { body, status }, { sessions }) => {
+  route('startSession', async (c, { body, status }, { db, sessions }) => {
+    await requireInScope(db, c.get('account'), body.profile_id);
     const row = await sessions.start(c.get('account').id, body.profile_id, body.headless);
     return c.json(sessions.view(row, originOf(c)), status, { Location: `/v1/sessions/${row.id}` });
   }),
@@ -57,10 +59,11 @@ export const sessionRoutes: Route[] = [
   route(
     'stopSession',
     async (c, { query, status }, { db, sessions }) => {
-      const accountId = c.get('account').id;
+      const reader = c.get('account');
+      if (query.profile_id) await requireInScope(db, reader, query.profile_id);
       const row = query.session_id
-        ? await findSession(db, accountId, query.session_id)
-        : await findSessionOfProfile(db, accountId, query.profile_id as string);
+        ? await findSession(db, reader, query.session_id)
+        : await findSessionOfProfile(db, reader.id, query.profile_id as string);
       if (!row) throw new NotFound(query.session_id ? 'session' : 'session for this profile');
       return c.json(await sessions.stop(row, 'user'), status);
     },

@@ -8,6 +8,7 @@ import { launchFingerprint } from '../identity/presented';
 import { sessionStartSeconds } from '../metrics/registry';
 import { findPlan } from '../store/accounts';
 import { getProfileLaunchSettings } from '../store/profiles';
+import { everything } from '../store/scope';
 import {
   findSession,
   findSessionOfProfile,
@@ -55,7 +56,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
     if (slots.hasRoom()) return startHere(accountId, profileId, headless);
     const elsewhere = await cluster.peers.startElsewhere(accountId, profileId, headless);
     if (elsewhere === null) throw cluster.draining() ? shuttingDown() : atCapacity(config.limits.maxBrowsers);
-    const row = await findSession(db, accountId, elsewhere);
+    const row = await findSession(db, everything(accountId), elsewhere);
     if (!row) throw new Error(`session ${elsewhere} started elsewhere vanished`);
     return row;
   }

@@ -4,6 +4,7 @@ import { nodeNotAnswering } from '../cluster/peers';
 import { profileDataDir } from '../core/data-dir';
 import { isDomainError } from '../core/domain-errors';
 import { browserCrashes } from '../metrics/registry';
+import { everything } from '../store/scope';
 import {
   findSession,
   LIVE_SESSION_STATUSES,
@@ -33,8 +34,6 @@ export interface SessionStopper {
   exited(row: SessionRow, browser: RunningBrowser): Promise<void>;
   /** A live session without a handle in this process: its browser, if still there, was started by an earlier run. */
   stopLeftover(row: SessionRow): Promise<void>;
-  /** Ends the browser of a session recorded as stopped (lost by its node), if this process still runs it. */
-  endBrowser(sessionId: string): Promise<void>;
 }
 
 export function createSessionStopper(parts: SessionParts): SessionStopper {
@@ -44,8 +43,7 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
     profileState.save(row.profile_id, profileDataDir(config.dataDir, row.profile_id));
 
   function stop(row: SessionRow, reason: StopReason, options: StopOptions = {}): Promise<Session> {
-    if (!isLive(row))
-      return row.stop_reason === 'node_lost' ? endLostBrowser(row) : Promise.resolve(toSession(row));
+    if (!isLive(row)) return Promise.resolve(toSession(row));
     if (!isHere(parts, row)) return stopElsewhere(row, reason);
     let pending = stopping.get(row.id);
     if (!pending) {
@@ -80,25 +78,7 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
     }
     if (!asked)
       return toSession(await changeSession(events, (tx) => markStopped(tx, clock, row.id, 'node_lost')));
-    return toSession((await findSession(db, row.account_id, row.id)) ?? row);
-  }
-
-  /** A session declared lost while its node lived on: its browser is ended wherever it still runs. */
-  async function endLostBrowser(row: SessionRow): Promise<Session> {
-    if (browsers.has(row.id)) await endBrowser(row.id);
-    else if (row.node_id !== null && row.node_id !== cluster.nodeId)
-      await cluster.peers.stopElsewhere(row, 'node_lost').catch((error: unknown) => {
-        log.warn('the node that ran a lost session did not answer its stop', { session_id: row.id, error });
-      });
-    return toSession(row);
-  }
-
-  async function endBrowser(sessionId: string): Promise<void> {
-    const browser = browsers.get(sessionId);
-    if (!browser) return;
-    browsers.delete(sessionId);
-    log.warn('ending the browser of a session stopped as lost', { session_id: sessionId });
-    await browser.stop();
+    return toSession((await findSession(db, everything(row.account_id), row.id)) ?? row);
   }
 
   async function stopLeftover(row: SessionRow): Promise<void> {
@@ -110,10 +90,9 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
   return {
     stop,
     stopLeftover,
-    endBrowser,
 
     async stopIdle(accountId, sessionId) {
-      const row = await findSession(db, accountId, sessionId);
+      const row = await findSession(db, everything(accountId), sessionId);
       if (row?.status !== 'running') return;
       log.info('session idle', { session_id: sessionId, idle_ms: config.limits.sessionIdleMs });
       await stop(row, 'idle').catch((error) =>

@@ -12,6 +12,7 @@ import {
   SELECT_PROFILES,
   toProfile,
 } from './profiles';
+import { type Reader, scopeOfTags } from './scope';
 
 /**
  * The ids of the account's profiles a filter of the list matches, in the list's order (`sort`, newest first unless
@@ -19,13 +20,13 @@ import {
  */
 export async function selectProfileIds(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   filter: ProfileFilter & { sort?: ProfileSortName | undefined },
   limit: number,
 ): Promise<string[]> {
   if (!Number.isSafeInteger(limit)) throw new Error(`a selection's limit must be an integer: ${limit}`);
-  const params: unknown[] = [accountId];
-  const where = ['p.account_id = $1', ...filterConditions(filter, params)];
+  const params: unknown[] = [reader.id];
+  const where = ['p.account_id = $1', ...scopeOfTags(reader, params), ...filterConditions(filter, params)];
   const { orderBy } = orderOf(filter.sort, null, params);
   const rows = await db.query<{ id: string }>(
     `select p.id ${PROFILES_FROM} where ${where.join(' and ')} order by ${orderBy} limit ${limit + 1}`,
@@ -35,11 +36,10 @@ export async function selectProfileIds(
 }
 
 /** Which of `ids` are profiles of the account: a stranger's or a made-up id is not. */
-export async function ownProfileIds(db: Queryable, accountId: string, ids: string[]): Promise<Set<string>> {
-  const rows = await db.query<{ id: string }>(
-    'select id from profiles where account_id = $1 and id = any($2::text[])',
-    [accountId, ids],
-  );
+export async function ownProfileIds(db: Queryable, reader: Reader, ids: string[]): Promise<Set<string>> {
+  const params: unknown[] = [reader.id, ids];
+  const where = ['account_id = $1 and id = any($2::text[])', ...scopeOfTags(reader, params, 'tags')];
+  const rows = await db.query<{ id: string }>(`select id from profiles where ${where.join(' and ')}`, params);
   return new Set(rows.map(({ id }) => id));
 }
 

@@ -7,6 +7,7 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { getProfile } from './profiles';
+import { everything } from './scope';
 
 /** A validated ProfileUpdate body (a proxy_id already checked to be the account's); `identity` replaces the profile's. */
 export type ProfileChanges = Omit<z.output<typeof ProfileUpdate>, 'new_identity' | 'identity_preset'>;
@@ -50,7 +51,7 @@ export async function updateProfile(
     `update profiles set ${sets.join(', ')} where account_id = $1 and id = $2 returning id`,
     values,
   );
-  return rows.length ? getProfile(db, accountId, id) : null;
+  return rows.length ? getProfile(db, everything(accountId), id) : null;
 }
 
 /**
@@ -76,5 +77,5 @@ export async function cloneProfile(
      returning id`,
     [accountId, id, copyId, copy.name ?? null, clock.now(), copy.identity && JSON.stringify(copy.identity)],
   );
-  return rows.length ? getProfile(db, accountId, copyId) : null;
+  return rows.length ? getProfile(db, everything(accountId), copyId) : null;
 }

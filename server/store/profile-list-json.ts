@@ -11,6 +11,7 @@ import {
   SELECT_PROFILES,
   toProfile,
 } from './profiles';
+import type { Reader } from './scope';
 
 /** A profile's JSON text around its live status, kept while the rows it was read from are unchanged. */
 interface KeptProfile {
@@ -55,12 +56,12 @@ export interface ProfilePageJson {
  */
 export async function listProfilesJson(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   options: ProfileListOptions,
 ): Promise<ProfilePageJson> {
   const cache = keptOf(db);
-  const params: unknown[] = [accountId];
-  const { sql, outputOrder } = listConditions(options, params);
+  const params: unknown[] = [reader.id];
+  const { sql, outputOrder } = listConditions(reader, options, params);
   const rows = await queryAsJson<ListedRow>(
     db,
     `select p.seq, p.id, ${VERSION} as version, s.id as live_session_id${sortKeyColumn(options.sort)}
@@ -70,8 +71,8 @@ export async function listProfilesJson(
   );
   const shown = rows.slice(0, options.limit);
   const missing = shown.filter((row) => cache.get(row.id)?.version !== row.version);
-  if (missing.length > 0 && !(await keepProfiles(db, cache, accountId, missing))) {
-    const page = await listProfiles(db, accountId, options);
+  if (missing.length > 0 && !(await keepProfiles(db, cache, reader.id, missing))) {
+    const page = await listProfiles(db, reader, options);
     return { data: JSON.stringify(page.data), next_cursor: page.next_cursor };
   }
   const data = shown.map((row) => profileJson(cache.get(row.id) as KeptProfile, row.live_session_id));

@@ -8,6 +8,7 @@ import type { Queryable } from '../db/driver';
 import { profilesByIds } from './profile-bulk';
 import { type SortedPosition, sortKeyColumn } from './profile-order';
 import { listConditions, PROFILES_FROM, type ProfileFilter } from './profiles';
+import type { Reader } from './scope';
 
 /** A profile as a sheet holds it: its name, effective proxy (with its password), tags and notes. */
 export interface SheetProfile {
@@ -36,11 +37,11 @@ export type ExportPosition = number | SortedPosition | null;
 /** One page of the account's profiles for a sheet, in the list's filter and order, after `after`. */
 export async function sheetPage(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   options: ProfileFilter & { sort?: ProfileSortName | undefined; after: ExportPosition; limit: number },
 ): Promise<{ profiles: SheetProfile[]; next: ExportPosition }> {
-  const params: unknown[] = [accountId];
-  const { sql } = listConditions(options, params);
+  const params: unknown[] = [reader.id];
+  const { sql } = listConditions(reader, options, params);
   const sortKey = sortKeyColumn(options.sort);
   const rows = await db.query<SheetRowRead>(
     `select p.seq, p.name, p.tags, p.notes,

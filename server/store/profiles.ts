@@ -11,6 +11,7 @@ import { queryAsJson } from './json-rows';
 import { escapeLike } from './like';
 import type { Page } from './pagination';
 import { nextCursor, orderOf, type SortedPosition, sortKeyColumn } from './profile-order';
+import { everything, type Reader, scopeOfTags } from './scope';
 import { sessionIsLive } from './sessions';
 
 export interface ProfileRow {
@@ -99,11 +100,11 @@ export type ProfileListOptions = {
 
 export async function listProfiles(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   options: ProfileListOptions,
 ): Promise<Page<Profile>> {
-  const params: unknown[] = [accountId];
-  const { sql, outputOrder } = listConditions(options, params);
+  const params: unknown[] = [reader.id];
+  const { sql, outputOrder } = listConditions(reader, options, params);
   const rows = await queryAsJson<ProfileRow & { sort_key?: string | number }>(
     db,
     `select ${PROFILE_COLUMNS}${sortKeyColumn(options.sort)} ${PROFILES_FROM} ${sql}`,
@@ -123,12 +124,13 @@ export async function listProfiles(
  * there were (PGlite: 1.1 ms a page of 10,000 against 0.6 ms).
  */
 export function listConditions(
+  reader: Reader,
   options: ProfileListOptions,
   params: unknown[],
 ): { sql: string; outputOrder: string } {
   if (!Number.isSafeInteger(options.limit))
     throw new Error(`a list's limit must be an integer: ${options.limit}`);
-  const where = ['p.account_id = $1', ...filterConditions(options, params)];
+  const where = ['p.account_id = $1', ...scopeOfTags(reader, params), ...filterConditions(options, params)];
   const order = orderOf(options.sort, options.after, params);
   if (order.where) where.push(order.where);
   return {
@@ -138,13 +140,9 @@ export function listConditions(
 }
 
 /** How many of the account's profiles the filters of a list match, on every page together. */
-export async function countProfiles(
-  db: Queryable,
-  accountId: string,
-  filter: ProfileFilter,
-): Promise<number> {
-  const params: unknown[] = [accountId];
-  const where = ['p.account_id = $1', ...filterConditions(filter, params)];
+export async function countProfiles(db: Queryable, reader: Reader, filter: ProfileFilter): Promise<number> {
+  const params: unknown[] = [reader.id];
+  const where = ['p.account_id = $1', ...scopeOfTags(reader, params), ...filterConditions(filter, params)];
   const [row] = await db.query<{ total: number }>(
     `select count(*)::int as total ${PROFILES_FROM} where ${where.join(' and ')}`,
     params,
@@ -152,8 +150,8 @@ export async function countProfiles(
   return row?.total ?? 0;
 }
 
-export async function getProfile(db: Queryable, accountId: string, id: string): Promise<Profile | null> {
-  const row = await findProfileRow(db, accountId, id);
+export async function getProfile(db: Queryable, reader: Reader, id: string): Promise<Profile | null> {
+  const row = await findProfileRow(db, reader, id);
   return row ? toProfile(row) : null;
 }
 
@@ -210,7 +208,7 @@ export async function insertProfile(
       now,
     ],
   );
-  const created = await getProfile(db, accountId, id);
+  const created = await getProfile(db, everything(accountId), id);
   if (!created) throw new Error('inserted profile not found');
   return created;
 }
@@ -228,14 +226,13 @@ export async function deleteIdleProfile(
     [accountId, id],
   );
   if (rows.length > 0) return 'deleted';
-  return (await findProfileRow(db, accountId, id)) ? 'running' : 'missing';
+  return (await findProfileRow(db, everything(accountId), id)) ? 'running' : 'missing';
 }
 
-async function findProfileRow(db: Queryable, accountId: string, id: string): Promise<ProfileRow | null> {
-  const rows = await db.query<ProfileRow>(`${SELECT_PROFILES} where p.account_id = $1 and p.id = $2`, [
-    accountId,
-    id,
-  ]);
+async function findProfileRow(db: Queryable, reader: Reader, id: string): Promise<ProfileRow | null> {
+  const params: unknown[] = [reader.id, id];
+  const where = ['p.account_id = $1 and p.id = $2', ...scopeOfTags(reader, params)];
+  const rows = await db.query<ProfileRow>(`${SELECT_PROFILES} where ${where.join(' and ')}`, params);
   return rows[0] ?? null;
 }
 

@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { type Page, toPage } from './pagination';
+import { type Reader, scopeOfProfile } from './scope';
 import { sessionIsLive } from './sessions';
 import { statusIn } from './status-in';
 
@@ -161,17 +162,22 @@ export async function findOrphanedRuns(db: Queryable): Promise<RunRow[]> {
   );
 }
 
-export async function findRun(db: Queryable, accountId: string, id: string): Promise<RunRow | null> {
+export async function findRun(db: Queryable, reader: Reader, id: string): Promise<RunRow | null> {
+  const params: unknown[] = [reader.id, id];
+  const where = [
+    'account_id = $1 and id = $2',
+    ...scopeOfProfile(reader, params, 'automation_runs.profile_id'),
+  ];
   const [row] = await db.query<RunRow>(
-    `select ${RUN_COLUMNS} from automation_runs where account_id = $1 and id = $2`,
-    [accountId, id],
+    `select ${RUN_COLUMNS} from automation_runs where ${where.join(' and ')}`,
+    params,
   );
   return row ?? null;
 }
 
 export async function listRuns(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   options: {
     limit: number;
     after: number | null;
@@ -183,8 +189,8 @@ export async function listRuns(
   const statuses =
     options.status === 'active' ? [...ACTIVE_RUN_STATUSES] : options.status ? [options.status] : null;
   // Only the filters given, so that each combination is its own prepared statement whose plan uses the index.
-  const params: unknown[] = [accountId, options.limit + 1];
-  const where = ['account_id = $1'];
+  const params: unknown[] = [reader.id, options.limit + 1];
+  const where = ['account_id = $1', ...scopeOfProfile(reader, params, 'automation_runs.profile_id')];
   const filter = (condition: string, value: unknown) => {
     params.push(value);
     where.push(condition.replace('?', `$${params.length}`));

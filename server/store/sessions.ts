@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { type Page, toPage } from './pagination';
+import { type Reader, scopeOfProfile } from './scope';
 import { statusIn } from './status-in';
 
 export type StopReason = NonNullable<Session['stop_reason']>;
@@ -56,23 +57,27 @@ export function toSession(row: SessionRow, cdpUrl: string | null = null): Sessio
 
 export async function listSessions(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   options: { limit: number; after: number | null; status?: SessionStatus },
   view: (row: SessionRow) => Session,
 ): Promise<Page<Session>> {
+  const params: unknown[] = [reader.id, options.after, options.status ?? null, options.limit + 1];
+  const scope = scopeOfProfile(reader, params, 'sessions.profile_id').map((condition) => ` and ${condition}`);
   const rows = await db.query<SessionRow>(
     `select ${COLUMNS} from sessions
-      where account_id = $1 and ($2::bigint is null or seq < $2) and ($3::text is null or status = $3)
+      where account_id = $1 and ($2::bigint is null or seq < $2) and ($3::text is null or status = $3)${scope.join('')}
       order by seq desc limit $4`,
-    [accountId, options.after, options.status ?? null, options.limit + 1],
+    params,
   );
   return toPage(rows, options.limit, view);
 }
 
-export async function findSession(db: Queryable, accountId: string, id: string): Promise<SessionRow | null> {
+export async function findSession(db: Queryable, reader: Reader, id: string): Promise<SessionRow | null> {
+  const params: unknown[] = [reader.id, id];
+  const where = ['account_id = $1 and id = $2', ...scopeOfProfile(reader, params, 'sessions.profile_id')];
   const [row] = await db.query<SessionRow>(
-    `select ${COLUMNS} from sessions where account_id = $1 and id = $2`,
-    [accountId, id],
+    `select ${COLUMNS} from sessions where ${where.join(' and ')}`,
+    params,
   );
   return row ?? null;
 }
@@ -112,13 +117,12 @@ export async function findLiveSessionsOfNode(db: Queryable, nodeId: string): Pro
  * Live sessions whose node has left the cluster without stopping them (it was lost), once no run on them is
  * queued or running: whoever sees such a session stopped finds its runs already failed, whichever node swept.
  */
-export async function findOrphanedSessions(db: Queryable, selfId: string): Promise<SessionRow[]> {
+export async function findOrphanedSessions(db: Queryable): Promise<SessionRow[]> {
   return db.query<SessionRow>(
-    `select ${COLUMNS} from sessions where ${sessionIsLive()} and node_id is not null and node_id <> $1
+    `select ${COLUMNS} from sessions where ${sessionIsLive()} and node_id is not null
         and not exists (select 1 from nodes n where n.id = sessions.node_id)
         and not exists (select 1 from automation_runs r
                          where r.session_id = sessions.id and r.status in ('queued', 'running'))`,
-    [selfId],
   );
 }
 

@@ -13,6 +13,7 @@ import type { SessionManager } from '../../../server/sessions/manager';
 import { createAccountWithKey } from '../../../server/store/accounts';
 import { insertProfile } from '../../../server/store/profiles';
 import { findRun } from '../../../server/store/runs';
+import { everything } from '../../../server/store/scope';
 import type { SessionRow } from '../../../server/store/sessions';
 import { openScratchDatabase, type ScratchDatabase } from '../../support/scratch-database';
 
@@ -56,7 +57,11 @@ const script = (name: string) => ({ steps: [{ action: 'evaluate' as const, expre
 const succeeded: RunScriptResult = { status: 'succeeded', output: {}, error: null };
 
 async function enqueue(profileId: string, name: string) {
-  return queue.enqueue(accountId, { profile_id: profileId, script: script(name) }, async () => {});
+  return queue.enqueue(
+    everything(accountId),
+    { profile_id: profileId, script: script(name) },
+    async () => {},
+  );
 }
 
 /** A queue on the test's database that executes the test's scripts (a drained queue takes no more). */
@@ -92,7 +97,7 @@ async function newQueue(): Promise<RunScheduler> {
 }
 
 async function statusOf(runId: string) {
-  return (await findRun(db, accountId, runId))?.status;
+  return (await findRun(db, everything(accountId), runId))?.status;
 }
 
 beforeAll(async () => {
@@ -141,7 +146,7 @@ describe('the run queue', () => {
     const after = await enqueue(profile, 'after');
     await started(1);
 
-    expect(await queue.cancel(accountId, waiting.id)).toMatchObject({
+    expect(await queue.cancel(everything(accountId), waiting.id)).toMatchObject({
       status: 'cancelled',
       error: 'The run was cancelled before it started.',
       started_at: null,

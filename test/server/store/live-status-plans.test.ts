@@ -13,6 +13,7 @@ import {
   listProfiles,
 } from '../../../server/store/profiles';
 import { executorOfProfile, findActiveRunsOfNode, findOrphanedRuns } from '../../../server/store/runs';
+import { everything } from '../../../server/store/scope';
 import {
   findLiveSessionsOfNode,
   findOrphanedSessions,
@@ -103,16 +104,16 @@ describe.each(storeDatabases('live-status-plans'))(
       const [live, idle] = profileIds as [string, string];
       const page = { limit: 50, after: null };
       const sent = await statementsOf(db, async (spy) => {
-        await listProfilesJson(spy, accountId, page);
-        await listProfiles(spy, accountId, page);
-        await listProfiles(spy, accountId, { ...page, status: 'running' });
-        await countProfiles(spy, accountId, { status: 'idle' });
-        await getProfile(spy, accountId, idle);
+        await listProfilesJson(spy, everything(accountId), page);
+        await listProfiles(spy, everything(accountId), page);
+        await listProfiles(spy, everything(accountId), { ...page, status: 'running' });
+        await countProfiles(spy, everything(accountId), { status: 'idle' });
+        await getProfile(spy, everything(accountId), idle);
         await getProfileLaunchSettings(spy, accountId, idle);
         expect(await deleteIdleProfile(spy, accountId, live)).toBe('running');
         await findSessionOfProfile(spy, accountId, idle);
         await findLiveSessionsOfNode(spy, 'node-a');
-        await findOrphanedSessions(spy, 'node-a');
+        await findOrphanedSessions(spy);
         await nodesWithRoom(spy, 'node-b');
         await executorOfProfile(spy, idle);
         await findActiveRunsOfNode(spy, 'node-a');

@@ -7,6 +7,7 @@ import { updateProfile } from '../../../server/store/profile-changes';
 import { listProfilesJson, profilePageText } from '../../../server/store/profile-list-json';
 import { insertProfile, listProfiles, type ProfileListOptions } from '../../../server/store/profiles';
 import { insertProxy, replaceProxy } from '../../../server/store/proxies';
+import { everything } from '../../../server/store/scope';
 import { insertStartingSession } from '../../../server/store/sessions';
 import { storeDatabases } from '../../support/store-databases';
 
@@ -21,8 +22,8 @@ const page = (options: Partial<ProfileListOptions> = {}) => ({ limit: 50, after:
 /** The answer as the route sends it, and as `c.json` sent the list read whole. */
 async function bothAnswers(queryable: Queryable, accountId: string, options: ProfileListOptions) {
   return {
-    kept: profilePageText(await listProfilesJson(queryable, accountId, options), 3),
-    fresh: JSON.stringify({ ...(await listProfiles(db, accountId, options)), total: 3 }),
+    kept: profilePageText(await listProfilesJson(queryable, everything(accountId), options), 3),
+    fresh: JSON.stringify({ ...(await listProfiles(db, everything(accountId), options)), total: 3 }),
   };
 }
 
@@ -77,7 +78,7 @@ describe.each(databases)('the list of profiles as JSON text, on $name', ({ open 
 
   it('is the bytes of the list read whole, on every page, filtered or not, first read or kept', async () => {
     const { accountId } = await accountWithProfiles(7);
-    const first = await listProfiles(db, accountId, page({ limit: 3 }));
+    const first = await listProfiles(db, everything(accountId), page({ limit: 3 }));
     const cursorSeq = Number(
       Buffer.from(first.next_cursor ?? '', 'base64url')
         .toString()
@@ -103,15 +104,15 @@ describe.each(databases)('the list of profiles as JSON text, on $name', ({ open 
   it('reads no profile again while its rows are unchanged', async () => {
     const { accountId } = await accountWithProfiles(4);
     const { queryable, seen } = watched();
-    await listProfilesJson(queryable, accountId, page());
+    await listProfilesJson(queryable, everything(accountId), page());
     expect(seen.statements).toBe(2);
-    await listProfilesJson(queryable, accountId, page());
+    await listProfilesJson(queryable, everything(accountId), page());
     expect(seen.statements).toBe(3);
   });
 
   it('shows at once a change of the profile, of its saved proxy and of its live session', async () => {
     const { accountId, ids, saved } = await accountWithProfiles(3);
-    await listProfilesJson(db, accountId, page());
+    await listProfilesJson(db, everything(accountId), page());
     const [own, usingSaved, third] = ids as [string, string, string];
     await updateProfile(db, systemClock, accountId, own, { name: 'Renamed', tags: ['new'] });
     await replaceProxy(db, systemClock, accountId, saved.id, {

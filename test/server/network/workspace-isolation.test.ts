@@ -1,0 +1,245 @@
+// The cross-account isolation suite, within one workspace: each act made as a runner or as a member of another
+// scope, against profiles outside what its key may see or do. In process; no browser is started.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_HEADERS, requester, type TestService } from '../../support/harness';
+import { startServiceInProcess } from '../../support/in-process-service';
+import { call, connect, httpTransport, textOf } from '../../support/mcp-client';
+
+let service: TestService;
+let owner: ReturnType<typeof requester>;
+const ids: Record<'a1' | 'b1' | 'plain', string> = { a1: '', b1: '', plain: '' };
+let proxyId = '';
+
+const json = (body: unknown) => ({ body: JSON.stringify(body), headers: JSON_HEADERS });
+
+async function madeKey(role: string, scope?: { tags: string[] }, name = `${role} key`) {
+  const response = await owner('POST', '/v1/keys', json({ name, role, ...(scope ? { scope } : {}) }));
+  expect(response.status).toBe(201);
+  const made = (await response.json()) as { key: string; role: string; scope: unknown; member_id: string };
+  return { ...made, as: requester(service.baseUrl, made.key) };
+}
+
+async function createProfile(name: string, tags: string[]): Promise<string> {
+  const response = await owner('POST', '/v1/profiles', json({ name, tags }));
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+beforeAll(async () => {
+  service = await startServiceInProcess();
+  owner = requester(service.baseUrl, await service.createKey('premium', 'Team Co'));
+  ids.a1 = await createProfile('Shop A1', ['team-a']);
+  ids.b1 = await createProfile('Shop B1', ['team-b']);
+  ids.plain = await createProfile('Untagged', []);
+  const proxy = await owner(
+    'POST',
+    '/v1/proxies',
+    json({
+      name: 'paid',
+      scheme: 'http',
+      host: 'proxy.example',
+      port: 8080,
+      username: 'user',
+      password: 'hunter2',
+    }),
+  );
+  proxyId = ((await proxy.json()) as { id: string }).id;
+}, 120_000);
+afterAll(() => service?.close());
+
+/** What an unknown id answers, the same whoever asks: the body an out-of-scope profile must answer too. */
+async function unknownAnswer(
+  as: ReturnType<typeof requester>,
+  method = 'GET',
+  path = '/v1/profiles/prf_nobody',
+) {
+  const response = await as(method, path);
+  return { status: response.status, body: await response.json() };
+}
+
+describe('a runner limited to team-a', () => {
+  let runner: Awaited<ReturnType<typeof madeKey>>;
+  beforeAll(async () => {
+    runner = await madeKey('runner', { tags: ['team-a'] }, 'Agent A');
+  });
+
+  it('is told its workspace, member, role and scope', async () => {
+    const account = await (await runner.as('GET', '/v1/account')).json();
+    expect(account).toMatchObject({
+      name: 'Team Co',
+      member: { id: runner.member_id, name: 'Agent A' },
+      role: 'runner',
+      scope: { tags: ['team-a'] },
+    });
+  });
+
+  it('lists and counts only its scope’s profiles, and answers the others as unknown ids', async () => {
+    const list = (await (await runner.as('GET', '/v1/profiles?total=true')).json()) as {
+      data: { id: string }[];
+      total: number;
+    };
+    expect(list.data.map((profile) => profile.id)).toEqual([ids.a1]);
+    expect(list.total).toBe(1);
+    const unknown = await unknownAnswer(runner.as);
+    for (const id of [ids.b1, ids.plain]) {
+      const response = await runner.as('GET', `/v1/profiles/${id}`);
+      expect({ status: response.status, body: await response.json() }).toEqual(unknown);
+    }
+  });
+
+  it('may not start, stop or run on another scope’s profile: 404, and no browser starts', async () => {
+    const start = await runner.as('POST', '/v1/sessions/start', json({ profile_id: ids.b1 }));
+    expect(start.status).toBe(404);
+    const stop = await runner.as('DELETE', `/v1/sessions/stop?profile_id=${ids.b1}`);
+    expect(stop.status).toBe(404);
+    const run = await runner.as(
+      'POST',
+      '/v1/automation/run',
+      json({ profile_id: ids.b1, script: { steps: [{ action: 'wait_for', ms: 1 }] } }),
+    );
+    expect(run.status).toBe(404);
+    const bulk = await runner.as(
+      'POST',
+      '/v1/profiles/bulk',
+      json({ select: { ids: [ids.b1] }, action: 'stop' }),
+    );
+    expect((await bulk.json()).items).toEqual([
+      expect.objectContaining({ id: ids.b1, ok: false, problem: expect.objectContaining({ status: 404 }) }),
+    ]);
+  });
+
+  it('is refused what a runner may not do with 403 and a sentence, and nothing changes', async () => {
+    const edit = await runner.as('PATCH', `/v1/profiles/${ids.a1}`, json({ name: 'Renamed' }));
+    expect(edit.status).toBe(403);
+    expect(await edit.json()).toMatchObject({
+      code: 'forbidden',
+      detail: 'A runner may not edit profiles; that takes an editor or above.',
+    });
+    const bulkDelete = await runner.as(
+      'POST',
+      '/v1/profiles/bulk',
+      json({ select: { ids: [ids.a1] }, action: 'delete' }),
+    );
+    expect(bulkDelete.status).toBe(403);
+    expect((await bulkDelete.json()).detail).toBe(
+      'A runner may not delete profiles; that takes an editor or above.',
+    );
+    for (const [method, path] of [
+      ['DELETE', `/v1/profiles/${ids.a1}`],
+      ['GET', `/v1/profiles/${ids.a1}/cookies`],
+      ['GET', '/v1/keys'],
+      ['POST', '/v1/members/invitations'],
+    ] as const) {
+      expect((await runner.as(method, path)).status).toBe(403);
+    }
+    expect((await (await owner('GET', `/v1/profiles/${ids.a1}`)).json()).name).toBe('Shop A1');
+  });
+
+  it('never reads a proxy’s password', async () => {
+    const proxy = await (await runner.as('GET', `/v1/proxies/${proxyId}`)).json();
+    expect(proxy.url).toBe('http://user@proxy.example:8080');
+    expect(JSON.stringify(proxy)).not.toContain('hunter2');
+  });
+
+  it('sees the same over MCP: its scope’s profiles, and the refusal of what its role may not do', async () => {
+    const client = await connect(httpTransport(service.baseUrl, runner.key));
+    try {
+      const list = textOf(await call(client, 'list_profiles', {}));
+      expect(list).toContain(ids.a1);
+      expect(list).not.toContain(ids.b1);
+      expect(textOf(await call(client, 'get_profile', { profile_id: ids.b1 }))).toMatch(
+        /no profile with this id/,
+      );
+      const deleted = await call(client, 'delete_profile', { profile_id: ids.a1 });
+      expect(deleted.isError).toBe(true);
+      expect(textOf(deleted)).toBe('A runner may not delete profiles; that takes an editor or above.');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('an editor of another scope (team-b)', () => {
+  it('answers team-a’s profile as another account’s: by id, to edit, clone, delete, cookies and in bulk', async () => {
+    const editor = await madeKey('editor', { tags: ['team-b'] });
+    for (const [method, path, body] of [
+      ['GET', `/v1/profiles/${ids.a1}`, undefined],
+      ['PATCH', `/v1/profiles/${ids.a1}`, { name: 'Taken' }],
+      ['POST', `/v1/profiles/${ids.a1}/clone`, {}],
+      ['DELETE', `/v1/profiles/${ids.a1}`, undefined],
+      ['GET', `/v1/profiles/${ids.a1}/cookies`, undefined],
+    ] as const) {
+      const response = await editor.as(method, path, body === undefined ? {} : json(body));
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+    const bulk = await editor.as(
+      'POST',
+      '/v1/profiles/bulk',
+      json({ select: { ids: [ids.a1, ids.b1] }, action: 'add_tags', tags: ['seen'] }),
+    );
+    expect(bulk.status).toBe(200);
+    const a1 = await (await owner('GET', `/v1/profiles/${ids.a1}`)).json();
+    expect(a1).toMatchObject({ name: 'Shop A1', tags: ['team-a'] });
+    const b1 = await (await owner('GET', `/v1/profiles/${ids.b1}`)).json();
+    expect(b1.tags).toEqual(['team-b', 'seen']);
+  });
+});
+
+describe('keys and members, refused with a sentence and nothing changed', () => {
+  it('a role above the maker’s, a scope of 1,000 tags, the last owner’s removal', async () => {
+    const admin = await madeKey('admin');
+    const before = ((await (await owner('GET', '/v1/keys')).json()) as { data: unknown[] }).data.length;
+    const above = await admin.as('POST', '/v1/keys', json({ name: 'boss', role: 'owner' }));
+    expect(above.status).toBe(403);
+    expect((await above.json()).detail).toBe(
+      'An admin may not give the role owner, which is above their own.',
+    );
+    const tags = Array.from({ length: 1000 }, (_, i) => `t${i}`);
+    const wide = await owner('POST', '/v1/keys', json({ name: 'wide', role: 'viewer', scope: { tags } }));
+    expect(wide.status).toBe(422);
+    expect(((await (await owner('GET', '/v1/keys')).json()) as { data: unknown[] }).data.length).toBe(before);
+    const members = (
+      (await (await owner('GET', '/v1/members')).json()) as { data: { id: string; role: string }[] }
+    ).data;
+    const theOwner = members.find((member) => member.role === 'owner') as { id: string };
+    const removal = await owner('DELETE', `/v1/members/${theOwner.id}`);
+    expect(removal.status).toBe(409);
+    expect((await removal.json()).detail).toMatch(/at least one owner/);
+    const byAdmin = await admin.as('DELETE', `/v1/members/${theOwner.id}`);
+    expect(byAdmin.status).toBe(403);
+  });
+
+  it('a revoked key, and a removed member’s keys, are refused from the next request on', async () => {
+    const viewer = await madeKey('viewer');
+    expect((await viewer.as('GET', '/v1/profiles')).status).toBe(200);
+    expect((await viewer.as('POST', '/v1/profiles', json({ name: 'x' }))).status).toBe(403);
+    const keys = (
+      (await (await owner('GET', '/v1/keys')).json()) as { data: { id: string; member_id: string }[] }
+    ).data;
+    const key = keys.find((listed) => listed.member_id === viewer.member_id) as { id: string };
+    expect((await owner('DELETE', `/v1/keys/${key.id}`)).status).toBe(200);
+    expect((await viewer.as('GET', '/v1/profiles')).status).toBe(401);
+    const runner = await madeKey('runner');
+    expect((await owner('DELETE', `/v1/members/${runner.member_id}`)).status).toBe(204);
+    expect((await runner.as('GET', '/v1/profiles')).status).toBe(401);
+  });
+
+  it('an invitation answers a link once; another to an existing member is refused', async () => {
+    const made = await owner(
+      'POST',
+      '/v1/members/invitations',
+      json({ email: 'eve@example.com', role: 'editor' }),
+    );
+    expect(made.status).toBe(201);
+    const invitation = await made.json();
+    expect(invitation.url).toMatch(/\/dashboard\/#\/join\/[\w-]{43}$/);
+    const members = (await (await owner('GET', '/v1/members')).json()).data as { email: string | null }[];
+    const existing = members.find((member) => member.email) as { email: string } | undefined;
+    const again = await owner(
+      'POST',
+      '/v1/members/invitations',
+      json({ email: existing?.email ?? 'eve@example.com', role: 'viewer' }),
+    );
+    expect(again.status).toBe(existing ? 409 : 201);
+  });
+});
