@@ -39,10 +39,13 @@ if [ "$CONTAINERFILE" = Containerfile ]; then
 # and the dashboard's pages are built here (Vite is a dev dependency); the image takes the results only.
 # The extension's own packages are left out: one of them brings its build tool (wxt, vite) as a peer.
 mkdir -p .image
+if ! cmp -s package-lock.json .image/installed-from.json; then
 cp package.json package-lock.json .image/
 (cd .image && npm uninstall --package-lock-only --no-audit --no-fund --loglevel=error \
   @wxt-dev/webextension-polyfill webextension-polyfill preact \
   && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+cp package-lock.json .image/installed-from.json
+fi
 npm run --silent build:dashboard >/dev/null
 fi
 $ENGINE build --build-arg "BASE=$BASE" -t "$IMAGE" -f "$CONTAINERFILE" .
