@@ -5,6 +5,8 @@
  * images and takes minutes.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { parseAllDocuments, stringify } from 'yaml';
@@ -51,7 +53,13 @@ function play(objects: KubeObject[]): void {
         Buffer.from(value).toString('base64'),
       ]),
     );
-    run('podman', ['secret', 'create', secret.metadata.name, '-'], { input: JSON.stringify(data) });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'pp-secret-')), 'secret.json');
+    writeFileSync(file, JSON.stringify(data), { mode: 0o600 });
+    try {
+      run('podman', ['secret', 'create', secret.metadata.name, file]);
+    } finally {
+      rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   }
   run('podman', ['kube', 'play', '-'], { input: others(objects) });
 }
