@@ -12,9 +12,10 @@ import { chromium } from 'playwright-core';
 import { parseAllDocuments, stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../server/core/config';
 import { startService } from '../support/harness';
+import { findPostgresBin, startPostgres } from '../support/postgres-server';
 
 const ORIGIN = 'http://127.0.0.1:18787';
-const STARTS = 3;
+const STARTS = 5;
 const env = {
   ...process.env,
   CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? path.join(PROJECT_ROOT, 'deploy/podman/containers.conf'),
@@ -90,34 +91,36 @@ async function eventually(what: string, ms: number, check: () => Promise<boolean
   }
 }
 
-/** Starts and stops STARTS sessions on `origin` one after another; answers each start's milliseconds. */
-async function timeStarts(origin: string, key: string, drive: boolean): Promise<number[]> {
-  const send = (method: string, pathname: string, body?: unknown) =>
+type Send = (method: string, pathname: string, body?: unknown) => Promise<Response>;
+
+function sender(origin: string, key: string): Send {
+  return (method, pathname, body) =>
     fetch(`${origin}${pathname}`, {
       method,
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const times: number[] = [];
-  for (let n = 0; n < STARTS; n++) {
-    const profile = await (await send('POST', '/v1/profiles', { name: `Deployed ${n}` })).json();
-    const started = performance.now();
-    const response = await send('POST', '/v1/sessions/start', { profile_id: profile.id, headless: true });
-    times.push(performance.now() - started);
-    const session = await response.json();
-    if (response.status !== 201) throw new Error(`a session did not start: ${JSON.stringify(session)}`);
-    if (drive && n === 0) {
-      const browser = await chromium.connectOverCDP(session.cdp_url);
-      const page = await browser.contexts()[0]?.newPage();
-      await page?.goto('data:text/html,<title>Deployed</title><p>driven from the host');
-      if ((await page?.title()) !== 'Deployed') throw new Error('the page did not load through cdp_url');
-      await browser.close();
-      console.log(`drove ${session.id} through ${new URL(session.cdp_url).origin} from the host`);
-    }
-    const stopped = await send('DELETE', `/v1/sessions/stop?session_id=${session.id}`);
-    if (stopped.status !== 200) throw new Error(`a session did not stop: ${await stopped.text()}`);
+}
+
+/** Starts a session of a new profile, drives it when asked, stops it; answers the start's milliseconds. */
+async function timeStart(send: Send, name: string, drive: boolean): Promise<number> {
+  const profile = await (await send('POST', '/v1/profiles', { name })).json();
+  const started = performance.now();
+  const response = await send('POST', '/v1/sessions/start', { profile_id: profile.id, headless: true });
+  const ms = performance.now() - started;
+  const session = await response.json();
+  if (response.status !== 201) throw new Error(`a session did not start: ${JSON.stringify(session)}`);
+  if (drive) {
+    const browser = await chromium.connectOverCDP(session.cdp_url);
+    const page = await browser.contexts()[0]?.newPage();
+    await page?.goto('data:text/html,<title>Deployed</title><p>driven from the host');
+    if ((await page?.title()) !== 'Deployed') throw new Error('the page did not load through cdp_url');
+    await browser.close();
+    console.log(`drove ${session.id} through ${new URL(session.cdp_url).origin} from the host`);
   }
-  return times;
+  const stopped = await send('DELETE', `/v1/sessions/stop?session_id=${session.id}`);
+  if (stopped.status !== 200) throw new Error(`a session did not stop: ${await stopped.text()}`);
+  return ms;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -141,24 +144,31 @@ async function main(): Promise<void> {
   try {
     play(objects);
     await eventually('the service to be ready', 240_000, async () => (await fetch(`${ORIGIN}/readyz`)).ok);
-    const key = secret.BOOTSTRAP_KEY as string;
-    const inContainer = await timeStarts(ORIGIN, key, true);
+    const container = sender(ORIGIN, secret.BOOTSTRAP_KEY as string);
+    await timeStart(container, 'Driven', true);
     const metrics = await (
       await fetch(`${ORIGIN}/metrics`, { headers: { Authorization: `Bearer ${secret.METRICS_TOKEN}` } })
     ).text();
     const counted = /^profile_pilot_session_start_seconds_count (\d+)/m.exec(metrics)?.[1];
-    if (counted !== String(STARTS))
-      throw new Error(`/metrics counted ${counted} session starts, not ${STARTS}`);
+    if (counted !== '1') throw new Error(`/metrics counted ${counted} session starts, not 1`);
     console.log(
-      `/metrics: ${counted} session starts, ${/^profile_pilot_sessions\{state="running"\} (\d+)/m.exec(metrics)?.[1]} running`,
+      `/metrics: ${counted} session start, ${/^profile_pilot_sessions\{state="running"\} (\d+)/m.exec(metrics)?.[1]} running`,
     );
 
-    const host = await startService({ env: { HEADLESS: 'true' } });
-    let onHost: number[];
+    // The same starts on this machine, on a PostgreSQL of its own as in the pod, taken in turns with the pod's.
+    const postgres = await startPostgres(findPostgresBin() as string);
+    const host = await startService({ env: { HEADLESS: 'true', DATABASE_URL: postgres.url } });
+    const inContainer: number[] = [];
+    const onHost: number[] = [];
     try {
-      onHost = await timeStarts(host.baseUrl, await host.createKey('enterprise'), false);
+      const here = sender(host.baseUrl, await host.createKey('enterprise'));
+      for (let n = 0; n < STARTS; n++) {
+        inContainer.push(await timeStart(container, `Timed ${n}`, false));
+        onHost.push(await timeStart(here, `Timed ${n}`, false));
+      }
     } finally {
       await host.close();
+      await postgres.stop();
     }
     const ratio = median(inContainer) / median(onHost);
     console.log('session start (ms)     median   each');
