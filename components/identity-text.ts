@@ -38,9 +38,14 @@ export function locationText(identity: Identity, proxied: boolean): string {
   );
 }
 
-/** The check in sentences: how many surfaces agree, each one that does not, what a site sees, and the proxy's exit. */
+/**
+ * The check in sentences: how many surfaces agree, each one that does not, what sites can tell of the host (apart
+ * from agreement), what a site sees, and the proxy's exit.
+ */
 export function checkText(check: IdentityCheck): string[] {
-  const compared = check.surfaces.filter((surface) => surface.verdict !== 'host');
+  const compared = check.surfaces.filter(
+    (surface) => surface.verdict === 'match' || surface.verdict === 'mismatch',
+  );
   const differing = compared.filter((surface) => surface.verdict === 'mismatch');
   const lines = [t('identityAgrees', compared.length - differing.length, compared.length)];
   for (const surface of differing)
@@ -52,6 +57,7 @@ export function checkText(check: IdentityCheck): string[] {
         JSON.stringify(surface.seen),
       ),
     );
+  for (const warning of check.warnings) lines.push(t('identityWarning', warning.detail));
   const view = check.site_view;
   const ip = view.ip
     ? [view.ip, view.place && `(${view.place})`].filter(Boolean).join(' ')

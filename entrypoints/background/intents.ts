@@ -19,7 +19,7 @@ import { change } from './in-turn';
 import type { Inbox } from './inbox';
 import { forgetProfile, forgetProxy, LIST_PAGE, putFirst, refreshList, replaced } from './lists';
 import { moreProfiles, refreshProfiles, searchProfiles } from './profile-list';
-import { createPastedProxies } from './proxy-list';
+import { pasteProxyLines } from './proxy-list';
 import type { Runs } from './runs';
 import type { Sessions } from './sessions';
 import type { Watcher } from './watcher';
@@ -50,6 +50,15 @@ export function createIntentHandlers({
     'profiles.refresh': ({ filter }) => refreshProfiles(filter),
     'profiles.more': () => moreProfiles(),
     'profiles.search': ({ type: _, ...asked }) => searchProfiles(asked),
+    async 'profiles.import'({ text }) {
+      const result = await (await requireApi()).importProfiles(text, 'csv');
+      await refreshProfiles().catch(() => undefined);
+      return result;
+    },
+    'profiles.export': async ({ type: _, q, ...filter }) =>
+      (
+        await (await requireApi()).exportProfiles({ ...filter, ...(q?.trim() ? { q: q.trim() } : {}) })
+      ).text(),
     'proxies.refresh': () => refreshList(cachedProxies, async () => (await requireApi()).listProxies(LIST)),
     'proxies.search': async ({ q, failing }) =>
       (
@@ -116,7 +125,7 @@ export function createIntentHandlers({
       );
       return check;
     },
-    'proxies.paste': ({ text }) => createPastedProxies(text),
+    'proxies.paste': ({ lines, tally }) => pasteProxyLines(lines, tally),
     async 'proxy.save'({ proxyId, proxy }) {
       const api = await requireApi();
       const body = proxy as ProxyInput;

@@ -9,20 +9,19 @@ import { SearchBox } from '../../components/SearchBox';
 import { ServiceDownBanner } from '../../components/ServiceDownBanner';
 import { Shortcuts } from '../../components/Shortcuts';
 import { StatusFilter } from '../../components/StatusFilter';
-import type { Profile } from '../../lib/api/schemas/profiles';
+import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProxies, cachedSessions, connection, type ProfileFilter } from '../../lib/storage';
 import { ColumnsMenu } from './ColumnsMenu';
-import { type Layout, readLayout, sortAfterClick } from './columns';
+import { DEFAULT_LAYOUT, type Layout, sortAfterClick } from './columns';
 import { changeOf, type Edit, type EditableField, editOf } from './edits';
 import { ProfileTable } from './ProfileTable';
+import { SheetTools } from './SheetTools';
 import { NOTHING, type Selection, selectedCount } from './selection';
 import { COLUMN_LABELS } from './TableHead';
 import { useProfilePages } from './use-pages';
 
-/** Where the page keeps its columns' layout: it is this page's alone, not shared state. */
-const LAYOUT_KEY = 'manager.layout';
 const TYPING_PAUSE_MS = 300;
 
 /**
@@ -53,15 +52,15 @@ function Table() {
   // One object per filter asked for, so that the pages are read again only when it changes.
   const filter = useMemo(() => settled, [settled.q, settled.status, settled.sort, settled.tag]);
   const pages = useProfilePages(filter);
-  const [layout, setLayout] = useState<Layout>(() => readLayout(localStorage.getItem(LAYOUT_KEY)));
+  const [layout, setLayout] = useState<Layout>(DEFAULT_LAYOUT);
   const [selection, setSelection] = useState<Selection>(NOTHING);
   const [editing, setEditing] = useState<{ id: string; field: EditableField } | null>(null);
   const [edits, setEdits] = useState<Edit[]>([]);
   const [outcome, setOutcome] = useState('');
+  const [dropped, setDropped] = useState<File | null>(null);
   const saving = useTask();
   const search = useRef<HTMLInputElement>(null);
   useSearchKey(search, true);
-  useEffect(() => localStorage.setItem(LAYOUT_KEY, JSON.stringify(layout)), [layout]);
   useEffect(() => setSelection(NOTHING), [filter]);
 
   const total = pages.total ?? 0;
@@ -70,27 +69,16 @@ function Table() {
   const runningIds = sessions && new Set(sessions.data.map(({ profile_id }) => profile_id));
   const change = (part: ProfileFilter) => setTyped((current) => ({ ...current, ...part }));
 
-  async function save(profile: Profile, field: EditableField, text: string, undo = editOf(profile, field)) {
+  /** Changes one field of a profile in place, or puts the last change back (`undo`). */
+  async function apply(edit: Edit, changes: ProfileUpdate, undo: boolean) {
     setEditing(null);
     const reply = await saving.run(() =>
-      connector.send({ type: 'profile.update', profileId: profile.id, changes: changeOf(field, text) }),
+      connector.send({ type: 'profile.update', profileId: edit.profileId, changes }),
     );
     if (!reply.ok) return;
     pages.replace(reply.value);
-    setEdits((done) => [...done, undo]);
-    setOutcome(t('editSaved', t(COLUMN_LABELS[field]), reply.value.name));
-  }
-
-  async function undoLast() {
-    const last = edits.at(-1);
-    if (!last) return;
-    const reply = await saving.run(() =>
-      connector.send({ type: 'profile.update', profileId: last.profileId, changes: last.undo }),
-    );
-    if (!reply.ok) return;
-    pages.replace(reply.value);
-    setEdits((done) => done.slice(0, -1));
-    setOutcome(t('editUndone', t(COLUMN_LABELS[last.field]), reply.value.name));
+    setEdits((done) => (undo ? done.slice(0, -1) : [...done, edit]));
+    setOutcome(t(undo ? 'editUndone' : 'editSaved', t(COLUMN_LABELS[edit.field]), reply.value.name));
   }
 
   return (
@@ -105,6 +93,15 @@ function Table() {
           onText={(q) => change({ q })}
         />
         <StatusFilter status={typed.status} onStatus={(status) => change({ status })} />
+        <SheetTools
+          filter={filter}
+          picked={picked}
+          dropped={dropped}
+          onImported={(said) => {
+            setOutcome(said);
+            pages.reload();
+          }}
+        />
         <ColumnsMenu layout={layout} onLayout={setLayout} />
         <details class="keys">
           <summary>{t('keyboardShortcuts')}</summary>
@@ -112,7 +109,16 @@ function Table() {
           <Shortcuts />
         </details>
       </header>
-      <main class="manager">
+      <main
+        class="manager"
+        onDragOver={(event) => event.preventDefault()}
+        onDrop={(event) => {
+          const file = event.dataTransfer?.files[0];
+          if (!file) return;
+          event.preventDefault();
+          setDropped(file);
+        }}
+      >
         <ServiceDownBanner />
         <div class="bar">
           <span role="status" class="grow" aria-busy={pages.busy}>
@@ -121,7 +127,14 @@ function Table() {
               : t(total === 1 ? 'profilesOne' : 'profilesTotal', total)}
           </span>
           {edits.length > 0 && (
-            <button type="button" disabled={saving.busy} onClick={undoLast}>
+            <button
+              type="button"
+              disabled={saving.busy}
+              onClick={() => {
+                const last = edits.at(-1) as Edit;
+                void apply(last, last.undo, true);
+              }}
+            >
               {t('undo')}
             </button>
           )}
@@ -159,7 +172,7 @@ function Table() {
           proxyOf={(profile) => proxyText(profile, proxies)}
           editing={editing}
           onEdit={setEditing}
-          onSave={(profile, field, text) => void save(profile, field, text)}
+          onSave={(profile, field, text) => void apply(editOf(profile, field), changeOf(field, text), false)}
         />
       </main>
     </>

@@ -47,23 +47,6 @@ export function resize(layout: Layout, column: Column, width: number): Layout {
   return { ...layout, widths: { ...layout.widths, [column.id]: clamped } };
 }
 
-/** A layout read back from where the page kept it: anything unknown is dropped. */
-export function readLayout(text: string | null): Layout {
-  try {
-    const kept = JSON.parse(text ?? '') as Partial<Layout>;
-    const known = new Set<string>(COLUMNS.map(({ id }) => id));
-    const widths = Object.entries(kept.widths ?? {}).filter(
-      ([id, width]) => known.has(id) && typeof width === 'number',
-    );
-    return {
-      hidden: (kept.hidden ?? []).filter((id) => known.has(id)),
-      widths: Object.fromEntries(widths),
-    };
-  } catch {
-    return DEFAULT_LAYOUT;
-  }
-}
-
 /** What a click on a column's header asks for: its order, or back to the newest first if it is the one in force. */
 export const sortAfterClick = (column: Column, current: ProfileSortName | undefined): ProfileSortName =>
   column.sort && column.sort !== current ? column.sort : 'created';

@@ -10,6 +10,7 @@ import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import type { Reply } from '../../lib/messaging/protocol';
+import { PASTE_CHUNK, type PasteTally, pasteParts } from '../../lib/proxy-paste';
 import { cachedProxies } from '../../lib/storage';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProxyForm } from './ProxyForm';
@@ -120,8 +121,26 @@ export function Proxies() {
   );
 }
 
-/** Proxies created from a pasted list, one a line, with what became of each line. */
+/**
+ * Proxies saved from a pasted list, a part at a time with the progress on the button, ending with the total; the
+ * lines refused stay in the box.
+ */
 function PasteProxies() {
+  const [progress, setProgress] = useState('');
+  async function send(text: string): Promise<Reply<{ tally: PasteTally; summary: string }>> {
+    const parts = pasteParts(text);
+    const total = parts.flat().length;
+    let done: Reply<{ tally: PasteTally; summary: string }> = {
+      ok: true,
+      value: { tally: { added: 0, known: 0, refused: [] }, summary: '' },
+    };
+    for (const [index, lines] of parts.entries()) {
+      if (!done.ok) break;
+      setProgress(t('pastedProgress', index * PASTE_CHUNK, total));
+      done = await connector.send({ type: 'proxies.paste', lines, tally: done.value.tally });
+    }
+    return done;
+  }
   return (
     <details>
       <summary>{t('pasteProxies')}</summary>
@@ -129,11 +148,12 @@ function PasteProxies() {
         <PasteBox
           label={t('pasteProxiesLabel')}
           action={t('addProxies')}
-          send={(text) => connector.send({ type: 'proxies.paste', text })}
-          outcomeOf={({ report, refused }) =>
-            [...report, ...(refused.length ? [t('pastedRefusedKept')] : [])].join('\n')
+          busyAction={progress}
+          send={send}
+          outcomeOf={({ tally, summary }) =>
+            [summary, ...(tally.refused.length ? [t('pastedRefusedKept')] : [])].join('\n')
           }
-          kept={({ refused }) => refused.join('\n')}
+          kept={({ tally }) => tally.refused.map(({ text }) => text).join('\n')}
         />
       </div>
     </details>

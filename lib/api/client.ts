@@ -113,6 +113,8 @@ export function createClient(options: ClientOptions) {
 
     listProxies: (query?: QueryOf<'listProxies'>, o?: CallOptions) => request('listProxies', { query }, o),
     createProxy: (body: BodyOf<'createProxy'>, o?: PostOptions) => request('createProxy', { body }, o),
+    /** Pasted lines saved as proxies, each answered in its place; one already saved is reused. */
+    pasteProxies: (lines: string[], o?: PostOptions) => request('pasteProxies', { body: { lines } }, o),
     getProxy: (id: string, o?: CallOptions) => request('getProxy', { params: [id] }, o),
     updateProxy: (id: string, body: BodyOf<'updateProxy'>, o?: CallOptions) =>
       request('updateProxy', { params: [id], body }, o),

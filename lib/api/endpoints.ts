@@ -10,6 +10,7 @@ import { IdentityCheck } from './schemas/identity-check';
 import { ProfileImportResult } from './schemas/profile-import';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
+import { ProxyPasteResult } from './schemas/proxy-paste';
 import { Session, SessionList } from './schemas/sessions';
 import { ApiKey, ApiKeyList, CreatedApiKey, Invitation, Member, MemberList } from './schemas/workspace';
 
@@ -125,6 +126,13 @@ export const endpoints = {
     path: '/v1/proxies',
     status: 201,
     response: ProxyConfig,
+  }),
+  pasteProxies: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/proxies/paste',
+    status: 200,
+    response: ProxyPasteResult,
   }),
   getProxy: endpoint({
     method: 'GET',

@@ -37,6 +37,7 @@ export const PERMISSIONS: Record<EndpointName, Permission> = {
   bulkProfiles: run('act on profiles in bulk'),
   listProxies: read('list proxies'),
   createProxy: edit('create proxies'),
+  pasteProxies: edit('create proxies'),
   getProxy: read('read proxies'),
   updateProxy: edit('edit proxies'),
   deleteProxy: edit('delete proxies'),

@@ -4,7 +4,7 @@ import { BulkRequest } from './inputs/bulk';
 import { CookieImport, CookieQuery } from './inputs/cookies';
 import { HelpAnswer } from './inputs/help-answer';
 import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
-import { ProxyInput } from './inputs/proxies';
+import { ProxyInput, ProxyPaste } from './inputs/proxies';
 import {
   BatchExportQuery,
   BatchListQuery,
@@ -38,6 +38,7 @@ export const requests = {
   exportProfiles: { query: ProfileExportQuery },
   listProxies: { query: ProxyListQuery },
   createProxy: { body: ProxyInput },
+  pasteProxies: { body: ProxyPaste },
   updateProxy: { body: ProxyInput },
   listSessions: { query: SessionListQuery },
   startSession: { body: SessionStart },

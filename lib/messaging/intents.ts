@@ -31,6 +31,7 @@ const RunEnvelope = z
 
 /** A profile or proxy to save, checked as an envelope only: the service checks the fields, as for a run. */
 const Body = z.looseObject({});
+const PastedLine = z.object({ line: z.number(), text: z.string() });
 
 /** What a list of profiles is narrowed to and ordered by. */
 const narrowing = {
@@ -64,6 +65,10 @@ export const Intents = {
     limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100))),
     total: z.optional(z.boolean()),
   }),
+  /** Profiles made from a CSV sheet (name,proxy,tags,notes), each row answered; the list is read again. */
+  'profiles.import': intent({ text: z.string() }),
+  /** The profiles a filter matches, in its order, as the text of a CSV sheet an import takes back. */
+  'profiles.export': intent(narrowing),
   'proxies.refresh': intent({}),
   /** The proxies whose name or user@host:port hold `q` (only the failing ones if `failing`): answered, not cached. */
   'proxies.search': intent({ q: z.string(), failing: z.boolean() }),
@@ -86,8 +91,15 @@ export const Intents = {
   'proxy.delete': intent({ proxyId: Id }),
   /** Whether the proxy works, through the service's check. */
   'proxy.check': intent({ proxyId: Id }),
-  /** Proxies created from a pasted list, one a line; answers a sentence per line. */
-  'proxies.paste': intent({ text: z.string() }),
+  /** Proxies saved from a part of a pasted list, numbered lines; answers the paste's tally so far with this part. */
+  'proxies.paste': intent({
+    lines: z.array(PastedLine),
+    tally: z.object({
+      added: z.number(),
+      known: z.number(),
+      refused: z.array(z.extend(PastedLine, { reason: z.string() })),
+    }),
+  }),
   /** Creates a proxy, or changes the one `proxyId` names. */
   'proxy.save': intent({ proxyId: z.optional(Id), proxy: Body }),
   'session.start': intent({ profileId: Id, headless: z.optional(z.boolean()) }),

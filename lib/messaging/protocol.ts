@@ -5,9 +5,11 @@ import type { BulkResult } from '../api/schemas/bulk';
 import type { CookiesImported } from '../api/schemas/cookies';
 import type { IdentityCheck } from '../api/schemas/identity-check';
 import type { FieldError } from '../api/schemas/problem';
+import type { ProfileImportResult } from '../api/schemas/profile-import';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
 import type { Session } from '../api/schemas/sessions';
+import type { PasteTally } from '../proxy-paste';
 import type { WatchedRun } from '../storage';
 import type { Intent, IntentType } from './intents';
 
@@ -24,6 +26,8 @@ export interface IntentReplies {
   'profiles.refresh': undefined;
   'profiles.more': undefined;
   'profiles.search': { data: Profile[]; next_cursor: string | null; total?: number | undefined };
+  'profiles.import': ProfileImportResult;
+  'profiles.export': string;
   'proxies.refresh': undefined;
   'proxies.search': ProxyConfig[];
   'sessions.refresh': Session[];
@@ -41,7 +45,7 @@ export interface IntentReplies {
   'cookies.import': CookiesImported;
   'proxy.delete': undefined;
   'proxy.check': ProxyCheck;
-  'proxies.paste': { report: string[]; refused: string[] };
+  'proxies.paste': { tally: PasteTally; summary: string };
   'proxy.save': ProxyConfig;
   'session.start': Session;
   'session.stop': Session;

@@ -24,3 +24,10 @@ export const DOWNLOAD_CAPS: Record<Plan, number> = {
   premium: 1024 * 2 ** 20,
   enterprise: 5 * 1024 * 2 ** 20,
 };
+
+/** Proxies an account may keep saved; null is no cap. */
+export const PROXY_CAPS: Record<Plan, number | null> = {
+  free: 1_000,
+  premium: 10_000,
+  enterprise: null,
+};

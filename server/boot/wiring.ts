@@ -45,6 +45,7 @@ export function wireService(base: BaseDeps): AppDeps {
       await sessions.sweepOrphans();
       await queue.requeueStarts(null);
     },
+    endLostBrowsers: () => sessions.endLostBrowsers(),
   });
   const cluster = {
     nodeId,

@@ -25,6 +25,8 @@ export interface MembershipDeps {
   lifecycle: Lifecycle;
   /** Stops, as `node_lost`, what nodes that left without stopping it still hold in the database. */
   sweepOrphans(): Promise<void>;
+  /** Ends the browsers this node runs for sessions no longer live here (stopped as lost by another node). */
+  endLostBrowsers(): Promise<void>;
 }
 
 /**
@@ -41,11 +43,13 @@ export function joinCluster(deps: MembershipDeps): Membership {
   async function beat(): Promise<void> {
     const known = await heartbeat(db, nodeId, draining);
     if (!known) {
-      // Declared lost while alive (a stall longer than the limit): its sessions were stopped; join again.
+      // Declared lost while alive (a stall longer than the limit): the sessions another node stopped as lost lose
+      // their browsers below; those it had not reached yet stay this node's.
       log.warn('this node was declared lost by another and joins again', { node_id: nodeId });
       await registerNode(db, { id: nodeId, url, capacity: deps.capacity });
     }
-    const lost = await removeLostNodes(db);
+    await deps.endLostBrowsers();
+    const lost = await removeLostNodes(db, nodeId);
     if (lost.length > 0) log.warn('nodes lost', { node_ids: lost });
     await deps.sweepOrphans();
   }

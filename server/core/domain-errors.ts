@@ -72,7 +72,8 @@ export type ConflictCode =
   | 'help_timed_out'
   | 'batch_paused'
   | 'batch_not_paused'
-  | 'batch_finished';
+  | 'batch_finished'
+  | 'proxy_limit';
 
 /** The thing exists but is in a state that does not allow the request. */
 export class Conflict extends DomainError {

@@ -50,6 +50,11 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   },
   listProxies: { summary: 'List proxy configurations' },
   createProxy: { summary: 'Create a proxy configuration' },
+  pasteProxies: {
+    summary: 'Save proxies from pasted lines, each answered in its place',
+    description:
+      'Up to 1,000 lines, each host:port, host:port:user:pass, user:pass@host:port or scheme://[user:pass@]host:port. A line that says the same as a saved proxy (scheme, host, port, user name and password) or as an earlier line is that proxy (`known`), not a second one; a line that is no proxy is refused in its place; the rest are saved. Beyond the plan’s cap on saved proxies (Free 1,000, Premium 10,000) nothing is saved: 409 `proxy_limit`.',
+  },
   getProxy: { summary: 'Read one proxy configuration' },
   updateProxy: { summary: 'Replace a proxy configuration' },
   deleteProxy: { summary: 'Delete a proxy configuration' },

@@ -38,6 +38,7 @@ const TITLES: Record<ProblemCode, string> = {
   batch_not_paused: 'Batch is not paused',
   batch_finished: 'Batch has finished',
   proxy_in_use: 'Proxy is in use',
+  proxy_limit: 'Too many saved proxies',
   rate_limited: 'Too many requests',
   idempotency_key_reused: 'Idempotency key reused',
   idempotency_in_flight: 'Idempotent request in flight',

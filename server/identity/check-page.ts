@@ -5,6 +5,7 @@
  */
 
 import { readDetector } from './detector-page';
+import { readProbes } from './detector-probes';
 import { readScope, type ScopeReading } from './scope-reading';
 import { registerServiceWorker } from './service-worker-page';
 
@@ -18,7 +19,7 @@ export interface CheckReadings {
 
 // A TypeScript runner may wrap named functions in a `__name` helper of its own: a local one stands in for it.
 const PRELUDE = 'const __name = (f) => f;';
-const READERS = `${PRELUDE}const readScope = ${readScope.toString()}; const readDetector = ${readDetector.toString()};`;
+const READERS = `${PRELUDE}const readScope = ${readScope.toString()}; const readDetector = ${readDetector.toString()}; const readProbes = ${readProbes.toString()};`;
 /** From `register()` to the worker's answer: a raw Chromium takes half a second. */
 export const SERVICE_WORKER_BOUND_MS = 5000;
 

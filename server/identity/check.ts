@@ -14,6 +14,7 @@ import {
 import { compareSurfaces, exitLocation } from './compare';
 import { engineOf } from './engine';
 import { identityForLaunch } from './for-launch';
+import { withHostWarnings } from './host-warnings';
 import { visitCheckPage } from './read-check-page';
 import { siteView } from './site-view';
 
@@ -59,7 +60,10 @@ export async function checkIdentity(
       visitCheckPage(devtools),
     ]);
     const engine = engineOf(/\/([\d.]+)$/.exec(visit.product)?.[1] ?? '0.0.0.0');
-    const surfaces = compareSurfaces(presented, engine, visit);
+    const { surfaces, warnings } = withHostWarnings(
+      compareSurfaces(presented, engine, visit),
+      visit.readings.page,
+    );
     return {
       profile_id: profileId,
       session_id: session.id,
@@ -67,6 +71,7 @@ export async function checkIdentity(
       engine_version: engine.fullVersion,
       ok: surfaces.every((surface) => surface.verdict !== 'mismatch'),
       surfaces,
+      warnings,
       exit: exitLocation(presented, visit.readings.page),
       site_view: siteView(presented, visit.readings.page),
     };

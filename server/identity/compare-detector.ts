@@ -1,6 +1,7 @@
 import { SERVICE_WORKER_BOUND_MS } from './check-page';
 import { PAGE_ONLY, type Scope, type SurfaceRule } from './compare';
 import type { DetectorReading } from './detector-page';
+import type { ProbeReading } from './detector-probes';
 import type { PresentedIdentity } from './presented';
 import type { ScopeReading } from './scope-reading';
 
@@ -12,6 +13,12 @@ const HEAP_SLACK = 0.3;
 const ROUNDING_PX = 1;
 
 const detector = (reading: ScopeReading) => reading.detector ?? null;
+const probes = (reading: ScopeReading) => reading.probes ?? null;
+/**
+ * A busy host gives a page less than its cores: a claim passes up to twice the throughput measured, and two more
+ * (2 cores on a busy 2-core host measured 0.8 to 1.3; 24 claimed there, 1.4 to 3.7).
+ */
+const throughputCarries = (cores: number, measured: number) => cores <= measured * 2 + 2;
 /** The page and its frame: the scopes with a window. */
 const WINDOWS: readonly Scope[] = ['page', 'frame'];
 
@@ -52,6 +59,35 @@ export function detectorRules(presented: PresentedIdentity): SurfaceRule[] {
       // A route a scope lacks (audio in workers) is null there.
       agrees: (seen) =>
         seen !== null && Object.values(seen as DetectorReading['read_backs']).every((same) => same !== false),
+    },
+    {
+      // A read-out that calls what a page can replace shows itself to a spy on it.
+      surface: 'script_hidden.intrinsics',
+      claimed: [],
+      read: (reading) => probes(reading)?.hooked ?? null,
+    },
+    {
+      surface: 'read_backs.round_trip',
+      claimed: true,
+      read: (reading) => probes(reading)?.round_trip ?? null,
+    },
+    // Audio exists in windows only.
+    { surface: 'read_backs.silence', claimed: true, read: (reading) => probes(reading)?.silence ?? null },
+    {
+      surface: 'realms.sandboxed_frame',
+      claimed: { cpu_cores: identity.hardware.cpu_cores, same_canvas: true },
+      read: (reading) => probes(reading)?.sandboxed_frame ?? null,
+      scopes: WINDOWS,
+    },
+    {
+      surface: 'cpu_cores.throughput',
+      claimed: identity.hardware.cpu_cores,
+      read: (reading) => probes(reading)?.throughput ?? null,
+      agrees: (seen) => {
+        const throughput = seen as ProbeReading['throughput'];
+        return throughput !== null && throughputCarries(identity.hardware.cpu_cores, throughput.measured);
+      },
+      scopes: PAGE_ONLY,
     },
     {
       surface: 'webgl.parameters',

@@ -1,8 +1,10 @@
 /** What one scope of the checked browser (page, frame, dedicated or service worker) reads about it. */
 
 import type { DetectorReading } from './detector-page';
+import type { ProbeReading } from './detector-probes';
 
 declare const readDetector: () => Promise<DetectorReading>;
+declare const readProbes: () => Promise<ProbeReading>;
 
 /** What one scope (page, frame or worker) reads about the browser it runs in. */
 export interface ScopeReading {
@@ -39,6 +41,8 @@ export interface ScopeReading {
   geolocation: { latitude: number; longitude: number } | null;
   /** What detection scripts read (see detector-page.ts); null if its reading failed. */
   detector: DetectorReading | null;
+  /** What the third audit's detectors read (see detector-probes.ts); null if its reading failed. */
+  probes: ProbeReading | null;
   /** The page's only: registering the check's service worker. */
   service_worker?: { registered: boolean; ms: number; answered: boolean; error: string | null } | null;
 }
@@ -143,5 +147,6 @@ export async function readScope(): Promise<ScopeReading> {
       : null,
     geolocation,
     detector: await readDetector().catch(() => null),
+    probes: await readProbes().catch(() => null),
   };
 }

@@ -85,7 +85,8 @@ export async function changeProxies(
         lines.set(id, parts);
       }
       const saved = await savedProxiesFor(tx, clock, accountId, [...lines.values()]);
-      for (const [index, id] of [...lines.keys()].entries()) chosen.set(id, saved.ids[index] as string);
+      for (const [index, id] of [...lines.keys()].entries())
+        chosen.set(id, saved.proxies[index]?.id as string);
       created.push(...saved.created);
     }
     for (const id of ids) {

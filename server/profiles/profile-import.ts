@@ -93,7 +93,7 @@ async function saveProxies(
     await emitAll(accountId, 'proxy.created', found.created);
     return found;
   });
-  const byIndex = new Map(withProxy.map(({ index }, at) => [index, saved.ids[at] as string]));
+  const byIndex = new Map(withProxy.map(({ index }, at) => [index, saved.proxies[at]?.id as string]));
   return Object.assign(byIndex, { created: saved.created.length });
 }
 

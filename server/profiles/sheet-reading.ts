@@ -1,6 +1,7 @@
 import { ProfileSheetRow } from '../../lib/api/inputs/profile-sheet';
 import { summarizeIssues, toFieldErrors } from '../../lib/api/issues';
 import type { ImportedRow } from '../../lib/api/schemas/profile-import';
+import { sheetColumns, sheetRowJson } from '../../lib/api/sheet-rows';
 import { MAX_IMPORT_ROWS, SHEET_COLUMNS, type SheetFormat } from '../../lib/api/sheets';
 import { z } from '../../lib/api/zod';
 import { CsvError, parseCsv, undefusedCell } from '../../lib/csv';
@@ -45,30 +46,15 @@ function csvValues(text: string): Value[] {
     throw error;
   }
   const [header, ...rows] = records;
-  const columns = header?.cells.map((cell) => cell.trim().toLowerCase()) ?? [];
-  const unknown = columns.filter((name) => !(SHEET_COLUMNS as readonly string[]).includes(name));
-  if (!columns.includes('name') || unknown.length > 0 || new Set(columns).size !== columns.length)
-    throw wholeFile(
-      `The first line must name the columns, among ${HEADER} (name is needed), each once; it is: ${header?.cells.join(',').slice(0, 200)}.`,
-    );
+  const columns = sheetColumns(header?.cells);
+  if (!Array.isArray(columns)) throw wholeFile(columns.problem);
   return rows.map(({ line, cells }) => {
     if (cells.length !== columns.length)
       return {
         line,
         value: { refused: refusal(`has ${cells.length} cells where the header has ${columns.length}`) },
       };
-    const json: Record<string, unknown> = {};
-    for (const [index, name] of columns.entries()) {
-      const cell = undefusedCell(cells[index] as string);
-      if (name === 'tags')
-        json.tags = cell
-          .split(';')
-          .map((tag) => tag.trim())
-          .filter(Boolean);
-      else if (name === 'proxy') json.proxy = cell.trim() === '' ? null : cell;
-      else json[name] = cell;
-    }
-    return { line, value: { json } };
+    return { line, value: { json: sheetRowJson(columns, cells, undefusedCell) } };
   });
 }
 

@@ -15,6 +15,7 @@ import {
   recordProxyCheck,
   replaceProxy,
 } from '../store/proxies';
+import { requireProxyRoom } from './proxy-reuse';
 
 /** A proxy check gives up after this long, saying so. */
 const PROXY_CHECK_TIMEOUT_MS = 10_000;
@@ -27,6 +28,7 @@ export async function createOwnProxy(
   accountId: string,
   body: ProxyFields,
 ): Promise<ProxyConfig> {
+  await requireProxyRoom(tx, accountId, 1);
   const proxy = await insertProxy(tx, clock, accountId, body);
   await emit(accountId, 'proxy.created', proxy);
   return proxy;

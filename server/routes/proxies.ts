@@ -2,6 +2,7 @@ import { NotFound } from '../core/domain-errors';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkOwnProxy, createOwnProxy, deleteOwnProxy, replaceOwnProxy } from '../proxies/proxy-operations';
+import { pasteProxies } from '../proxies/proxy-paste';
 import { getProxy, listProxies } from '../store/proxies';
 
 export const proxyRoutes: Route[] = [
@@ -16,6 +17,10 @@ export const proxyRoutes: Route[] = [
       const proxy = await createOwnProxy(tx, emit, clock, accountId, body);
       return keep(tx, proxy, { Location: `/v1/proxies/${proxy.id}` });
     });
+  }),
+
+  route('pasteProxies', async (c, { body, status }, deps) => {
+    return c.json(await pasteProxies(deps, c.get('account').id, body.lines), status);
   }),
 
   route('getProxy', async (c, { params, status }, { db }) => {

@@ -79,6 +79,8 @@ export interface SessionManager {
   reconcile(): Promise<void>;
   /** Marks `node_lost` the live sessions of nodes that left the cluster without stopping them. */
   sweepOrphans(): Promise<void>;
+  /** Ends the browsers of sessions another node stopped as lost while this one stalled. */
+  endLostBrowsers(): Promise<void>;
   /** On shutdown: stops every browser this process started. */
   stopAll(reason: StopReason): Promise<void>;
 }
@@ -134,6 +136,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     listeningAt: addresses.listeningAt,
     reconcile: recovery.reconcile,
     sweepOrphans: recovery.sweepOrphans,
+    endLostBrowsers: recovery.endLostBrowsers,
     devtoolsOf(sessionId) {
       return browsers.get(sessionId)?.devtools ?? null;
     },

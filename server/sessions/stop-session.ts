@@ -34,6 +34,8 @@ export interface SessionStopper {
   exited(row: SessionRow, browser: RunningBrowser): Promise<void>;
   /** A live session without a handle in this process: its browser, if still there, was started by an earlier run. */
   stopLeftover(row: SessionRow): Promise<void>;
+  /** Ends the browser of a session recorded as stopped (lost by its node), if this process still runs it. */
+  endBrowser(sessionId: string): Promise<void>;
 }
 
 export function createSessionStopper(parts: SessionParts): SessionStopper {
@@ -43,7 +45,8 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
     profileState.save(row.profile_id, profileDataDir(config.dataDir, row.profile_id));
 
   function stop(row: SessionRow, reason: StopReason, options: StopOptions = {}): Promise<Session> {
-    if (!isLive(row)) return Promise.resolve(toSession(row));
+    if (!isLive(row))
+      return row.stop_reason === 'node_lost' ? endLostBrowser(row) : Promise.resolve(toSession(row));
     if (!isHere(parts, row)) return stopElsewhere(row, reason);
     let pending = stopping.get(row.id);
     if (!pending) {
@@ -81,6 +84,24 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
     return toSession((await findSession(db, everything(row.account_id), row.id)) ?? row);
   }
 
+  /** A session declared lost while its node lived on: its browser is ended wherever it still runs. */
+  async function endLostBrowser(row: SessionRow): Promise<Session> {
+    if (browsers.has(row.id)) await endBrowser(row.id);
+    else if (row.node_id !== null && row.node_id !== cluster.nodeId)
+      await cluster.peers.stopElsewhere(row, 'node_lost').catch((error: unknown) => {
+        log.warn('the node that ran a lost session did not answer its stop', { session_id: row.id, error });
+      });
+    return toSession(row);
+  }
+
+  async function endBrowser(sessionId: string): Promise<void> {
+    const browser = browsers.get(sessionId);
+    if (!browser) return;
+    browsers.delete(sessionId);
+    log.warn('ending the browser of a session stopped as lost', { session_id: sessionId });
+    await browser.stop();
+  }
+
   async function stopLeftover(row: SessionRow): Promise<void> {
     const userDataDir = profileDataDir(config.dataDir, row.profile_id);
     const pid = row.pid ?? findBrowserProcess(userDataDir);
@@ -90,6 +111,7 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
   return {
     stop,
     stopLeftover,
+    endBrowser,
 
     async stopIdle(accountId, sessionId) {
       const row = await findSession(db, everything(accountId), sessionId);

@@ -35,11 +35,14 @@ export async function leaveCluster(db: Queryable, nodeId: string): Promise<void>
   await db.query('delete from nodes where id = $1', [nodeId]);
 }
 
-/** Removes the nodes that stopped heartbeating; answers their ids (each to exactly one caller). */
-export async function removeLostNodes(db: Queryable): Promise<string[]> {
+/**
+ * Removes the other nodes that stopped heartbeating; answers their ids (each to exactly one caller). A node never
+ * removes itself: a stall of its own (a busy machine) is not its loss, and a lone node has nobody to lose.
+ */
+export async function removeLostNodes(db: Queryable, selfId: string): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
-    `delete from nodes where heartbeat_at < now() - make_interval(secs => $1) returning id`,
-    [NODE_LOST_AFTER_S],
+    `delete from nodes where heartbeat_at < now() - make_interval(secs => $1) and id <> $2 returning id`,
+    [NODE_LOST_AFTER_S, selfId],
   );
   return rows.map((row) => row.id);
 }

@@ -1,5 +1,6 @@
 import type { ProxyInput } from '../../lib/api/inputs/proxies';
 import { formatProxyUrl, type ProxyParts, proxyLabel } from '../../lib/api/proxy-url';
+import type { Plan } from '../../lib/api/schemas/account';
 import type { ProxyCheck, ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
@@ -197,9 +198,9 @@ function normalizeHost(host: string): string {
 export async function proxyAddresses(
   db: Queryable,
   accountId: string,
-): Promise<(ProxyParts & { id: string })[]> {
-  return db.query<ProxyParts & { id: string }>(
-    'select id, scheme, host, port, username, password from proxies where account_id = $1 order by seq',
+): Promise<(ProxyParts & { id: string; name: string })[]> {
+  return db.query<ProxyParts & { id: string; name: string }>(
+    'select id, name, scheme, host, port, username, password from proxies where account_id = $1 order by seq',
     [accountId],
   );
 }
@@ -234,4 +235,21 @@ export async function insertProxies(
     ],
   );
   return rows.sort((a, b) => a.seq - b.seq).map(toProxy);
+}
+
+/**
+ * The account's plan and how many proxies it keeps, its row locked until the transaction ends: two requests that
+ * save proxies for one account count one after the other.
+ */
+export async function lockProxyCount(
+  tx: Queryable,
+  accountId: string,
+): Promise<{ plan: Plan; count: number }> {
+  const [row] = await tx.query<{ plan: Plan; count: number }>(
+    `select a.plan, (select count(*)::int from proxies x where x.account_id = a.id) as count
+       from accounts a where a.id = $1 for update`,
+    [accountId],
+  );
+  if (!row) throw new Error(`no account ${accountId}`);
+  return row;
 }

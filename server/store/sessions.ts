@@ -117,12 +117,13 @@ export async function findLiveSessionsOfNode(db: Queryable, nodeId: string): Pro
  * Live sessions whose node has left the cluster without stopping them (it was lost), once no run on them is
  * queued or running: whoever sees such a session stopped finds its runs already failed, whichever node swept.
  */
-export async function findOrphanedSessions(db: Queryable): Promise<SessionRow[]> {
+export async function findOrphanedSessions(db: Queryable, selfId: string): Promise<SessionRow[]> {
   return db.query<SessionRow>(
-    `select ${COLUMNS} from sessions where ${sessionIsLive()} and node_id is not null
+    `select ${COLUMNS} from sessions where ${sessionIsLive()} and node_id is not null and node_id <> $1
         and not exists (select 1 from nodes n where n.id = sessions.node_id)
         and not exists (select 1 from automation_runs r
                          where r.session_id = sessions.id and r.status in ('queued', 'running'))`,
+    [selfId],
   );
 }
 

@@ -4,6 +4,7 @@
  * range selected with Shift+click and one more with Ctrl+click, tags added to that selection through the popup's
  * bulk action, a note edited in place and put back with Undo, and the keyboard.
  */
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../lib/api/schemas/profiles';
@@ -130,6 +131,62 @@ describe('the manager at a thousand profiles', () => {
       .filter({ hasText: `Put back the Notes of ${nameOf(3)}.` })
       .waitFor();
     expect(await noteOf()).toBe('');
+  });
+
+  it('exports the selection and the filter as CSV, and imports a sheet after a preview of its rows and problems', async () => {
+    const { api } = controller;
+    // The selection tagged above, one by one: ten and one more.
+    await manager.getByLabel('Search profiles').fill('#picked');
+    await manager.getByRole('status').filter({ hasText: '11 profiles' }).waitFor();
+    await row(nameOf(1)).getByText(nameOf(1)).click();
+    await row(nameOf(3))
+      .getByText(nameOf(3))
+      .click({ modifiers: ['Shift'] });
+    const [chosen] = await Promise.all([
+      manager.waitForEvent('download'),
+      manager.getByRole('button', { name: 'Export 3 as CSV' }).click(),
+    ]);
+    const sheet = await readFile((await chosen.path()) as string, 'utf8');
+    expect(sheet.trimEnd().split('\r\n')).toEqual([
+      'name,proxy,tags,notes',
+      ...[1, 2, 3].map((n) => `${nameOf(n)},,${n % 2 ? 'even' : 'odd'};picked,`),
+    ]);
+    await row(nameOf(1)).focus();
+    await manager.keyboard.press('Escape');
+    const [filtered] = await Promise.all([
+      manager.waitForEvent('download'),
+      manager.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect((await readFile((await filtered.path()) as string, 'utf8')).trimEnd().split('\r\n')).toHaveLength(
+      12,
+    );
+
+    // The three exported, renamed, and a row with a proxy no one can use: a preview first, then the import.
+    const changed = sheet.replaceAll('Fleet 000', 'Copy ').concat('Broken,ftp://nowhere,,\r\n');
+    await manager.locator('input[type=file]').setInputFiles({
+      name: 'fleet.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(changed),
+    });
+    const preview = manager.getByRole('region', { name: 'Import fleet.csv' });
+    await preview.getByText('4 rows, 1 with a problem (not imported). The first rows:').waitFor();
+    expect(await preview.locator('tr.refused').textContent()).toMatch(/^5Brokenftp:\/\/nowhere/);
+    expect(await axeViolations(manager)).toEqual([]);
+    await saveScreenshot(manager, 'manager-import', 900);
+    expect((await api.get<{ total: number }>('/v1/profiles?q=Copy&total=true&limit=1')).total).toBe(0);
+    await preview.getByRole('button', { name: 'Import 3' }).click();
+    await manager.getByRole('status').filter({ hasText: 'Imported 3 of 4 rows.' }).waitFor();
+    const copies = await api.get<{ data: Profile[] }>('/v1/profiles?q=Copy&sort=name&limit=10');
+    expect(copies.data.map(({ name, tags }) => [name, tags])).toEqual([
+      ['Copy 1', ['even', 'picked']],
+      ['Copy 2', ['odd', 'picked']],
+      ['Copy 3', ['even', 'picked']],
+    ]);
+    await manager.getByLabel('Search profiles').fill('');
+    await manager
+      .getByRole('status')
+      .filter({ hasText: `${COUNT + 3} profiles` })
+      .waitFor();
   });
 
   it('moves with the arrows, selects with Space, opens the row menu with Enter and searches on /', async () => {

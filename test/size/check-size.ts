@@ -40,8 +40,9 @@ import { runWxt } from '../../scripts/wxt';
 // Then the worker's 27 KB: a whole list read from the service is read again, not saved, when a change landed while
 // it was on its way (a save's answer, an event), and sessions heard of on the event stream are read for their
 // DevTools address: 26,598 bytes with the second alone, 26,720 with both (gzip -9 of the built background.js).
-// The manager (issue 53), a table of every profile in a tab, has its own page and budget; it shares the popup's
-// components (bulk actions, the connection form, search), so most of its script is chunks the popup loads too.
+// The manager (issue 53), a table of every profile in a tab, has its own page and budget: it loads the popup's one
+// script (39,321 bytes) for the components they share, and its own (6,688 bytes, with CSV import and export):
+// 46,009 bytes of 46,080 (gzip -9 of the built chunks).
 const BUDGETS_KB = { popup: 39, background: 27, dashboard: 30, manager: 45 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');

@@ -38,3 +38,16 @@ export const ProxyInput = z.strictObject({
 });
 
 export type ProxyInput = z.input<typeof ProxyInput>;
+
+/** The most lines one POST /v1/proxies/paste takes: a longer paste goes in parts, each its own request. */
+export const MAX_PASTED_PROXIES = 1_000;
+
+/** Body of POST /v1/proxies/paste: proxies as people paste them, one a line, each answered in its place. */
+export const ProxyPaste = z.strictObject({
+  lines: z
+    .array(z.string().check(z.maxLength(2000, 'must be at most 2000 characters')))
+    .check(
+      z.minLength(1, 'must hold at least one line'),
+      z.maxLength(MAX_PASTED_PROXIES, `must hold at most ${MAX_PASTED_PROXIES} lines`),
+    ),
+});

@@ -1,7 +1,10 @@
 import { z } from '../zod';
 
-/** `match`: every scope shows what the profile claims; `host`: the profile claims nothing, the host's own shows. */
-export const SurfaceVerdict = z.enum(['match', 'mismatch', 'host']);
+/**
+ * `match`: every scope shows what the profile claims; `host`: the profile claims nothing, the host's own shows;
+ * `warning`: the host's own shows something sites can tell (see `warnings`), which is not agreement.
+ */
+export const SurfaceVerdict = z.enum(['match', 'mismatch', 'host', 'warning']);
 
 /**
  * One surface of the identity: what the profile claims and what the page, a frame of another site, a dedicated
@@ -47,6 +50,9 @@ export const SiteView = z.object({
   gpu: z.nullable(Shown(300)),
 });
 
+/** Something sites can tell of the host, though the profile claims nothing there, in a sentence. */
+export const IdentityWarning = z.object({ surface: z.string(), detail: z.string() });
+
 /** The answer of POST /v1/profiles/:id/check. */
 export const IdentityCheck = z.object({
   profile_id: z.string(),
@@ -57,6 +63,8 @@ export const IdentityCheck = z.object({
   /** True when no surface is a mismatch. */
   ok: z.boolean(),
   surfaces: z.array(IdentitySurface),
+  /** What sites can tell of the host (a software GPU): neither agreement nor a mismatch. */
+  warnings: z.array(IdentityWarning),
   /** Null without a proxy, or when its exit IP could not be learned or placed. */
   exit: z.nullable(ExitLocation),
   site_view: SiteView,
@@ -65,3 +73,4 @@ export const IdentityCheck = z.object({
 export type IdentityCheck = z.infer<typeof IdentityCheck>;
 export type IdentitySurface = z.infer<typeof IdentitySurface>;
 export type SiteView = z.infer<typeof SiteView>;
+export type IdentityWarning = z.infer<typeof IdentityWarning>;

@@ -26,6 +26,7 @@ export const PROBLEM_CODES = [
   'batch_not_paused',
   'batch_finished',
   'proxy_in_use',
+  'proxy_limit',
   'rate_limited',
   'idempotency_key_reused',
   'idempotency_in_flight',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileCreate } from '../../../lib/api/inputs/profiles';
 import type { Database } from '../../../server/db/driver';
 import { createAccountWithKey } from '../../../server/store/accounts';
-import { leaveCluster, registerNode } from '../../../server/store/nodes';
+import { leaveCluster, registerNode, removeLostNodes } from '../../../server/store/nodes';
 import { insertProfile } from '../../../server/store/profiles';
 import { findOrphanedRuns, finishRun, insertRun, markRunStarted } from '../../../server/store/runs';
 import { findOrphanedSessions, insertStartingSession, markRunning } from '../../../server/store/sessions';
@@ -53,10 +53,17 @@ describe('a lost node’s sessions and runs', () => {
     // A sweep that finds the session stopped before its run is failed would show a stopped session's run
     // still running to whoever looks in between.
     expect((await findOrphanedRuns(db)).map(({ id }) => id)).toEqual([run.id]);
-    expect(await findOrphanedSessions(db)).toEqual([]);
+    expect(await findOrphanedSessions(db, 'node_sweeping')).toEqual([]);
     await finishRun(db, clock, run.id, { status: 'failed', output: {}, error: 'Lost with its machine.' });
-    expect(await findOrphanedSessions(db)).toMatchObject([
+    expect(await findOrphanedSessions(db, 'node_sweeping')).toMatchObject([
       { id: session.id, profile_name: 'On the lost node', status: 'running' },
     ]);
+  });
+
+  it('are never their own: a node that stalled past the limit does not declare itself lost, another does', async () => {
+    for (const id of ['node_stalled', 'node_alone']) await registerNode(db, { id, url: '', capacity: 1 });
+    await db.query(`update nodes set heartbeat_at = now() - interval '1 minute' where id = 'node_stalled'`);
+    expect(await removeLostNodes(db, 'node_stalled')).toEqual([]);
+    expect(await removeLostNodes(db, 'node_alone')).toEqual(['node_stalled']);
   });
 });

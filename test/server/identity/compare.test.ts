@@ -3,6 +3,7 @@ import { SiteView } from '../../../lib/api/schemas/identity-check';
 import { compareSurfaces, exitLocation } from '../../../server/identity/compare';
 import { engineOf, engineUserAgent } from '../../../server/identity/engine';
 import { generateIdentity } from '../../../server/identity/generate';
+import { withHostWarnings } from '../../../server/identity/host-warnings';
 import { presentIdentity } from '../../../server/identity/presented';
 import type { ScopeReading } from '../../../server/identity/scope-reading';
 import { siteView } from '../../../server/identity/site-view';
@@ -71,6 +72,13 @@ function faithful(): ScopeReading {
         overflow: { left: 0, top: 0, right: 0, bottom: 0 },
       },
     },
+    probes: {
+      hooked: [],
+      round_trip: true,
+      silence: true,
+      sandboxed_frame: { cpu_cores: identity.hardware.cpu_cores, same_canvas: true },
+      throughput: { cores: identity.hardware.cpu_cores, measured: identity.hardware.cpu_cores },
+    },
     service_worker: { registered: true, ms: 120, answered: true, error: null },
   };
 }
@@ -106,6 +114,7 @@ function inWorker(): ScopeReading {
       window: null,
       read_backs: { ...detector.read_backs, audio: null },
     },
+    probes: { hooked: [], round_trip: true, silence: null, sandboxed_frame: null, throughput: null },
   };
 }
 
@@ -185,6 +194,24 @@ describe('the identity check’s verdicts', () => {
       const claimed = surface === 'memory_gb.heap' ? withMemory(1) : presented;
       expect(verdictsOf(page, claimed)[surface], surface).toBe('mismatch');
     }
+    const probes = faithful().probes as NonNullable<ScopeReading['probes']>;
+    const cores = presented.identity.hardware.cpu_cores;
+    const brokenProbes: [string, Partial<NonNullable<ScopeReading['probes']>>][] = [
+      ['script_hidden.intrinsics', { hooked: ['CanvasRenderingContext2D.drawImage', 'Object.assign'] }],
+      ['read_backs.round_trip', { round_trip: false }],
+      ['read_backs.silence', { silence: false }],
+      ['realms.sandboxed_frame', { sandboxed_frame: { cpu_cores: cores + 2, same_canvas: true } }],
+      ['realms.sandboxed_frame', { sandboxed_frame: { cpu_cores: cores, same_canvas: false } }],
+      ['realms.sandboxed_frame', { sandboxed_frame: null }],
+      ['cpu_cores.throughput', { throughput: { cores, measured: (cores - 2.5) / 2 } }],
+    ];
+    for (const [surface, change] of brokenProbes)
+      expect(verdictsOf({ ...faithful(), probes: { ...probes, ...change } })[surface], surface).toBe(
+        'mismatch',
+      );
+    // A busy host gives less than its cores: up to twice the throughput measured, and two more, passes.
+    const busy = { ...faithful(), probes: { ...probes, throughput: { cores, measured: (cores - 2) / 2 } } };
+    expect(verdictsOf(busy)['cpu_cores.throughput']).toBe('match');
     const hung = {
       ...faithful(),
       service_worker: { registered: false, ms: 5000, answered: false, error: 'no answer' },
@@ -310,5 +337,30 @@ describe('the identity check’s verdicts', () => {
     expect(engineUserAgent('Mozilla/5.0 (X11; Linux x86_64) Chrome/147.0.0.0 Safari/537.36', engine)).toBe(
       'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36',
     );
+  });
+});
+
+describe('what sites can tell of the host', () => {
+  it('warns of a software GPU in a sentence, apart from agreement, and of nothing on a real one', () => {
+    const swiftShader = {
+      vendor: 'Google Inc. (Google)',
+      renderer: 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero)))',
+    };
+    const surfaces = compareSurfaces(presented, engine, visit(inWorker()));
+    const warned = withHostWarnings(surfaces, { ...faithful(), webgl: swiftShader });
+    expect(warned.surfaces.find((surface) => surface.surface === 'webgl')?.verdict).toBe('warning');
+    expect(warned.warnings).toEqual([
+      {
+        surface: 'webgl',
+        detail: expect.stringMatching(
+          /^This host has no GPU: sites can tell \(WebGL draws with ANGLE \(Google, Vulkan/,
+        ),
+      },
+    ]);
+    const gpu = {
+      vendor: 'Google Inc. (NVIDIA)',
+      renderer: 'ANGLE (NVIDIA, NVIDIA GeForce RTX 3060/PCIe/SSE2, OpenGL 4.5)',
+    };
+    expect(withHostWarnings(surfaces, { ...faithful(), webgl: gpu })).toEqual({ surfaces, warnings: [] });
   });
 });

@@ -115,6 +115,7 @@ describe('the profile’s read-back noise', () => {
     expect(seen.direct).toBe(encoded);
     expect(seen.roundTrip).toBe(seen.direct);
     expect(Buffer.from(seen.blob).toString('base64')).toBe(seen.direct.split(',')[1]);
+    expect(Buffer.from(seen.offscreen).toString('base64')).toBe(seen.direct.split(',')[1]);
     expect(raw.roundTrip).toBe(raw.direct);
     expect(seen.webgl).toEqual(varied(raw.webgl));
   });

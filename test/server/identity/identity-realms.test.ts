@@ -15,7 +15,12 @@ import { serviceSuite } from '../../support/service-suite';
  * replacement (visible source, no receiver check) of `deviceMemory` in frames and workers only; a service worker
  * whose start is held past the check's bound.
  */
-const breakage = vi.hoisted(() => ({ window: false, realms: false, slowServiceWorker: false }));
+const breakage = vi.hoisted(() => ({
+  window: false,
+  realms: false,
+  slowServiceWorker: false,
+  readOuts: false,
+}));
 const NAIVE_MEMORY = `Object.defineProperty((self.WorkerNavigator ?? self.Navigator).prototype, 'deviceMemory', { get() { return 0.5; }, configurable: true });`;
 vi.mock('../../../server/identity/presented', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../server/identity/presented')>();
@@ -37,6 +42,11 @@ vi.mock('../../../server/identity/injected-script', async (importOriginal) => {
       const broken = [script];
       if (breakage.realms)
         broken.push(`if (typeof window !== 'object' || window !== window.top) { ${NAIVE_MEMORY} }`);
+      // Read-outs that call what a page can replace and make silence audible; a sandboxed frame the identity misses.
+      if (breakage.readOuts)
+        broken.push(
+          `if (typeof window === 'object') { const own = HTMLCanvasElement.prototype.toDataURL; HTMLCanvasElement.prototype.toDataURL = function (...args) { const copy = document.createElement('canvas'); copy.width = this.width; copy.height = this.height; copy.getContext('2d').drawImage(this, 0, 0); return own.apply(copy, args); }; const data = AudioBuffer.prototype.getChannelData; AudioBuffer.prototype.getChannelData = function (...args) { const samples = data.apply(this, args); samples[0] = 1e-6; return samples; }; if (origin === 'null') Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 1 }); }`,
+        );
       if (breakage.slowServiceWorker)
         broken.push(
           `if (typeof ServiceWorkerGlobalScope === 'function') { const until = Date.now() + 7000; while (Date.now() < until); }`,
@@ -207,7 +217,9 @@ describe('the identity check', () => {
     for (const name of ['Real', 'Real too']) {
       const real = await suite.api.createProfile({ name });
       const passed = await suite.api.checkProfileIdentity(real.id);
-      expect(mismatchesOf(passed)).toEqual([]);
+      expect(mismatchesOf(passed).map((surface) => `${surface.surface}: ${JSON.stringify(surface)}`)).toEqual(
+        [],
+      );
       expect(passed.ok).toBe(true);
       const registration = surfaceOf(passed, 'service_worker')?.seen.page as { ms: number };
       expect(registration).toMatchObject({ registered: true, answered: true, error: null });
@@ -232,6 +244,13 @@ describe('the identity check', () => {
       expect(passed.site_view.user_agent).toMatch(/X11; Linux x86_64/);
       expect(passed.site_view.gpu).toMatch(/SwiftShader|ANGLE/);
       expect(passed.site_view.languages.length).toBeGreaterThan(0);
+      // This host draws WebGL in software: a warning in a sentence, not agreement.
+      expect(surfaceOf(passed, 'webgl')?.verdict).toBe('warning');
+      expect(passed.warnings).toEqual([
+        { surface: 'webgl', detail: expect.stringMatching(/^This host has no GPU: sites can tell/) },
+      ]);
+      for (const surface of ['realms.sandboxed_frame', 'read_backs.silence', 'read_backs.round_trip'])
+        expect(surfaceOf(passed, surface)?.verdict, surface).toBe('match');
     }
   });
 
@@ -274,6 +293,36 @@ describe('the identity check', () => {
     // registers anew).
     const { check: slow, failed: slowFailed } = await checkBroken('slowServiceWorker', real.id);
     expect(slowFailed).toEqual(['service_worker']);
+
+    // More cores than the host gives, read-outs a spy sees, audible silence, a sandboxed frame with the host's cores.
+    const cores = await suite.api.createProfile({
+      name: 'Many cores',
+      identity: {
+        ...(real.identity as Identity),
+        hardware: { ...(real.identity as Identity).hardware, cpu_cores: 24 },
+      },
+    });
+    const { check: caught, failed: caughtFailed } = await checkBroken('readOuts', cores.id);
+    console.info(JSON.stringify(caughtFailed));
+    expect(caughtFailed).toEqual(
+      expect.arrayContaining([
+        'cpu_cores.throughput',
+        'read_backs.silence',
+        'realms.sandboxed_frame',
+        'script_hidden.intrinsics',
+      ]),
+    );
+    expect(surfaceOf(caught, 'script_hidden.intrinsics')?.seen.page).toEqual(
+      expect.arrayContaining([
+        'Document.createElement',
+        'CanvasRenderingContext2D.drawImage',
+        'HTMLCanvasElement.width',
+      ]),
+    );
+    expect(surfaceOf(caught, 'realms.sandboxed_frame')?.seen.page).toMatchObject({ cpu_cores: 1 });
+    expect(
+      (surfaceOf(caught, 'cpu_cores.throughput')?.seen.page as { measured: number }).measured,
+    ).toBeLessThan(11);
     expect(surfaceOf(slow, 'service_worker')?.seen.page).toMatchObject({
       registered: false,
       answered: false,

@@ -113,7 +113,7 @@ describe.each(storeDatabases('live-status-plans'))(
         expect(await deleteIdleProfile(spy, accountId, live)).toBe('running');
         await findSessionOfProfile(spy, accountId, idle);
         await findLiveSessionsOfNode(spy, 'node-a');
-        await findOrphanedSessions(spy);
+        await findOrphanedSessions(spy, 'node-a');
         await nodesWithRoom(spy, 'node-b');
         await executorOfProfile(spy, idle);
         await findActiveRunsOfNode(spy, 'node-a');

@@ -544,60 +544,38 @@ describe('intents that change the lists and settings', () => {
     expect((await cachedProfiles.getValue())?.data.map((p) => p.id)).toEqual(['prf_1', 'prf_2']);
   });
 
-  it('proxies.paste refuses a repeated line and a proxy saved already without a request, and gives the lines back', async () => {
-    await cachedProxies.setValue({ data: [proxy('prx_1', 'Office')], savedAt: START });
-    const created = answer('POST', '/v1/proxies', () =>
-      Response.json(proxy('prx_9', '10.2.2.2:1080'), { status: 201 }),
+  it('proxies.paste sends a part of a pasted list in one request and sums it up with the parts before', async () => {
+    const items = [
+      { ok: true, id: 'prx_9', name: 'h.example:1', known: false },
+      { ok: true, id: 'prx_1', name: 'Office', known: true },
+      {
+        ok: false,
+        problem: { status: 422, code: 'validation_failed', detail: 'Not a proxy: must be host:port.' },
+      },
+    ];
+    const sent = answer('POST', '/v1/proxies/paste', () =>
+      Response.json({ added: 1, known: 1, refused: 1, items }),
     );
-    const text = 'socks5://10.2.2.2:1080\nsocks5://10.2.2.2:1080\nhttp://10.0.0.1:3128\nnot a proxy';
-    const reply = await send({ type: 'proxies.paste', text });
+    const lines = [
+      { line: 229, text: 'h.example:1' },
+      { line: 230, text: 'office.example:2' },
+      { line: 231, text: 'nope' },
+    ];
+    const before = {
+      added: 227,
+      known: 2,
+      refused: [{ line: 17, text: 'x', reason: 'Not a proxy: must be host:port.' }],
+    };
+    const reply = await send({ type: 'proxies.paste', lines, tally: before });
+    expect(sent).toEqual([{ lines: ['h.example:1', 'office.example:2', 'nope'] }]);
     expect(reply).toMatchObject({
       ok: true,
       value: {
-        report: [
-          'Line 1: added 10.2.2.2:1080.',
-          'Line 2: not added: the same proxy as line 1.',
-          'Line 3: not added: already saved as Office.',
-          expect.stringMatching(/^Line 4: not added: /),
-        ],
-        refused: ['socks5://10.2.2.2:1080', 'http://10.0.0.1:3128', 'not a proxy'],
+        tally: { added: 228, known: 3, refused: [{ line: 17 }, { line: 231, text: 'nope' }] },
+        summary:
+          '228 added, 3 already saved, 2 refused: lines 17 and 231.\nLine 17: not added: Not a proxy: must be host:port.\nLine 231: not added: Not a proxy: must be host:port.',
       },
     });
-    expect(created).toHaveLength(1);
-  });
-
-  it('proxies.paste reads each format people paste, naming each login user@host:port without its password', async () => {
-    await cachedProxies.setValue({ data: [], savedAt: START });
-    let next = 0;
-    const created = answer('POST', '/v1/proxies', () =>
-      Response.json(proxy(`prx_${++next}`, 'x'), { status: 201 }),
-    );
-    const text = [
-      'ann:pw1@h.example:8080',
-      'h.example:8080:bob:pw2',
-      'socks5h://carol:pw%33@h.example:8080',
-      'h.example:8080',
-    ].join('\n');
-    const reply = await send({ type: 'proxies.paste', text });
-    expect(reply).toMatchObject({
-      ok: true,
-      value: {
-        report: [
-          'Line 1: added ann@h.example:8080.',
-          'Line 2: added bob@h.example:8080.',
-          'Line 3: added carol@h.example:8080.',
-          'Line 4: added h.example:8080.',
-        ],
-        refused: [],
-      },
-    });
-    const common = { host: 'h.example', port: 8080 };
-    expect(created).toEqual([
-      { name: 'ann@h.example:8080', scheme: 'http', ...common, username: 'ann', password: 'pw1' },
-      { name: 'bob@h.example:8080', scheme: 'http', ...common, username: 'bob', password: 'pw2' },
-      { name: 'carol@h.example:8080', scheme: 'socks5h', ...common, username: 'carol', password: 'pw3' },
-      { name: 'h.example:8080', scheme: 'http', ...common, username: null, password: null },
-    ]);
   });
 
   it('proxy.save creates a proxy, or changes the one it names, first in the cached list', async () => {

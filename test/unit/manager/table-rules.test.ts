@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   COLUMNS,
   DEFAULT_LAYOUT,
-  readLayout,
   resize,
   shownColumns,
   sortAfterClick,
@@ -85,15 +84,6 @@ describe('the columns', () => {
     const name = COLUMNS[0] as (typeof COLUMNS)[number];
     expect(resize(DEFAULT_LAYOUT, name, 5).widths.name).toBe(60);
     expect(resize(DEFAULT_LAYOUT, name, 5000).widths.name).toBe(800);
-  });
-
-  it('reads a kept layout back, dropping what it does not know', () => {
-    expect(readLayout('{"hidden":["notes","bogus"],"widths":{"name":300,"x":1}}')).toEqual({
-      hidden: ['notes'],
-      widths: { name: 300 },
-    });
-    expect(readLayout('not json')).toEqual(DEFAULT_LAYOUT);
-    expect(readLayout(null)).toEqual(DEFAULT_LAYOUT);
   });
 
   it('sorts by a header, and back to the newest first on a second click', () => {

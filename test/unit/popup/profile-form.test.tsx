@@ -170,7 +170,7 @@ describe('ProfileForm', () => {
     expect(mock.sentOf('profile.update')[0]?.changes.fingerprint).not.toHaveProperty('user_agent');
   });
 
-  it('has one Identity section: the saved identity, its check (what a site sees) and the explicit values', async () => {
+  it('has one Identity section: the saved identity, its check (what a site sees, warnings apart) and the explicit values', async () => {
     installPopupBrowser();
     const shop = profile('prf_1', 'Shop');
     const view = {
@@ -198,6 +198,13 @@ describe('ProfileForm', () => {
               seen: { page: 'Europe/Berlin' },
               verdict: 'match',
             },
+            { surface: 'webgl', claimed: null, seen: { page: null }, verdict: 'warning' },
+          ],
+          warnings: [
+            {
+              surface: 'webgl',
+              detail: 'This host has no GPU: sites can tell (WebGL draws with SwiftShader).',
+            },
           ],
           exit: null,
           site_view: view,
@@ -219,5 +226,10 @@ describe('ProfileForm', () => {
     );
     expect(status.textContent).toContain(`Screen 1536×864 ×1.25 · GPU ${view.gpu} · user agent`);
     expect(status.textContent).toContain(view.user_agent);
+    // The host's software GPU is a warning, apart from the surfaces that agree.
+    expect(status.textContent).toContain('1 of 1 surfaces agree');
+    expect(status.textContent).toContain(
+      'Warning: This host has no GPU: sites can tell (WebGL draws with SwiftShader).',
+    );
   });
 });

@@ -60,24 +60,44 @@ describe('Proxies', () => {
     expect(await screen.findByLabelText('Host')).toBeTruthy();
   });
 
-  it('keeps the pasted lines not added in the box, under a report line by line', async () => {
+  it('adds a paste of 250 a part at a time, showing how far it is, and ends with the total', async () => {
     installPopupBrowser();
+    const parts: number[][] = [];
+    const answered = later();
     mockConnector({
       'proxies.refresh': listed(),
-      'proxies.paste': () =>
-        ok({
-          report: ['Line 1: added 10.2.2.2:1080.', 'Line 2: not added: the same proxy as line 1.'],
-          refused: ['socks5://10.2.2.2:1080'],
-        }),
+      'proxies.paste': async ({ lines, tally }) => {
+        parts.push(lines.map(({ line }) => line));
+        if (parts.length === 2) await answered.reply;
+        const refused = [
+          ...tally.refused,
+          ...lines.filter(({ text }) => text === 'bad').map((line) => ({ ...line, reason: 'no' })),
+        ];
+        const added = tally.added + lines.length - (refused.length - tally.refused.length);
+        return ok({
+          tally: { added, known: 0, refused },
+          summary: `${added} added, lines ${refused.map(({ line }) => line).join(' and ')}`,
+        });
+      },
     });
     render(<Proxies />);
-    const box = await screen.findByLabelText<HTMLTextAreaElement>(/^Proxies, one a line/);
-    typeInto(box, 'socks5://10.2.2.2:1080\nsocks5://10.2.2.2:1080');
-    fireEvent.click(screen.getByRole('button', { name: 'Add proxies' }));
-    expect((await screen.findByText(/^Line 1: added/)).textContent).toBe(
-      'Line 1: added 10.2.2.2:1080.\nLine 2: not added: the same proxy as line 1.\nThe lines not added are left in the box, to correct.',
+    const lines = Array.from({ length: 250 }, (_, n) =>
+      n === 16 || n === 229 ? 'bad' : `gate.example:${n + 1}`,
     );
-    expect(box.value).toBe('socks5://10.2.2.2:1080');
+    const box = await screen.findByLabelText<HTMLTextAreaElement>(/^Proxies, one a line/);
+    typeInto(box, lines.join('\n'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add proxies' }));
+    expect(await screen.findByRole('button', { name: 'Adding… 100 of 250' })).toBeTruthy();
+    answered.give(ok(undefined));
+    expect((await screen.findByText(/^248 added/)).textContent).toBe(
+      '248 added, lines 17 and 230\nThe lines not added are left in the box, to correct.',
+    );
+    expect(parts.map((part) => [part[0], part.length])).toEqual([
+      [1, 100],
+      [101, 100],
+      [201, 50],
+    ]);
+    expect(box.value).toBe('bad\nbad');
   });
 
   it('shows whether a checked proxy works or fails, each its own way, with the country of its exit', async () => {
