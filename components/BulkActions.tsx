@@ -128,7 +128,7 @@ export function BulkActions({
       action === 'start' && startable > room && limits
         ? ` ${t('bulkOverSessions', limits.name, limits.sessionLimit, running, room)}`
         : '';
-    return `${t(`bulkQuestion_${action}`, number(action))}${cap} ${bulkCostText(seen)}`;
+    return `${t(`bulkQuestion_${action}`, number(action))}${cap} ${bulkCostText(seen, number(action))}`;
   }
 
   const confirmButton = (action: Action, removing = false) => {

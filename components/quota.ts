@@ -1,3 +1,4 @@
+import { bulkCost } from '../lib/api/bulk-limits';
 import type { QuotaSnapshot } from '../lib/api/rate-limit';
 import { t } from '../lib/i18n';
 
@@ -13,7 +14,7 @@ export function costText(seen: QuotaSnapshot | null | undefined, count: number):
   return count > left ? t('bulkCostOver', count, left) : t('bulkCost', count, left);
 }
 
-/** What one request for a whole selection spends of what is left this hour. */
-export function bulkCostText(seen: QuotaSnapshot | null | undefined): string {
-  return !seen || seen.limit === null ? t('bulkCostOneUnlimited') : costText(seen, 1);
+/** What one request for a selection of `selected` profiles spends of what is left this hour (1 per 100). */
+export function bulkCostText(seen: QuotaSnapshot | null | undefined, selected: number): string {
+  return !seen || seen.limit === null ? t('bulkCostOneUnlimited') : costText(seen, bulkCost(selected));
 }

@@ -144,7 +144,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
           )}
         </div>
         <Problem error={task.error} />
-        {several && <p class="muted">{bulkCostText(seen)}</p>}
+        {several && <p class="muted">{bulkCostText(seen, profileIds.length)}</p>}
         {checked.script && profileIds.length === 0 && <p class="muted">{t('pickProfileFirst')}</p>}
         <button
           type="submit"

@@ -31,3 +31,10 @@ export const BULK_LIMITS: Record<BulkActionName, number> = {
 
 /** The most ids one request may name, whatever its action. */
 export const MAX_BULK_IDS = 10_000;
+
+/** A bulk request costs one request of the hourly limit for every this many profiles it selects (at least one). */
+export const PROFILES_PER_REQUEST = 100;
+
+export function bulkCost(selected: number): number {
+  return Math.max(1, Math.ceil(selected / PROFILES_PER_REQUEST));
+}

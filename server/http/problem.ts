@@ -46,6 +46,7 @@ const TITLES: Record<ProblemCode, string> = {
   session_limit: 'Session limit reached',
   stream_limit: 'Event stream limit reached',
   help_limit: 'Too many open requests for a person',
+  bulk_busy: 'A bulk request is still being done',
   at_capacity: 'Service at capacity',
   proxy_check_off: 'Proxy checks are off',
   page_failed: 'The page did not do it',

@@ -18,8 +18,30 @@ export interface ChangeDeps {
 /** For each profile: done, or the error it met. Ids that are not the account's profiles are not found. */
 export type Outcomes = Map<string, { proxyId?: string } | { error: unknown }>;
 
-/** Adds or removes tags on the account's profiles among `ids`, in one transaction, each reported changed. */
+/** Profiles changed in one transaction: between two, other requests have their turn on the database. */
+const CHUNK = 200;
+
+/**
+ * Adds or removes tags on the account's profiles among `ids`, each reported changed: a transaction for every
+ * CHUNK profiles, yielding between them (1,100 in one took 300–460 ms of an embedded database that serves one
+ * statement at a time).
+ */
 export async function changeTags(
+  deps: ChangeDeps,
+  accountId: string,
+  ids: string[],
+  change: { add: string[] } | { remove: string[] },
+): Promise<Outcomes> {
+  const outcomes: Outcomes = new Map();
+  for (let start = 0; start < ids.length; start += CHUNK) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const done = await changeTagsAtOnce(deps, accountId, ids.slice(start, start + CHUNK), change);
+    for (const [id, outcome] of done) outcomes.set(id, outcome);
+  }
+  return outcomes;
+}
+
+async function changeTagsAtOnce(
   { clock, events }: ChangeDeps,
   accountId: string,
   ids: string[],

@@ -1,12 +1,12 @@
 import type { ProfileSortName } from '../../lib/api/profile-sorts';
 import { NotFound } from '../core/domain-errors';
 import { bulkAnswer } from '../http/bulk-answer';
+import { actInTurn } from '../http/bulk-turns';
 import { validationProblem } from '../http/problem';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
 import { requireInScope } from '../profiles/in-scope';
-import { actOnProfiles } from '../profiles/profile-bulk';
 import {
   cloneOwnProfile,
   createOwnProfile,
@@ -72,7 +72,7 @@ export const profileRoutes: Route[] = [
 
   route('bulkProfiles', async (c, { body, status }, deps) => {
     const parts = { ...deps, dataDir: deps.config.dataDir };
-    const done = await actOnProfiles(parts, c.get('account'), body);
+    const done = await actInTurn(parts, c.get('account'), body);
     return c.json(bulkAnswer(body.action, done, deps.log), status);
   }),
 ];

@@ -34,6 +34,7 @@ export const PROBLEM_CODES = [
   'session_limit',
   'stream_limit',
   'help_limit',
+  'bulk_busy',
   'at_capacity',
   'proxy_check_off',
   'page_failed',
