@@ -30,6 +30,7 @@ export interface ToolContext {
 /** What a tool answers: a JSON object (shown to the model as text too), or content of its own (an image). */
 export type ToolAnswer =
   | { structured: Record<string, unknown>; text?: string; images?: ToolImage[] }
+  | { text: string }
   | { content: CallToolResult['content'] };
 
 /** An image an answer carries beside its text (a run's screenshot), base64 as MCP sends it. */
@@ -112,6 +113,7 @@ async function countCall(ctx: ToolContext): Promise<CallToolResult | null> {
 
 function toResult(answer: ToolAnswer): CallToolResult {
   if ('content' in answer) return { content: answer.content };
+  if (!('structured' in answer)) return { content: [{ type: 'text', text: answer.text }] };
   const text = answer.text ?? JSON.stringify(answer.structured, null, 1);
   const images = (answer.images ?? []).map((image) => ({ type: 'image' as const, ...image }));
   return { content: [{ type: 'text', text }, ...images], structuredContent: answer.structured };

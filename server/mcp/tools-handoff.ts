@@ -19,14 +19,14 @@ export function addHandoffTools(server: McpServer, ctx: ToolContext): void {
       acts: 'runAutomation',
       title: 'Ask a person',
       description:
-        'Asks a person to act in your tab (2FA, consent, a choice); waits for done, answer, choice, declined or timed_out (5 min).',
+        'Asks a person to act in your tab (2FA, consent, a choice) and waits for their answer (5 min).',
       input: z.strictObject({ session_id: Id, ...HelpFields }),
     },
     async ({ session_id, ...fields }) => {
       const row = await findSession(deps.db, ctx.account, session_id);
       if (!row) throw new NotFound('session');
       const tab = await deps.pages.call(row, { tool: 'agent_tab', args: {} }, ctx.signal);
-      if (!('structured' in tab)) throw new Error('the agent’s tab was answered as an image');
+      if (!('structured' in tab) || !tab.structured) throw new Error('the agent’s tab was not named');
       const target = {
         accountId: ctx.account.id,
         sessionId: row.id,

@@ -41,5 +41,5 @@ function toToolAnswer(answer: PageAnswer): ToolAnswer {
       ],
     };
   }
-  return { structured: answer.structured, text: answer.text };
+  return answer.structured ? { structured: answer.structured, text: answer.text } : { text: answer.text };
 }

@@ -23,8 +23,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'listProfiles',
       title: 'List browser profiles',
-      description:
-        'One line per profile (id, name, status, tags, proxy, last use), newest first. Filter by q, tag or status.',
+      description: 'One line per profile, newest first; filter by q, tag or status.',
       input: z.extend(z.omit(ProfileListQuery, { total: true }), { detail: Detail }),
       annotations: { readOnlyHint: true },
     },
@@ -89,7 +88,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'updateProfile',
       title: 'Change a browser profile',
-      description: 'Changes the given fields. A running session keeps its settings until restarted.',
+      description: 'Changes the given fields (a running session’s on restart).',
       input: z.object({ profile_id: Id, changes: AgentProfileUpdate }),
       advertised: z.object({
         profile_id: Id,
@@ -118,7 +117,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'deleteProfile',
       title: 'Delete a browser profile',
-      description: 'Deletes a profile and its data for good; a running one only with force.',
+      description: 'Deletes a profile and its data for good (a running one: force).',
       input: z.object({
         profile_id: Id,
         force: z.optional(z.boolean()),

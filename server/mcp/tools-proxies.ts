@@ -21,7 +21,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'listProxies',
       title: 'List saved proxies',
-      description: 'One line per saved proxy (id, name, URL, profiles using it).',
+      description: 'One line per saved proxy: id, name, URL, users.',
       input: z.extend(ProxyListQuery, { detail: Detail }),
       annotations: { readOnlyHint: true },
     },
@@ -59,7 +59,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'checkProxy',
       title: 'Check a saved proxy',
-      description: 'Whether a saved proxy works: exit IP, place, time (10 s at most).',
+      description: 'Whether a saved proxy works: exit IP, place (10 s).',
       input: z.object({ proxy_id: Id }),
       annotations: { readOnlyHint: true },
     },

@@ -44,8 +44,7 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
       acts: 'runAutomation',
       title: 'Run an automation script',
       description:
-        'Runs CSS-selector steps in a new tab of the profile’s browser (started if needed); answers the outcome. ' +
-        'Prefer it for a known sequence.',
+        'Runs CSS-selector steps in a new tab (browser started if needed); answers the outcome. For known sequences.',
       input: RunCreate,
       advertised: AdvertisedRun,
     },

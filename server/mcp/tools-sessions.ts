@@ -45,7 +45,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'startSession',
       title: 'Start a profile’s browser',
-      description: 'Starts the profile’s browser; its id is the session_id of the browser_* tools.',
+      description: 'Starts the profile’s browser; its id is the browser_* tools’ session_id.',
       input: SessionStart,
     },
     async ({ profile_id, headless }) => {
@@ -63,7 +63,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'stopSession',
       title: 'Stop a browser session',
-      description: 'Stops a session’s browser, keeping cookies and storage. Do it when done; never counted.',
+      description: 'Stops a session’s browser, keeping its data. Do it when done; never counted.',
       input: z.object({ session_id: Id }),
       annotations: { destructiveHint: false, idempotentHint: true },
       free: true,

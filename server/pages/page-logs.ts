@@ -1,5 +1,5 @@
 import type { Page, Request } from 'playwright-core';
-import { cutUrl } from './page-text';
+import { redactHeaders, redactUrl } from './redact';
 
 /*
  * What the agent reads of a tab's console and network, bounded: the newest messages and requests only, each cut,
@@ -9,11 +9,6 @@ import { cutUrl } from './page-text';
 /** The requests of a tab kept for browser_network_requests. */
 const KEPT_REQUESTS = 100;
 const MAX_TEXT_CHARS = 500;
-/** A header or query parameter whose name says it carries a secret. */
-const SECRET_NAME =
-  /authorization|cookie|token|secret|passw|session|csrf|xsrf|api[-_]?key|signature|^key$|^sig$|^auth/i;
-const REDACTED = '[redacted]';
-
 interface RequestEntry {
   request: Request;
   status: number | null;
@@ -42,70 +37,82 @@ export function watchNetwork(page: Page): void {
 
 const cut = (text: string) => (text.length > MAX_TEXT_CHARS ? `${text.slice(0, MAX_TEXT_CHARS)}…` : text);
 
-/** A header set with every secret's value replaced. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : cut(value)]),
-  );
+/** What browser_network_requests may narrow the list to. */
+export interface NetworkFilter {
+  limit?: number;
+  headers?: boolean;
+  failed_only?: boolean;
+  url_includes?: string;
 }
 
-/** An address with the values of secret-named query parameters (and any password) replaced. */
-export function redactUrl(address: string): string {
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
-    return cutUrl(address);
-  }
-  if (url.password) url.password = REDACTED;
-  for (const name of [...url.searchParams.keys()])
-    if (SECRET_NAME.test(name)) url.searchParams.set(name, REDACTED);
-  return cutUrl(url.href);
-}
+const failed = ({ status, failure }: RequestEntry) => failure !== null || (status !== null && status >= 400);
 
 export async function networkRequests(
   page: Page,
-  { limit = 50, headers = false }: { limit?: number; headers?: boolean },
-): Promise<{ text: string; structured: Record<string, unknown> }> {
-  const newest = (requestsOf.get(page) ?? []).slice(-limit);
-  const requests = await Promise.all(
-    newest.map(async ({ request, status, failure }) => ({
-      method: request.method(),
-      url: redactUrl(request.url()),
-      type: request.resourceType(),
-      status,
-      failure,
-      ...(headers
-        ? {
-            // A request still waiting for its response would keep these waiting too.
-            request_headers: redactHeaders(
-              status === null ? request.headers() : await request.allHeaders().catch(() => request.headers()),
-            ),
-            response_headers: redactHeaders(
-              status === null ? {} : ((await request.response().catch(() => null))?.headers() ?? {}),
-            ),
-          }
-        : {}),
-    })),
+  { limit = 50, headers = false, failed_only = false, url_includes }: NetworkFilter,
+): Promise<{ text: string }> {
+  const matching = (requestsOf.get(page) ?? []).filter(
+    (entry) =>
+      (!failed_only || failed(entry)) && (!url_includes || entry.request.url().includes(url_includes)),
   );
-  const lines = requests.map(
-    (r) => `${r.method} ${r.url} → ${r.status ?? r.failure ?? 'pending'} (${r.type})`,
+  const newest = matching.slice(-limit);
+  const lines = await Promise.all(
+    newest.map(async ({ request, status, failure }) => {
+      const line = `${request.method()} ${redactUrl(request.url())} → ${status ?? failure ?? 'pending'} (${request.resourceType()})`;
+      if (!headers) return line;
+      // A request still waiting for its response would keep these waiting too.
+      const sent =
+        status === null ? request.headers() : await request.allHeaders().catch(() => request.headers());
+      const received = status === null ? {} : ((await request.response().catch(() => null))?.headers() ?? {});
+      const headerLines = (mark: string, set: Record<string, string>) =>
+        Object.entries(redactHeaders(set)).map(([name, value]) => `  ${mark} ${name}: ${value}`);
+      return [line, ...headerLines('>', sent), ...headerLines('<', received)].join('\n');
+    }),
   );
-  const heading = `${requests.length} newest request${requests.length === 1 ? '' : 's'} of the tab (secrets redacted).`;
-  return { text: [heading, ...lines].join('\n'), structured: { requests } };
+  const left = matching.length - newest.length;
+  const which = [
+    failed_only ? 'failed' : '',
+    url_includes ? `to addresses with ${JSON.stringify(url_includes)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const heading =
+    `${newest.length} newest request${newest.length === 1 ? '' : 's'}${which ? ` (${which})` : ''} of the tab, secrets redacted.` +
+    (left > 0 ? ` ${left} older left out: raise limit or narrow with url_includes.` : '');
+  return { text: [heading, ...lines].join('\n') };
 }
+
+/** The console's levels, most severe first: a level lists its own messages and the more severe ones'. */
+export const CONSOLE_LEVELS = ['error', 'warning', 'info', 'debug'] as const;
+export type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
+
+const LEVEL_OF: Record<string, ConsoleLevel> = {
+  error: 'error',
+  assert: 'error',
+  pageerror: 'error',
+  warning: 'warning',
+  debug: 'debug',
+  trace: 'debug',
+  verbose: 'debug',
+};
 
 export async function consoleMessages(
   page: Page,
-  limit = 50,
-): Promise<{ text: string; structured: Record<string, unknown> }> {
-  const all = { filter: 'all' } as const;
-  const [messages, errors] = await Promise.all([page.consoleMessages(all), page.pageErrors(all)]);
-  const entries = [
-    ...messages.map((message) => ({ type: message.type(), text: cut(message.text()) })),
-    ...errors.map((error) => ({ type: 'pageerror', text: cut(String(error.message)) })),
-  ].slice(-limit);
-  const lines = entries.map((entry) => `[${entry.type}] ${entry.text}`);
-  const heading = `${entries.length} newest console message${entries.length === 1 ? '' : 's'} (page errors last).`;
-  return { text: [heading, ...lines].join('\n'), structured: { messages: entries } };
+  { limit = 50, level = 'info', all = false }: { limit?: number; level?: ConsoleLevel; all?: boolean },
+): Promise<{ text: string }> {
+  const filter = { filter: all ? 'all' : 'since-navigation' } as const;
+  const [messages, errors] = await Promise.all([page.consoleMessages(filter), page.pageErrors(filter)]);
+  const most = CONSOLE_LEVELS.indexOf(level);
+  const matching = [
+    ...messages.map((message) => ({ type: message.type(), text: message.text() })),
+    ...errors.map((error) => ({ type: 'pageerror', text: String(error.message) })),
+  ].filter((entry) => CONSOLE_LEVELS.indexOf(LEVEL_OF[entry.type] ?? 'info') <= most);
+  const entries = matching.slice(-limit);
+  const left = matching.length - entries.length;
+  const since = all ? 'of the tab' : 'since the last navigation';
+  const heading =
+    `${entries.length} newest console message${entries.length === 1 ? '' : 's'} ${since}, ${level} and more severe (page errors last).` +
+    (left > 0 ? ` ${left} older left out: raise limit.` : '') +
+    (all ? '' : ' Earlier pages: all: true.');
+  return { text: [heading, ...entries.map((entry) => `[${entry.type}] ${cut(entry.text)}`)].join('\n') };
 }

@@ -23,12 +23,22 @@ export class PageRefs {
     });
   }
 
-  /** The page's accessibility tree as YAML-like text, each element a tool can act on marked `[ref=…]`. */
-  async snapshot(maxBytes: number): Promise<string> {
-    const text = await this.page.ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS });
+  /**
+   * The page's accessibility tree as YAML-like text, each element a tool can act on marked `[ref=…]`: the whole
+   * page, or the subtree under the element of a ref, `depth` levels deep at most. Its refs are the ones that work
+   * from now on.
+   */
+  async read({ ref, depth }: { ref?: string; depth?: number } = {}): Promise<string> {
+    const options = {
+      mode: 'ai',
+      timeout: SNAPSHOT_TIMEOUT_MS,
+      ...(depth === undefined ? {} : { depth }),
+    } as const;
+    const root = ref === undefined ? this.page : await this.locate(ref, undefined);
+    const text = await root.ariaSnapshot(options);
     this.known = new Set(Array.from(text.matchAll(REF_IN_SNAPSHOT), (match) => match[1] as string));
     this.navigationsAtSnapshot = this.navigations;
-    return withinBytes(text, maxBytes);
+    return text;
   }
 
   /** The element behind a ref of the latest snapshot, if it is still on the page. */
@@ -49,17 +59,6 @@ export class PageRefs {
       throw new PageProblem(`${what} is no longer on the page; take a new snapshot.`);
     return locator;
   }
-}
-
-/** A snapshot over the size limit is cut at a line, saying so, rather than refused whole. */
-function withinBytes(text: string, maxBytes: number): string {
-  if (Buffer.byteLength(text) <= maxBytes) return text;
-  const note = `\n# (cut: the snapshot is larger than ${maxBytes} bytes; use browser_evaluate to read a part)`;
-  let cut = Buffer.from(text)
-    .subarray(0, maxBytes - Buffer.byteLength(note))
-    .toString();
-  cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
-  return `${cut}${note}`;
 }
 
 const refsOfPage = new WeakMap<Page, PageRefs>();

@@ -115,6 +115,18 @@ export function refOf(snapshot: string, role: string, name: string): string {
   return ref;
 }
 
-export async function snapshotOf(client: Client, sessionId: string): Promise<string> {
-  return (await ok(client, 'browser_snapshot', { session_id: sessionId })).snapshot as string;
+/** The tree of a browser_snapshot answer's text (between its yaml fences). */
+export function treeOf(result: CallToolResult): string {
+  const text = textOf(result);
+  return text.slice(text.indexOf('```yaml\n') + 8, text.lastIndexOf('\n```'));
+}
+
+export async function snapshotOf(
+  client: Client,
+  sessionId: string,
+  args: Record<string, unknown> = {},
+): Promise<string> {
+  const result = await call(client, 'browser_snapshot', { session_id: sessionId, ...args });
+  expect(result.isError, textOf(result)).toBeFalsy();
+  return treeOf(result);
 }

@@ -8,8 +8,6 @@ export const Ref = z
     z.maxLength(20, { error: 'must be a ref from the latest snapshot, such as e12', abort: true }),
     z.regex(/^[a-z0-9]{1,20}$/, 'must be a ref from the latest snapshot, such as e12'),
   );
-/** What the element is ("Email field"), for the sentence of an error. */
-export const Element = z.optional(z.string().check(z.maxLength(500)));
 
 /** The most one uploaded file may hold, and all of one call's files: a call's body is at most 1 MiB of JSON. */
 export const MAX_UPLOAD_FILE_BYTES = 512 * 1024;
@@ -36,5 +34,5 @@ export type PageCall = z.output<typeof PageCallInput>;
 
 /** What a page tool answers, as it crosses back: text and a JSON object, or an image (a failure is thrown). */
 export type PageAnswer =
-  | { text: string; structured: Record<string, unknown> }
+  | { text: string; structured?: Record<string, unknown> }
   | { text: string; image: { data: string; mimeType: 'image/png' } };

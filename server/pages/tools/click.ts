@@ -1,4 +1,4 @@
-import { Element, Ref } from '../../../lib/api/inputs/page-tools';
+import { Ref } from '../../../lib/api/inputs/page-tools';
 import { z } from '../../../lib/api/zod';
 import { refsOf } from '../page-refs';
 import { where } from '../page-where';
@@ -10,18 +10,17 @@ export const click = definePageTool({
   description: 'Clicks the element of a ref.',
   input: {
     ref: Ref,
-    element: Element,
     double: z.optional(z.boolean()),
     button: z.optional(z.enum(['left', 'right', 'middle'])),
     modifiers: z.optional(
       z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).check(z.maxLength(5)),
     ),
   },
-  async run(tab, { ref, element, double, button, modifiers }) {
-    const target = await refsOf(tab.current).locate(ref, element);
+  async run(tab, { ref, double, button, modifiers }) {
+    const target = await refsOf(tab.current).locate(ref, undefined);
     const options = { timeout: ELEMENT_TIMEOUT, button, modifiers };
     if (double) await target.dblclick(options);
     else await target.click(options);
-    return where(tab.current, `${double ? 'Double-clicked' : 'Clicked'} ${element ?? ref}.`);
+    return where(tab.current, `${double ? 'Double-clicked' : 'Clicked'} ${ref}.`);
   },
 });

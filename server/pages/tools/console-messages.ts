@@ -1,13 +1,14 @@
 import { Newest } from '../../../lib/api/inputs/page-tools';
-import { consoleMessages as read } from '../page-logs';
+import { z } from '../../../lib/api/zod';
+import { CONSOLE_LEVELS, consoleMessages as read } from '../page-logs';
 import { definePageTool } from './page-tool';
 
 export const consoleMessages = definePageTool({
   name: 'browser_console_messages',
   title: 'Read the console',
-  description: 'The tab’s newest console messages and page errors (50; limit).',
-  input: { limit: Newest },
+  description: 'Console messages since the last load (all: every one), level or worse.',
+  input: { level: z.optional(z.enum(CONSOLE_LEVELS)), limit: Newest, all: z.optional(z.boolean()) },
   readOnly: true,
   whileDialogOpen: true,
-  run: (tab, { limit }) => read(tab.current, limit),
+  run: (tab, args) => read(tab.current, args),
 });

@@ -5,7 +5,7 @@ import { definePageTool } from './page-tool';
 export const evaluate = definePageTool({
   name: 'browser_evaluate',
   title: 'Run JavaScript in the page',
-  description: 'The JSON value of an expression in the page (a promise is awaited, 20 s).',
+  description: 'The JSON value of a page expression (promises awaited, 20 s).',
   input: { expression: PageExpression },
   async run(tab, { expression }, { maxOutputBytes, stop, evaluateTimeoutMs }) {
     const result = await evaluateInPage(tab.current, expression, {

@@ -8,7 +8,7 @@ import { definePageTool, ELEMENT_TIMEOUT } from './page-tool';
 export const fileUpload = definePageTool({
   name: 'browser_file_upload',
   title: 'Upload files',
-  description: 'Gives base64 files (512 KB each, 700 KB in all) to the file input or chooser of ref.',
+  description: 'Gives base64 files (512 KB each, 700 KB in all) to ref’s file input.',
   input: { ref: Ref, files: z.array(UploadedFile).check(z.minLength(1), z.maxLength(10)) },
   async run(tab, args) {
     const files = decodeUploads(args.files);

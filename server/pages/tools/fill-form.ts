@@ -9,9 +9,7 @@ const Field = z.strictObject({
   ref: Ref,
   name: z.optional(z.string().check(z.maxLength(500))),
   type: z.enum(['textbox', 'checkbox', 'radio', 'combobox', 'slider']),
-  value: TypedText.check(
-    z.describe('Text; "true"/"false" for a checkbox or radio; an option for a combobox.'),
-  ),
+  value: TypedText.check(z.describe('Text, true/false, or an option.')),
 });
 
 export const fillForm = definePageTool({

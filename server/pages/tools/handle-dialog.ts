@@ -7,7 +7,7 @@ import { definePageTool } from './page-tool';
 export const handleDialog = definePageTool({
   name: 'browser_handle_dialog',
   title: 'Answer a dialog',
-  description: 'Accepts (with a prompt’s prompt_text) or dismisses the page’s open dialog.',
+  description: 'Accepts (with prompt_text) or dismisses the open dialog.',
   input: { accept: z.boolean(), prompt_text: z.optional(TypedText) },
   whileDialogOpen: true,
   async run(tab, { accept, prompt_text }) {

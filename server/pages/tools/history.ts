@@ -8,7 +8,7 @@ const WITHIN = { timeout: 10_000 } as const;
 export const history = definePageTool({
   name: 'browser_history',
   title: 'Go back or forward',
-  description: 'Goes back or forward in the tab’s history.',
+  description: 'Goes back or forward in the tab.',
   input: { go: z.enum(['back', 'forward']) },
   async run(tab, { go }) {
     const page = tab.current;

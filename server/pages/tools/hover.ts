@@ -6,7 +6,7 @@ import { definePageTool, ELEMENT_TIMEOUT } from './page-tool';
 export const hover = definePageTool({
   name: 'browser_hover',
   title: 'Hover an element',
-  description: 'Hovers over the element of a ref.',
+  description: 'Hovers over ref’s element.',
   input: { ref: Ref },
   async run(tab, { ref }) {
     await (await refsOf(tab.current).locate(ref, undefined)).hover({ timeout: ELEMENT_TIMEOUT });

@@ -5,6 +5,7 @@ import { drag } from './drag';
 import { evaluate } from './evaluate';
 import { fileUpload } from './file-upload';
 import { fillForm } from './fill-form';
+import { find } from './find';
 import { handleDialog } from './handle-dialog';
 import { history } from './history';
 import { hover } from './hover';
@@ -23,6 +24,7 @@ import { waitFor } from './wait-for';
 export const PAGE_TOOLS: readonly AnyPageTool[] = [
   navigate,
   snapshot,
+  find,
   click,
   hover,
   drag,

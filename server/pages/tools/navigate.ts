@@ -12,7 +12,7 @@ const GO_BACK = { waitUntil: 'load', timeout: 10_000 } as const;
 export const navigate = definePageTool({
   name: 'browser_navigate',
   title: 'Open an address',
-  description: 'Opens url in the agent’s tab via the profile’s proxy; waits for the load (30 s).',
+  description: 'Opens url in your tab; waits for the load (30 s).',
   input: { url: PageAddress },
   async run(tab, { url }, context) {
     const page = tab.current;

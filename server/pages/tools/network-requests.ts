@@ -6,8 +6,13 @@ import { definePageTool } from './page-tool';
 export const networkRequests = definePageTool({
   name: 'browser_network_requests',
   title: 'List network requests',
-  description: 'The tab’s newest requests and statuses (50; limit); headers: with secrets redacted.',
-  input: { limit: Newest, headers: z.optional(z.boolean()) },
+  description: 'The tab’s newest requests; headers: theirs, secrets redacted.',
+  input: {
+    limit: Newest,
+    headers: z.optional(z.boolean()),
+    failed_only: z.optional(z.boolean()),
+    url_includes: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+  },
   readOnly: true,
   whileDialogOpen: true,
   run: (tab, args) => read(tab.current, args),

@@ -1,4 +1,4 @@
-import { Element, Ref } from '../../../lib/api/inputs/page-tools';
+import { Ref } from '../../../lib/api/inputs/page-tools';
 import { z } from '../../../lib/api/zod';
 import { refsOf } from '../page-refs';
 import { where } from '../page-where';
@@ -10,11 +10,10 @@ export const selectOption = definePageTool({
   description: 'Chooses options (by value or label) of a select.',
   input: {
     ref: Ref,
-    element: Element,
     values: z.array(z.string().check(z.maxLength(1000))).check(z.minLength(1), z.maxLength(100)),
   },
-  async run(tab, { ref, element, values }) {
-    const target = await refsOf(tab.current).locate(ref, element);
+  async run(tab, { ref, values }) {
+    const target = await refsOf(tab.current).locate(ref, undefined);
     const chosen = await target.selectOption(values, { timeout: ELEMENT_TIMEOUT });
     return where(tab.current, `Selected ${chosen.join(', ')}.`);
   },

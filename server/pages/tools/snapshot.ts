@@ -1,31 +1,36 @@
+import { Ref } from '../../../lib/api/inputs/page-tools';
+import { z } from '../../../lib/api/zod';
 import { dialogLine, openDialog } from '../page-dialogs';
 import { refsOf } from '../page-refs';
 import { cutUrl } from '../page-text';
 import { addressOf } from '../page-where';
+import { withinBytes } from '../within-bytes';
 import { definePageTool } from './page-tool';
 
 export const snapshot = definePageTool({
   name: 'browser_snapshot',
   title: 'Read the page',
-  description: 'The page’s accessibility tree as text; elements to act on carry [ref=eN].',
-  input: {},
+  description:
+    'The page’s accessibility tree, elements marked [ref=eN]; ref: one element’s subtree; depth: levels.',
+  input: {
+    ref: z.optional(Ref),
+    depth: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
+  },
   readOnly: true,
   whileDialogOpen: true,
-  async run(tab, _args, { maxOutputBytes }) {
+  async run(tab, { ref, depth }, { maxOutputBytes }) {
     const page = tab.current;
     const dialog = openDialog(page);
-    if (dialog) {
-      const url = cutUrl(page.url());
-      return {
-        text: `Page URL: ${url}\n${dialogLine(dialog)}`,
-        structured: { url, dialog: dialogLine(dialog) },
-      };
-    }
-    const tree = await refsOf(page).snapshot(maxOutputBytes);
+    if (dialog) return { text: `Page URL: ${cutUrl(page.url())}\n${dialogLine(dialog)}` };
+    const tree = withinBytes(
+      await refsOf(page).read({ ref, depth }),
+      maxOutputBytes,
+      `# (cut at ${maxOutputBytes} bytes: find elements with browser_find, or read one part with ref and depth)`,
+    );
     const { url, title } = await addressOf(page);
     return {
       text: `Page URL: ${url}\nPage title: ${title}\n\`\`\`yaml\n${tree}\n\`\`\``,
-      structured: { url, title, snapshot: tree },
+      structured: { url, title },
     };
   },
 });

@@ -10,8 +10,7 @@ import { definePageTool, stepContext } from './page-tool';
 export const tabs = definePageTool({
   name: 'browser_tabs',
   title: 'List, open, select or close tabs',
-  description:
-    'list; new: opens one (at url) as the agent’s; select: makes index the agent’s; close: closes index.',
+  description: 'Your tabs and those their pages opened: list; new (at url); select or close index.',
   input: {
     action: z.enum(['list', 'new', 'select', 'close']),
     index: z.optional(z.int().check(z.minimum(0), z.maximum(1000))),

@@ -1,5 +1,5 @@
 import { TypedText } from '../../../lib/api/inputs/automation';
-import { Element, Ref } from '../../../lib/api/inputs/page-tools';
+import { Ref } from '../../../lib/api/inputs/page-tools';
 import { z } from '../../../lib/api/zod';
 import { refsOf } from '../page-refs';
 import { where } from '../page-where';
@@ -11,14 +11,13 @@ export const type = definePageTool({
   description: 'Replaces the text of a field; submit presses Enter after.',
   input: {
     ref: Ref,
-    element: Element,
     text: TypedText,
-    submit: z.optional(z.boolean().check(z.describe('Press Enter after.'))),
+    submit: z.optional(z.boolean()),
   },
-  async run(tab, { ref, element, text, submit }) {
-    const target = await refsOf(tab.current).locate(ref, element);
+  async run(tab, { ref, text, submit }) {
+    const target = await refsOf(tab.current).locate(ref, undefined);
     await target.fill(text, { timeout: ELEMENT_TIMEOUT });
     if (submit) await target.press('Enter', { timeout: ELEMENT_TIMEOUT });
-    return where(tab.current, `Typed into ${element ?? ref}${submit ? ' and pressed Enter' : ''}.`);
+    return where(tab.current, `Typed into ${ref}${submit ? ' and pressed Enter' : ''}.`);
   },
 });

@@ -11,7 +11,7 @@ export const waitFor = definePageTool({
   input: {
     text: Text,
     text_gone: Text,
-    time: z.optional(z.number().check(z.minimum(0), z.maximum(20)).check(z.describe('Seconds to wait.'))),
+    time: z.optional(z.number().check(z.minimum(0), z.maximum(20))),
     download: z.optional(z.boolean()),
   },
   readOnly: true,

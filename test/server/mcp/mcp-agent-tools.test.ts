@@ -127,15 +127,26 @@ describe('Agents II page tools on a real page', () => {
     // The form was sent above: its console line and its request are the newest.
     const consoleText = textOf(await call(client, 'browser_console_messages', { session_id, limit: 5 }));
     expect(consoleText).toContain('[log] form sent by Ada');
-    const network = await ok(client, 'browser_network_requests', { session_id, headers: true });
-    const api = (network.requests as { url: string; request_headers: Record<string, string> }[]).find(
-      (request) => request.url.includes('/api'),
+    const network = textOf(await call(client, 'browser_network_requests', { session_id, headers: true }));
+    expect(network).toContain(`GET ${site.origin}/api?token=%5Bredacted%5D&page=2 → 200`);
+    expect(network).toContain('> authorization: [redacted]');
+    expect(network).toContain('> x-trace: visible-42');
+    expect(network).not.toContain('s3cret');
+    expect(network).not.toContain('abc123');
+    // Narrowed to what failed, or to one address, the list holds only those.
+    const failed = textOf(
+      await call(client, 'browser_network_requests', { session_id, failed_only: true, url_includes: '/api' }),
     );
-    expect(api?.url).toBe(`${site.origin}/api?token=%5Bredacted%5D&page=2`);
-    expect(api?.request_headers.authorization).toBe('[redacted]');
-    expect(api?.request_headers['x-trace']).toBe('visible-42');
-    expect(JSON.stringify(network)).not.toContain('s3cret');
-    expect(JSON.stringify(network)).not.toContain('abc123');
+    expect(failed).toMatch(/^0 newest requests \(failed to addresses with "\/api"\)/);
+    const only = textOf(
+      await call(client, 'browser_network_requests', { session_id, url_includes: '/api?' }),
+    );
+    expect(
+      only
+        .split('\n')
+        .slice(1)
+        .every((line) => line.includes('/api?')),
+    ).toBe(true);
   });
 
   it('browser_hover shows a menu, browser_history goes back and forward', async () => {

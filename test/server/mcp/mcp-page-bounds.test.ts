@@ -8,6 +8,7 @@ import {
   httpTransport,
   ok,
   servePages,
+  snapshotOf,
   startPageSession,
   textOf,
 } from '../../support/mcp-client';
@@ -27,8 +28,23 @@ const HOSTILE_PAGE = `<!doctype html><title>Hostile</title><button onclick="docu
 
 const PLAIN_PAGE = '<!doctype html><title>Plain</title><p>Nothing to see</p>';
 
-/** The most bytes any answer here may hold: the 1 MB output limit twice (text and structured), with room. */
-const ANSWER_BOUND = 3 * 2 ** 20;
+/** 3,000 rows, each with a button that writes which row was picked. */
+const ROWS_PAGE = `<!doctype html><title>Rows</title><p id="picked">None picked</p><table><tbody>${Array.from(
+  { length: 3000 },
+  (_, i) =>
+    `<tr><td>Order ${i}</td><td>${i % 7 === 0 ? 'late' : 'on time'}</td><td><button onclick="picked.textContent='Picked ${i}'">Pick ${i}</button></td></tr>`,
+).join('')}</tbody></table>`;
+
+/** All of the page's text in one element, 2 MB of it. */
+const HUGE_PAGE = `<!doctype html><title>Huge</title><p>${'word '.repeat(400_000)}</p>`;
+
+/** Console lines of each level, then (on /logs?again) one more after a navigation. */
+const LOGS_PAGE = `<!doctype html><title>Logs</title><script>
+  console.error('boom ' + location.search); console.warn('careful'); console.log('hello'); console.debug('details');
+</script>`;
+
+/** The most bytes any answer here may hold: the 1 MB output limit, said once, with room for its sentences. */
+const ANSWER_BOUND = 2 ** 20 + 64 * 2 ** 10;
 
 let service: TestService;
 let site: Awaited<ReturnType<typeof servePages>>;
@@ -38,7 +54,13 @@ let apiKey: string;
 let session_id: string;
 
 beforeAll(async () => {
-  site = await servePages((path) => (path === '/plain' ? PLAIN_PAGE : HOSTILE_PAGE));
+  const pages: Record<string, string> = {
+    '/plain': PLAIN_PAGE,
+    '/rows': ROWS_PAGE,
+    '/huge': HUGE_PAGE,
+    '/logs': LOGS_PAGE,
+  };
+  site = await servePages((path) => pages[path] ?? HOSTILE_PAGE);
   origin = site.origin;
   // Evaluations are ended after 3 s here rather than the default 20 s: the same limit, sooner.
   service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback', EVALUATE_TIMEOUT: '3' } });
@@ -75,7 +97,7 @@ describe('MCP page answers are bounded in the service', () => {
 
   it('a 30 MB document.title is cut, saying so, in snapshot, tabs and click answers', async () => {
     await ok(client, 'browser_navigate', { session_id, url: `${origin}/hostile` });
-    const snapshot = (await ok(client, 'browser_snapshot', { session_id })).snapshot as string;
+    const snapshot = await snapshotOf(client, session_id);
     const grow = /button "Grow" \[ref=(\w+)\]/.exec(snapshot)?.[1];
     const click = await answerBytes('browser_click', { ref: grow });
     expect(click.bytes).toBeLessThan(ANSWER_BOUND);
@@ -92,6 +114,66 @@ describe('MCP page answers are bounded in the service', () => {
   });
 });
 
+describe('a page read in parts', () => {
+  it('browser_find answers the rows that hold a text, with refs that act, within 3,000 characters', async () => {
+    await ok(client, 'browser_navigate', { session_id, url: `${origin}/rows` });
+    const found = await answerBytes('browser_find', { text: 'Order 2718' });
+    expect(found.bytes).toBeLessThan(4_000);
+    const text = textOf(JSON.parse(found.text));
+    expect(text).toContain('Order 2718');
+    const pick = /button "Pick 2718" \[ref=(\w+)\]/.exec(text)?.[1];
+    expect(pick, text).toBeDefined();
+    await ok(client, 'browser_click', { session_id, ref: pick });
+    expect(textOf(await call(client, 'browser_find', { session_id, text: 'Picked' }))).toContain(
+      'Picked 2718',
+    );
+
+    // Many matches: the answer stays within its bound and says how many were left out.
+    const many = textOf(await call(client, 'browser_find', { session_id, text: 'late' }));
+    expect(many.length).toBeLessThanOrEqual(3_200);
+    expect(many).toMatch(/\d+ left out: search for longer text/);
+  });
+
+  it('browser_snapshot reads the subtree under a ref, as deep as asked', async () => {
+    const whole = await snapshotOf(client, session_id);
+    const table = /table \[ref=(\w+)\]/.exec(whole)?.[1];
+    const shallow = await snapshotOf(client, session_id, { ref: table, depth: 2 });
+    expect(shallow.length).toBeLessThan(whole.length / 2);
+    expect(shallow).not.toContain('Pick 5');
+    const row = /row "Order 12 .*" \[ref=(\w+)\]/.exec(await snapshotOf(client, session_id))?.[1];
+    const part = await snapshotOf(client, session_id, { ref: row });
+    expect(part).toContain('button "Pick 12"');
+    expect(part).not.toContain('Pick 13');
+  });
+
+  it('a page whose text is one huge element gives a snapshot, cut within its bound, saying how to read on', async () => {
+    await ok(client, 'browser_navigate', { session_id, url: `${origin}/huge` });
+    const answer = await answerBytes('browser_snapshot', {});
+    expect(answer.bytes).toBeLessThan(ANSWER_BOUND);
+    const text = textOf(JSON.parse(answer.text));
+    expect(text).toContain('word word word');
+    expect(text).toMatch(/cut at \d+ bytes: find elements with browser_find/);
+  });
+
+  it('browser_console_messages lists the level asked and worse, since the last navigation unless all', async () => {
+    await ok(client, 'browser_navigate', { session_id, url: `${origin}/logs` });
+    await ok(client, 'browser_navigate', { session_id, url: `${origin}/logs?again` });
+    const errors = textOf(await call(client, 'browser_console_messages', { session_id, level: 'error' }));
+    expect(errors).toContain('[error] boom ?again');
+    expect(errors).not.toContain('careful');
+    expect(errors).not.toMatch(/boom \n|boom $/m);
+    const info = textOf(await call(client, 'browser_console_messages', { session_id }));
+    expect(info).toContain('[warning] careful');
+    expect(info).toContain('[log] hello');
+    expect(info).not.toContain('details');
+    const all = textOf(
+      await call(client, 'browser_console_messages', { session_id, level: 'debug', all: true }),
+    );
+    expect(all.match(/\[error\] boom/g)?.length).toBe(2);
+    expect(all).toContain('[debug] details');
+  });
+});
+
 describe('browser_evaluate that never ends', () => {
   it('a promise that never settles times out with a clear error, and the next browser_snapshot works', async () => {
     await ok(client, 'browser_navigate', { session_id, url: `${origin}/plain` });
@@ -101,7 +183,7 @@ describe('browser_evaluate that never ends', () => {
     expect(textOf(hung)).toMatch(/did not finish within 3 s .*it was ended and the page is free/);
     expect(Date.now() - started).toBeLessThan(20_000);
     const next = Date.now();
-    expect(await ok(client, 'browser_snapshot', { session_id })).toMatchObject({ title: 'Plain' });
+    expect(textOf(await call(client, 'browser_snapshot', { session_id }))).toContain('Page title: Plain');
     expect(Date.now() - next).toBeLessThan(10_000);
   }, 60_000);
 

@@ -145,9 +145,9 @@ describe('MCP page tools on a real page', () => {
     });
     expect(textOf(answer)).toMatch(/^Selected ham, egg\./);
     expect(await snapshotOf(client, session_id)).toContain('toppings ham+egg');
-    expect(
-      await refusal('browser_select_option', { ref: toppings, element: 'Toppings', values: ['Anchovies'] }),
-    ).toMatch(/^browser_select_option failed: .+/);
+    expect(await refusal('browser_select_option', { ref: toppings, values: ['Anchovies'] })).toMatch(
+      /^browser_select_option failed: .+/,
+    );
   });
 
   it('browser_press_key presses a key in the page', async () => {

@@ -12,6 +12,7 @@ import {
   serveFormPage,
   stdioTransport,
   textOf,
+  treeOf,
 } from '../../support/mcp-client';
 
 const TOOLS = [
@@ -100,13 +101,12 @@ async function fillTheForm(
   expect(session.status).toBe('running');
   const session_id = session.id;
   await step('browser_navigate', { session_id, url: pageUrl });
-  const before = (await step('browser_snapshot', { session_id })).structuredContent as { snapshot: string };
-  const field = refOf(before.snapshot, 'textbox', 'Email');
-  const button = refOf(before.snapshot, 'button', 'Sign up');
-  await step('browser_type', { session_id, ref: field, element: 'Email field', text: 'ada@example.com' });
-  await step('browser_click', { session_id, ref: button, element: 'Sign up button' });
-  const after = (await step('browser_snapshot', { session_id })).structuredContent as { snapshot: string };
-  expect(after.snapshot).toContain('Welcome, ada@example.com');
+  const before = treeOf(await step('browser_snapshot', { session_id }));
+  const field = refOf(before, 'textbox', 'Email');
+  const button = refOf(before, 'button', 'Sign up');
+  await step('browser_type', { session_id, ref: field, text: 'ada@example.com' });
+  await step('browser_click', { session_id, ref: button });
+  expect(treeOf(await step('browser_snapshot', { session_id }))).toContain('Welcome, ada@example.com');
 
   // A ref of a page that has since changed is refused, never applied to whatever is there now.
   await ok(client, 'browser_navigate', { session_id, url: `${pageUrl}?again` });

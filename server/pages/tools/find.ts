@@ -1,0 +1,17 @@
+import { z } from '../../../lib/api/zod';
+import { findLines } from '../find-lines';
+import { refsOf } from '../page-refs';
+import { cutUrl } from '../page-text';
+import { definePageTool } from './page-tool';
+
+export const find = definePageTool({
+  name: 'browser_find',
+  title: 'Find elements by text',
+  description: 'Elements whose name or text holds text, with refs and lines around.',
+  input: { text: z.string().check(z.minLength(1), z.maxLength(200)) },
+  readOnly: true,
+  async run(tab, { text }) {
+    const found = findLines(await refsOf(tab.current).read(), text);
+    return { text: `Page URL: ${cutUrl(tab.current.url())}\n${found.text}` };
+  },
+});
