@@ -25,6 +25,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The HTTP request's id, which a failure's reference and the request log share. */
   requestId: string;
+  /** Which agent (MCP connection) calls: its page tools act in tabs of its own ('' for a client without one). */
+  agent: string;
 }
 
 /** What a tool answers: a JSON object (shown to the model as text too), or content of its own (an image). */

@@ -25,7 +25,7 @@ export function addHandoffTools(server: McpServer, ctx: ToolContext): void {
     async ({ session_id, ...fields }) => {
       const row = await findSession(deps.db, ctx.account, session_id);
       if (!row) throw new NotFound('session');
-      const tab = await deps.pages.call(row, { tool: 'agent_tab', args: {} }, ctx.signal);
+      const tab = await deps.pages.call(row, { tool: 'agent_tab', args: {}, agent: ctx.agent }, ctx.signal);
       if (!('structured' in tab) || !tab.structured) throw new Error('the agent’s tab was not named');
       const target = {
         accountId: ctx.account.id,

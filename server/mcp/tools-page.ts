@@ -27,7 +27,9 @@ export function addPageTools(server: McpServer, ctx: ToolContext): void {
       async ({ session_id, ...args }) => {
         const row = await findSession(deps.db, ctx.account, session_id);
         if (!row) throw new NotFound('session');
-        return toToolAnswer(await deps.pages.call(row, { tool: tool.name, args }, ctx.signal));
+        return toToolAnswer(
+          await deps.pages.call(row, { tool: tool.name, args, agent: ctx.agent }, ctx.signal),
+        );
       },
     );
 }

@@ -7,13 +7,13 @@ import type { Logger } from '../core/log';
 import { downloadsOfSession } from '../downloads/session-downloads';
 import type { SessionManager } from '../sessions/manager';
 import type { SessionRow } from '../store/sessions';
+import { agentTabs } from './agent-tabs';
 import { type OpenTab, openTab } from './open-tab';
 import { runPageTool } from './run-page-tool';
 import { reasonOf } from './sentences';
 import { targetIdOf } from './tab-target';
 import { pageToolNamed } from './tools';
 import { type AgentTabs, inputOf } from './tools/page-tool';
-import { watchTab } from './watch-tab';
 
 /**
  * How long the agent's connection to a browser is kept after its last page tool. While it is open the session
@@ -34,11 +34,17 @@ export interface AgentPages {
   releaseAll(): Promise<void>;
 }
 
+/** One agent (one MCP connection) on a session: its tabs, and its calls in turn. */
+interface Agent {
+  tabs: AgentTabs;
+  /** An agent's calls run one after the other: a click lands on the page its previous call left. */
+  queue: Promise<unknown>;
+}
+
+/** The service's connection to a session's browser, and the agents acting on it, each in tabs of its own. */
 interface Held {
   tab: OpenTab;
-  tabs: AgentTabs;
-  /** The calls of one session run one after the other: a click lands on the page the previous call left. */
-  queue: Promise<unknown>;
+  agents: Map<string, Agent>;
   quiet?: NodeJS.Timeout;
   closed: AbortController;
 }
@@ -68,17 +74,7 @@ export function createAgentPages(deps: {
     const devtools = sessions.devtoolsOf(row.id);
     if (devtools === null) throw notRunning(row);
     const tab = await openTab(devtools);
-    const entry: Held = {
-      tab,
-      tabs: {
-        current: tab.page,
-        newTab: () => tab.page.context().newPage(),
-        downloads: { list: () => downloadsOfSession(dataDir, row), reported: null },
-      },
-      queue: Promise.resolve(),
-      closed: new AbortController(),
-    };
-    watchTab(tab.page);
+    const entry: Held = { tab, agents: new Map(), closed: new AbortController() };
     tab.page
       .context()
       .browser()
@@ -94,9 +90,24 @@ export function createAgentPages(deps: {
     });
   }
 
+  /** The agent's tabs: the connection's first tab for the first agent, a new one for each other. */
+  async function agentOf(row: SessionRow, entry: Held, key: string): Promise<Agent> {
+    const known = entry.agents.get(key);
+    if (known) return known;
+    const first = entry.agents.size === 0 ? entry.tab.page : await entry.tab.page.context().newPage();
+    const downloads = { list: () => downloadsOfSession(dataDir, row), reported: null };
+    const agent = entry.agents.get(key) ?? { tabs: agentTabs(first, downloads), queue: Promise.resolve() };
+    entry.agents.set(key, agent);
+    return agent;
+  }
+
   async function release(sessionId: string, entry: Held): Promise<void> {
     forget(sessionId, entry);
     held.delete(sessionId);
+    const others = [...entry.agents.values()].flatMap((agent) => agent.tabs.list());
+    await Promise.all(
+      others.filter((page) => page !== entry.tab.page).map((page) => page.close().catch(() => {})),
+    );
     await entry.tab.release();
   }
 
@@ -118,24 +129,26 @@ export function createAgentPages(deps: {
       throw new InvalidInput('args', 'do not fit the tool', `${call.tool}: invalid arguments.`);
     if (row.status !== 'running' || sessions.devtoolsOf(row.id) === null) throw notRunning(row);
     let entry: Held;
+    let agent: Agent;
     try {
       entry = await heldFor(row);
+      agent = await agentOf(row, entry, call.agent ?? '');
     } catch (error) {
       if (error instanceof Conflict) throw error;
       throw new PageProblem(`The session's browser could not be reached: ${reasonOf(error)}.`);
     }
     clearTimeout(entry.quiet);
     const stop = abandoned ? AbortSignal.any([entry.closed.signal, abandoned]) : entry.closed.signal;
-    const turn = entry.queue.then(() => {
+    const turn = agent.queue.then(() => {
       if (abandoned?.aborted) throw new PageProblem('The call was abandoned before it ran.');
-      return runPageTool(entry.tabs, tool, args.data, {
+      return runPageTool(agent.tabs, tool, args.data, {
         maxOutputBytes: limits.maxStepOutputBytes,
         evaluateTimeoutMs: limits.evaluateTimeoutMs,
         stop,
         egressRefusalOf: (host) => sessions.egressRefusalOf(row.id, host),
       });
     });
-    entry.queue = turn.catch(() => {});
+    agent.queue = turn.catch(() => {});
     try {
       return await turn;
     } catch (error) {
@@ -145,7 +158,7 @@ export function createAgentPages(deps: {
       throw new PageProblem(`${call.tool} failed: ${reasonOf(error)}.`);
     } finally {
       // Before the answer: whoever opens the live view or lists the session next sees the agent's tab.
-      await markActiveTab(row.id, entry.tabs.current);
+      await markActiveTab(row.id, agent.tabs.current);
       // Calls that ran together each end here: only the last one's timer may stay armed.
       clearTimeout(entry.quiet);
       if (held.has(row.id))

@@ -1,28 +1,32 @@
 /** The most a browser_find answer holds. */
 export const MAX_FIND_CHARS = 3_000;
-/** How many lines under a match show what it holds. */
-const LINES_UNDER = 2;
-/** How many of a match's ancestors show where it is. */
-const ANCESTORS = 2;
+/** How many lines of the match's parent show what is around it (a row's other cells and their buttons). */
+const LINES_AROUND = 8;
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
-/** A match's block: its nearest ancestors, itself, and its first lines under it, as indices of `lines`. */
+/** A line and the first lines under it, as indices of `lines`. */
+function subtree(lines: string[], at: number): number[] {
+  const top = indentOf(lines[at] as string);
+  const block = [at];
+  for (let i = at + 1; i < lines.length && block.length <= LINES_AROUND; i += 1) {
+    if (indentOf(lines[i] as string) <= top) break;
+    block.push(i);
+  }
+  return block;
+}
+
+/**
+ * A match's block: the match and what it holds when it holds anything (a row and its cells), else its parent and
+ * what that holds (a cell's row, with the row's buttons), the match always among them.
+ */
 function blockOf(lines: string[], at: number): number[] {
   const own = indentOf(lines[at] as string);
-  const above: number[] = [];
-  let indent = own;
-  for (let i = at - 1; i >= 0 && above.length < ANCESTORS; i -= 1)
-    if (indentOf(lines[i] as string) < indent) {
-      above.unshift(i);
-      indent = indentOf(lines[i] as string);
-    }
-  const under: number[] = [];
-  for (let i = at + 1; i < lines.length && under.length < LINES_UNDER; i += 1) {
-    if (indentOf(lines[i] as string) <= own) break;
-    under.push(i);
-  }
-  return [...above, at, ...under];
+  if (indentOf(lines[at + 1] ?? '') > own) return subtree(lines, at);
+  let parent = at;
+  for (let i = at - 1; i >= 0 && parent === at; i -= 1) if (indentOf(lines[i] as string) < own) parent = i;
+  const block = subtree(lines, parent);
+  return block.includes(at) ? block : [parent, at];
 }
 
 /**

@@ -17,6 +17,33 @@ interface RequestEntry {
 
 const requestsOf = new WeakMap<Page, RequestEntry[]>();
 
+/** The console lines of a tab kept for browser_console_messages. */
+const KEPT_MESSAGES = 500;
+
+interface ConsoleEntry {
+  type: string;
+  text: string;
+  /** How many times the tab's main frame had navigated when it came. */
+  page: number;
+}
+
+const consoleOf = new WeakMap<Page, { entries: ConsoleEntry[]; page: number }>();
+
+/** Keeps the tab's console lines and page errors, each marked with the page it came from. */
+export function watchConsole(page: Page): void {
+  const kept = { entries: [] as ConsoleEntry[], page: 0 };
+  consoleOf.set(page, kept);
+  const add = (type: string, text: string) => {
+    kept.entries.push({ type, text: cut(text), page: kept.page });
+    if (kept.entries.length > KEPT_MESSAGES) kept.entries.shift();
+  };
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) kept.page += 1;
+  });
+  page.on('console', (message) => add(message.type(), message.text()));
+  page.on('pageerror', (error) => add('pageerror', String(error.message)));
+}
+
 export function watchNetwork(page: Page): void {
   const kept: RequestEntry[] = [];
   requestsOf.set(page, kept);
@@ -96,23 +123,22 @@ const LEVEL_OF: Record<string, ConsoleLevel> = {
   verbose: 'debug',
 };
 
-export async function consoleMessages(
+export function consoleMessages(
   page: Page,
   { limit = 50, level = 'info', all = false }: { limit?: number; level?: ConsoleLevel; all?: boolean },
-): Promise<{ text: string }> {
-  const filter = { filter: all ? 'all' : 'since-navigation' } as const;
-  const [messages, errors] = await Promise.all([page.consoleMessages(filter), page.pageErrors(filter)]);
+): { text: string } {
+  const kept = consoleOf.get(page) ?? { entries: [], page: 0 };
   const most = CONSOLE_LEVELS.indexOf(level);
-  const matching = [
-    ...messages.map((message) => ({ type: message.type(), text: message.text() })),
-    ...errors.map((error) => ({ type: 'pageerror', text: String(error.message) })),
-  ].filter((entry) => CONSOLE_LEVELS.indexOf(LEVEL_OF[entry.type] ?? 'info') <= most);
+  const matching = kept.entries.filter(
+    (entry) =>
+      (all || entry.page === kept.page) && CONSOLE_LEVELS.indexOf(LEVEL_OF[entry.type] ?? 'info') <= most,
+  );
   const entries = matching.slice(-limit);
   const left = matching.length - entries.length;
   const since = all ? 'of the tab' : 'since the last navigation';
   const heading =
-    `${entries.length} newest console message${entries.length === 1 ? '' : 's'} ${since}, ${level} and more severe (page errors last).` +
+    `${entries.length} newest console message${entries.length === 1 ? '' : 's'} ${since}, ${level} and more severe.` +
     (left > 0 ? ` ${left} older left out: raise limit.` : '') +
     (all ? '' : ' Earlier pages: all: true.');
-  return { text: [heading, ...entries.map((entry) => `[${entry.type}] ${cut(entry.text)}`)].join('\n') };
+  return { text: [heading, ...entries.map((entry) => `[${entry.type}] ${entry.text}`)].join('\n') };
 }

@@ -3,7 +3,6 @@ import { refuseWhileOpen, unlessDialogOpens } from './page-dialogs';
 import { noteDownloadsSoFar } from './page-downloads';
 import { where } from './page-where';
 import type { AgentTabs, AnyPageTool, PageToolContext } from './tools/page-tool';
-import { watchTab } from './watch-tab';
 
 /**
  * Runs one page tool on the agent's tab. A dialog holds the page until it is answered: only the tools that say
@@ -16,9 +15,8 @@ export async function runPageTool(
   context: PageToolContext,
 ): Promise<PageAnswer> {
   if (tabs.current.isClosed()) {
-    // The person (or a page) closed the agent's tab: it goes on in another one.
-    tabs.current = tabs.current.context().pages()[0] ?? (await tabs.newTab());
-    watchTab(tabs.current);
+    // The person (or a page) closed the agent's tab: it goes on in another of its own.
+    tabs.current = tabs.list()[0] ?? (await tabs.newTab());
   }
   await noteDownloadsSoFar(tabs.downloads);
   const page = tabs.current;

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { watchDialogs } from './page-dialogs';
-import { watchNetwork } from './page-logs';
+import { watchConsole, watchNetwork } from './page-logs';
 import { refsOf } from './page-refs';
 
 const watched = new WeakSet<Page>();
@@ -12,4 +12,5 @@ export function watchTab(page: Page): void {
   refsOf(page);
   watchDialogs(page);
   watchNetwork(page);
+  watchConsole(page);
 }

@@ -29,6 +29,8 @@ export const Newest = z.optional(z.int().check(z.minimum(1), z.maximum(200)));
 export const PageCallInput = z.object({
   tool: z.string().check(z.maxLength(100)),
   args: z.record(z.string(), z.unknown()),
+  /** Which agent (MCP connection) calls: each works in tabs of its own. */
+  agent: z.optional(z.string().check(z.maxLength(200))),
 });
 export type PageCall = z.output<typeof PageCallInput>;
 

@@ -10,5 +10,5 @@ export const consoleMessages = definePageTool({
   input: { level: z.optional(z.enum(CONSOLE_LEVELS)), limit: Newest, all: z.optional(z.boolean()) },
   readOnly: true,
   whileDialogOpen: true,
-  run: (tab, args) => read(tab.current, args),
+  run: async (tab, args) => read(tab.current, args),
 });

@@ -7,10 +7,12 @@ import { ELEMENT_TIMEOUT_MS, type StepContext } from '../steps';
 /** How long one page tool may take in all: a navigation's 30 s, with room to connect. */
 const CALL_TIME_LIMIT_MS = 45_000;
 
-/** The agent's tabs in one session's browser: the one it acts on, how to open another, and its downloads. */
+/** One agent's tabs in a session's browser: the one it acts on, all of its own, and its downloads. */
 export interface AgentTabs {
   current: Page;
-  /** Opens a tab in the browser's default context, beside the person's. */
+  /** The agent's open tabs (its own and those their pages opened), in the order they opened. */
+  list(): Page[];
+  /** Opens a tab of the agent's in the browser's default context, beside the person's. */
   newTab(): Promise<Page>;
   downloads: AgentDownloads;
 }

@@ -4,7 +4,6 @@ import { z } from '../../../lib/api/zod';
 import { PageProblem } from '../../core/domain-errors';
 import { addressOf } from '../page-where';
 import { runStep } from '../steps';
-import { watchTab } from '../watch-tab';
 import { definePageTool, stepContext } from './page-tool';
 
 export const tabs = definePageTool({
@@ -18,7 +17,7 @@ export const tabs = definePageTool({
   },
   whileDialogOpen: true,
   async run(tab, { action, index, url }, context) {
-    const open = () => tab.current.context().pages();
+    const open = () => tab.list();
     const pick = (): Page => {
       const page = index === undefined ? tab.current : open()[index];
       if (!page) throw new PageProblem(`There is no tab ${index}; list the tabs to see their numbers.`);
@@ -26,15 +25,13 @@ export const tabs = definePageTool({
     };
     if (action === 'new') {
       tab.current = await tab.newTab();
-      watchTab(tab.current);
       if (url) await runStep({ action: 'goto', url }, stepContext(tab, context));
     } else if (action === 'select') {
       tab.current = pick();
-      watchTab(tab.current);
       await tab.current.bringToFront();
     } else if (action === 'close') {
       const closing = pick();
-      if (open().length === 1) throw new PageProblem('This is the browser’s last tab; it stays open.');
+      if (open().length === 1) throw new PageProblem('This is your last tab; it stays open.');
       await closing.close();
       if (closing === tab.current) tab.current = open()[0] as Page;
     }

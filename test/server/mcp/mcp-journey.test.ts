@@ -108,7 +108,7 @@ async function journey(transport: Transport, pick: number): Promise<void> {
     const read = await call(client, 'session_downloads', { session_id, file_id: download?.id });
     expect(read.content[1]).toMatchObject({ type: 'resource', resource: { text: REPORT } });
 
-    const consoleText = textOf(await call(client, 'browser_console_messages', { session_id }));
+    const consoleText = textOf(await call(client, 'browser_console_messages', { session_id, all: true }));
     expect(consoleText).toContain('[log] form sent by Grace');
     expect((await ok(client, 'stop_session', { session_id })).status).toBe('stopped');
   } finally {

@@ -47,6 +47,7 @@ const TOOLS = [
   'browser_handle_dialog',
   'browser_file_upload',
   'browser_console_messages',
+  'browser_find',
   'browser_network_requests',
   'session_downloads',
   'request_human',
