@@ -6,7 +6,7 @@ import type { AppEnv } from '../http/env';
 import { hourlyCount, rateLimitHeaders } from '../http/rate-limit';
 import { parseJson, readRawBody } from '../http/validate';
 import { batchTooLarge, mcpDoor } from './mcp-door';
-import { refusalAsResults } from './refusal-results';
+import { refusedCalls } from './refusal-results';
 import { buildMcpServer } from './server';
 import type { ToolContext } from './tool-kit';
 
@@ -43,11 +43,8 @@ export function mcpEndpoint(deps: AppDeps): Hono<AppEnv> {
   const door = mcpDoor(deps);
   app.post(MCP_PATH, async (c) => {
     const turnedAway = door(c.get('account'));
+    if (turnedAway) return refusedCalls(c.req.raw, turnedAway);
     const parsedBody = parseJson(await readRawBody(c));
-    if (turnedAway) {
-      const { detail } = (await turnedAway.clone().json()) as { detail: string };
-      return refusalAsResults(parsedBody, turnedAway, detail) ?? turnedAway;
-    }
     const tooMany = batchTooLarge(parsedBody);
     if (tooMany) return tooMany;
     const ctx: ToolContext = {

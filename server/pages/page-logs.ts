@@ -23,7 +23,7 @@ const KEPT_MESSAGES = 500;
 interface ConsoleEntry {
   type: string;
   text: string;
-  /** How many times the tab's main frame had navigated when it came. */
+  /** How many navigations the tab's main frame had started when it came. */
   page: number;
 }
 
@@ -37,8 +37,9 @@ export function watchConsole(page: Page): void {
     kept.entries.push({ type, text: cut(text), page: kept.page });
     if (kept.entries.length > KEPT_MESSAGES) kept.entries.shift();
   };
-  page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) kept.page += 1;
+  // A new page starts with its navigation's request, before any of its scripts can write to the console.
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) kept.page += 1;
   });
   page.on('console', (message) => add(message.type(), message.text()));
   page.on('pageerror', (error) => add('pageerror', String(error.message)));

@@ -1,3 +1,4 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_BATCH_MESSAGES, MCP_REQUESTS_PER_MINUTE } from '../../../server/mcp/mcp-door';
 import { serviceSuite } from '../../support/service-suite';
@@ -134,5 +135,23 @@ describe('MCP requests an account does not pay for', () => {
       /^An account may send 300 requests a minute to the MCP endpoint; the next one is possible in \d+ (seconds?|minutes?)\.$/,
     );
     expect((await postMcp(otherKey, { jsonrpc: '2.0', id: 0, method: 'ping' })).status).toBe(200);
+    // An agent's tool call over the limit is a tool result it can read: which limit, and when to try again.
+    const call = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'list_proxies', arguments: {} },
+    };
+    const toolRefused = await postMcp(key, call);
+    expect(toolRefused.status).toBe(200);
+    const answer = (await toolRefused.json()) as { id: number; result: CallToolResult };
+    expect(answer.id).toBe(7);
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(
+        /300 requests a minute to the MCP endpoint; the next one is possible in \d+/,
+      ),
+    });
   }, 60_000);
 });
