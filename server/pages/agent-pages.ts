@@ -14,6 +14,7 @@ import { reasonOf } from './sentences';
 import { targetIdOf } from './tab-target';
 import { pageToolNamed } from './tools';
 import { type AgentTabs, inputOf } from './tools/page-tool';
+import { tabInNewWindow } from './window-tab';
 
 /**
  * How long the agent's connection to a browser is kept after its last page tool. While it is open the session
@@ -94,7 +95,7 @@ export function createAgentPages(deps: {
   async function agentOf(row: SessionRow, entry: Held, key: string): Promise<Agent> {
     const known = entry.agents.get(key);
     if (known) return known;
-    const first = entry.agents.size === 0 ? entry.tab.page : await entry.tab.page.context().newPage();
+    const first = entry.agents.size === 0 ? entry.tab.page : await tabInNewWindow(entry.tab.page.context());
     const downloads = { list: () => downloadsOfSession(dataDir, row), reported: null };
     const agent = entry.agents.get(key) ?? { tabs: agentTabs(first, downloads), queue: Promise.resolve() };
     entry.agents.set(key, agent);

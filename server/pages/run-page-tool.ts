@@ -22,5 +22,8 @@ export async function runPageTool(
   const page = tabs.current;
   if (tool.whileDialogOpen) return tool.run(tabs, args, context);
   refuseWhileOpen(page);
+  // A tab its page opened took the front of the agent's window: the agent's tab is made visible again, since a
+  // hidden page runs no animation frame, and a click waits for one.
+  await page.bringToFront();
   return unlessDialogOpens(page, tool.run(tabs, args, context), () => where(page, 'A dialog opened.'));
 }

@@ -60,7 +60,7 @@ beforeAll(async () => {
     '/huge': HUGE_PAGE,
     '/logs': LOGS_PAGE,
   };
-  site = await servePages((path) => pages[path] ?? HOSTILE_PAGE);
+  site = await servePages((path) => pages[path.split('?')[0] ?? ''] ?? HOSTILE_PAGE);
   origin = site.origin;
   // Evaluations are ended after 3 s here rather than the default 20 s: the same limit, sooner.
   service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback', EVALUATE_TIMEOUT: '3' } });
