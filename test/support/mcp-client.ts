@@ -51,13 +51,18 @@ export async function startPageSession(
   return { id: session.id as string, cdpUrl: session.cdp_url as string };
 }
 
-/** The SDK's own Streamable HTTP client transport with a key; `seen` collects each response's RateLimit header. */
+/**
+ * The SDK's own Streamable HTTP client transport with a key; `seen` collects each response's RateLimit header.
+ * With `sessionId`, it is the same agent as the connection of that Mcp-Session-Id (its tabs, its refs).
+ */
 export function httpTransport(
   baseUrl: string,
   apiKey: string,
   seen: (string | null)[] = [],
+  sessionId?: string,
 ): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL('/v1/mcp', baseUrl), {
+    ...(sessionId ? { sessionId } : {}),
     requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
     fetch: async (input, init) => {
       const response = await fetch(input, init);

@@ -24,7 +24,8 @@ describe.skipIf(!bin)('two processes of a cluster', () => {
 
   it('is made through one process and answered through the other', async () => {
     const key = await cluster.first.createKey('enterprise');
-    const agent = await connect(httpTransport(cluster.first.baseUrl, key));
+    const toFirst = httpTransport(cluster.first.baseUrl, key);
+    const agent = await connect(toFirst);
     const profile = await ok(agent, 'create_profile', { name: 'Clustered shop' });
     const session = await ok(agent, 'start_session', { profile_id: profile.id, headless: true });
     const session_id = session.id as string;
@@ -56,7 +57,8 @@ describe.skipIf(!bin)('two processes of a cluster', () => {
     );
     expect(tookMs).toBeLessThan(2_000);
 
-    const agentOnSecond = await connect(httpTransport(cluster.second.baseUrl, key));
+    // The same agent (its Mcp-Session-Id) through the other process.
+    const agentOnSecond = await connect(httpTransport(cluster.second.baseUrl, key, [], toFirst.sessionId));
     const askingThere = call(agentOnSecond, 'request_human', {
       session_id,
       reason: 'approve',
@@ -72,7 +74,7 @@ describe.skipIf(!bin)('two processes of a cluster', () => {
       if (!second) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     if (!second) throw new Error('the request made on the second process never showed on the first');
-    // The same tab as the agent's first request: the agent's tab lives beside its browser.
+    // The same tab as the agent's first request: the agent's tab lives beside its browser, under its session id.
     expect(second.tab_id).toBe(request.tab_id);
     await onFirst('POST', `/v1/help-requests/${second.id}/answer`, {
       body: JSON.stringify({ outcome: 'choice', choice: 'Yes' }),

@@ -23,10 +23,10 @@ describe.skipIf(!bin)('MCP page tools across the processes of a cluster', () => 
   afterAll(() => site?.close());
 
   it('fills a form on a browser of one process through the other, refs and all', async () => {
-    const [onFirst, onSecond] = await Promise.all([
-      connect(httpTransport(cluster.first.baseUrl, key)),
-      connect(httpTransport(cluster.second.baseUrl, key)),
-    ]);
+    // One agent: its second connection, to the other process, carries the first one's Mcp-Session-Id.
+    const toFirst = httpTransport(cluster.first.baseUrl, key);
+    const onFirst = await connect(toFirst);
+    const onSecond = await connect(httpTransport(cluster.second.baseUrl, key, [], toFirst.sessionId));
     const profile = await ok(onFirst, 'create_profile', { name: 'Clustered agent' });
     const session = await ok(onFirst, 'start_session', { profile_id: profile.id, headless: true });
     const session_id = session.id as string;
