@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { allMatching, BulkActions } from '../../components/BulkActions';
-import { ConnectForm } from '../../components/ConnectForm';
 import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
 import { Outcome } from '../../components/Outcome';
 import { Problem } from '../../components/Problem';
@@ -38,7 +37,7 @@ export function Manager() {
     return (
       <main>
         <h1>{t('managerTitle')}</h1>
-        <ConnectForm serviceUrl={saved.serviceUrl} onConnecting={() => undefined} onDone={() => undefined} />
+        <p>{t('managerNeedsKey')}</p>
       </main>
     );
   return <Table />;
@@ -57,7 +56,6 @@ function Table() {
   const [editing, setEditing] = useState<{ id: string; field: EditableField } | null>(null);
   const [edits, setEdits] = useState<Edit[]>([]);
   const [outcome, setOutcome] = useState('');
-  const [dropped, setDropped] = useState<File | null>(null);
   const saving = useTask();
   const search = useRef<HTMLInputElement>(null);
   useSearchKey(search, true);
@@ -96,7 +94,6 @@ function Table() {
         <SheetTools
           filter={filter}
           picked={picked}
-          dropped={dropped}
           onImported={(said) => {
             setOutcome(said);
             pages.reload();
@@ -109,16 +106,7 @@ function Table() {
           <Shortcuts />
         </details>
       </header>
-      <main
-        class="manager"
-        onDragOver={(event) => event.preventDefault()}
-        onDrop={(event) => {
-          const file = event.dataTransfer?.files[0];
-          if (!file) return;
-          event.preventDefault();
-          setDropped(file);
-        }}
-      >
+      <main class="manager">
         <ServiceDownBanner />
         <div class="bar">
           <span role="status" class="grow" aria-busy={pages.busy}>

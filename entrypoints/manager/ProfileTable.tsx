@@ -17,9 +17,6 @@ function rowOf(target: EventTarget | null): number | undefined {
   return index >= 2 ? index - 2 : undefined;
 }
 
-/** Rows a Page Up or Page Down moves. */
-const PAGE_ROWS = 20;
-
 interface TableProps {
   rows: Profile[];
   /** Every profile the filter matches; the rows not read yet are empty space until scrolled to. */
@@ -39,8 +36,8 @@ interface TableProps {
 }
 
 /**
- * Every profile in a table that draws only the rows on screen. Arrows, Home, End and the page keys move the current
- * row (Shift with them selects the range), Space selects it, Enter opens its menu and F2 edits its name.
+ * Every profile in a table that draws only the rows on screen. Arrows, Home and End move the current row (Shift with
+ * them selects the range), Space selects it, Enter opens its menu (which edits its cells).
  */
 export function ProfileTable(props: TableProps) {
   const { rows, total, layout, selection, onSelection } = props;
@@ -85,12 +82,9 @@ export function ProfileTable(props: TableProps) {
     if ((event.target as HTMLElement).closest('input, .menu-items, .confirm')) return;
     // The keys act on the row that has the focus.
     const current = rowOf(event.target) ?? 0;
-    const row = rows[current];
     const moves: Record<string, number> = {
       ArrowUp: current - 1,
       ArrowDown: current + 1,
-      PageUp: current - PAGE_ROWS,
-      PageDown: current + PAGE_ROWS,
       Home: 0,
       End: rows.length - 1,
     };
@@ -99,15 +93,12 @@ export function ProfileTable(props: TableProps) {
     else if (event.key === ' ') onSelection(toggleRow(selection, ids, current));
     else if (event.key === 'Enter')
       (event.target as HTMLElement).closest('tr')?.querySelector<HTMLElement>('.menu > button')?.click();
-    else if (event.key === 'F2' && row) props.onEdit({ id: row.id, field: 'name' });
     else if (event.key === 'Escape') onSelection(NOTHING);
     else return;
     event.preventDefault();
   }
 
   const tableWidth = columns.reduce((sum, column) => sum + widthOf(layout, column), 0);
-  const allSelected =
-    selection.all || (rows.length > 0 && rows.length === total && selection.ids.size === total);
   return (
     <div
       class="table-box"
@@ -135,7 +126,7 @@ export function ProfileTable(props: TableProps) {
           onLayout={props.onLayout}
           sort={props.sort}
           onSort={props.onSort}
-          allShown={allSelected}
+          allShown={selection.all}
           onAllShown={(on) => onSelection(on ? { ids: new Set(), all: true, anchor: null } : NOTHING)}
         />
         <tbody onKeyDown={onKeyDown} onFocusIn={(event) => setCurrent(rowOf(event.target) ?? current)}>

@@ -12,32 +12,25 @@ import { previewSheet, type SheetPreview, sheetOf } from './sheet-preview';
 const NAMED_FAILURES = 10;
 
 /**
- * Import a CSV sheet (chosen, or dropped on the page: `dropped`) after a preview of its first rows and their
+ * Import a CSV sheet after a preview of its first rows and their
  * problems; export the filter's profiles, or the selection's, as a sheet the import takes back.
  */
 export function SheetTools({
   filter,
   picked,
-  dropped,
   onImported,
 }: {
   filter: ProfileFilter;
   /** The profiles selected one by one, exported instead of the filter's when there are some. */
   picked: Profile[];
-  dropped: File | null;
   onImported: (outcome: string) => void;
 }) {
   const [file, setFile] = useState<{ name: string; text: string; preview: SheetPreview } | null>(null);
-  const [seen, setSeen] = useState<File | null>(null);
   const task = useTask();
   const read = async (chosen: File) => {
     const text = await chosen.text();
     setFile({ name: chosen.name, text, preview: previewSheet(text) });
   };
-  if (dropped && dropped !== seen) {
-    setSeen(dropped);
-    void read(dropped);
-  }
 
   async function importSheet(text: string) {
     const reply = await task.run(() => connector.send({ type: 'profiles.import', text }));

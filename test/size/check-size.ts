@@ -41,8 +41,8 @@ import { runWxt } from '../../scripts/wxt';
 // it was on its way (a save's answer, an event), and sessions heard of on the event stream are read for their
 // DevTools address: 26,598 bytes with the second alone, 26,720 with both (gzip -9 of the built background.js).
 // The manager (issue 53), a table of every profile in a tab, has its own page and budget: it loads the popup's one
-// script (39,321 bytes) for the components they share, and its own (6,688 bytes, with CSV import and export):
-// 46,009 bytes of 46,080 (gzip -9 of the built chunks).
+// script (39,489 bytes) for the components they share, and its own (6,532 bytes, with CSV import and export):
+// 46,021 bytes of 46,080 (gzip -9 of the built chunks). What the popup grows by, the manager grows by too.
 const BUDGETS_KB = { popup: 39, background: 27, dashboard: 30, manager: 45 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
