@@ -66,6 +66,26 @@ export function tabControls(cdp: CdpSession, egressRefusalOf: (host: string) => 
     await historyOnce(tab, (back) => !moved(back));
   }
 
+  /** The host of the page the tab is on, as far as it came (the end of a redirect), or null. */
+  async function landedHost(tab: string): Promise<string | null> {
+    const now = await history(tab).catch(() => null);
+    const landed = now?.entries[now.currentIndex]?.url;
+    return landed && URL.canParse(landed) ? new URL(landed).hostname : null;
+  }
+
+  /**
+   * The policy's sentence for the first of `hosts` it refused, each also without a final dot (`localhost.` is
+   * `localhost`): the relay answered the browser 403, so the navigation itself did not fail.
+   */
+  function refusalOfAny(hosts: (string | null)[]): string | null {
+    for (const host of hosts.filter((each) => each !== null))
+      for (const name of new Set([host, host.replace(/\.$/, '')])) {
+        const refusal = egressRefusalOf(name);
+        if (refusal !== null) return refusal;
+      }
+    return null;
+  }
+
   return {
     /** Opens `typed` in the tab: null when it opened, else the sentence that says why not. */
     async open(tab: string, typed: string): Promise<string | null> {
@@ -76,7 +96,7 @@ export function tabControls(cdp: CdpSession, egressRefusalOf: (host: string) => 
       const { errorText } = (await cdp.send('Page.navigate', { url: url.href }, tab)) as {
         errorText?: string;
       };
-      const refusal = egressRefusalOf(url.hostname);
+      const refusal = refusalOfAny([url.hostname, await landedHost(tab)]);
       if (!errorText && refusal === null) return null;
       await returnTo(tab, before).catch(() => {});
       return refusal ?? `${url.host} could not be opened (${errorText}).`;

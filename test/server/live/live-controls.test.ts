@@ -86,6 +86,31 @@ describe('the live view’s controls', () => {
     viewer.end();
   });
 
+  it('tells a refusal at the end of a redirect, or of a host written with a final dot, as a refusal', async () => {
+    const refusal = 'The service’s network policy does not let this session reach 127.0.0.1.';
+    const egressRefusalOf = (host: string) => (host === '127.0.0.1' || host === 'localhost' ? refusal : null);
+    // The shop redirected to 127.0.0.1; the relay answered the browser 403, so the navigation itself succeeded.
+    const redirected = fakeDevtools({
+      ...TWO_TABS,
+      'Page.getNavigationHistory': { currentIndex: 0, entries: [{ id: 7, url: 'http://127.0.0.1:9122/' }] },
+    });
+    const link = fakeLink();
+    const viewer = await startViewer(redirected.devtools, 'control', link, { egressRefusalOf });
+    viewer.receive(JSON.stringify({ type: 'navigate', url: 'http://shop.example/to-loopback' }));
+    viewer.receive(JSON.stringify({ type: 'navigate', url: 'http://localhost.:9122/' }));
+    await vi.waitFor(
+      () => expect(link.sent.filter((message) => message.type === 'navigated')).toHaveLength(2),
+      {
+        timeout: 15_000,
+      },
+    );
+    expect(link.sent.filter((message) => message.type === 'navigated')).toEqual([
+      { type: 'navigated', refusal },
+      { type: 'navigated', refusal },
+    ]);
+    viewer.end();
+  });
+
   it.each(CONTROLS)(
     'refuses $type from a view-only viewer: closed, and nothing reaches the browser',
     async (message) => {
