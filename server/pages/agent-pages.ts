@@ -45,7 +45,8 @@ interface Agent {
 /** The service's connection to a session's browser, and the agents acting on it, each in tabs of its own. */
 interface Held {
   tab: OpenTab;
-  agents: Map<string, Agent>;
+  /** Each agent's, by its key; a promise, so that two first calls of one agent open one tab. */
+  agents: Map<string, Promise<Agent>>;
   quiet?: NodeJS.Timeout;
   closed: AbortController;
 }
@@ -92,20 +93,25 @@ export function createAgentPages(deps: {
   }
 
   /** The agent's tabs: the connection's first tab for the first agent, a new one for each other. */
-  async function agentOf(row: SessionRow, entry: Held, key: string): Promise<Agent> {
+  function agentOf(row: SessionRow, entry: Held, key: string): Promise<Agent> {
     const known = entry.agents.get(key);
     if (known) return known;
-    const first = entry.agents.size === 0 ? entry.tab.page : await tabInNewWindow(entry.tab.page.context());
-    const downloads = { list: () => downloadsOfSession(dataDir, row), reported: null };
-    const agent = entry.agents.get(key) ?? { tabs: agentTabs(first, downloads), queue: Promise.resolve() };
-    entry.agents.set(key, agent);
-    return agent;
+    const isFirst = entry.agents.size === 0;
+    const made = (async () => {
+      const first = isFirst ? entry.tab.page : await tabInNewWindow(entry.tab.page.context());
+      const downloads = { list: () => downloadsOfSession(dataDir, row), reported: null };
+      return { tabs: agentTabs(first, downloads), queue: Promise.resolve() };
+    })();
+    entry.agents.set(key, made);
+    made.catch(() => entry.agents.delete(key));
+    return made;
   }
 
   async function release(sessionId: string, entry: Held): Promise<void> {
     forget(sessionId, entry);
     held.delete(sessionId);
-    const others = [...entry.agents.values()].flatMap((agent) => agent.tabs.list());
+    const agents = await Promise.allSettled(entry.agents.values());
+    const others = agents.flatMap((agent) => (agent.status === 'fulfilled' ? agent.value.tabs.list() : []));
     await Promise.all(
       others.filter((page) => page !== entry.tab.page).map((page) => page.close().catch(() => {})),
     );
