@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock';
 import { NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import { findBatch, insertBatch, latestRunsOfBatch, listBatches } from '../store/batches';
+import type { Holder } from '../store/leases';
 import { type Page, toPage } from '../store/pagination';
 import { everything } from '../store/scope';
 import { toBatch } from './batch-summary';
@@ -22,6 +23,7 @@ export type BatchItem = { id: string; runId: string } | { id: string; error: unk
 export async function queueBatch(
   { db, clock, automation }: BatchDeps,
   accountId: string,
+  holder: Holder,
   profileIds: string[],
   script: Script,
   name: string | null,
@@ -31,7 +33,7 @@ export async function queueBatch(
   for (const id of profileIds) {
     const body = { profile_id: id, script, ...(name ? { name } : {}) };
     try {
-      const run = await automation.enqueue(everything(accountId), body, async () => {}, batchId);
+      const run = await automation.enqueue(everything(accountId), holder, body, async () => {}, batchId);
       items.push({ id, runId: run.id });
     } catch (error) {
       items.push({ id, error });
@@ -62,13 +64,18 @@ export async function readBatches(
 }
 
 /** Queues again, in the same batch, the script of each profile whose latest run in it failed. */
-export async function retryFailed(deps: BatchDeps, accountId: string, id: string): Promise<Batch> {
+export async function retryFailed(
+  deps: BatchDeps,
+  accountId: string,
+  holder: Holder,
+  id: string,
+): Promise<Batch> {
   if (!(await findBatch(deps.db, accountId, id))) throw new NotFound('batch');
   for (const run of await latestRunsOfBatch(deps.db, id, 'failed')) {
     const body = { profile_id: run.profile_id, script: run.script, ...(run.name ? { name: run.name } : {}) };
     // A profile deleted since is left failed: its run has nothing to run on.
     await deps.automation
-      .enqueue(everything(accountId), body, async () => {}, id)
+      .enqueue(everything(accountId), holder, body, async () => {}, id)
       .catch((error: unknown) => {
         if (!(error instanceof NotFound)) throw error;
       });

@@ -41,7 +41,8 @@ export async function sessionFor(
   if (live?.status === 'running') return { session: live, owned: false };
   if (run.session_id) return { error: 'The session stopped before this run could start.' };
   try {
-    return { session: await sessions.start(run.account_id, run.profile_id), owned: true };
+    const holder = { id: run.holder_id ?? run.account_id, name: run.holder_name ?? 'a run' };
+    return { session: await sessions.start(run.account_id, run.profile_id, holder), owned: true };
   } catch (error) {
     if (isNoRoom(error)) return { noRoom: true };
     const detail = isDomainError(error) ? error.message : 'its browser could not be started';

@@ -10,6 +10,7 @@ import type { Handoff } from '../handoff/handoff';
 import type { Served } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
 import type { ClusterSeat } from '../sessions/parts';
+import type { Holder } from '../store/leases';
 import { waitForRoom } from '../store/room-waits';
 import {
   executorOfProfile,
@@ -50,6 +51,7 @@ export interface RunScheduler {
    */
   enqueue(
     reader: Reader,
+    holder: Holder,
     body: RunCreate,
     record: (run: AutomationRun, tx: Queryable) => Promise<unknown>,
     batchId?: string,
@@ -138,7 +140,7 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
     reconcile: recovery.reconcile,
     sweepOrphans: recovery.sweepOrphans,
 
-    async enqueue(reader, body, record, batchId) {
+    async enqueue(reader, holder, body, record, batchId) {
       const accountId = reader.id;
       const profileId = await targetProfile(db, reader, body);
       const row = await events.writeWithEvents(async (tx, emit) => {
@@ -152,6 +154,7 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
           script: body.script,
           nodeId: executor,
           batchId: batchId ?? null,
+          holder,
         });
         await emit(accountId, 'run.queued', runEventData(toRun(inserted)));
         await record(toRun(inserted), tx);

@@ -30,6 +30,7 @@ export function backgroundJobs(deps: AppDeps): Job[] {
     deps.handoff.expiry,
     deps.membership.heartbeats,
     { name: 'sessions', start: () => sessions.reconcile(), stop: () => sessions.stopAll('service_shutdown') },
+    sessions.leases,
     { name: 'automation runs', start: () => automation.reconcile(), stop: () => automation.drain() },
     // Agents' tabs close before their browsers stop.
     { name: 'agent pages', stop: () => deps.pages.releaseAll() },

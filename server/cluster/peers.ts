@@ -5,6 +5,7 @@ import type { CurrentPage } from '../../lib/api/schemas/sessions';
 import { fromWire, Unavailable, type WireError } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
+import type { Holder } from '../store/leases';
 import { findNode, nodesWithRoom, type PeerNode } from '../store/nodes';
 import type { SessionRow, StopReason } from '../store/sessions';
 
@@ -22,7 +23,12 @@ const GLANCE_TIMEOUT_MS = 3_000;
 /** What a node asks of the other nodes: to start, stop or cancel what runs there. */
 export interface Peers {
   /** Starts the session on another node with room: its id, or null when no other node has room. */
-  startElsewhere(accountId: string, profileId: string, headless: boolean): Promise<string | null>;
+  startElsewhere(
+    accountId: string,
+    profileId: string,
+    holder: Holder,
+    headless: boolean,
+  ): Promise<string | null>;
   /** Stops a session another node runs; false when that node has left (nobody holds its browser). */
   stopElsewhere(row: SessionRow, reason: StopReason): Promise<boolean>;
   /** Tells the node that runs a run to cancel it; false when that node has left. */
@@ -31,7 +37,11 @@ export interface Peers {
    * Reads (`change` null) or writes a profile's cookies on the node that runs its session: the cookies, or how
    * many were taken; null when that node has left.
    */
-  cookiesElsewhere(row: SessionRow, change: CookieChange | null): Promise<Cookie[] | number | null>;
+  cookiesElsewhere(
+    row: SessionRow,
+    change: CookieChange | null,
+    holder: Holder,
+  ): Promise<Cookie[] | number | null>;
   /** Performs an agent's page tool on the node that runs the session's browser; null when that node has left. */
   pageElsewhere(row: SessionRow, call: PageCall): Promise<PageAnswer | null>;
   /**
@@ -109,14 +119,14 @@ export function createPeers(deps: { db: Database; nodeId: string; authKey: strin
   }
 
   return {
-    async startElsewhere(accountId, profileId, headless) {
+    async startElsewhere(accountId, profileId, holder, headless) {
       for (const node of await nodesWithRoom(db, nodeId)) {
         let response: Response;
         try {
           response = await post(
             node,
             '/internal/sessions',
-            { account_id: accountId, profile_id: profileId, headless },
+            { account_id: accountId, profile_id: profileId, holder, headless },
             START_TIMEOUT_MS,
           );
         } catch (error) {
@@ -137,9 +147,9 @@ export function createPeers(deps: { db: Database; nodeId: string; authKey: strin
       return (await askNode(row.node_id, path, { account_id: row.account_id, reason })) !== null;
     },
 
-    async cookiesElsewhere(row, change) {
+    async cookiesElsewhere(row, change, holder) {
       const path = `/internal/profiles/${row.profile_id}/cookies`;
-      const answer = await askNode(row.node_id, path, { account_id: row.account_id, change });
+      const answer = await askNode(row.node_id, path, { account_id: row.account_id, change, holder });
       return answer && (answer as { answer: Cookie[] | number }).answer;
     },
 

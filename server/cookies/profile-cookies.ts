@@ -4,6 +4,7 @@ import type { CookieChange, Peers } from '../cluster/peers';
 import { Conflict, NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
+import type { Holder } from '../store/leases';
 import { getProfile } from '../store/profiles';
 import type { Reader } from '../store/scope';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
@@ -11,9 +12,16 @@ import { readBrowserCookies, writeBrowserCookies } from './browser-cookies';
 
 /** A profile's cookies, read and written in its browser whether or not its session runs. */
 export interface ProfileCookies {
-  read(reader: Reader, profileId: string): Promise<Cookie[]>;
+  /** `holder`: who a browser started for it holds the profile for, while it reads or writes. */
+  read(reader: Reader, profileId: string, holder: Holder): Promise<Cookie[]>;
   /** Answers how many were taken: a stopped profile does not keep cookies without an expiry. */
-  write(reader: Reader, profileId: string, cookies: Cookie[], replace: boolean): Promise<number>;
+  write(
+    reader: Reader,
+    profileId: string,
+    holder: Holder,
+    cookies: Cookie[],
+    replace: boolean,
+  ): Promise<number>;
 }
 
 export function createProfileCookies(deps: {
@@ -31,6 +39,7 @@ export function createProfileCookies(deps: {
   async function inBrowser(
     reader: Reader,
     profileId: string,
+    holder: Holder,
     change: CookieChange | null,
   ): Promise<Cookie[] | number> {
     if (!(await getProfile(db, reader, profileId))) throw new NotFound('profile');
@@ -40,7 +49,7 @@ export function createProfileCookies(deps: {
       const devtools = sessions.devtoolsOf(live.id);
       const answer = devtools
         ? await apply(devtools, change, true)
-        : await peers.cookiesElsewhere(live, change);
+        : await peers.cookiesElsewhere(live, change, holder);
       if (answer !== null) return answer;
     }
     if (live && (LIVE_SESSION_STATUSES as readonly string[]).includes(live.status))
@@ -49,7 +58,7 @@ export function createProfileCookies(deps: {
         `The profile’s session is ${live.status === 'running' ? 'being taken over' : live.status}; try again in a moment.`,
         live.id,
       );
-    const started = await sessions.startForCookies(accountId, profileId);
+    const started = await sessions.startForCookies(accountId, profileId, holder);
     try {
       const devtools = sessions.devtoolsOf(started.id);
       if (!devtools) throw new Error(`session ${started.id} has no browser right after it started`);
@@ -60,9 +69,9 @@ export function createProfileCookies(deps: {
   }
 
   return {
-    read: async (reader, profileId) => (await inBrowser(reader, profileId, null)) as Cookie[],
-    write: async (reader, profileId, cookies, replace) =>
-      (await inBrowser(reader, profileId, { cookies, replace })) as number,
+    read: async (reader, profileId, holder) => (await inBrowser(reader, profileId, holder, null)) as Cookie[],
+    write: async (reader, profileId, holder, cookies, replace) =>
+      (await inBrowser(reader, profileId, holder, { cookies, replace })) as number,
   };
 }
 

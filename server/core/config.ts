@@ -77,6 +77,11 @@ export interface Limits {
   maxArtifactBytes: number;
   /** The most a profile's saved browser data may hold unpacked (PROFILE_STATE_MAX_BYTES); 0 saves none. */
   maxProfileStateBytes: number;
+  /**
+   * How long a profile's lease outlives its node's last renewal (PROFILE_LEASE_TTL): a lost node's profiles are
+   * free again after it. Renewed three times within it.
+   */
+  leaseTtlMs: number;
 }
 
 export interface WebhookSettings {
@@ -143,6 +148,7 @@ const environment = z.object({
   MAX_BROWSERS: countOr(defaultMaxBrowsers),
   ENTERPRISE_MAX_SESSIONS: countOr(50),
   SESSION_IDLE_TIMEOUT: secondsOr(900, 0),
+  PROFILE_LEASE_TTL: secondsOr(30),
   EVALUATE_TIMEOUT: secondsOr(20),
   MAX_STEP_OUTPUT_BYTES: countOr(2 ** 20),
   MAX_RUN_OUTPUT_BYTES: countOr(4 * 2 ** 20),
@@ -207,6 +213,7 @@ function toConfig(variables: z.output<typeof environment>, env: NodeJS.ProcessEn
       // 50 MiB on a shared PostgreSQL. Off on the embedded database: only this data dir can use it, so its folders
       // are always the latest, and PGlite took 17 s to store 30 MB, its one connection held meanwhile.
       maxProfileStateBytes: variables.PROFILE_STATE_MAX_BYTES ?? (databaseUrl !== null ? 50 * 2 ** 20 : 0),
+      leaseTtlMs: variables.PROFILE_LEASE_TTL,
     },
     signup: variables.SIGNUP,
     events: { heartbeatMs: variables.EVENT_HEARTBEAT },

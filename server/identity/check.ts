@@ -4,6 +4,7 @@ import type { Config } from '../core/config';
 import { Conflict, NotFound } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
+import type { Holder } from '../store/leases';
 import { getProfileLaunchSettings } from '../store/profiles';
 import {
   findSessionOfProfile,
@@ -27,7 +28,7 @@ export interface IdentityCheckDeps {
 
 /** What the check asks of the sessions (the session manager has it): start one here, reach its browser, stop it. */
 export interface CheckSessions {
-  startHere(accountId: string, profileId: string, headless: boolean): Promise<SessionRow>;
+  startHere(accountId: string, profileId: string, holder: Holder, headless: boolean): Promise<SessionRow>;
   devtoolsOf(sessionId: string): CdpMultiplexer | null;
   stop(row: SessionRow, reason: StopReason): Promise<unknown>;
 }
@@ -40,11 +41,12 @@ export async function checkIdentity(
   deps: IdentityCheckDeps,
   accountId: string,
   profileId: string,
+  holder: Holder,
 ): Promise<IdentityCheck> {
   const { db, sessions } = deps;
   const latest = await findSessionOfProfile(db, accountId, profileId);
   const live = latest && isLive(latest) ? latest : null;
-  const session = live ?? (await sessions.startHere(accountId, profileId, true));
+  const session = live ?? (await sessions.startHere(accountId, profileId, holder, true));
   try {
     const devtools = sessions.devtoolsOf(session.id);
     if (!devtools)

@@ -49,7 +49,7 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
       advertised: AdvertisedRun,
     },
     async (body) => {
-      const queued = await deps.automation.enqueue(ctx.account, body, async () => {});
+      const queued = await deps.automation.enqueue(ctx.account, ctx.account.member, body, async () => {});
       const row = await findRun(deps.db, ctx.account, queued.id);
       if (!row) throw new Error(`run ${queued.id} vanished after it was queued`);
       const deadline = Date.now() + (body.script.timeout_ms ?? DEFAULT_RUN_TIMEOUT_MS) + QUEUE_ALLOWANCE_MS;

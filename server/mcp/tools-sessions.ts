@@ -51,7 +51,10 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     async ({ profile_id, headless }) => {
       await requireInScope(deps.db, ctx.account, profile_id);
       return {
-        structured: sessions.view(await sessions.start(ctx.account.id, profile_id, headless), origin),
+        structured: sessions.view(
+          await sessions.start(ctx.account.id, profile_id, ctx.account.member, headless),
+          origin,
+        ),
       };
     },
   );
@@ -86,7 +89,9 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
       input: z.object({ profile_id: Id }),
       annotations: { readOnlyHint: true },
     },
-    async ({ profile_id }) => ({ structured: { cookies: await deps.cookies.read(ctx.account, profile_id) } }),
+    async ({ profile_id }) => ({
+      structured: { cookies: await deps.cookies.read(ctx.account, profile_id, ctx.account.member) },
+    }),
   );
 
   addTool(
@@ -104,7 +109,13 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
       }),
     },
     async ({ profile_id, cookies, replace }) => {
-      const imported = await deps.cookies.write(ctx.account, profile_id, cookies, replace === true);
+      const imported = await deps.cookies.write(
+        ctx.account,
+        profile_id,
+        ctx.account.member,
+        cookies,
+        replace === true,
+      );
       return {
         structured: {
           imported,

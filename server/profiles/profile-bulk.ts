@@ -14,6 +14,7 @@ import type { EventLog } from '../events/event-log';
 import type { RoomQueue } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
 import type { Actor } from '../store/accounts';
+import type { Holder } from '../store/leases';
 import { ownProfileIds, selectProfileIds } from '../store/profile-bulk';
 import { everything, type Reader } from '../store/scope';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
@@ -62,11 +63,12 @@ export async function actOnProfiles(
 ): Promise<BulkDone> {
   mustMay(actor.role, BULK_ACTS[request.action]);
   const selected = await selectionIds(deps.db, actor, request.select, request.action);
-  if (!actor.scope) return actOnSelection(deps, actor.id, selected, request);
+  if (!actor.scope) return actOnSelection(deps, actor.id, actor.member, selected, request);
   const visible = await ownProfileIds(deps.db, actor, selected);
   const done = await actOnSelection(
     deps,
     actor.id,
+    actor.member,
     selected.filter((id) => visible.has(id)),
     request,
   );
@@ -81,6 +83,7 @@ export async function actOnProfiles(
 async function actOnSelection(
   deps: BulkDeps,
   accountId: string,
+  holder: Holder,
   ids: string[],
   request: BulkRequest,
 ): Promise<BulkDone> {
@@ -107,14 +110,21 @@ async function actOnSelection(
       };
     }
     case 'run': {
-      const { batchId, items } = await queueBatch(deps, accountId, ids, request.script, request.name ?? null);
+      const { batchId, items } = await queueBatch(
+        deps,
+        accountId,
+        holder,
+        ids,
+        request.script,
+        request.name ?? null,
+      );
       const outcomes = items.map((item) => ('runId' in item ? { id: item.id, runId: item.runId } : item));
       return { selected: ids.length, outcomes, batchId };
     }
     case 'start':
       return { selected: ids.length, outcomes: await startOrWait(deps, accountId, ids, request.headless) };
     default:
-      return { selected: ids.length, outcomes: await eachProfile(deps, accountId, ids, request) };
+      return { selected: ids.length, outcomes: await eachProfile(deps, accountId, holder, ids, request) };
   }
 }
 
@@ -122,6 +132,7 @@ async function actOnSelection(
 async function eachProfile(
   deps: BulkDeps,
   accountId: string,
+  holder: Holder,
   ids: string[],
   request: Extract<BulkRequest, { action: 'stop' | 'delete' | 'export_cookies' }>,
 ): Promise<BulkOutcome[]> {
@@ -140,7 +151,7 @@ async function eachProfile(
           await deleteOwnProfile(deps, everything(accountId), id, request.force === true);
           return { id };
         case 'export_cookies':
-          return { id, cookies: await deps.cookies.read(everything(accountId), id) };
+          return { id, cookies: await deps.cookies.read(everything(accountId), id, holder) };
       }
     } catch (error) {
       return { id, error };

@@ -18,7 +18,7 @@ const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 /** Queues a run of the caller's account and answers it where to follow it (the answer kept for a retried key). */
 async function queueRun(c: Context<AppEnv>, automation: RunScheduler, body: RunCreate, keep: Keep) {
   let kept: Answer | undefined;
-  await automation.enqueue(c.get('account'), body, async (queued, tx) => {
+  await automation.enqueue(c.get('account'), c.get('account').member, body, async (queued, tx) => {
     kept = await keep(tx, queued, { Location: runLocation(queued.id) });
   });
   // enqueue stores the run with its `record` callback, in the run's transaction, before it returns.
@@ -94,7 +94,10 @@ export const automationRoutes: Route[] = [
   }),
 
   route('retryBatch', async (c, { params, status }, deps) => {
-    return c.json(await retryFailed(deps, c.get('account').id, params.id), status);
+    return c.json(
+      await retryFailed(deps, c.get('account').id, c.get('account').member, params.id),
+      status,
+    );
   }),
 
   route('exportBatch', async (c, { params, query, status }, { db }) => {

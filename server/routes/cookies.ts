@@ -24,7 +24,7 @@ export const cookieRoutes: Route[] = [
   route(
     'getProfileCookies',
     async (c, { params, query, status }, { cookies }) => {
-      const jar = await cookies.read(c.get('account'), params.id);
+      const jar = await cookies.read(c.get('account'), params.id, c.get('account').member);
       if (!wantsCookieFile(query.format, c.req.header('accept'))) return c.json(jar, status);
       return c.text(toCookieFile(jar), status, { 'Content-Type': 'text/plain; charset=utf-8' });
     },
@@ -35,7 +35,13 @@ export const cookieRoutes: Route[] = [
     'putProfileCookies',
     async (c, { params, query, body, status }, { cookies }) => {
       const replace = query.replace === 'true';
-      const imported = await cookies.write(c.get('account'), params.id, body, replace);
+      const imported = await cookies.write(
+        c.get('account'),
+        params.id,
+        c.get('account').member,
+        body,
+        replace,
+      );
       return c.json(
         { imported, session_cookies_not_kept: body.length - imported, replaced: replace },
         status,

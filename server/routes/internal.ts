@@ -16,7 +16,13 @@ import type { SessionManager } from '../sessions/manager';
 import { everything } from '../store/scope';
 import { findSession } from '../store/sessions';
 
-const StartHere = z.object({ account_id: z.string(), profile_id: z.string(), headless: z.boolean() });
+const Holder = z.object({ id: z.string(), name: z.string() });
+const StartHere = z.object({
+  account_id: z.string(),
+  profile_id: z.string(),
+  holder: Holder,
+  headless: z.boolean(),
+});
 const StopHere = z.object({ account_id: z.string(), reason: StopReason });
 const CancelHere = z.object({ account_id: z.string() });
 const PageHere = z.object({ account_id: z.string(), call: PageCallInput });
@@ -24,6 +30,7 @@ const GlanceHere = z.object({ account_id: z.string(), what: z.enum(['page', 'thu
 const CookiesHere = z.object({
   account_id: z.string(),
   change: z.nullable(z.object({ cookies: CookieList, replace: z.boolean() })),
+  holder: Holder,
 });
 
 /**
@@ -50,7 +57,7 @@ export function internalRoutes(deps: {
     '/sessions',
     answering(async (c) => {
       const body = StartHere.parse(await c.req.json());
-      const row = await sessions.startHere(body.account_id, body.profile_id, body.headless);
+      const row = await sessions.startHere(body.account_id, body.profile_id, body.holder, body.headless);
       return c.json({ session_id: row.id }, 201);
     }),
   );
@@ -86,11 +93,11 @@ export function internalRoutes(deps: {
   app.post(
     '/profiles/:id/cookies',
     answering(async (c) => {
-      const { account_id, change } = CookiesHere.parse(await c.req.json());
+      const { account_id, change, holder } = CookiesHere.parse(await c.req.json());
       const profileId = c.req.param('id') ?? '';
       const answer = change
-        ? await cookies.write(everything(account_id), profileId, change.cookies, change.replace)
-        : await cookies.read(everything(account_id), profileId);
+        ? await cookies.write(everything(account_id), profileId, holder, change.cookies, change.replace)
+        : await cookies.read(everything(account_id), profileId, holder);
       return c.json({ answer });
     }),
   );

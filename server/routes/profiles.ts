@@ -60,7 +60,7 @@ export const profileRoutes: Route[] = [
 
   route('checkProfileIdentity', async (c, { params, status }, deps) => {
     await requireInScope(deps.db, c.get('account'), params.id);
-    return c.json(await checkIdentity(deps, c.get('account').id, params.id), status);
+    return c.json(await checkIdentity(deps, c.get('account').id, params.id, c.get('account').member), status);
   }),
 
   route('deleteProfile', async (c, { params, query, status }, deps) => {

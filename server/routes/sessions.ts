@@ -51,7 +51,12 @@ export const sessionRoutes: Route[] = [
 
   route('startSession', async (c, { body, status }, { db, sessions }) => {
     await requireInScope(db, c.get('account'), body.profile_id);
-    const row = await sessions.start(c.get('account').id, body.profile_id, body.headless);
+    const row = await sessions.start(
+      c.get('account').id,
+      body.profile_id,
+      c.get('account').member,
+      body.headless,
+    );
     return c.json(sessions.view(row, originOf(c)), status, { Location: `/v1/sessions/${row.id}` });
   }),
 

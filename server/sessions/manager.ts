@@ -1,9 +1,11 @@
 import type { Session } from '../../lib/api/schemas/sessions';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { Clock } from '../core/clock';
+import type { Job } from '../core/lifecycle';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 import type { EventLog } from '../events/event-log';
+import type { Holder } from '../store/leases';
 import {
   findLiveSessionsOfNode,
   findSessionOfProfile,
@@ -16,6 +18,7 @@ import { CdpTokens } from './cdp-tokens';
 import { createIdleWatch } from './idle-watch';
 import type { RunningBrowser } from './launch-browser';
 import type { LaunchOptions } from './launch-options';
+import { leaseRenewal } from './lease-renewal';
 import { ALONE, type ClusterSeat, type SessionConfig, type SessionParts } from './parts';
 import { createProfileStateSync, type ProfileStateSync } from './profile-state';
 import { createSessionRecovery } from './recovery';
@@ -42,14 +45,14 @@ export interface SessionManager {
    * Starts a browser for the profile within the account's caps, here when this node has room, else on a node
    * that has; answers the running row.
    */
-  start(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
+  start(accountId: string, profileId: string, holder: Holder, headless?: boolean): Promise<SessionRow>;
   /** Starts it on this node, or refuses with `at_capacity` (another node asked this one). */
-  startHere(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
+  startHere(accountId: string, profileId: string, holder: Holder, headless?: boolean): Promise<SessionRow>;
   /**
    * Starts a headless browser on this node for the profile's cookies only: no window, no request leaves it, and its
    * DevTools take the cookie commands alone. Stop it as any session.
    */
-  startForCookies(accountId: string, profileId: string): Promise<SessionRow>;
+  startForCookies(accountId: string, profileId: string, holder: Holder): Promise<SessionRow>;
   /** The API's view of a session: while it runs, its DevTools address on `origin` with a fresh token. */
   view(row: SessionRow, origin: string): Session;
   /**
@@ -83,6 +86,8 @@ export interface SessionManager {
   endLostBrowsers(): Promise<void>;
   /** On shutdown: stops every browser this process started. */
   stopAll(reason: StopReason): Promise<void>;
+  /** Renews the leases of this node's sessions while they run. */
+  leases: Job;
 }
 
 /**
@@ -135,6 +140,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     localCdpUrl: addresses.localCdpUrl,
     listeningAt: addresses.listeningAt,
     reconcile: recovery.reconcile,
+    leases: leaseRenewal(parts, stopper),
     sweepOrphans: recovery.sweepOrphans,
     endLostBrowsers: recovery.endLostBrowsers,
     devtoolsOf(sessionId) {

@@ -4,6 +4,7 @@ import type { Config } from '../core/config';
 import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
 import type { EventLog } from '../events/event-log';
+import { freeLeaseOfSession } from '../store/leases';
 import { notifyRoom } from '../store/room-waits';
 import { type SessionRow, toSession } from '../store/sessions';
 import type { RunningBrowser } from './launch-browser';
@@ -40,7 +41,7 @@ export interface SessionParts {
 
 /**
  * Applies a change of a session and reports it as `session.<its new status>` in the same transaction; a session
- * that ends tells the queue that room came.
+ * that ends tells the queue that room came, and frees its profile's lease.
  */
 export function changeSession(
   events: EventLog,
@@ -48,8 +49,10 @@ export function changeSession(
 ): Promise<SessionRow> {
   return events.writeWithEvents(async (tx, emit) => {
     const row = await change(tx);
+    const ended = row.status === 'stopped' || row.status === 'failed';
+    if (ended) await freeLeaseOfSession(tx, row.id);
     if (row.status !== 'stopping') await emit(row.account_id, `session.${row.status}`, toSession(row));
-    if (row.status === 'stopped' || row.status === 'failed') await notifyRoom(tx);
+    if (ended) await notifyRoom(tx);
     return row;
   });
 }

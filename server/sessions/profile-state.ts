@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../core/clock';
 import type { Logger } from '../core/log';
-import type { Queryable } from '../db/driver';
+import type { Database } from '../db/driver';
 import { findNewerProfileState, storeProfileState } from '../store/profile-state';
 import { BrowserLaunchError } from './launch-options';
 import { type ArchivedFile, ProfileArchiveError, packFiles, unpackFiles } from './profile-archive';
@@ -18,13 +18,15 @@ export interface ProfileStateSync {
   restore(profileId: string, userDataDir: string): Promise<void>;
   /**
    * Once the browser and its helpers have exited: stores the folder, caches left out, as the profile's next
-   * version. Never throws; what went wrong is logged, and the stored state stays the one before.
+   * version, made under the lease `generation` (null: a session from before leases, as 0): refused when a later
+   * holder has taken the profile since. Never throws; what went wrong is logged, and the stored state stays the
+   * one before.
    */
-  save(profileId: string, userDataDir: string): Promise<void>;
+  save(profileId: string, userDataDir: string, generation: number | null): Promise<void>;
 }
 
 export interface ProfileStateDeps {
-  db: Queryable;
+  db: Database;
   clock: Clock;
   log: Logger;
   /** The most an unpacked archive may hold (PROFILE_STATE_MAX_BYTES); 0 turns saving and restoring off. */
@@ -57,7 +59,7 @@ export function createProfileStateSync({ db, clock, log, maxBytes }: ProfileStat
       });
     },
 
-    async save(profileId, userDataDir) {
+    async save(profileId, userDataDir, generation) {
       if (maxBytes === 0) return;
       const started = performance.now();
       try {
@@ -76,14 +78,21 @@ export function createProfileStateSync({ db, clock, log, maxBytes }: ProfileStat
           chosen.files.map((file) => file.path),
           maxBytes,
         );
-        const version = await storeProfileState(db, clock, { profileId, basedOn, archive });
-        if (version === null) {
-          log.warn('a newer profile state was stored elsewhere: this folder’s was not saved', {
+        const stored = await storeProfileState(db, clock, {
+          profileId,
+          basedOn,
+          archive,
+          generation: generation ?? 0,
+        });
+        if ('refused' in stored) {
+          log.warn(REFUSALS[stored.refused], {
             profile_id: profileId,
             held_version: basedOn,
+            lease_generation: generation,
           });
           return;
         }
+        const { version } = stored;
         await writeFile(path.join(userDataDir, HELD_VERSION_FILE), String(version), { mode: 0o600 });
         log.info('profile state saved', {
           profile_id: profileId,
@@ -99,6 +108,11 @@ export function createProfileStateSync({ db, clock, log, maxBytes }: ProfileStat
     },
   };
 }
+
+const REFUSALS = {
+  stale_holder: 'a save from a holder whose lease was taken over was refused: the newer holder’s state stays',
+  newer_state: 'a newer profile state was stored elsewhere: this folder’s was not saved',
+};
 
 async function readHeldVersion(userDataDir: string): Promise<number> {
   try {

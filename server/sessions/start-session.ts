@@ -7,9 +7,11 @@ import { identityForLaunch } from '../identity/for-launch';
 import { launchFingerprint } from '../identity/presented';
 import { sessionStartSeconds } from '../metrics/registry';
 import { findPlan } from '../store/accounts';
+import type { Holder } from '../store/leases';
 import { getProfileLaunchSettings } from '../store/profiles';
 import { everything } from '../store/scope';
 import {
+  endSessionOfExpiredLease,
   findSession,
   findSessionOfProfile,
   insertStartingSession,
@@ -23,16 +25,20 @@ import { chromeToLaunch } from './chrome-path';
 import type { IdleWatch } from './idle-watch';
 import { launchBrowser, type RunningBrowser } from './launch-browser';
 import { BrowserLaunchError, type LaunchOptions } from './launch-options';
+import { profileHeld } from './lease-errors';
 import { changeSession, type SessionParts } from './parts';
 import type { SessionStopper } from './stop-session';
 
 export interface SessionStarter {
-  /** Starts a browser here when this node has room, else on a node that has; answers the running row. */
-  start(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
+  /**
+   * Starts a browser here when this node has room, else on a node that has, the profile's lease taken for
+   * `holder`; answers the running row. Refused with `profile_held` while another member holds the profile.
+   */
+  start(accountId: string, profileId: string, holder: Holder, headless?: boolean): Promise<SessionRow>;
   /** Starts it on this node, or refuses with `at_capacity`. */
-  startHere(accountId: string, profileId: string, headless?: boolean): Promise<SessionRow>;
+  startHere(accountId: string, profileId: string, holder: Holder, headless?: boolean): Promise<SessionRow>;
   /** Starts it on this node for its cookies only (LaunchOptions.cookiesOnly), headless, as startHere would. */
-  startForCookies(accountId: string, profileId: string): Promise<SessionRow>;
+  startForCookies(accountId: string, profileId: string, holder: Holder): Promise<SessionRow>;
 }
 
 export interface StarterDeps {
@@ -51,10 +57,11 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
   async function start(
     accountId: string,
     profileId: string,
+    holder: Holder,
     headless = config.headless,
   ): Promise<SessionRow> {
-    if (slots.hasRoom()) return startHere(accountId, profileId, headless);
-    const elsewhere = await cluster.peers.startElsewhere(accountId, profileId, headless);
+    if (slots.hasRoom()) return startHere(accountId, profileId, holder, headless);
+    const elsewhere = await cluster.peers.startElsewhere(accountId, profileId, holder, headless);
     if (elsewhere === null) throw cluster.draining() ? shuttingDown() : atCapacity(config.limits.maxBrowsers);
     const row = await findSession(db, everything(accountId), elsewhere);
     if (!row) throw new Error(`session ${elsewhere} started elsewhere vanished`);
@@ -64,6 +71,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
   async function startHere(
     accountId: string,
     profileId: string,
+    holder: Holder,
     headless = config.headless,
     cookiesOnly = false,
   ): Promise<SessionRow> {
@@ -80,18 +88,23 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
     try {
       const cap = sessionCap(plan, config.limits.enterpriseMaxSessions);
       const inserted = await events.writeWithEvents(async (tx, emit) => {
+        const lost = await endSessionOfExpiredLease(tx, clock, profileId);
+        if (lost) await emit(accountId, 'session.stopped', toSession(lost));
         const outcome = await insertStartingSession(tx, clock, {
           accountId,
           profileId,
           headless,
           cap,
           nodeId: cluster.nodeId,
+          holder,
+          leaseTtlMs: config.limits.leaseTtlMs,
         });
         if ('row' in outcome) await emit(accountId, 'session.starting', toSession(outcome.row));
         return outcome;
       });
       if ('refused' in inserted) {
         if (inserted.refused === 'account_at_cap') throw sessionLimit(plan, cap);
+        if (inserted.refused === 'profile_held') throw profileHeld(settings.profile.name, inserted.heldBy);
         throw sessionExists(await findSessionOfProfile(db, accountId, profileId));
       }
       row = inserted.row;
@@ -154,8 +167,8 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
 
   return {
     start,
-    startHere: (accountId, profileId, headless) => startHere(accountId, profileId, headless),
-    startForCookies: (accountId, profileId) => startHere(accountId, profileId, true, true),
+    startHere: (accountId, profileId, holder, headless) => startHere(accountId, profileId, holder, headless),
+    startForCookies: (accountId, profileId, holder) => startHere(accountId, profileId, holder, true, true),
   };
 }
 

@@ -42,7 +42,7 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
   const { db, clock, config, log, events, cluster, profileState, browsers, launching } = parts;
   const stopping = new Map<string, Promise<Session>>();
   const saveProfile = (row: SessionRow) =>
-    profileState.save(row.profile_id, profileDataDir(config.dataDir, row.profile_id));
+    profileState.save(row.profile_id, profileDataDir(config.dataDir, row.profile_id), row.lease_generation);
 
   function stop(row: SessionRow, reason: StopReason, options: StopOptions = {}): Promise<Session> {
     if (!isLive(row))

@@ -3,6 +3,7 @@ import type { AutomationRun, RunStatus, StepResult } from '../../lib/api/schemas
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
+import type { Holder } from './leases';
 import { type Page, toPage } from './pagination';
 import { type Reader, scopeOfProfile } from './scope';
 import { sessionIsLive } from './sessions';
@@ -32,11 +33,14 @@ export interface RunRow {
   profile_name: string | null;
   /** How many times it was queued again after a passing failure. */
   retries: number;
+  /** Who queued it: the session it starts holds the profile for them. Null for runs from before leases. */
+  holder_id: string | null;
+  holder_name: string | null;
 }
 
 // As for sessions: the profile's name now, by its primary key; statements name the table unaliased.
 export const RUN_COLUMNS = `seq, id, account_id, profile_id, session_id, owns_session, name, batch_id, status, script, steps, output,
-  error, version, created_at, started_at, finished_at, node_id, retries,
+  error, version, created_at, started_at, finished_at, node_id, retries, holder_id, holder_name,
   (select profile.name from profiles profile where profile.id = automation_runs.profile_id) as profile_name`;
 export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const;
 /** The SQL condition that the run whose status is `column` is queued or running. */
@@ -95,13 +99,14 @@ export async function insertRun(
     /** Null while it waits for room (room_waits). */
     nodeId: string | null;
     batchId?: string | null;
+    holder: Holder;
   },
 ): Promise<RunRow> {
   const steps = pendingSteps(fields.script);
   const [row] = await db.query<RunRow>(
     `insert into automation_runs (id, account_id, profile_id, session_id, name, status, script, steps, created_at,
-       node_id, batch_id)
-     values ($1, $2, $3, $4, $5, 'queued', $6::jsonb, $7::jsonb, $8, $9, $10) returning ${RUN_COLUMNS}`,
+       node_id, batch_id, holder_id, holder_name)
+     values ($1, $2, $3, $4, $5, 'queued', $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12) returning ${RUN_COLUMNS}`,
     [
       newId('run'),
       fields.accountId,
@@ -113,6 +118,8 @@ export async function insertRun(
       clock.now(),
       fields.nodeId,
       fields.batchId ?? null,
+      fields.holder.id,
+      fields.holder.name,
     ],
   );
   return row as RunRow;

@@ -2,6 +2,7 @@ import type { Session, SessionStatus } from '../../lib/api/schemas/sessions';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
+import { type HeldBy, type Holder, lockLease, takeLease } from './leases';
 import { type Page, toPage } from './pagination';
 import { type Reader, scopeOfProfile } from './scope';
 import { statusIn } from './status-in';
@@ -29,12 +30,14 @@ export interface SessionRow {
   node_id: string | null;
   /** Its profile's name now; null once the profile is deleted. */
   profile_name: string | null;
+  /** The generation of the profile's lease it holds, which its saves carry; null for sessions from before leases. */
+  lease_generation: number | null;
 }
 
 // The profile's name is read with every row, by its primary key, so that a renamed profile shows its new name.
 // Statements name the table `sessions`, unaliased, for the subquery to reach it.
 const COLUMNS = `seq, id, account_id, profile_id, status, headless, pid, started_at, stopped_at,
-  stop_reason, error, node_id,
+  stop_reason, error, node_id, lease_generation,
   (select profile.name from profiles profile where profile.id = sessions.profile_id) as profile_name`;
 
 /** The API's view of a session; `cdpUrl` is its relayed DevTools address while it runs. */
@@ -127,19 +130,33 @@ export async function findOrphanedSessions(db: Queryable, selfId: string): Promi
   );
 }
 
-export type StartingInsert = { row: SessionRow } | { refused: 'profile_busy' | 'account_at_cap' };
+export type StartingInsert =
+  | { row: SessionRow }
+  | { refused: 'profile_busy' | 'account_at_cap' }
+  | { refused: 'profile_held'; heldBy: HeldBy };
 
 /**
- * Inserts a `starting` session, unless the profile already has a live one (the partial unique index) or the
- * account holds `cap` live sessions. Starts of one account are serialised by a transaction lock, so the cap
- * holds however many arrive at once, on one service process or several: call it in a transaction.
+ * Inserts a `starting` session and gives it the profile's lease for `holder`, unless another member holds the
+ * profile, the profile already has a live session (the partial unique index), or the account holds `cap` live
+ * sessions. Starts of one account are serialised by a transaction lock, so the cap holds however many arrive at
+ * once, on one service process or several: call it in a transaction.
  */
 export async function insertStartingSession(
   tx: Queryable,
   clock: Clock,
-  fields: { accountId: string; profileId: string; headless: boolean; cap: number; nodeId: string },
+  fields: {
+    accountId: string;
+    profileId: string;
+    headless: boolean;
+    cap: number;
+    nodeId: string;
+    holder: Holder;
+    leaseTtlMs: number;
+  },
 ): Promise<StartingInsert> {
   await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [fields.accountId]);
+  const { heldBy } = await lockLease(tx, fields.profileId);
+  if (heldBy && heldBy.member.id !== fields.holder.id) return { refused: 'profile_held', heldBy };
   const [live] = await tx.query<{ profile_busy: boolean; count: number }>(
     `select coalesce(bool_or(profile_id = $2), false) as profile_busy, count(*)::int as count
        from sessions where account_id = $1 and ${sessionIsLive()}`,
@@ -148,16 +165,44 @@ export async function insertStartingSession(
   if (live?.profile_busy) return { refused: 'profile_busy' };
   if ((live?.count ?? 0) >= fields.cap) return { refused: 'account_at_cap' };
   const now = clock.now();
+  const id = newId('ses');
+  const generation = await takeLease(tx, {
+    accountId: fields.accountId,
+    profileId: fields.profileId,
+    holder: fields.holder,
+    sessionId: id,
+    nodeId: fields.nodeId,
+    ttlMs: fields.leaseTtlMs,
+  });
   const [row] = await tx.query<SessionRow>(
-    `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at, node_id)
-     values ($1, $2, $3, 'starting', $4, $5, $5, $6)
-     on conflict (profile_id) where status in ('starting', 'running', 'stopping') do nothing
+    `insert into sessions (id, account_id, profile_id, status, headless, started_at, updated_at, node_id,
+                           lease_generation)
+     values ($1, $2, $3, 'starting', $4, $5, $5, $6, $7)
      returning ${COLUMNS}`,
-    [newId('ses'), fields.accountId, fields.profileId, fields.headless, now, fields.nodeId],
+    [id, fields.accountId, fields.profileId, fields.headless, now, fields.nodeId, generation],
   );
-  if (!row) return { refused: 'profile_busy' };
+  if (!row) throw new Error(`session ${id} was not inserted`);
   await tx.query('update profiles set last_used_at = $2 where id = $1', [fields.profileId, now]);
   return { row };
+}
+
+/**
+ * Ends, as `lease_lost`, the live session of the profile whose lease expired: its node stopped renewing it (it
+ * was lost, or stalled past the lease's time). Answers the session so ended, if there was one.
+ */
+export async function endSessionOfExpiredLease(
+  tx: Queryable,
+  clock: Clock,
+  profileId: string,
+): Promise<SessionRow | null> {
+  const [row] = await tx.query<SessionRow>(
+    `update sessions set status = 'stopped', stop_reason = 'lease_lost', stopped_at = $2, updated_at = $2, pid = null
+      where ${sessionIsLive()} and id = (select session_id from profile_leases
+                                         where profile_id = $1 and holder_id is not null and expires_at <= now())
+      returning ${COLUMNS}`,
+    [profileId, clock.now()],
+  );
+  return row ?? null;
 }
 
 export async function markRunning(

@@ -5,7 +5,8 @@ export const SessionStatus = z.enum(['starting', 'running', 'stopping', 'stopped
 
 /**
  * Why a session stopped: `user` asked for it; the service stopped a session it had opened itself once its work
- * was done: `identity_check`, `cookies` (an import or export into a stopped profile), `run_finished`.
+ * was done: `identity_check`, `cookies` (an import or export into a stopped profile), `run_finished`. `released`: an
+ * owner or admin freed the profile; `lease_lost`: its node stopped renewing the profile's lease, and another took it.
  */
 export const StopReason = z.enum([
   'user',
@@ -17,6 +18,8 @@ export const StopReason = z.enum([
   'profile_deleted',
   'idle',
   'node_lost',
+  'released',
+  'lease_lost',
 ]);
 
 /** What a running session shows: its active tab's title and address (cut to 200 and 500 characters). */

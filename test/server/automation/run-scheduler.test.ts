@@ -59,6 +59,7 @@ const succeeded: RunScriptResult = { status: 'succeeded', output: {}, error: nul
 async function enqueue(profileId: string, name: string) {
   return queue.enqueue(
     everything(accountId),
+    { id: 'key_test', name: 'Tester' },
     { profile_id: profileId, script: script(name) },
     async () => {},
   );

@@ -32,6 +32,8 @@ describe('a lost node’s sessions and runs', () => {
     await registerNode(db, { id: 'node_lost', url: 'http://127.0.0.1:1', capacity: 2 });
     const started = await insertStartingSession(db, clock, {
       accountId,
+      holder: { id: 'key_test', name: 'Tester' },
+      leaseTtlMs: 30_000,
       profileId: profile.id,
       headless: true,
       cap: 10,
@@ -41,6 +43,7 @@ describe('a lost node’s sessions and runs', () => {
     const session = await markRunning(db, clock, started.row.id, { pid: 1 });
     const run = await insertRun(db, clock, {
       accountId,
+      holder: { id: 'key_test', name: 'Tester' },
       profileId: profile.id,
       sessionId: session.id,
       name: null,

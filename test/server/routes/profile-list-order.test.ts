@@ -51,6 +51,8 @@ beforeAll(async () => {
   ]);
   await insertStartingSession(db, systemClock, {
     accountId,
+    holder: { id: 'key_test', name: 'Tester' },
+    leaseTtlMs: 30_000,
     profileId: idOf('bravo'),
     headless: true,
     cap: 5,

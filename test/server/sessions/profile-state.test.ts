@@ -13,6 +13,8 @@ import { ProfileArchiveError, packFiles } from '../../../server/sessions/profile
 import { HELD_VERSION_FILE, profileFiles } from '../../../server/sessions/profile-files';
 import { createProfileStateSync } from '../../../server/sessions/profile-state';
 import { createAccountWithKey } from '../../../server/store/accounts';
+import { takeLease } from '../../../server/store/leases';
+import { listProfileVersions } from '../../../server/store/profile-state';
 import { deleteAccountRow } from '../../../server/store/dashboard-accounts';
 import { deleteIdleProfile, insertProfile } from '../../../server/store/profiles';
 import { makeTempDir, openToOthers } from '../../support/browser-fixtures';
@@ -37,6 +39,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.close();
   temp?.remove();
+});
+
+const lease = (profileId: string, holderId: string, nodeId: string) => ({
+  accountId,
+  profileId,
+  holder: { id: holderId, name: holderId },
+  sessionId: null,
+  nodeId,
+  ttlMs: 30_000,
 });
 
 async function newProfile(): Promise<string> {
@@ -75,7 +86,7 @@ function asListed(files: Record<string, string | Buffer>): Record<string, string
 
 async function storedVersion(profileId: string): Promise<number | null> {
   const [row] = await db.query<{ version: number }>(
-    'select version from profile_states where profile_id = $1',
+    'select max(version) as version from profile_states where profile_id = $1',
     [profileId],
   );
   return row?.version ?? null;
@@ -116,7 +127,7 @@ describe('profile state', () => {
     await symlink(path.join(outside, 'secret'), path.join(source, 'Default', 'linked-file'));
     await symlink(outside, path.join(source, 'Default', 'linked-folder'));
 
-    await sync().save(profileId, source);
+    await sync().save(profileId, source, null);
     expect(await readFile(path.join(source, HELD_VERSION_FILE), 'utf8')).toBe('1');
     expect(await storedVersion(profileId)).toBe(1);
 
@@ -137,21 +148,49 @@ describe('profile state', () => {
       folderOn(machine, profileId),
     );
     await writeFiles(first as string, { 'Default/Cookies': 'one' });
-    await sync().save(profileId, first as string);
+    await sync().save(profileId, first as string, null);
     await sync().restore(profileId, second as string);
     await writeFiles(second as string, { 'Default/Cookies': 'two' });
     await sync().restore(profileId, second as string);
     expect(await readFile(path.join(second as string, 'Default/Cookies'), 'utf8')).toBe('two');
 
-    await sync().save(profileId, second as string);
+    await sync().save(profileId, second as string, null);
     await sync().restore(profileId, first as string);
     expect(await readFile(path.join(first as string, 'Default/Cookies'), 'utf8')).toBe('two');
     expect(await readFile(path.join(first as string, HELD_VERSION_FILE), 'utf8')).toBe('2');
 
     await writeFiles(stale as string, { 'Default/Cookies': 'old', [HELD_VERSION_FILE]: '1' });
-    await sync().save(profileId, stale as string);
+    await sync().save(profileId, stale as string, null);
     expect(await storedVersion(profileId)).toBe(2);
     expect(logs.at(-1)).toMatchObject({ level: 'warn', profile_id: profileId, held_version: 1 });
+  });
+
+  it('refuses the save of a holder whose lease was taken over, keeping the newer holder’s state', async () => {
+    const profileId = await newProfile();
+    const [stale, current] = ['stale', 'current'].map((machine) => folderOn(machine, profileId));
+    const first = await takeLease(db, lease(profileId, 'key_eve', 'nod_one'));
+    const second = await takeLease(db, lease(profileId, 'key_bob', 'nod_two'));
+    await writeFiles(stale as string, { 'Default/Cookies': 'from the stale holder' });
+    await sync().save(profileId, stale as string, first);
+    expect(await storedVersion(profileId)).toBeNull();
+    expect(logs.at(-1)).toMatchObject({ level: 'warn', profile_id: profileId, lease_generation: first });
+
+    await writeFiles(current as string, { 'Default/Cookies': 'from the holder' });
+    await sync().save(profileId, current as string, second);
+    await sync().save(profileId, stale as string, first);
+    const restored = folderOn('third', profileId);
+    await sync().restore(profileId, restored);
+    expect(await readFile(path.join(restored, 'Default/Cookies'), 'utf8')).toBe('from the holder');
+  });
+
+  it('keeps the last five saved states', async () => {
+    const profileId = await newProfile();
+    const folder = folderOn('first', profileId);
+    for (let save = 1; save <= 7; save++) {
+      await writeFiles(folder, { 'Default/Cookies': `save ${save}` });
+      await sync().save(profileId, folder, null);
+    }
+    expect((await listProfileVersions(db, profileId)).map((row) => row.version)).toEqual([7, 6, 5, 4, 3]);
   });
 
   it('leaves the largest optional parts out over the limit, and saves nothing when the rest is over it', async () => {
@@ -162,7 +201,7 @@ describe('profile state', () => {
       'Default/IndexedDB/big.leveldb/000001.log': incompressibleBytes(200_000),
       'Default/File System/000/p/00/00000000': incompressibleBytes(100_000),
     });
-    await sync(150_000).save(profileId, folder);
+    await sync(150_000).save(profileId, folder, null);
     expect(logs.at(-1)).toMatchObject({ msg: 'profile state saved', left_out: ['Default/IndexedDB'] });
     const restored = folderOn('second', profileId);
     await sync(150_000).restore(profileId, restored);
@@ -172,7 +211,7 @@ describe('profile state', () => {
       HELD_VERSION_FILE,
     ]);
 
-    await sync(500).save(profileId, folder);
+    await sync(500).save(profileId, folder, null);
     expect(logs.at(-1)).toMatchObject({ level: 'warn', profile_id: profileId, max_bytes: 500 });
     expect(await storedVersion(profileId)).toBe(1);
   });
@@ -181,7 +220,7 @@ describe('profile state', () => {
     const profileId = await newProfile();
     const folder = folderOn('first', profileId);
     await writeFiles(folder, { 'Default/Cookies': 'mine' });
-    await sync().save(profileId, folder);
+    await sync().save(profileId, folder, null);
     const absolute = path.join(temp.path, 'absolute-target');
     const hostile = [
       [{ path: '../escaped', bytes: 'pwned' }],
@@ -223,7 +262,7 @@ describe('profile state', () => {
     const profileId = await newProfile();
     const saved = folderOn('first', profileId);
     await writeFiles(saved, { 'Default/Cookies': 'restored' });
-    await sync().save(profileId, saved);
+    await sync().save(profileId, saved, null);
     const linked = folderOn('second', profileId);
     const elsewhere = path.join(temp.path, 'elsewhere');
     await mkdir(elsewhere, { recursive: true });
@@ -256,7 +295,7 @@ describe('profile state', () => {
     const [kept, deleted] = [await newProfile(), await newProfile()];
     for (const profileId of [kept, deleted]) {
       await writeFiles(folderOn('first', profileId), { 'Default/Cookies': 'c' });
-      await sync().save(profileId, folderOn('first', profileId));
+      await sync().save(profileId, folderOn('first', profileId), null);
     }
     expect(await deleteIdleProfile(db, accountId, deleted)).toBe('deleted');
     expect(await storedVersion(deleted)).toBeNull();

@@ -91,6 +91,8 @@ describe.each(storeDatabases('live-status-plans'))(
       );
       await insertStartingSession(db, systemClock, {
         accountId,
+        holder: { id: 'key_test', name: 'Tester' },
+        leaseTtlMs: 30_000,
         profileId: profileIds[0] as string,
         headless: true,
         cap: 5,

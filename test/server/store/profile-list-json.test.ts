@@ -123,6 +123,8 @@ describe.each(databases)('the list of profiles as JSON text, on $name', ({ open 
     });
     await insertStartingSession(db, systemClock, {
       accountId,
+      holder: { id: 'key_test', name: 'Tester' },
+      leaseTtlMs: 30_000,
       profileId: third,
       headless: true,
       cap: 5,
