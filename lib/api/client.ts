@@ -100,6 +100,12 @@ export function createClient(options: ClientOptions) {
       request('putProfileCookies', { params: [id], body: cookies, query: { replace: String(replace) } }, o),
     cloneProfile: (id: string, body: BodyOf<'cloneProfile'> = {}, o?: PostOptions) =>
       request('cloneProfile', { params: [id], body }, o),
+    releaseProfile: (id: string, body: BodyOf<'releaseProfile'>, o?: CallOptions) =>
+      request('releaseProfile', { params: [id], body }, o),
+    listProfileVersions: (id: string, o?: CallOptions) => request('listProfileVersions', { params: [id] }, o),
+    restoreProfileVersion: (id: string, version: number, o?: CallOptions) =>
+      request('restoreProfileVersion', { params: [id, String(version)] }, o),
+    listAudit: (query?: QueryOf<'listAudit'>, o?: CallOptions) => request('listAudit', { query }, o),
     deleteProfile: (id: string, { force }: { force?: boolean } = {}, o?: CallOptions) =>
       request('deleteProfile', { params: [id], query: { force: force ? 'true' : undefined } }, o),
     /** One action on many profiles; starts and cookies take a while each, so the answer may take a minute. */

@@ -7,6 +7,7 @@ import { SessionDownloadList } from './schemas/downloads';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
 import { HelpRequest, HelpRequestList } from './schemas/help-requests';
 import { IdentityCheck } from './schemas/identity-check';
+import { AuditList, ProfileVersion, ProfileVersionList } from './schemas/leases';
 import { ProfileImportResult } from './schemas/profile-import';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
@@ -66,6 +67,26 @@ export const endpoints = {
     path: '/v1/profiles/:id/check',
     status: 200,
     response: IdentityCheck,
+  }),
+  releaseProfile: endpoint({
+    method: 'POST',
+    idempotent: false,
+    path: '/v1/profiles/:id/release',
+    status: 200,
+    response: Profile,
+  }),
+  listProfileVersions: endpoint({
+    method: 'GET',
+    path: '/v1/profiles/:id/versions',
+    status: 200,
+    response: ProfileVersionList,
+  }),
+  restoreProfileVersion: endpoint({
+    method: 'POST',
+    idempotent: false,
+    path: '/v1/profiles/:id/versions/:version/restore',
+    status: 200,
+    response: ProfileVersion,
   }),
   getProfileCookies: endpoint({
     method: 'GET',
@@ -361,6 +382,12 @@ export const endpoints = {
   listMembers: endpoint({ method: 'GET', path: '/v1/members', status: 200, response: MemberList }),
   updateMember: endpoint({ method: 'PATCH', path: '/v1/members/:id', status: 200, response: Member }),
   removeMember: endpoint({ method: 'DELETE', path: '/v1/members/:id', status: 204 }),
+  listAudit: endpoint({
+    method: 'GET',
+    path: '/v1/audit',
+    status: 200,
+    response: AuditList,
+  }),
 } as const;
 
 export type EndpointName = keyof typeof endpoints;

@@ -3,6 +3,7 @@ import { RunCreate } from './inputs/automation';
 import { BulkRequest } from './inputs/bulk';
 import { CookieImport, CookieQuery } from './inputs/cookies';
 import { HelpAnswer } from './inputs/help-answer';
+import { AuditQuery, ProfileRelease } from './inputs/leases';
 import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
 import { ProxyInput, ProxyPaste } from './inputs/proxies';
 import {
@@ -34,6 +35,8 @@ export const requests = {
   getProfileCookieFile: { query: CookieQuery },
   putProfileCookies: { query: CookieQuery, body: CookieImport },
   deleteProfile: { query: ProfileDeleteQuery },
+  releaseProfile: { body: ProfileRelease },
+  listAudit: { query: AuditQuery },
   bulkProfiles: { body: BulkRequest },
   exportProfiles: { query: ProfileExportQuery },
   listProxies: { query: ProxyListQuery },

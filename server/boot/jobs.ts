@@ -1,3 +1,4 @@
+import { pruneOldAuditRecords } from '../audit/record-audit';
 import { pickUpRunsQueuedHere } from '../automation/run-pickup';
 import type { Job, Lifecycle } from '../core/lifecycle';
 import { expireSignInsHourly } from '../dashboard/sign-in-expiry';
@@ -27,6 +28,7 @@ export function backgroundJobs(deps: AppDeps): Job[] {
     keepStatisticsCurrent(db, log),
     deps.relay,
     pruneOldEvents(db, clock),
+    pruneOldAuditRecords(db, clock),
     deps.handoff.expiry,
     deps.membership.heartbeats,
     { name: 'sessions', start: () => sessions.reconcile(), stop: () => sessions.stopAll('service_shutdown') },

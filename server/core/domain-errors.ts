@@ -73,7 +73,8 @@ export type ConflictCode =
   | 'batch_paused'
   | 'batch_not_paused'
   | 'batch_finished'
-  | 'proxy_limit';
+  | 'proxy_limit'
+  | 'profile_not_held';
 
 /** The thing exists but is in a state that does not allow the request. */
 export class Conflict extends DomainError {
@@ -84,6 +85,16 @@ export class Conflict extends DomainError {
 
   get sessionId(): string | null {
     return (this.extensions.session_id as string | undefined) ?? null;
+  }
+}
+
+/** Another member holds the profile: `held_by` says who, since when, with which session. */
+export class ProfileHeld extends DomainError {
+  constructor(
+    message: string,
+    heldBy: { member: { id: string; name: string }; since: string; session_id: string | null },
+  ) {
+    super({ status: 409, code: 'profile_held', detail: message, extensions: { held_by: heldBy } });
   }
 }
 
@@ -158,6 +169,7 @@ const KINDS = {
   NotFound,
   Forbidden,
   Conflict,
+  ProfileHeld,
   PlanLimit,
   Unavailable,
   ProxyInUse,

@@ -16,7 +16,19 @@ export function randomBase62(length: number): string {
   return text;
 }
 
-export type IdPrefix = 'acc' | 'key' | 'prf' | 'prx' | 'ses' | 'run' | 'bat' | 'whk' | 'nod' | 'hlp' | 'mem';
+export type IdPrefix =
+  | 'acc'
+  | 'key'
+  | 'prf'
+  | 'prx'
+  | 'ses'
+  | 'run'
+  | 'bat'
+  | 'whk'
+  | 'nod'
+  | 'hlp'
+  | 'mem'
+  | 'aud';
 
 /** An opaque id such as `prf_4fG…`: a type prefix and 20 random base62 characters (~119 bits). */
 export function newId(prefix: IdPrefix): string {

@@ -33,6 +33,16 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
     description: 'A JSON array, or cookies.txt as text/plain; ?replace=true removes the others.',
   },
   deleteProfile: { summary: 'Delete a profile and its browser data' },
+  releaseProfile: {
+    summary: 'Free a profile someone holds (owner and admin)',
+    description:
+      'Stops its session, saving its browser data, and frees it for the next member; `reason` is kept in the audit log. A free profile is 409 `profile_not_held`.',
+  },
+  listProfileVersions: { summary: 'The last five saved states of a profile’s browser data, newest first' },
+  restoreProfileVersion: {
+    summary: 'Make a kept saved state the profile’s newest (editor and above, while nobody holds it)',
+    description: 'Its next start restores that state. A held profile is 409 `profile_held`.',
+  },
   bulkProfiles: {
     summary: 'One action on many profiles: proxy, tags, run, start, stop, delete, cookies',
     description:
@@ -137,4 +147,9 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   listMembers: { summary: 'The workspace’s members: people and agents, with their roles and scopes' },
   updateMember: { summary: 'Change a member’s role or scope; their keys follow at once' },
   removeMember: { summary: 'Remove a member: their keys are revoked and their sign-ins end' },
+  listAudit: {
+    summary: 'Who did what, and when (owner and admin)',
+    description:
+      'Acts on profiles and the workspace, newest first, kept 90 days: `profile_id`, `member` (a member’s or key’s id) and `since` narrow it.',
+  },
 };

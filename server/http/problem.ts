@@ -37,6 +37,8 @@ const TITLES: Record<ProblemCode, string> = {
   batch_paused: 'Batch is paused',
   batch_not_paused: 'Batch is not paused',
   batch_finished: 'Batch has finished',
+  profile_held: 'Profile held by another member',
+  profile_not_held: 'Profile not held',
   proxy_in_use: 'Proxy is in use',
   proxy_limit: 'Too many saved proxies',
   rate_limited: 'Too many requests',

@@ -3,6 +3,7 @@ import type { Endpoint } from '../../lib/api/endpoint';
 import { type EndpointName, endpoints } from '../../lib/api/endpoints';
 import { requests } from '../../lib/api/requests';
 import type { z } from '../../lib/api/zod';
+import { auditCall } from '../audit/audit-call';
 import type { Queryable } from '../db/driver';
 import { authorize } from './authorize';
 import type { AppDeps } from './deps';
@@ -84,7 +85,9 @@ export function route<N extends EndpointName>(
     names: [name, ...(options.alsoAnswers ?? [])],
     register(app, deps) {
       const answer = async (c: Context<AppEnv>) => {
-        const reply = await handler(c, await readInput(c, name, options), deps);
+        const input = await readInput(c, name, options);
+        const reply = await handler(c, input, deps);
+        await auditCall(c, name, input, reply, deps);
         return reply instanceof Response ? reply : sendAnswer(c, reply);
       };
       const guard = endpoint.idempotent ? idempotency(deps.db, deps.clock) : null;

@@ -1,5 +1,6 @@
 import type { Route } from '../http/route';
 import { accountRoutes } from './account';
+import { auditRoutes } from './audit';
 import { automationRoutes } from './automation';
 import { cookieRoutes } from './cookies';
 import { eventRoutes } from './events';
@@ -24,4 +25,5 @@ export const routes: Route[] = [
   ...webhookRoutes,
   ...helpRequestRoutes,
   ...workspaceRoutes,
+  ...auditRoutes,
 ];

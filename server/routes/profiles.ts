@@ -3,6 +3,7 @@ import { NotFound } from '../core/domain-errors';
 import { bulkAnswer } from '../http/bulk-answer';
 import { actInTurn } from '../http/bulk-turns';
 import { validationProblem } from '../http/problem';
+import { requireRole } from '../http/require-role';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
@@ -13,6 +14,8 @@ import {
   deleteOwnProfile,
   updateOwnProfile,
 } from '../profiles/profile-operations';
+import { releaseProfile } from '../profiles/profile-release';
+import { listVersions, restoreVersion } from '../profiles/profile-versions';
 import { listProfilesJson, profilePageText } from '../store/profile-list-json';
 import { readSortedCursor, type SortedPosition } from '../store/profile-order';
 import { countProfiles, getProfile } from '../store/profiles';
@@ -68,6 +71,23 @@ export const profileRoutes: Route[] = [
     const parts = { db, events, sessions, dataDir: config.dataDir, log };
     await deleteOwnProfile(parts, c.get('account'), params.id, query.force === 'true');
     return c.body(null, status);
+  }),
+
+  route('releaseProfile', async (c, { params, status }, deps) => {
+    requireRole(c.get('account'), 'admin', 'release profiles');
+    return c.json(await releaseProfile(deps, c.get('account').id, params.id), status);
+  }),
+
+  route('listProfileVersions', async (c, { params, status }, { db }) => {
+    const data = await listVersions(db, c.get('account').id, params.id);
+    return c.json({ data, next_cursor: null }, status);
+  }),
+
+  route('restoreProfileVersion', async (c, { params, status }, deps) => {
+    requireRole(c.get('account'), 'editor', 'restore saved states');
+    const version = Number(params.version);
+    if (!Number.isSafeInteger(version) || version < 1) throw new NotFound('kept saved state');
+    return c.json(await restoreVersion(deps, c.get('account').id, params.id, version), status);
   }),
 
   route('bulkProfiles', async (c, { body, status }, deps) => {

@@ -22,6 +22,9 @@ export const HELD_BY_COLUMNS = `case when ${HELD} then l.holder_id end as holder
   case when ${HELD} then l.since end as held_since,
   case when ${HELD} then l.session_id end as held_session_id`;
 
+const FREE = `holder_id = null, holder_name = null, session_id = null, node_id = null, since = null,
+  expires_at = null`;
+
 /** Joins a profile `p` to its lease `l`. */
 export const JOIN_LEASE = `left join profile_leases l on l.profile_id = p.id`;
 
@@ -39,6 +42,11 @@ export function toHeldBy(row: HeldByColumns): HeldBy | null {
     since: new Date(row.held_since),
     session_id: row.held_session_id,
   };
+}
+
+/** `held_by` as the API answers it. */
+export function heldByAnswer(held: HeldBy) {
+  return { member: held.member, since: held.since.toISOString(), session_id: held.session_id };
 }
 
 /**
@@ -102,11 +110,15 @@ export async function takeLease(
 
 /** Frees the lease its session held, once the session ended (its generation stays, for the fencing). */
 export async function freeLeaseOfSession(tx: Queryable, sessionId: string): Promise<void> {
-  await tx.query(
-    `update profile_leases set holder_id = null, holder_name = null, session_id = null, node_id = null,
-            since = null, expires_at = null
-      where session_id = $1`,
-    [sessionId],
+  await tx.query(`update profile_leases set ${FREE} where session_id = $1`, [sessionId]);
+}
+
+/** Frees the profile's lease if `held`'s holder still holds it with the same session (a release). */
+export async function freeLease(db: Queryable, profileId: string, held: HeldBy): Promise<void> {
+  await db.query(
+    `update profile_leases set ${FREE}
+      where profile_id = $1 and holder_id = $2 and session_id is not distinct from $3`,
+    [profileId, held.member.id, held.session_id],
   );
 }
 

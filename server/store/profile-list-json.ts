@@ -1,8 +1,10 @@
 import type { Profile } from '../../lib/api/schemas/profiles';
 import type { Queryable } from '../db/driver';
 import { queryAsJson } from './json-rows';
+import { HELD_BY_COLUMNS, type HeldByColumns } from './leases';
 import { nextCursor, sortKeyColumn } from './profile-order';
 import {
+  heldByOf,
   listConditions,
   listProfiles,
   PROFILES_FROM,
@@ -22,7 +24,7 @@ interface KeptProfile {
   tail: string;
 }
 
-interface ListedRow {
+interface ListedRow extends HeldByColumns {
   seq: number;
   id: string;
   version: string;
@@ -64,7 +66,7 @@ export async function listProfilesJson(
   const { sql, outputOrder } = listConditions(reader, options, params);
   const rows = await queryAsJson<ListedRow>(
     db,
-    `select p.seq, p.id, ${VERSION} as version, s.id as live_session_id${sortKeyColumn(options.sort)}
+    `select p.seq, p.id, ${VERSION} as version, s.id as live_session_id, ${HELD_BY_COLUMNS}${sortKeyColumn(options.sort)}
        ${PROFILES_FROM} ${sql}`,
     params,
     outputOrder,
@@ -75,7 +77,7 @@ export async function listProfilesJson(
     const page = await listProfiles(db, reader, options);
     return { data: JSON.stringify(page.data), next_cursor: page.next_cursor };
   }
-  const data = shown.map((row) => profileJson(cache.get(row.id) as KeptProfile, row.live_session_id));
+  const data = shown.map((row) => profileJson(cache.get(row.id) as KeptProfile, row.live_session_id, row));
   return { data: `[${data.join(',')}]`, next_cursor: nextCursor(options.sort, rows, options.limit) };
 }
 
@@ -112,20 +114,30 @@ async function keepProfiles(
 
 /** A profile's JSON text without its live status: what comes before `status` and after `session_id`. */
 export function splitProfile(profile: Profile): { head: string; tail: string } {
-  const { status: _status, session_id: _session, created_at, updated_at, last_used_at, ...head } = profile;
+  const {
+    status: _status,
+    session_id: _session,
+    held_by: _held,
+    created_at,
+    updated_at,
+    last_used_at,
+    ...head
+  } = profile;
   return {
     head: JSON.stringify(head).slice(0, -1),
     tail: JSON.stringify({ created_at, updated_at, last_used_at }).slice(1),
   };
 }
 
-/** The profile's JSON text with its live session, as `JSON.stringify` writes the whole profile. */
+/** The profile's JSON text with its live session and holder, as `JSON.stringify` writes the whole profile. */
 export function profileJson(
   { head, tail }: Pick<KeptProfile, 'head' | 'tail'>,
   liveSessionId: string | null,
+  lease: HeldByColumns,
 ) {
   const status = liveSessionId ? 'running' : 'idle';
-  return `${head},"status":"${status}","session_id":${JSON.stringify(liveSessionId)},${tail}`;
+  const heldBy = JSON.stringify(heldByOf(lease));
+  return `${head},"status":"${status}","session_id":${JSON.stringify(liveSessionId)},"held_by":${heldBy},${tail}`;
 }
 
 function keptOf(db: Queryable): Map<string, KeptProfile> {

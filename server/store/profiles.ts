@@ -8,13 +8,14 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { queryAsJson } from './json-rows';
+import { HELD_BY_COLUMNS, type HeldByColumns, heldByAnswer, JOIN_LEASE, toHeldBy } from './leases';
 import { escapeLike } from './like';
 import type { Page } from './pagination';
 import { nextCursor, orderOf, type SortedPosition, sortKeyColumn } from './profile-order';
 import { everything, type Reader, scopeOfTags } from './scope';
 import { sessionIsLive } from './sessions';
 
-export interface ProfileRow {
+export interface ProfileRow extends HeldByColumns {
   seq: number;
   id: string;
   name: string;
@@ -57,7 +58,8 @@ export interface ProfileFilter {
 export const PROFILES_FROM = `
     from profiles p
     left join proxies x on x.id = p.proxy_id
-    left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}`;
+    left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}
+    ${JOIN_LEASE}`;
 
 const PROFILE_COLUMNS = `
   p.seq, p.id, p.name, p.proxy_id, p.tags, p.notes, p.fingerprint, p.identity, p.created_at, p.updated_at,
@@ -65,9 +67,15 @@ const PROFILE_COLUMNS = `
   coalesce(x.scheme, p.proxy_scheme) as proxy_scheme, coalesce(x.host, p.proxy_host) as proxy_host,
   coalesce(x.port, p.proxy_port) as proxy_port,
   case when x.id is null then p.proxy_username else x.username end as proxy_username,
-  s.id as live_session_id`;
+  s.id as live_session_id, ${HELD_BY_COLUMNS}`;
 
 export const SELECT_PROFILES = `select ${PROFILE_COLUMNS} ${PROFILES_FROM}`;
+
+/** A profile's `held_by` from its lease's columns. */
+export function heldByOf(row: HeldByColumns): Profile['held_by'] {
+  const held = toHeldBy(row);
+  return held && heldByAnswer(held);
+}
 
 export function toProfile(row: ProfileRow): Profile {
   const proxy = proxyPartsOf(row);
@@ -82,6 +90,7 @@ export function toProfile(row: ProfileRow): Profile {
     identity: row.identity,
     status: row.live_session_id ? 'running' : 'idle',
     session_id: row.live_session_id,
+    held_by: heldByOf(row),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
     last_used_at: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(),

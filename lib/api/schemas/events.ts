@@ -2,6 +2,7 @@ import { z } from '../zod';
 import { AutomationRun } from './automation';
 import { Id, listOf, Timestamp } from './common';
 import { HelpRequest } from './help-requests';
+import { AuditRecord } from './leases';
 import { Profile } from './profiles';
 import { ProxyConfig } from './proxies';
 import { Session } from './sessions';
@@ -28,6 +29,8 @@ export const EVENT_TYPES = [
   'proxy.created',
   'proxy.updated',
   'proxy.deleted',
+  /** An act on a profile or the workspace was recorded in the audit log (`GET /v1/audit`). */
+  'audit.recorded',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -62,6 +65,7 @@ export const ServiceEvent = z.discriminatedUnion('type', [
   eventOf(['profile.created', 'profile.updated'], Profile),
   eventOf(['proxy.created', 'proxy.updated'], ProxyConfig),
   eventOf(['profile.deleted', 'proxy.deleted'], z.object({ id: Id })),
+  eventOf(['audit.recorded'], AuditRecord),
 ]);
 
 export type ServiceEvent = z.infer<typeof ServiceEvent>;

@@ -25,6 +25,8 @@ export const PROBLEM_CODES = [
   'batch_paused',
   'batch_not_paused',
   'batch_finished',
+  'profile_held',
+  'profile_not_held',
   'proxy_in_use',
   'proxy_limit',
   'rate_limited',

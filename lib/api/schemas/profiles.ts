@@ -4,6 +4,14 @@ import { Identity } from './identity';
 
 export const ProfileStatus = z.enum(['idle', 'running']);
 
+/** The member who holds a profile (its session runs for them), since when, and with which session. */
+export const HeldBy = z.object({
+  member: z.object({ id: Id, name: z.string() }),
+  since: Timestamp,
+  session_id: z.nullable(z.string()),
+});
+export type HeldBy = z.infer<typeof HeldBy>;
+
 /** A browser profile: its own cookies and storage, proxy and fingerprint. `proxy` never carries a password. */
 export const Profile = z.object({
   id: Id,
@@ -22,6 +30,8 @@ export const Profile = z.object({
   identity: z.nullable(Identity),
   status: ProfileStatus,
   session_id: z.nullable(z.string()),
+  /** Who holds the profile now; null when free. Another member's start is refused (`profile_held`) meanwhile. */
+  held_by: z.optional(z.nullable(HeldBy)),
   created_at: Timestamp,
   updated_at: Timestamp,
   /** When a session of it last started; null if none ever did. */

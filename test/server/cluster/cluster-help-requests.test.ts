@@ -113,7 +113,9 @@ describe.skipIf(!bin)('two processes of a cluster', () => {
         log: createLogger({ write: () => {} }),
       });
 
-      const missing = await peers.startElsewhere(account.id, 'prf_none', true).catch((error) => error);
+      const missing = await peers
+        .startElsewhere(account.id, 'prf_none', { id: 'mem_test', name: 'Tester' }, true)
+        .catch((error) => error);
       expect(missing).toBeInstanceOf(NotFound);
       expect(missing.problem).toMatchObject({
         status: 404,
@@ -121,7 +123,9 @@ describe.skipIf(!bin)('two processes of a cluster', () => {
         detail: 'There is no profile with this id.',
       });
 
-      const twice = await peers.startElsewhere(account.id, profile.id, true).catch((error) => error);
+      const twice = await peers
+        .startElsewhere(account.id, profile.id, { id: 'mem_test', name: 'Tester' }, true)
+        .catch((error) => error);
       expect(twice).toBeInstanceOf(Conflict);
       expect(twice.problem).toMatchObject({
         status: 409,

@@ -61,10 +61,10 @@ describe.each(databases)('on $name', ({ name, open }) => {
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
     expect(files.map((migration) => migration.version)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 26,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26,
     ]);
     expect(await migrate(db)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 26,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26,
     ]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
@@ -92,6 +92,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 20, name: 'proxy_checks_sign_in_links' },
       { version: 21, name: 'room_queue' },
       { version: 23, name: 'workspaces' },
+      { version: 24, name: 'leases_versions_audit' },
       { version: 26, name: 'help_requests_withdrawn' },
     ]);
     const tables = await db.query<{ table_name: string }>(
@@ -100,6 +101,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
     expect(tables.map((table) => table.table_name)).toEqual([
       'accounts',
       'api_keys',
+      'audit_records',
       'automation_artifacts',
       'automation_batches',
       'automation_runs',
@@ -112,6 +114,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'key_request_counts',
       'members',
       'nodes',
+      'profile_leases',
       'profile_states',
       'profiles',
       'proxies',

@@ -1,0 +1,28 @@
+import type { Profile } from '../../lib/api/schemas/profiles';
+import { Conflict, NotFound } from '../core/domain-errors';
+import type { Database } from '../db/driver';
+import type { SessionManager } from '../sessions/manager';
+import { findHolder, freeLease } from '../store/leases';
+import { getProfile } from '../store/profiles';
+import { findSession } from '../store/sessions';
+
+/**
+ * Frees a profile someone holds (an owner's or admin's act): its session stops, saving its browser data, and the
+ * lease ends, so the next member may start it. A free profile is refused with a sentence.
+ */
+export async function releaseProfile(
+  deps: { db: Database; sessions: Pick<SessionManager, 'stop'> },
+  accountId: string,
+  profileId: string,
+): Promise<Profile> {
+  const { db, sessions } = deps;
+  const profile = await getProfile(db, accountId, profileId);
+  if (!profile) throw new NotFound('profile');
+  const holder = await findHolder(db, profileId);
+  if (!holder)
+    throw new Conflict('profile_not_held', `Nobody holds ${profile.name}; there is nothing to release.`);
+  const session = holder.session_id ? await findSession(db, accountId, holder.session_id) : null;
+  if (session) await sessions.stop(session, 'released');
+  await freeLease(db, profileId, holder);
+  return (await getProfile(db, accountId, profileId)) ?? profile;
+}
