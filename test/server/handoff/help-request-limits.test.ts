@@ -41,6 +41,8 @@ async function runningSession(name: string): Promise<{ sessionId: string; profil
   const started = await db.transaction((tx) =>
     insertStartingSession(tx, systemClock, {
       accountId,
+      holder: { id: 'mem_test', name: 'Tester' },
+      leaseTtlMs: 30_000,
       profileId: profile.id,
       headless: true,
       cap: 100,
