@@ -84,7 +84,10 @@ export async function appendEvents(
   return { deliveries: queued?.deliveries ?? 0 };
 }
 
-/** The account's events after `afterId`, oldest first. */
+/**
+ * The account's events after `afterId`, oldest first. Not `audit.recorded`: the audit log is for owners and admins
+ * (GET /v1/audit), and reaches only the webhooks that ask for it.
+ */
 export async function eventsAfter(
   db: Queryable,
   accountId: string,
@@ -93,7 +96,7 @@ export async function eventsAfter(
 ): Promise<ServiceEvent[]> {
   const rows = await db.query<EventRow>(
     `select id::text as id, type, data, created_at from events
-      where account_id = $1 and id > $2::bigint order by id limit $3`,
+      where account_id = $1 and id > $2::bigint and type <> 'audit.recorded' order by id limit $3`,
     [accountId, afterId, limit],
   );
   // Each row was written through the event log's typed `emit`: its type names the shape of its data.
