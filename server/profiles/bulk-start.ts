@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock';
 import { NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import type { RoomQueue } from '../queue/room-queue';
+import type { Holder } from '../store/leases';
 import { ownProfileIds } from '../store/profile-bulk';
 import { insertStartWaits } from '../store/room-waits';
 import { everything } from '../store/scope';
@@ -16,11 +17,14 @@ export async function startOrWait(
   accountId: string,
   ids: string[],
   headless: boolean | undefined,
+  holder: Holder,
 ): Promise<BulkOutcome[]> {
   const { db, clock, queue } = deps;
   const owned = await ownProfileIds(db, everything(accountId), ids);
   const mine = ids.filter((id) => owned.has(id));
-  const places = await db.transaction((tx) => insertStartWaits(tx, clock, accountId, mine, headless ?? null));
+  const places = await db.transaction((tx) =>
+    insertStartWaits(tx, clock, accountId, mine, headless ?? null, holder),
+  );
   await queue.dispatch();
   const one = async (id: string): Promise<BulkOutcome> => {
     const place = places.get(id);

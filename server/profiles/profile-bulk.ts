@@ -122,7 +122,10 @@ async function actOnSelection(
       return { selected: ids.length, outcomes, batchId };
     }
     case 'start':
-      return { selected: ids.length, outcomes: await startOrWait(deps, accountId, ids, request.headless) };
+      return {
+        selected: ids.length,
+        outcomes: await startOrWait(deps, accountId, ids, request.headless, holder),
+      };
     default:
       return { selected: ids.length, outcomes: await eachProfile(deps, accountId, holder, ids, request) };
   }

@@ -9,7 +9,13 @@ export function serveStartWith(
 ): (wait: WaitRow) => Promise<StartServed> {
   return async (wait) => {
     try {
-      const row = await sessions.startHere(wait.account_id, wait.profile_id, wait.headless ?? undefined);
+      const holder = { id: wait.holder_id ?? wait.account_id, name: wait.holder_name ?? 'a bulk start' };
+      const row = await sessions.startHere(
+        wait.account_id,
+        wait.profile_id,
+        holder,
+        wait.headless ?? undefined,
+      );
       return { sessionId: row.id };
     } catch (error) {
       return isNoRoom(error) ? 'no_room' : { error };

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
+import type { Holder } from './leases';
 import { runIsActive } from './runs';
 import { sessionIsLive } from './sessions';
 
@@ -13,6 +14,9 @@ export interface WaitRow {
   profile_id: string;
   run_id: string | null;
   headless: boolean | null;
+  /** Who asked for a session start: its session holds the profile for them (a run's holder is the run's). */
+  holder_id: string | null;
+  holder_name: string | null;
 }
 
 export async function notifyRoom(tx: Queryable): Promise<void> {
@@ -45,12 +49,13 @@ export async function insertStartWaits(
   accountId: string,
   profileIds: string[],
   headless: boolean | null,
+  holder: Holder,
 ): Promise<Map<string, number>> {
   const rows = await tx.query<{ seq: number; profile_id: string }>(
-    `insert into room_waits (account_id, profile_id, headless, not_before, created_at)
-     select $1, profile_id, $3, $4, $4 from unnest($2::text[]) with ordinality as t(profile_id, n) order by n
+    `insert into room_waits (account_id, profile_id, headless, not_before, created_at, holder_id, holder_name)
+     select $1, profile_id, $3, $4, $4, $5, $6 from unnest($2::text[]) with ordinality as t(profile_id, n) order by n
      returning seq, profile_id`,
-    [accountId, profileIds, headless, clock.now()],
+    [accountId, profileIds, headless, clock.now(), holder.id, holder.name],
   );
   await notifyRoom(tx);
   return new Map(rows.map((row) => [row.profile_id, row.seq]));
@@ -94,7 +99,7 @@ export async function claimNextWait(tx: Queryable, terms: ClaimTerms): Promise<W
           and not exists (select from automation_runs busy where busy.profile_id = w.profile_id
                             and ${runIsActive('busy.status')} and busy.node_id is not null)),
      waiting as (select distinct d.account_id from due d join room using (account_id) where room.under_cap)
-     select w.seq, w.account_id, w.profile_id, w.run_id, w.headless
+     select w.seq, w.account_id, w.profile_id, w.run_id, w.headless, w.holder_id, w.holder_name
        from room_waits w
        join due d on d.seq = w.seq
        join room on room.account_id = w.account_id

@@ -23,6 +23,7 @@ alter table sessions add constraint sessions_stop_reason_check
 
 -- Who queued a run: the session it starts holds the profile for them.
 alter table automation_runs add column holder_id text, add column holder_name text;
+alter table room_waits add column holder_id text, add column holder_name text;
 
 -- The last saved states of a profile are kept (five), each with the lease generation that saved it.
 alter table profile_states drop constraint profile_states_pkey;
