@@ -13,9 +13,9 @@ import { ProfileArchiveError, packFiles } from '../../../server/sessions/profile
 import { HELD_VERSION_FILE, profileFiles } from '../../../server/sessions/profile-files';
 import { createProfileStateSync } from '../../../server/sessions/profile-state';
 import { createAccountWithKey } from '../../../server/store/accounts';
+import { deleteAccountRow } from '../../../server/store/dashboard-accounts';
 import { takeLease } from '../../../server/store/leases';
 import { listProfileVersions } from '../../../server/store/profile-state';
-import { deleteAccountRow } from '../../../server/store/dashboard-accounts';
 import { deleteIdleProfile, insertProfile } from '../../../server/store/profiles';
 import { makeTempDir, openToOthers } from '../../support/browser-fixtures';
 import { incompressibleBytes } from '../../support/seeded-random';
