@@ -77,6 +77,10 @@ export const PERMISSIONS: Record<EndpointName, Permission> = {
   listMembers: read('list members'),
   updateMember: administer('change members’ roles or scopes'),
   removeMember: administer('remove members'),
+  releaseProfile: administer('release profiles'),
+  listProfileVersions: read('list saved states'),
+  restoreProfileVersion: edit('restore saved states'),
+  listAudit: administer('read the audit log'),
 };
 
 /** The endpoint each bulk action does the same as, whose permission it takes. */

@@ -4,6 +4,7 @@ import type { Database } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
 import { findHolder, freeLease } from '../store/leases';
 import { getProfile } from '../store/profiles';
+import type { Reader } from '../store/scope';
 import { findSession } from '../store/sessions';
 
 /**
@@ -12,17 +13,17 @@ import { findSession } from '../store/sessions';
  */
 export async function releaseProfile(
   deps: { db: Database; sessions: Pick<SessionManager, 'stop'> },
-  accountId: string,
+  reader: Reader,
   profileId: string,
 ): Promise<Profile> {
   const { db, sessions } = deps;
-  const profile = await getProfile(db, accountId, profileId);
+  const profile = await getProfile(db, reader, profileId);
   if (!profile) throw new NotFound('profile');
   const holder = await findHolder(db, profileId);
   if (!holder)
     throw new Conflict('profile_not_held', `Nobody holds ${profile.name}; there is nothing to release.`);
-  const session = holder.session_id ? await findSession(db, accountId, holder.session_id) : null;
+  const session = holder.session_id ? await findSession(db, reader, holder.session_id) : null;
   if (session) await sessions.stop(session, 'released');
   await freeLease(db, profileId, holder);
-  return (await getProfile(db, accountId, profileId)) ?? profile;
+  return (await getProfile(db, reader, profileId)) ?? profile;
 }

@@ -6,6 +6,7 @@ import { profileHeld } from '../sessions/lease-errors';
 import { lockLease } from '../store/leases';
 import { copyVersionAsNewest, listProfileVersions, type ProfileVersionRow } from '../store/profile-state';
 import { getProfile } from '../store/profiles';
+import type { Reader } from '../store/scope';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
 
 const toVersion = (row: ProfileVersionRow): ProfileVersion => ({
@@ -17,10 +18,10 @@ const toVersion = (row: ProfileVersionRow): ProfileVersion => ({
 /** The profile's kept saved states, newest first. */
 export async function listVersions(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   profileId: string,
 ): Promise<ProfileVersion[]> {
-  if (!(await getProfile(db, accountId, profileId))) throw new NotFound('profile');
+  if (!(await getProfile(db, reader, profileId))) throw new NotFound('profile');
   return (await listProfileVersions(db, profileId)).map(toVersion);
 }
 
@@ -30,17 +31,17 @@ export async function listVersions(
  */
 export async function restoreVersion(
   deps: { db: Database; clock: Clock },
-  accountId: string,
+  reader: Reader,
   profileId: string,
   version: number,
 ): Promise<ProfileVersion> {
   const { db, clock } = deps;
   return db.transaction(async (tx) => {
-    const profile = await getProfile(tx, accountId, profileId);
+    const profile = await getProfile(tx, reader, profileId);
     if (!profile) throw new NotFound('profile');
     const { heldBy } = await lockLease(tx, profileId);
     if (heldBy) throw profileHeld(profile.name, heldBy);
-    const live = await findSessionOfProfile(tx, accountId, profileId);
+    const live = await findSessionOfProfile(tx, reader.id, profileId);
     if (live && (LIVE_SESSION_STATUSES as readonly string[]).includes(live.status))
       throw new Conflict(
         'profile_running',

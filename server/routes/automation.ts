@@ -94,10 +94,7 @@ export const automationRoutes: Route[] = [
   }),
 
   route('retryBatch', async (c, { params, status }, deps) => {
-    return c.json(
-      await retryFailed(deps, c.get('account').id, c.get('account').member, params.id),
-      status,
-    );
+    return c.json(await retryFailed(deps, c.get('account').id, c.get('account').member, params.id), status);
   }),
 
   route('exportBatch', async (c, { params, query, status }, { db }) => {

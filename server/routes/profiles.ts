@@ -3,7 +3,6 @@ import { NotFound } from '../core/domain-errors';
 import { bulkAnswer } from '../http/bulk-answer';
 import { actInTurn } from '../http/bulk-turns';
 import { validationProblem } from '../http/problem';
-import { requireRole } from '../http/require-role';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
@@ -74,20 +73,18 @@ export const profileRoutes: Route[] = [
   }),
 
   route('releaseProfile', async (c, { params, status }, deps) => {
-    requireRole(c.get('account'), 'admin', 'release profiles');
-    return c.json(await releaseProfile(deps, c.get('account').id, params.id), status);
+    return c.json(await releaseProfile(deps, c.get('account'), params.id), status);
   }),
 
   route('listProfileVersions', async (c, { params, status }, { db }) => {
-    const data = await listVersions(db, c.get('account').id, params.id);
+    const data = await listVersions(db, c.get('account'), params.id);
     return c.json({ data, next_cursor: null }, status);
   }),
 
   route('restoreProfileVersion', async (c, { params, status }, deps) => {
-    requireRole(c.get('account'), 'editor', 'restore saved states');
     const version = Number(params.version);
     if (!Number.isSafeInteger(version) || version < 1) throw new NotFound('kept saved state');
-    return c.json(await restoreVersion(deps, c.get('account').id, params.id, version), status);
+    return c.json(await restoreVersion(deps, c.get('account'), params.id, version), status);
   }),
 
   route('bulkProfiles', async (c, { body, status }, deps) => {
