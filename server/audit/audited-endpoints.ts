@@ -71,4 +71,9 @@ export const AUDITED: Partial<Record<EndpointName, AuditedAct>> = {
   createProxy: onWorkspace('proxy.create', 'proxy_id'),
   updateProxy: onWorkspace('proxy.edit', 'proxy_id'),
   deleteProxy: onWorkspace('proxy.delete', 'proxy_id'),
+  createKey: onWorkspace('key.create', 'key_id'),
+  revokeKey: onWorkspace('key.revoke', 'key_id'),
+  inviteMember: onWorkspace('member.invite', 'invitation_id'),
+  updateMember: onWorkspace('member.change', 'member_id'),
+  removeMember: onWorkspace('member.remove', 'member_id'),
 };
