@@ -5,6 +5,7 @@ import type { Profile } from '../lib/api/schemas/profiles';
 import { t } from '../lib/i18n';
 import { connector } from '../lib/messaging/connector';
 import { cachedProxies, cachedSessions, type ProfileFilter, plan, quota, savedScripts } from '../lib/storage';
+import { startingText } from './bulk-start-text';
 import { download } from './download';
 import { useItem } from './hooks';
 import { bulkCostText } from './quota';
@@ -60,15 +61,12 @@ export function BulkActions({
     .split(',')
     .map((tag) => tag.trim())
     .filter(Boolean);
-  /** Picked one by one, start and stop are for those not running and those running; at most `room` start. */
+  /** Picked one by one, start and stop are for those not running and those running (starts beyond room wait). */
   const chosen = (action: Action) =>
-    action === 'start'
-      ? picked.filter(({ status }) => status !== 'running').slice(0, room)
-      : picked.filter(({ status }) => status === 'running');
+    picked.filter(({ status }) => (status === 'running') === (action === 'stop'));
   const startable = selection.ids ? picked.filter(({ status }) => status !== 'running').length : count;
   const byIds = (action: Action) => selection.ids !== undefined && (action === 'start' || action === 'stop');
-  const number = (action: Action) =>
-    byIds(action) ? chosen(action).length : action === 'start' ? Math.min(count, room) : count;
+  const number = (action: Action) => (byIds(action) ? chosen(action).length : count);
 
   /** The request an answered question sends; null while what it needs is missing. */
   function request(action: Action, removing = false): BulkRequestInput | null {
@@ -116,11 +114,12 @@ export function BulkActions({
       .slice(0, NAMED_FAILURES)
       .map(({ id, problem }) => `${nameOf(id)}: ${problem?.detail}`);
     if (failed.length > NAMED_FAILURES) lines.push(t('bulkMoreFailed', failed.length - NAMED_FAILURES));
-    const done = result.batch_id ? t('bulkDone_batch', result.succeeded, result.selected) : '';
-    return [
-      done || t(`bulkDone_${action}` as 'bulkDone_start', result.succeeded, result.selected),
-      ...lines,
-    ].join('\n');
+    const done = result.batch_id
+      ? t('bulkDone_batch', result.succeeded, result.selected)
+      : action === 'start'
+        ? startingText(result)
+        : t(`bulkDone_${action}` as 'bulkDone_stop', result.succeeded, result.selected);
+    return [done, ...lines].join('\n');
   }
 
   function questionText(action: Action): string {

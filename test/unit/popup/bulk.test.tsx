@@ -57,21 +57,30 @@ function answered(intent: IntentOf<'profiles.bulk'>, failing: Record<string, str
 describe('Bulk actions', () => {
   afterEach(cleanup);
 
-  it('warns, before starting, that more are picked than the plan’s sessions at once, and its button says how many start', async () => {
-    const mock = await open(named(3), FREE, { 'profiles.bulk': (intent) => ok(answered(intent)) });
+  it('says, before starting more than the plan’s sessions at once, that the others wait for room, and after, how many', async () => {
+    const mock = await open(named(3), FREE, {
+      'profiles.bulk': (intent) => {
+        const result = answered(intent);
+        return ok({
+          ...result,
+          waiting: 1,
+          items: result.items.map((item, n) => (n === 2 ? { ...item, waiting: true } : item)),
+        });
+      },
+    });
     await cachedSessions.setValue({ data: [], savedAt: 1 });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Start 2' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Start 3' }));
     const question = within(
       screen.getByRole('group', {
-        name: /^Start 2 profiles\? Your free plan allows 2 sessions at once and 0 are running: only 2 of these can start\. This spends 1 of the 81 requests left this hour\./,
+        name: /^Start 3 profiles\? Your free plan allows 2 sessions at once and 0 are running: 2 of these can start now, the others wait for room\. This spends 1 of the 81 requests left this hour\./,
       }),
     );
-    fireEvent.click(question.getByRole('button', { name: 'Start 2' }));
-    expect(await screen.findByText('Started 2 of 2.')).toBeTruthy();
+    fireEvent.click(question.getByRole('button', { name: 'Start 3' }));
+    expect(await screen.findByText('Starting 3: 2 now, 1 waiting for room.')).toBeTruthy();
     // One request for the lot.
     expect(mock.sentOf('profiles.bulk').map(({ request }) => request)).toEqual([
-      { select: { ids: ['prf_1', 'prf_2'] }, action: 'start' },
+      { select: { ids: ['prf_1', 'prf_2', 'prf_3'] }, action: 'start' },
     ]);
   });
 
@@ -84,8 +93,8 @@ describe('Bulk actions', () => {
     pick('Profile 2');
     fireEvent.click(screen.getByRole('button', { name: 'Start 2' }));
     expect(screen.queryByRole('group', { name: /^Start 2 profiles\?/ })).toBeNull();
-    const outcome = await screen.findByText(/Started 1 of 2\./);
-    expect(outcome.textContent).toBe(`Started 1 of 2.\nProfile 2: ${sentence}`);
+    const outcome = await screen.findByText(/Starting 1: 1 now, 0 waiting for room\./);
+    expect(outcome.textContent).toBe(`Starting 1: 1 now, 0 waiting for room.\nProfile 2: ${sentence}`);
     expect(mock.sentOf('profiles.bulk')).toHaveLength(1);
   });
 

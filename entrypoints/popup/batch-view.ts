@@ -1,0 +1,28 @@
+import type { Batch } from '../../lib/api/schemas/automation';
+import { t } from '../../lib/i18n';
+
+/** "5 of 6 succeeded, 1 failed, 2 retried": a batch's runs counted, each profile by its latest run. */
+export function summaryOf(batch: Batch): string {
+  const parts = [t('batchSummary', batch.succeeded, batch.total)];
+  if (batch.failed) parts.push(t('batchFailed', batch.failed));
+  if (batch.cancelled) parts.push(t('batchCancelled', batch.cancelled));
+  if (batch.retried) parts.push(t('batchRetried', batch.retried));
+  if (batch.queued + batch.running) parts.push(t('batchPending', batch.queued + batch.running));
+  return parts.join(', ');
+}
+
+/** What the card offers: Pause while it has runs to go and is not paused, Resume while paused, Cancel until done. */
+export function batchControls(batch: Batch): { pause: boolean; resume: boolean; cancel: boolean } {
+  return {
+    pause: !batch.finished && !batch.paused,
+    resume: !batch.finished && batch.paused,
+    cancel: !batch.finished,
+  };
+}
+
+/** "Should finish around 14:05", in the person's own time; null when there is no estimate. */
+export function finishText(batch: Batch, locale?: string): string | null {
+  if (!batch.estimated_finish_at) return null;
+  const at = new Date(batch.estimated_finish_at);
+  return t('batchEta', at.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }));
+}
