@@ -51,7 +51,10 @@ export interface RoomQueue {
 
 const START_KEPT_MS = 30_000;
 
-/** Often enough that a retry's back-off ends close to its time, and a missed notification costs at most this. */
+/**
+ * Often enough that a retry's back-off ends close to its time, a missed notification costs at most this, and a
+ * run whose profile was deleted while it waited fails soon after.
+ */
 const POLL_MS = 1000;
 
 /**
@@ -98,10 +101,13 @@ export function createRoomQueue(deps: RoomQueueDeps): RoomQueue {
       });
   }
 
-  async function claimAll(): Promise<void> {
-    if (stopped) return;
+  async function failDeleted(): Promise<void> {
     const deleted = await removeWaitsOfDeletedProfiles(db);
     if (deleted.length > 0) await deps.failDeleted(deleted);
+  }
+
+  async function claimAll(): Promise<void> {
+    if (stopped) return;
     while (!stopped && deps.roomHere() - serving > 0) {
       const terms = { nodeId, share, caps: deps.caps, now: clock.now() };
       const wait = await db.transaction((tx) => claimNextWait(tx, terms));
@@ -138,7 +144,16 @@ export function createRoomQueue(deps: RoomQueueDeps): RoomQueue {
         stopListening = await db.listen(ROOM_CHANNEL, { onNotify: wake, onRestored: wake });
         wake();
       },
-      every: { ms: POLL_MS, run: wake },
+      every: {
+        ms: POLL_MS,
+        run() {
+          void failDeleted()
+            .catch((error: unknown) =>
+              log.error('the queue could not fail deleted profiles’ runs', { error }),
+            )
+            .finally(wake);
+        },
+      },
       async stop() {
         stopped = true;
         await stopListening();

@@ -73,7 +73,7 @@ export interface ClaimTerms {
 /**
  * Claims for `nodeId` the next wait it may serve, or null. Due, unpaused, the first of its profile, its profile
  * idle, its account under its plan's cap, and under its fair share of the node unless no other account waits;
- * among those, the account served longest ago first, then the oldest. Claims run one at a time across the
+ * each account's oldest such wait, the account served longest ago first. Claims run one at a time across the
  * cluster (an advisory lock), so the counts they read are never stale; SKIP LOCKED passes over waits a cancel
  * or a pause holds.
  */
@@ -96,12 +96,14 @@ export async function claimNextWait(tx: Queryable, terms: ClaimTerms): Promise<W
          left join automation_batches b on b.id = r.batch_id
         where w.claimed_by is null and w.not_before <= $3 and not coalesce(b.paused, false)
           and not exists (select from room_waits e where e.profile_id = w.profile_id and e.seq < w.seq)
-          and not exists (select from automation_runs busy where busy.profile_id = w.profile_id
-                            and ${runIsActive('busy.status')} and busy.node_id is not null)),
-     waiting as (select distinct d.account_id from due d join room using (account_id) where room.under_cap)
+          and not exists (select from automation_runs busy where busy.account_id = w.account_id
+                            and busy.profile_id = w.profile_id and ${runIsActive('busy.status')}
+                            and busy.node_id is not null)),
+     firsts as (select distinct on (account_id) seq, account_id from due order by account_id, seq),
+     waiting as materialized (select account_id from firsts join room using (account_id) where room.under_cap)
      select w.seq, w.account_id, w.profile_id, w.run_id, w.headless, w.holder_id, w.holder_name
        from room_waits w
-       join due d on d.seq = w.seq
+       join firsts d on d.seq = w.seq
        join room on room.account_id = w.account_id
        left join room_turns t on t.account_id = w.account_id
       where room.under_cap
