@@ -30,6 +30,8 @@ const STALE_ON_POPUP_MS = 10_000;
 const LIST = { limit: LIST_PAGE };
 /** A profile's runs the popup shows from the service, newest first. */
 const PROFILE_HISTORY = 20;
+/** The batches the popup lists, newest first. */
+const BATCHES_SHOWN = 20;
 
 /**
  * What the worker does for each intent of the popup and the options page. The envelopes were checked; the
@@ -90,6 +92,13 @@ export function createIntentHandlers({
     'batch.retry': async ({ batchId }) => (await requireApi()).retryBatch(batchId),
     'batch.export': async ({ batchId, format }) =>
       (await (await requireApi()).exportBatch(batchId, format)).text(),
+    'batch.pause': async ({ batchId }) => (await requireApi()).pauseBatch(batchId),
+    'batch.resume': async ({ batchId }) => (await requireApi()).resumeBatch(batchId),
+    'batch.cancel': async ({ batchId }) => (await requireApi()).cancelBatch(batchId),
+    'batches.list': async () => (await (await requireApi()).listBatches({ limit: BATCHES_SHOWN })).data,
+    async 'batch.show'({ batchId }) {
+      await lastBatch.setValue(batchId);
+    },
     async 'profile.delete'({ profileId, force }) {
       await (await requireApi()).deleteProfile(profileId, { force });
       await forgetProfile(profileId);

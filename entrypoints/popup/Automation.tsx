@@ -11,6 +11,7 @@ import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { lastBatch, quota, savedScripts } from '../../lib/storage';
 import { BatchCard } from './BatchCard';
+import { BatchList } from './BatchList';
 import { type Picked, ProfilePicker } from './ProfilePicker';
 import { RunList, Runs } from './Runs';
 
@@ -91,6 +92,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
     <section class="stack">
       <h2 ref={recentRuns}>{t('recentRuns')}</h2>
       <BatchCard />
+      <BatchList />
       <Runs focus={focus} batchShown={Boolean(batchId)} />
       <form class="stack" onSubmit={run} noValidate>
         <ProfilePicker value={picked} onPick={(chosen) => update({ picked: JSON.stringify(chosen) })} />

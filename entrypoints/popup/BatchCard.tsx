@@ -6,23 +6,16 @@ import type { AutomationRun, Batch } from '../../lib/api/schemas/automation';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { lastBatch } from '../../lib/storage';
+import { batchControls, finishText, summaryOf } from './batch-view';
 import { RunList } from './Runs';
 
 /** How often an unfinished batch is read again while the card is shown. */
 const FOLLOW_MS = 2000;
 
-/** "5 of 6 succeeded, 1 failed": a batch's runs counted, each profile by its latest run. */
-function summaryOf(batch: Batch): string {
-  const parts = [t('batchSummary', batch.succeeded, batch.total)];
-  if (batch.failed) parts.push(t('batchFailed', batch.failed));
-  if (batch.cancelled) parts.push(t('batchCancelled', batch.cancelled));
-  if (batch.queued + batch.running) parts.push(t('batchPending', batch.queued + batch.running));
-  return parts.join(', ');
-}
-
 /**
- * The last run on many profiles as one card: its summary, followed until every run ended; its failed runs on
- * asking; retry of the failed, in the same batch; its outputs exported as CSV or JSON.
+ * The last run on many profiles as one card: its summary and its runs counted, followed until every run ended,
+ * with when it should finish; pause, resume, or cancel of what has not finished; its failed runs on asking;
+ * retry of the failed, in the same batch; its outputs exported as CSV or JSON.
  */
 export function BatchCard() {
   const batchId = useItem(lastBatch);
@@ -67,6 +60,15 @@ export function BatchCard() {
     }
   }
 
+  async function control(type: 'batch.pause' | 'batch.resume' | 'batch.cancel') {
+    if (!batchId) return;
+    const reply = await task.run(() => connector.send({ type, batchId }));
+    if (reply.ok) {
+      setBatch(reply.value);
+      setRound(round + 1);
+    }
+  }
+
   async function exportAs(format: 'csv' | 'json') {
     if (!batchId) return;
     const reply = await task.run(() => connector.send({ type: 'batch.export', batchId, format }));
@@ -74,10 +76,34 @@ export function BatchCard() {
   }
 
   if (!batchId || !batch) return null;
+  const offered = batchControls(batch);
+  const finish = finishText(batch);
   return (
     <article class="stack batch" aria-labelledby="batch-title">
       <h3 id="batch-title">{t('batchTitle', batch.name ?? batch.id)}</h3>
       <p role="status">{summaryOf(batch)}</p>
+      <p class="muted">
+        {t('batchCounts', batch.queued, batch.running, batch.succeeded, batch.failed)}
+        {finish && ` · ${finish}`}
+      </p>
+      {batch.paused && <p class="muted">{t('batchPausedNote')}</p>}
+      {offered.cancel && (
+        <div class="bar wrap">
+          {offered.pause && (
+            <button type="button" disabled={task.busy} onClick={() => control('batch.pause')}>
+              {t('batchPause')}
+            </button>
+          )}
+          {offered.resume && (
+            <button type="button" disabled={task.busy} onClick={() => control('batch.resume')}>
+              {t('batchResume')}
+            </button>
+          )}
+          <button type="button" class="danger" disabled={task.busy} onClick={() => control('batch.cancel')}>
+            {t('batchCancel')}
+          </button>
+        </div>
+      )}
       <div class="bar wrap">
         <label class="check">
           <input

@@ -122,6 +122,13 @@ export const Intents = {
   'batch.failed': intent({ batchId: Id }),
   'batch.retry': intent({ batchId: Id }),
   'batch.export': intent({ batchId: Id, format: z.enum(['csv', 'json']) }),
+  /** A batch paused, resumed, or its runs that have not finished cancelled; answered summed up. */
+  'batch.pause': intent({ batchId: Id }),
+  'batch.resume': intent({ batchId: Id }),
+  'batch.cancel': intent({ batchId: Id }),
+  /** The account's batches, newest first; and the one the batch card shows. */
+  'batches.list': intent({}),
+  'batch.show': intent({ batchId: Id }),
   /** A profile's latest runs on the service, whoever started them. */
   'runs.ofProfile': intent({ profileId: Id }),
   /** The person looked at the runs: ended ones count as seen (the badge's mark goes). */

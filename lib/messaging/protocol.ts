@@ -37,6 +37,11 @@ export interface IntentReplies {
   'batch.failed': AutomationRun[];
   'batch.retry': Batch;
   'batch.export': string;
+  'batch.pause': Batch;
+  'batch.resume': Batch;
+  'batch.cancel': Batch;
+  'batches.list': Batch[];
+  'batch.show': undefined;
   'profile.delete': undefined;
   'profile.update': ProfileUpdated;
   'profile.clone': Profile;

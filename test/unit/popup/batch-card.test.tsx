@@ -62,6 +62,31 @@ describe('the batch card', () => {
     expect(screen.queryByText('The page did not load.')).toBeNull();
   });
 
+  it('counts a running batch, says when it should finish, and pauses, resumes and cancels it', async () => {
+    installPopupBrowser();
+    await lastBatch.setValue('bat_1');
+    const running = batch({ queued: 92, running: 8, succeeded: 0, failed: 0, total: 100, finished: false });
+    const mock = mockConnector({
+      'batch.get': () => ok({ ...running, estimated_finish_at: '2026-11-28T14:05:00Z' }),
+      'batch.pause': () => ok({ ...running, paused: true }),
+      'batch.resume': () => ok(running),
+      'batch.cancel': () => ok({ ...running, queued: 0, running: 0, cancelled: 100, finished: true }),
+    });
+    render(<BatchCard />);
+    expect(
+      await screen.findByText(/^92 queued, 8 running, 0 succeeded, 0 failed · Should finish around/),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    expect(await screen.findByText('Paused: its queued runs wait until it is resumed.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
+    expect(await screen.findByRole('button', { name: 'Pause' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel the rest' }));
+    expect(await screen.findByText('0 of 100 succeeded, 100 cancelled')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel the rest' })).toBeNull();
+    expect(mock.sentOf('batch.pause')).toEqual([{ type: 'batch.pause', batchId: 'bat_1' }]);
+  });
+
   it('shows nothing before any batch', async () => {
     installPopupBrowser();
     mockConnector({});
