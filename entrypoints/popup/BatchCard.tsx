@@ -9,6 +9,12 @@ import { lastBatch } from '../../lib/storage';
 import { batchControls, finishText, summaryOf } from './batch-view';
 import { RunList } from './Runs';
 
+const CONTROLS = [
+  ['pause', 'batch.pause', 'batchPause'],
+  ['resume', 'batch.resume', 'batchResume'],
+  ['cancel', 'batch.cancel', 'batchCancel'],
+] as const;
+
 /** How often an unfinished batch is read again while the card is shown. */
 const FOLLOW_MS = 2000;
 
@@ -86,24 +92,13 @@ export function BatchCard() {
         {t('batchCounts', batch.queued, batch.running, batch.succeeded, batch.failed)}
         {finish && ` · ${finish}`}
       </p>
-      {batch.paused && <p class="muted">{t('batchPausedNote')}</p>}
-      {offered.cancel && (
-        <div class="bar wrap">
-          {offered.pause && (
-            <button type="button" disabled={task.busy} onClick={() => control('batch.pause')}>
-              {t('batchPause')}
-            </button>
-          )}
-          {offered.resume && (
-            <button type="button" disabled={task.busy} onClick={() => control('batch.resume')}>
-              {t('batchResume')}
-            </button>
-          )}
-          <button type="button" class="danger" disabled={task.busy} onClick={() => control('batch.cancel')}>
-            {t('batchCancel')}
+      <div class="bar wrap">
+        {CONTROLS.filter(([offer]) => offered[offer]).map(([offer, type, label]) => (
+          <button key={offer} type="button" disabled={task.busy} onClick={() => control(type)}>
+            {t(label)}
           </button>
-        </div>
-      )}
+        ))}
+      </div>
       <div class="bar wrap">
         <label class="check">
           <input

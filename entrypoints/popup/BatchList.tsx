@@ -9,33 +9,27 @@ import { summaryOf } from './batch-view';
 /** Every batch of the account, newest first, each summed up; choosing one shows it in the batch card. */
 export function BatchList() {
   const shown = useItem(lastBatch);
+  // Read again whenever another batch is shown, a new one included.
   const [batches, setBatches] = useState<Batch[] | null>(null);
   useEffect(() => {
     void connector.send({ type: 'batches.list' }).then((reply) => reply.ok && setBatches(reply.value));
   }, [shown]);
-  if (batches === null) return null;
+  if (!batches?.length) return null;
   return (
-    <details class="stack">
+    <details>
       <summary>{t('batchesTitle')}</summary>
-      {batches.length === 0 ? (
-        <p class="muted">{t('batchesNone')}</p>
-      ) : (
-        <ul class="stack">
-          {batches.map((batch) => (
-            <li key={batch.id}>
-              <button
-                type="button"
-                class="link"
-                aria-current={batch.id === shown}
-                onClick={() => void connector.send({ type: 'batch.show', batchId: batch.id })}
-              >
-                {batch.name ?? batch.id}
-              </button>{' '}
-              <span class="muted">{summaryOf(batch)}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      {batches.map((batch) => (
+        <p key={batch.id}>
+          <button
+            type="button"
+            class="link"
+            onClick={() => void connector.send({ type: 'batch.show', batchId: batch.id })}
+          >
+            {batch.name ?? batch.id}
+          </button>
+          : {summaryOf(batch)}
+        </p>
+      ))}
     </details>
   );
 }

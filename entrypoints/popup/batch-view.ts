@@ -20,9 +20,8 @@ export function batchControls(batch: Batch): { pause: boolean; resume: boolean; 
   };
 }
 
-/** "Should finish around 14:05", in the person's own time; null when there is no estimate. */
-export function finishText(batch: Batch, locale?: string): string | null {
-  if (!batch.estimated_finish_at) return null;
-  const at = new Date(batch.estimated_finish_at);
-  return t('batchEta', at.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }));
+/** "Should finish around 14:05:00", in the person's own time; null when there is no estimate. */
+export function finishText(batch: Batch): string | null {
+  const at = batch.estimated_finish_at;
+  return at && t('batchEta', new Date(at).toLocaleTimeString());
 }

@@ -35,7 +35,7 @@ describe('the list of batches', () => {
     render(<BatchList />);
     const names = await screen.findAllByRole('button');
     expect(names.map((button) => button.textContent)).toEqual(['Second', 'First']);
-    expect(screen.getByText('4 of 10 succeeded, 6 not finished yet')).toBeTruthy();
+    expect(names[0]?.parentElement?.textContent).toBe('Second: 4 of 10 succeeded, 6 not finished yet');
     fireEvent.click(screen.getByRole('button', { name: 'First' }));
     await waitFor(() =>
       expect(mock.sentOf('batch.show')).toEqual([{ type: 'batch.show', batchId: 'bat_1' }]),
