@@ -6,14 +6,8 @@ import type { AutomationRun, Batch } from '../../lib/api/schemas/automation';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { lastBatch } from '../../lib/storage';
-import { batchControls, finishText, summaryOf } from './batch-view';
+import { finishText, summaryOf } from './batch-view';
 import { RunList } from './Runs';
-
-const CONTROLS = [
-  ['pause', 'batch.pause', 'batchPause'],
-  ['resume', 'batch.resume', 'batchResume'],
-  ['cancel', 'batch.cancel', 'batchCancel'],
-] as const;
 
 /** How often an unfinished batch is read again while the card is shown. */
 const FOLLOW_MS = 2000;
@@ -82,7 +76,6 @@ export function BatchCard() {
   }
 
   if (!batchId || !batch) return null;
-  const offered = batchControls(batch);
   const finish = finishText(batch);
   return (
     <article class="stack batch" aria-labelledby="batch-title">
@@ -92,13 +85,20 @@ export function BatchCard() {
         {t('batchCounts', batch.queued, batch.running, batch.succeeded, batch.failed)}
         {finish && ` · ${finish}`}
       </p>
-      <div class="bar wrap">
-        {CONTROLS.filter(([offer]) => offered[offer]).map(([offer, type, label]) => (
-          <button key={offer} type="button" disabled={task.busy} onClick={() => control(type)}>
-            {t(label)}
+      {!batch.finished && (
+        <div class="bar wrap">
+          <button
+            type="button"
+            disabled={task.busy}
+            onClick={() => control(batch.paused ? 'batch.resume' : 'batch.pause')}
+          >
+            {t(batch.paused ? 'batchResume' : 'batchPause')}
           </button>
-        ))}
-      </div>
+          <button type="button" disabled={task.busy} onClick={() => control('batch.cancel')}>
+            {t('batchCancel')}
+          </button>
+        </div>
+      )}
       <div class="bar wrap">
         <label class="check">
           <input

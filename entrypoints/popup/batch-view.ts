@@ -11,15 +11,6 @@ export function summaryOf(batch: Batch): string {
   return parts.join(', ');
 }
 
-/** What the card offers: Pause while it has runs to go and is not paused, Resume while paused, Cancel until done. */
-export function batchControls(batch: Batch): { pause: boolean; resume: boolean; cancel: boolean } {
-  return {
-    pause: !batch.finished && !batch.paused,
-    resume: !batch.finished && batch.paused,
-    cancel: !batch.finished,
-  };
-}
-
 /** "Should finish around 14:05:00", in the person's own time; null when there is no estimate. */
 export function finishText(batch: Batch): string | null {
   const at = batch.estimated_finish_at;
