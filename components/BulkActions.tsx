@@ -102,17 +102,15 @@ export function BulkActions({
   function saveCookies(result: BulkResult) {
     const named = result.items
       .filter((item) => item.ok)
-      .map(({ id, cookies }) => ({ id, name: nameOf(id), cookies }));
+      .map(({ id, name, cookies }) => ({ id, name: name ?? id, cookies }));
     download(JSON.stringify(named, null, 2), 'cookies.json', 'application/json');
   }
-
-  const nameOf = (id: string) => picked.find((profile) => profile.id === id)?.name ?? id;
 
   function outcomeText(action: string, result: BulkResult): string {
     const failed = result.items.filter((item) => !item.ok);
     const lines = failed
       .slice(0, NAMED_FAILURES)
-      .map(({ id, problem }) => `${nameOf(id)}: ${problem?.detail}`);
+      .map(({ id, name, problem }) => `${name ?? id}: ${problem?.detail}`);
     if (failed.length > NAMED_FAILURES) lines.push(t('bulkMoreFailed', failed.length - NAMED_FAILURES));
     const done = result.batch_id
       ? t('bulkDone_batch', result.succeeded, result.selected)

@@ -7,10 +7,14 @@ import { ProblemError } from './problem';
 /** A bulk action's answer: each profile's outcome, its error answered as the single endpoint would answer it. */
 export function bulkAnswer(action: string, done: BulkDone, log: Logger): BulkResult {
   const items: BulkItem[] = done.outcomes.map((outcome) => {
-    if ('error' in outcome) return { id: outcome.id, ok: false, problem: itemProblem(outcome.error, log) };
+    const name = done.names?.get(outcome.id);
+    const named = name === undefined ? {} : { name };
+    if ('error' in outcome)
+      return { id: outcome.id, ...named, ok: false, problem: itemProblem(outcome.error, log) };
     const { id, proxyId, sessionId, runId, cookies, waiting } = outcome;
     return {
       id,
+      ...named,
       ok: true,
       ...(proxyId ? { proxy_id: proxyId } : {}),
       ...(sessionId ? { session_id: sessionId } : {}),

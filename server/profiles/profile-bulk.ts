@@ -15,7 +15,7 @@ import type { RoomQueue } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
 import type { Actor } from '../store/accounts';
 import type { Holder } from '../store/leases';
-import { ownProfileIds, selectProfileIds } from '../store/profile-bulk';
+import { ownProfileIds, profileNames, selectProfileIds } from '../store/profile-bulk';
 import { everything, type Reader } from '../store/scope';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
 import { changeProxies, changeTags, type Outcomes } from './bulk-changes';
@@ -45,6 +45,8 @@ export interface BulkDone {
   outcomes: BulkOutcome[];
   batchId?: string;
   proxiesCreated?: number;
+  /** The selected profiles' names by id, read before the action, so that the answer names each. */
+  names?: Map<string, string>;
 }
 
 /** Profiles a browser is started, stopped or read for at the same time: the machine's cores are shared. */
@@ -81,6 +83,19 @@ export async function actOnProfiles(
 }
 
 async function actOnSelection(
+  deps: BulkDeps,
+  accountId: string,
+  holder: Holder,
+  ids: string[],
+  request: BulkRequest,
+): Promise<BulkDone> {
+  // Read before the action: a deleted profile is still named in the answer.
+  const names = await profileNames(deps.db, accountId, ids);
+  return { ...(await actOn(deps, accountId, holder, ids, request)), names };
+}
+
+/** The action on the ids selected. */
+async function actOn(
   deps: BulkDeps,
   accountId: string,
   holder: Holder,

@@ -43,6 +43,19 @@ export async function ownProfileIds(db: Queryable, reader: Reader, ids: string[]
   return new Set(rows.map(({ id }) => id));
 }
 
+/** The names of the account's profiles among `ids`, by id. */
+export async function profileNames(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<Map<string, string>> {
+  const rows = await db.query<{ id: string; name: string }>(
+    'select id, name from profiles where account_id = $1 and id = any($2::text[])',
+    [accountId, ids],
+  );
+  return new Map(rows.map(({ id, name }) => [id, name]));
+}
+
 /** The tags of the account's profiles among `ids`, locked until the transaction ends. */
 export async function lockProfileTags(
   tx: Queryable,

@@ -4,6 +4,8 @@ import { Cookie } from './cookies';
 /** What became of one profile of a bulk action: done (with what it made), or the problem, as the API answers one. */
 export const BulkItem = z.object({
   id: z.string(),
+  /** The profile's name when it was selected (absent for an id that is no profile of the account). */
+  name: z.optional(z.string()),
   ok: z.boolean(),
   /** set_proxy: the saved proxy it now uses. */
   proxy_id: z.optional(z.string()),

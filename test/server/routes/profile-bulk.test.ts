@@ -73,10 +73,11 @@ describe('bulk actions on a selection', () => {
     expect(answer.items).toEqual([
       {
         id: full?.id,
+        name: 'Full 1',
         ok: false,
         problem: expect.objectContaining({ status: 422, code: 'validation_failed' }),
       },
-      { id: room?.id, ok: true },
+      { id: room?.id, name: 'Full 2', ok: true },
     ]);
     expect(answer.items[0]?.problem?.detail).toMatch(/has 20 tags; with these it would have more than 20/);
   });
@@ -119,7 +120,7 @@ describe('bulk actions on a selection', () => {
     const ids = made.map(({ id }) => id);
     const proxy = await api.createProxy({ scheme: 'http', host: 'one.example', port: 3128 });
     const set = await bulk({ select: { ids }, action: 'set_proxy', proxy_id: proxy.id });
-    expect(set.items).toEqual(ids.map((id) => ({ id, ok: true, proxy_id: proxy.id })));
+    expect(set.items).toEqual(made.map(({ id, name }) => ({ id, name, ok: true, proxy_id: proxy.id })));
     expect((await api.getProfile(ids[1] as string)).proxy).toBe('http://one.example:3128');
 
     const theirs = await stranger.createProxy({ scheme: 'http', host: 'theirs.example', port: 3128 });
@@ -172,14 +173,15 @@ describe('bulk actions on a selection', () => {
     const [idle, gone] = await profiles(api, 'Each', 2);
     const ids = [idle?.id as string, gone?.id as string];
     const stopped = await bulk({ select: { ids }, action: 'stop' });
+    // Each answered by the profile's name, not only its id.
     expect(stopped.items).toEqual([
-      { id: ids[0], ok: true },
-      { id: ids[1], ok: true },
+      { id: ids[0], name: 'Each 1', ok: true },
+      { id: ids[1], name: 'Each 2', ok: true },
     ]);
     const cookies = await bulk({ select: { ids: ids.slice(0, 1) }, action: 'export_cookies' });
-    expect(cookies.items).toEqual([{ id: ids[0], ok: true, cookies: [] }]);
+    expect(cookies.items).toEqual([{ id: ids[0], name: 'Each 1', ok: true, cookies: [] }]);
     const deleted = await bulk({ select: { ids: [ids[1] as string] }, action: 'delete' });
-    expect(deleted.items).toEqual([{ id: ids[1], ok: true }]);
+    expect(deleted.items).toEqual([{ id: ids[1], name: 'Each 2', ok: true }]);
     expect((await apiError(api.getProfile(ids[1] as string))).status).toBe(404);
     const again = await bulk({ select: { ids }, action: 'delete' });
     expect(again.items[1]).toEqual({
@@ -193,11 +195,16 @@ describe('bulk actions on a selection', () => {
     const [one] = await profiles(api, 'Started', 1);
     const ids = [one?.id as string];
     const started = await bulk({ select: { ids }, action: 'start', headless: true });
-    expect(started.items[0]).toEqual({ id: ids[0], ok: true, session_id: expect.stringMatching(/^ses_/) });
+    expect(started.items[0]).toEqual({
+      id: ids[0],
+      name: 'Started 1',
+      ok: true,
+      session_id: expect.stringMatching(/^ses_/),
+    });
     const twice = await bulk({ select: { ids }, action: 'start', headless: true });
     expect(twice.items[0]).toMatchObject({ ok: false, problem: { status: 409, code: 'session_exists' } });
     const running = await bulk({ select: { filter: { status: 'running' } }, action: 'stop' });
-    expect(running.items).toEqual([{ id: ids[0], ok: true }]);
+    expect(running.items).toEqual([{ id: ids[0], name: 'Started 1', ok: true }]);
     expect((await api.getProfile(ids[0] as string)).status).toBe('idle');
   }, 60_000);
 

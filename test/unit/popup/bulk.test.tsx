@@ -39,11 +39,15 @@ const pick = (name: string) => fireEvent.click(screen.getByRole('checkbox', { na
 /** The service's answer to a bulk request: every item done but those `failing` names, with its sentence. */
 function answered(intent: IntentOf<'profiles.bulk'>, failing: Record<string, string> = {}): BulkResult {
   const ids = intent.request.select.ids ?? [];
-  const items = ids.map((id) =>
-    failing[id]
-      ? { id, ok: false, problem: { status: 429, code: 'session_limit', detail: failing[id] as string } }
-      : { id, ok: true },
-  );
+  // The service names each profile it answers for.
+  const items = ids.map((id) => ({
+    id,
+    name: `Profile ${id.slice(4)}`,
+    ok: !failing[id],
+    ...(failing[id]
+      ? { problem: { status: 429, code: 'session_limit', detail: failing[id] as string } }
+      : {}),
+  }));
   const succeeded = items.filter((item) => item.ok).length;
   return {
     action: intent.request.action,
