@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock';
 import type { Limits } from '../core/config';
 import type { Database } from '../db/driver';
 import { bytes } from '../pages/sentences';
-import { findArtifact, insertArtifact } from '../store/runs';
+import { findArtifact, insertArtifact } from '../store/artifacts';
 import { readArtifactFile, writeArtifactFile } from './artifact-files';
 
 export function artifactPath(runId: string, name: string): string {

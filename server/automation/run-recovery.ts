@@ -1,8 +1,8 @@
 import type { Clock } from '../core/clock';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
+import { findActiveRunsOfNode, findOrphanedRuns } from '../store/node-runs';
 import { isWaiting } from '../store/room-waits';
-import { findActiveRunsOfNode, findOrphanedRuns } from '../store/runs';
 import { retryAt } from './passing-failure';
 import type { RunChanges } from './run-changes';
 

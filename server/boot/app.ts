@@ -15,7 +15,7 @@ import type { Route } from '../http/route';
 import { takeStreamSlot } from '../http/stream-slot';
 import { refuseNulInPath } from '../http/validate';
 import { MCP_PATH, mcpEndpoint } from '../mcp/endpoint';
-import { measureRequests } from '../metrics/http-metrics';
+import { measureRequests } from '../http/request-metrics';
 import { healthRoutes } from '../routes/health';
 import { routes as contractRoutes } from '../routes/index';
 import { internalRoutes } from '../routes/internal';

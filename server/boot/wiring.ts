@@ -16,7 +16,7 @@ import type { AppDeps, BaseDeps } from '../http/deps';
 import { LiveTokens } from '../live/live-tokens';
 import { withLiveViewUrls } from '../live/live-view-urls';
 import { createSessionGlance } from '../live/session-glance';
-import { tracingTo } from '../metrics/tracing';
+import { tracingTo } from '../http/tracing';
 import { createAgentPages } from '../pages/agent-pages';
 import { createRoomQueue } from '../queue/room-queue';
 import { serveStartWith } from '../queue/serve-start';

@@ -14,7 +14,7 @@ import type { StreamSlots } from '../events/stream-slots';
 import type { Handoff } from '../handoff/handoff';
 import type { LiveTokens } from '../live/live-tokens';
 import type { SessionGlance } from '../live/session-glance';
-import type { Tracing } from '../metrics/tracing';
+import type { Tracing } from './tracing';
 import type { AgentPages } from '../pages/agent-pages';
 import type { RoomQueue } from '../queue/room-queue';
 import type { CdpTokens } from '../sessions/cdp-tokens';

@@ -4,7 +4,7 @@ import { HOURLY_LIMITS } from '../accounts/plans';
 import type { Clock } from '../core/clock';
 import { formatWait } from '../core/wait';
 import type { Database } from '../db/driver';
-import { quotaRefusals } from '../metrics/registry';
+import { quotaRefusals } from '../core/metrics';
 import type { AccountOfKey } from '../store/accounts';
 import { type CountedRequest, countRequest } from '../store/request-counts';
 import type { AppEnv } from './env';

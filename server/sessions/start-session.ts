@@ -5,7 +5,7 @@ import { profileDataDir } from '../core/data-dir';
 import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
 import { identityForLaunch } from '../identity/for-launch';
 import { launchFingerprint } from '../identity/presented';
-import { sessionStartSeconds } from '../metrics/registry';
+import { sessionStartSeconds } from '../core/metrics';
 import { findPlan } from '../store/accounts';
 import type { Holder } from '../store/leases';
 import { getProfileLaunchSettings } from '../store/profiles';

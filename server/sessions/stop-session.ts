@@ -3,7 +3,7 @@ import { findBrowserProcess, stopOrphanBrowser } from '../browser/orphans';
 import { nodeNotAnswering } from '../cluster/peers';
 import { profileDataDir } from '../core/data-dir';
 import { isDomainError } from '../core/domain-errors';
-import { browserCrashes } from '../metrics/registry';
+import { browserCrashes } from '../core/metrics';
 import { everything } from '../store/scope';
 import {
   findSession,

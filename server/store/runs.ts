@@ -161,14 +161,6 @@ export async function findQueuedRunsOfNode(db: Queryable, nodeId: string): Promi
   );
 }
 
-/** Queued or running runs whose node has left the cluster without finishing them (it was lost). */
-export async function findOrphanedRuns(db: Queryable): Promise<RunRow[]> {
-  return db.query<RunRow>(
-    `select ${RUN_COLUMNS} from automation_runs where ${runIsActive()} and node_id is not null
-        and not exists (select 1 from nodes n where n.id = automation_runs.node_id) order by seq`,
-  );
-}
-
 export async function findRun(db: Queryable, reader: Reader, id: string): Promise<RunRow | null> {
   const params: unknown[] = [reader.id, id];
   const where = [
@@ -219,16 +211,6 @@ export async function listRuns(
 /** The run is its profile's latest in its batch: a retried one's earlier runs are not. */
 export const LATEST_IN_BATCH = `not exists (select from automation_runs later where later.batch_id = automation_runs.batch_id
   and later.profile_id = automation_runs.profile_id and later.seq > automation_runs.seq)`;
-
-/** This node's queued or running runs (and those from before there were nodes, but not those waiting for room). */
-export async function findActiveRunsOfNode(db: Queryable, nodeId: string): Promise<RunRow[]> {
-  return db.query<RunRow>(
-    `select ${RUN_COLUMNS} from automation_runs
-      where ${runIsActive()} and (node_id = $1 or node_id is null
-        and not exists (select from room_waits w where w.run_id = automation_runs.id)) order by seq`,
-    [nodeId],
-  );
-}
 
 /** Applies `assignments` (SQL using $2.. for `params`) and bumps the version: every change is one version. */
 async function updateRun(db: Queryable, id: string, assignments: string, params: unknown[]): Promise<RunRow> {
@@ -307,32 +289,4 @@ export function updateStep(
     index,
     storableJson(patch),
   ]);
-}
-
-/** Records an artifact whose bytes were written to its file (artifact-files.ts). */
-export async function insertArtifact(
-  db: Queryable,
-  clock: Clock,
-  artifact: { runId: string; accountId: string; name: string; contentType: string; size: number },
-): Promise<void> {
-  await db.query(
-    `insert into automation_artifacts (run_id, account_id, name, content_type, size, created_at)
-     values ($1, $2, $3, $4, $5, $6)
-     on conflict (run_id, name) do update set content_type = excluded.content_type, size = excluded.size`,
-    [artifact.runId, artifact.accountId, artifact.name, artifact.contentType, artifact.size, clock.now()],
-  );
-}
-
-/** The account's artifact: its type, and its bytes when the row holds them (rows written before files). */
-export async function findArtifact(
-  db: Queryable,
-  accountId: string,
-  runId: string,
-  name: string,
-): Promise<{ content_type: string; bytes: Uint8Array | null } | null> {
-  const [row] = await db.query<{ content_type: string; bytes: Uint8Array | null }>(
-    'select content_type, bytes from automation_artifacts where account_id = $1 and run_id = $2 and name = $3',
-    [accountId, runId, name],
-  );
-  return row ?? null;
 }

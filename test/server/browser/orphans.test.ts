@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileCreate } from '../../../lib/api/inputs/profiles';
 import type { Database } from '../../../server/db/driver';
 import { createAccountWithKey } from '../../../server/store/accounts';
+import { findOrphanedRuns } from '../../../server/store/node-runs';
 import { leaveCluster, registerNode, removeLostNodes } from '../../../server/store/nodes';
 import { insertProfile } from '../../../server/store/profiles';
-import { findOrphanedRuns, finishRun, insertRun, markRunStarted } from '../../../server/store/runs';
+import { finishRun, insertRun, markRunStarted } from '../../../server/store/runs';
 import { findOrphanedSessions, insertStartingSession, markRunning } from '../../../server/store/sessions';
 import { openScratchDatabase, type ScratchDatabase } from '../../support/scratch-database';
 

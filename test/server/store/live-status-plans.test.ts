@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../server/core/clock';
 import type { Database, Queryable } from '../../../server/db/driver';
 import { createAccountWithKey } from '../../../server/store/accounts';
+import { findActiveRunsOfNode, findOrphanedRuns } from '../../../server/store/node-runs';
 import { nodesWithRoom, registerNode } from '../../../server/store/nodes';
 import { listProfilesJson } from '../../../server/store/profile-list-json';
 import {
@@ -12,7 +13,7 @@ import {
   insertProfile,
   listProfiles,
 } from '../../../server/store/profiles';
-import { executorOfProfile, findActiveRunsOfNode, findOrphanedRuns } from '../../../server/store/runs';
+import { executorOfProfile } from '../../../server/store/runs';
 import { everything } from '../../../server/store/scope';
 import {
   findLiveSessionsOfNode,

@@ -2,7 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { Job } from '../core/lifecycle';
-import type { AppEnv } from '../http/env';
+import type { AppEnv } from './env';
 
 /** Traces of the service's requests over OTLP/HTTP; its packages are loaded only when traces are asked for. */
 export interface Tracing extends Job {
