@@ -30,6 +30,40 @@ export function servicePaths(): JsonObject {
         },
       },
     },
+    '/readyz': {
+      get: {
+        operationId: 'ready',
+        summary:
+          'Readiness of this process (no key needed): false while it drains or its database does not answer',
+        tags: ['service'],
+        security: [],
+        responses: {
+          '200': {
+            description: 'It takes new work',
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] },
+              },
+            },
+          },
+          '503': {
+            description: 'It takes no new work: it is draining, or its database does not answer',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    status: { enum: ['draining', 'database_unreachable'] },
+                    detail: { type: 'string' },
+                  },
+                  required: ['status', 'detail'],
+                },
+              },
+            },
+          },
+        },
+      },
+    },
     '/v1/mcp': {
       post: {
         operationId: 'mcp',

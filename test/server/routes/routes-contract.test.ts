@@ -25,7 +25,7 @@ function liveApp() {
 const asKey = (method: string, path: string) => `${method} ${path}`;
 const tableKeys = new Set(Object.values(endpoints).map((endpoint) => asKey(endpoint.method, endpoint.path)));
 /** Routes of the service itself, outside the v1 contract's table: described apart in the document. */
-const SERVICE_ROUTES = ['GET /healthz', 'GET /v1/openapi.json', 'POST /v1/mcp'];
+const SERVICE_ROUTES = ['GET /healthz', 'GET /readyz', 'GET /v1/openapi.json', 'POST /v1/mcp'];
 /** The dashboard: its pages and its own endpoints, which take its sign-in cookie and are no part of /v1. */
 const DASHBOARD_ROUTES = [
   'GET /',
