@@ -11,11 +11,11 @@ import { methodNotAllowedOnFixedPaths, notFoundOrMethodNotAllowed } from '../htt
 import { idempotency } from '../http/idempotency';
 import { accountRateLimit } from '../http/rate-limit';
 import { requestLog } from '../http/request-log';
+import { measureRequests } from '../http/request-metrics';
 import type { Route } from '../http/route';
 import { takeStreamSlot } from '../http/stream-slot';
 import { refuseNulInPath } from '../http/validate';
 import { MCP_PATH, mcpEndpoint } from '../mcp/endpoint';
-import { measureRequests } from '../http/request-metrics';
 import { healthRoutes } from '../routes/health';
 import { routes as contractRoutes } from '../routes/index';
 import { internalRoutes } from '../routes/internal';

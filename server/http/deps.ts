@@ -14,11 +14,11 @@ import type { StreamSlots } from '../events/stream-slots';
 import type { Handoff } from '../handoff/handoff';
 import type { LiveTokens } from '../live/live-tokens';
 import type { SessionGlance } from '../live/session-glance';
-import type { Tracing } from './tracing';
 import type { AgentPages } from '../pages/agent-pages';
 import type { RoomQueue } from '../queue/room-queue';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import type { SessionManager } from '../sessions/manager';
+import type { Tracing } from './tracing';
 
 /** What the process provides: the database, settings, logs, time, and start-up and shutdown hooks. */
 export interface BaseDeps {

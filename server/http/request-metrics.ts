@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import type { AppEnv } from './env';
 import { httpRequestSeconds } from '../core/metrics';
+import type { AppEnv } from './env';
 
 /** Times each request under its route's pattern (never the raw path, which would make a series per id). */
 export function measureRequests(): MiddlewareHandler<AppEnv> {

@@ -1,7 +1,7 @@
 import type { Gauge } from 'prom-client';
+import { registry, runsByState, sessionsByState } from '../core/metrics';
 import type { Database } from '../db/driver';
 import { type CountByState, countActiveRuns, countLiveSessionsOfNode } from '../store/gauges';
-import { registry, runsByState, sessionsByState } from '../core/metrics';
 
 /** The registry as Prometheus text, its gauges read from the database first. */
 export async function scrapeMetrics(db: Database, nodeId: string): Promise<string> {

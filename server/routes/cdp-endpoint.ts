@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
-import type { UpgradeHandler } from '../http/upgrades';
 import { relayBytes } from '../core/metrics';
+import type { UpgradeHandler } from '../http/upgrades';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import { type SessionSocketDeps, sessionSocket } from './session-socket';
 

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
+import { registry } from '../core/metrics';
 import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import { problemResponse } from '../http/problem';
-import { registry } from '../core/metrics';
 import { scrapeMetrics } from '../metrics/scrape';
 
 /** /metrics in Prometheus text for the bearer of METRICS_TOKEN; without one it is not served (404). */
