@@ -7,13 +7,13 @@ import { SessionDownloadList } from './schemas/downloads';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
 import { HelpRequest, HelpRequestList } from './schemas/help-requests';
 import { IdentityCheck } from './schemas/identity-check';
-import { AuditList, ProfileVersion, ProfileVersionList } from './schemas/leases';
+import { ProfileVersion, ProfileVersionList } from './schemas/leases';
 import { ProfileImportResult } from './schemas/profile-import';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
 import { ProxyPasteResult } from './schemas/proxy-paste';
 import { Session, SessionList } from './schemas/sessions';
-import { ApiKey, ApiKeyList, CreatedApiKey, Invitation, Member, MemberList } from './schemas/workspace';
+import { workspaceEndpoints } from './workspace-endpoints';
 
 /**
  * Every endpoint of the v1 contract with the schema of its answer. The client's methods and the service's
@@ -276,32 +276,7 @@ export const endpoints = {
     response: HelpRequest,
   }),
 
-  /** Keys and members of the workspace: a key's answer and an invitation's link are never stored for replay. */
-  createKey: endpoint({
-    method: 'POST',
-    idempotent: false,
-    path: '/v1/keys',
-    status: 201,
-    response: CreatedApiKey,
-  }),
-  listKeys: endpoint({ method: 'GET', path: '/v1/keys', status: 200, response: ApiKeyList }),
-  revokeKey: endpoint({ method: 'DELETE', path: '/v1/keys/:id', status: 200, response: ApiKey }),
-  inviteMember: endpoint({
-    method: 'POST',
-    idempotent: false,
-    path: '/v1/members/invitations',
-    status: 201,
-    response: Invitation,
-  }),
-  listMembers: endpoint({ method: 'GET', path: '/v1/members', status: 200, response: MemberList }),
-  updateMember: endpoint({ method: 'PATCH', path: '/v1/members/:id', status: 200, response: Member }),
-  removeMember: endpoint({ method: 'DELETE', path: '/v1/members/:id', status: 204 }),
-  listAudit: endpoint({
-    method: 'GET',
-    path: '/v1/audit',
-    status: 200,
-    response: AuditList,
-  }),
+  ...workspaceEndpoints,
 } as const;
 
 export type EndpointName = keyof typeof endpoints;

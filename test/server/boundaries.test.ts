@@ -14,6 +14,7 @@ const FLOORS: string[][] = [
   [
     'accounts',
     'admin',
+    'audit',
     'automation',
     'browser',
     'cluster',

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import type { EndpointName } from '../../lib/api/endpoints';
-import type { AppDeps } from '../http/deps';
-import type { AppEnv } from '../http/env';
-import type { Answer } from '../http/idempotency';
+import { recordAuditAfter } from '../audit/record-audit';
 import { AUDITED } from './audited-endpoints';
-import { recordAuditAfter } from './record-audit';
+import type { AppDeps } from './deps';
+import type { AppEnv } from './env';
+import type { Answer } from './idempotency';
 
 /** Records a successful call of an audited endpoint, by the key's member, once the act is done. */
 export async function auditCall(
