@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HelpRequest } from '../../../lib/api/schemas/help-requests';
 import { createPeers, nodeAuthKey } from '../../../server/cluster/peers';
-import { Conflict, NotFound } from '../../../server/core/domain-errors';
+import { NotFound, ProfileHeld } from '../../../server/core/domain-errors';
 import { createLogger } from '../../../server/core/log';
 import { openPostgres } from '../../../server/db/postgres';
 import { clusterSecret } from '../../../server/store/nodes';
@@ -123,14 +123,15 @@ describe.skipIf(!bin)('two processes of a cluster', () => {
         detail: 'There is no profile with this id.',
       });
 
+      // Another member's start of a profile the owner holds: refused there, 409 here, with who holds it.
       const twice = await peers
         .startElsewhere(account.id, profile.id, { id: 'mem_test', name: 'Tester' }, true)
         .catch((error) => error);
-      expect(twice).toBeInstanceOf(Conflict);
+      expect(twice).toBeInstanceOf(ProfileHeld);
       expect(twice.problem).toMatchObject({
         status: 409,
-        code: 'session_exists',
-        extensions: { session_id: session.id },
+        code: 'profile_held',
+        extensions: { held_by: { session_id: session.id } },
       });
     } finally {
       await db.close();

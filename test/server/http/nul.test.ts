@@ -47,6 +47,7 @@ const BODIES: Record<string, Record<string, unknown>> = {
     proxy: 'http://user:pass@127.0.0.1:3128',
   },
   'POST /v1/profiles/:id/clone': { name: 'Copy' },
+  'POST /v1/profiles/:id/release': { reason: 'Eve went home' },
   'POST /v1/profiles/bulk': {
     select: { filter: { q: '#eu', tag: 'eu' } },
     action: 'set_proxy',
@@ -66,6 +67,10 @@ const BODIES: Record<string, Record<string, unknown>> = {
     password: 'pass',
   },
   'PUT /v1/proxies/:id': { name: 'Proxy', scheme: 'socks5', host: 'proxy.example', port: 1080 },
+  'POST /v1/proxies/paste': { lines: ['http://user:pass@127.0.0.1:3128'] },
+  'POST /v1/keys': { name: 'Agent', role: 'runner', scope: { tags: ['eu'] } },
+  'POST /v1/members/invitations': { email: 'eve@example.com', role: 'editor', scope: { tags: ['eu'] } },
+  'PATCH /v1/members/:id': { role: 'viewer', scope: { tags: ['eu'] } },
   'POST /v1/sessions/start': { profile_id: 'prf_unknown' },
   'POST /v1/webhooks': { url: 'https://hooks.example/in', event_types: ['run.finished'] },
   'DELETE /v1/sessions/stop': { session_id: 'ses_unknown' },
