@@ -9,7 +9,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type ServiceHandle, startService } from '../support/harness';
-import { call, connect, httpTransport, refOf, servePages, textOf } from '../support/mcp-client';
+import { call, connect, httpTransport, refOf, servePages, snapshotOf, textOf } from '../support/mcp-client';
 import { median } from './support/load';
 
 const clicks = Number(process.env.CLICKS ?? 30);
@@ -44,8 +44,7 @@ async function target(name: string, root: string | undefined, pageUrl: string): 
   const session = await answer(client, 'start_session', { profile_id: profile.id, headless: true });
   const sessionId = session.id as string;
   await answer(client, 'browser_navigate', { session_id: sessionId, url: pageUrl });
-  const { snapshot } = await answer(client, 'browser_snapshot', { session_id: sessionId });
-  const ref = refOf(snapshot as string, 'button', 'Count');
+  const ref = refOf(await snapshotOf(client, sessionId), 'button', 'Count');
   const ready: Target = { name, service, client, sessionId, ref, times: [] };
   for (let index = 0; index < WARM_UP_CLICKS; index++) await click(ready);
   ready.times = [];

@@ -41,6 +41,7 @@ describe('npm run bench', { timeout: 240_000 }, () => {
       TRAFFIC_BROWSERS: '2',
       TRAFFIC_SCRIPTS: '20',
       TRAFFIC_MB: '4',
+      BATCH_RUNS: '8',
     });
     expect(code).toBe(0);
     for (const scenario of ['list 50', 'get by id', 'search q=', 'create']) {
@@ -56,6 +57,7 @@ describe('npm run bench', { timeout: 240_000 }, () => {
       expect(stdout).toMatch(new RegExp(`^${viewers}  change → screen  median +\\d+ ms   p95 +\\d+ ms`, 'm'));
     expect(stdout).toMatch(/^4 viewers {2}service CPU .* → -?\d+\.\d% per viewer$/m);
     expect(stdout).toMatch(/^GET \/v1\/profiles with 4 viewers: +\d+ req\/s/m);
+    expect(stdout).toMatch(/^batch wall time .* ×\d+\.\d\d$/m);
     for (const line of [
       'page of 20 scripts',
       'one 4 MiB download',

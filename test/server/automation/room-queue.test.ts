@@ -146,8 +146,9 @@ describe('the queue for browsers', () => {
   }, 180_000);
 
   it('runs again a run whose browser crashed, and counts it retried', async () => {
+    // Long enough that the crash comes while it runs, however slowly a loaded machine opens the DevTools socket.
     const [id] = await profiles(api, 1, 'Crash');
-    const batchId = await runBatch(api, [id as string], slow(4000));
+    const batchId = await runBatch(api, [id as string], slow(10_000));
     const [run] = await until(
       () => runsOf(api, batchId),
       (runs) => runs[0]?.status === 'running',
