@@ -138,7 +138,7 @@ describe('a selection', () => {
     await popup.getByText('3 selected').waitFor();
     // A plan without an hourly limit, and room for three more sessions: nothing to ask.
     await popup.getByRole('button', { name: 'Start 3' }).click();
-    await popup.getByRole('status').filter({ hasText: 'Started 3 of 3.' }).waitFor();
+    await popup.getByRole('status').filter({ hasText: 'Starting 3: 3 now, 0 waiting for room.' }).waitFor();
     expect((await profilesNamed(api, 'Bulk')).map(({ status }) => status)).toEqual([
       'running',
       'running',

@@ -100,14 +100,11 @@ describe('proxy tools', () => {
       )
       .fill(`127.0.0.1:${proxy.port}:pat:pw-9\nnot a proxy\nsocks5://10.1.1.1:1080\nsocks5://10.1.1.1:1080`);
     await popup.getByRole('button', { name: 'Add proxies' }).click();
-    const report = popup.getByRole('status').filter({ hasText: 'Line 1' });
+    // Line 4 says again what line 3 saved: it is that proxy, already saved, not a second one.
+    const report = popup.getByRole('status').filter({ hasText: 'added' });
     await shownUnlessRefused(popup, report);
-    expect(await report.textContent()).toBe(
-      `Line 1: added pat@127.0.0.1:${proxy.port}.\n` +
-        'Line 2: not added: must be host:port, host:port:user:pass, user:pass@host:port or scheme://[user:pass@]host:port.\n' +
-        'Line 3: added 10.1.1.1:1080.\n' +
-        'Line 4: not added: the same proxy as line 3.\n' +
-        'The lines not added are left in the box, to correct.',
+    expect(await report.textContent()).toMatch(
+      /^2 added, 1 already saved, 1 refused: lines 2\.\nLine 2: not added: .+\.$/,
     );
     expect(
       await popup
@@ -115,7 +112,7 @@ describe('proxy tools', () => {
           'Proxies, one a line: host:port, host:port:user:pass, user:pass@host:port or scheme://user:pass@host:port',
         )
         .inputValue(),
-    ).toBe('not a proxy\nsocks5://10.1.1.1:1080');
+    ).toBe('not a proxy');
     const { data } = await api.get<{ data: ProxyConfig[] }>('/v1/proxies?limit=100');
     expect(data.find((saved) => saved.name === `pat@127.0.0.1:${proxy.port}`)).toMatchObject({
       has_password: true,
