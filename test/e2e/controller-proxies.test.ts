@@ -103,8 +103,10 @@ describe('proxy tools', () => {
     // Line 4 says again what line 3 saved: it is that proxy, already saved, not a second one.
     const report = popup.getByRole('status').filter({ hasText: 'added' });
     await shownUnlessRefused(popup, report);
-    expect(await report.textContent()).toMatch(
-      /^2 added, 1 already saved, 1 refused: lines 2\.\nLine 2: not added: .+\.$/,
+    expect(await report.textContent()).toBe(
+      '2 added, 1 already saved, 1 refused: lines 2.\n' +
+        'Line 2: not added: Not a proxy: must be host:port, host:port:user:pass, user:pass@host:port or scheme://[user:pass@]host:port.\n' +
+        'The lines not added are left in the box, to correct.',
     );
     expect(
       await popup
