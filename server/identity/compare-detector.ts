@@ -1,9 +1,9 @@
 import { SERVICE_WORKER_BOUND_MS } from './check-page';
-import { PAGE_ONLY, type Scope, type SurfaceRule } from './compare';
 import type { DetectorReading } from './detector-page';
 import type { ProbeReading } from './detector-probes';
 import type { PresentedIdentity } from './presented';
 import type { ScopeReading } from './scope-reading';
+import { PAGE_ONLY, type Scope, type SurfaceRule } from './surface-rule';
 
 /** The least texture size of a desktop GPU a site would believe (SwiftShader, the host's software GPU, has 8192). */
 const DESKTOP_GPU_TEXTURE_SIZE = 16_384;

@@ -1,4 +1,5 @@
 import { type ProxyParts, parseProxyUrl } from '../../lib/api/proxy-url';
+import type { Cookie } from '../../lib/api/schemas/cookies';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { Clock } from '../core/clock';
 import { InvalidInput, NotFound } from '../core/domain-errors';
@@ -17,6 +18,12 @@ export interface ChangeDeps {
 
 /** For each profile: done, or the error it met. Ids that are not the account's profiles are not found. */
 export type Outcomes = Map<string, { proxyId?: string } | { error: unknown }>;
+
+/** What became of one profile: what was made for it, or the error it met (answered as the API would one). */
+export type BulkOutcome = { id: string } & (
+  | { proxyId?: string; sessionId?: string; runId?: string; cookies?: Cookie[]; waiting?: true }
+  | { error: unknown }
+);
 
 /** Profiles changed in one transaction: between two, other requests have their turn on the database. */
 const CHUNK = 200;

@@ -6,7 +6,7 @@ import type { Holder } from '../store/leases';
 import { ownProfileIds } from '../store/profile-bulk';
 import { insertStartWaits } from '../store/room-waits';
 import { everything } from '../store/scope';
-import type { BulkOutcome } from './profile-bulk';
+import type { BulkOutcome } from './bulk-changes';
 
 /**
  * Bulk start: every profile's start waits in line for room, in the selection's order; those this node has room

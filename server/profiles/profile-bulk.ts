@@ -1,7 +1,6 @@
 import { BULK_LIMITS, type BulkActionName } from '../../lib/api/bulk-limits';
 import type { BulkRequest, BulkSelection } from '../../lib/api/inputs/bulk';
 import { BULK_ACTS } from '../../lib/api/permissions';
-import type { Cookie } from '../../lib/api/schemas/cookies';
 import { mustMay } from '../accounts/permit';
 import { queueBatch } from '../automation/batches';
 import type { RunScheduler } from '../automation/scheduler';
@@ -18,7 +17,7 @@ import type { Holder } from '../store/leases';
 import { ownProfileIds, profileNames, selectProfileIds } from '../store/profile-bulk';
 import { everything, type Reader } from '../store/scope';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
-import { changeProxies, changeTags, type Outcomes } from './bulk-changes';
+import { type BulkOutcome, changeProxies, changeTags, type Outcomes } from './bulk-changes';
 import { startOrWait } from './bulk-start';
 import { deleteOwnProfile } from './profile-operations';
 
@@ -33,12 +32,6 @@ export interface BulkDeps {
   dataDir: string;
   log: Logger;
 }
-
-/** What became of one profile: what was made for it, or the error it met (answered as the API would one). */
-export type BulkOutcome = { id: string } & (
-  | { proxyId?: string; sessionId?: string; runId?: string; cookies?: Cookie[]; waiting?: true }
-  | { error: unknown }
-);
 
 export interface BulkDone {
   selected: number;
