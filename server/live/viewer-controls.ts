@@ -13,20 +13,30 @@ interface History {
   entries: { id: number; url: string }[];
 }
 
+/** A host a person runs on their own machine or network, which serves plain http far more often than https. */
+const LOCAL_HOST =
+  /^(localhost|[^.]+|.+\.(localhost|local|internal|lan|home\.arpa)|\d+\.\d+\.\d+\.\d+|\[[\d:a-f.]+\])$/i;
+
+/** What `Page.navigate` answers when https is not served there: then a typed address is tried over http. */
+const NO_HTTPS =
+  /^net::ERR_(SSL_|CERT_|CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE)/;
+
 /**
- * What a person typed into the address bar, as the address to open: `example.com` means https://example.com.
- * Null for an address that is not http or https (no file:, javascript:, chrome: or data: from the bar).
+ * What a person typed into the address bar, as the addresses to try in turn. With a scheme, that address. Without
+ * one, as a browser's address bar takes it: `example.com` is https://example.com, then http:// should https not be
+ * served there; a local host (`localhost:3000`, `192.168.1.20`, `printer.local`, `intranet`) is http://. Empty
+ * for an address that is not http or https (no file:, javascript:, chrome: or data: from the bar).
  */
-export function addressOf(typed: string): URL | null {
+export function addressesOf(typed: string): URL[] {
   const text = typed.trim();
-  const withScheme =
-    /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[^/]+:\d+(\/|$)/.test(text) ? text : `https://${text}`;
-  try {
-    const url = new URL(withScheme);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-  } catch {
-    return null;
-  }
+  const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[^/]+:\d+(\/|$)/.test(text);
+  const parse = (address: string) => (URL.canParse(address) ? new URL(address) : null);
+  const urls = hasScheme
+    ? [parse(text)]
+    : LOCAL_HOST.test(parse(`http://${text}`)?.hostname ?? '')
+      ? [parse(`http://${text}`)]
+      : [parse(`https://${text}`), parse(`http://${text}`)];
+  return urls.filter((url): url is URL => url?.protocol === 'http:' || url?.protocol === 'https:');
 }
 
 /**
@@ -89,17 +99,22 @@ export function tabControls(cdp: CdpSession, egressRefusalOf: (host: string) => 
   return {
     /** Opens `typed` in the tab: null when it opened, else the sentence that says why not. */
     async open(tab: string, typed: string): Promise<string | null> {
-      const url = addressOf(typed);
-      if (url === null)
+      const urls = addressesOf(typed);
+      if (urls.length === 0)
         return `“${typed.slice(0, 80)}” is not a web address; type one that starts with http:// or https://.`;
       const before = await history(tab);
-      const { errorText } = (await cdp.send('Page.navigate', { url: url.href }, tab)) as {
-        errorText?: string;
-      };
-      const refusal = refusalOfAny([url.hostname, await landedHost(tab)]);
-      if (!errorText && refusal === null) return null;
+      let failure = '';
+      for (const url of urls) {
+        const { errorText } = (await cdp.send('Page.navigate', { url: url.href }, tab)) as {
+          errorText?: string;
+        };
+        const refusal = refusalOfAny([url.hostname, await landedHost(tab)]);
+        if (!errorText && refusal === null) return null;
+        failure = refusal ?? `${url.host} could not be opened (${errorText}).`;
+        if (refusal !== null || !NO_HTTPS.test(errorText ?? '')) break;
+      }
       await returnTo(tab, before).catch(() => {});
-      return refusal ?? `${url.host} could not be opened (${errorText}).`;
+      return failure;
     },
     /** One step back (-1) or forward (1) in the tab's history, if there is one that way. */
     async go(tab: string, step: -1 | 1): Promise<void> {

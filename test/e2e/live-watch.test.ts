@@ -1,7 +1,8 @@
 /**
  * The popup's Sessions view shows what a session is doing (its page and a picture), and Watch opens its live view
  * in a tab: a browser's bar over the session's page, which fills the window at the page's proportions at 1280 and
- * at 390 px, and takes the person's typing and clicks. Saves the README's screenshots of it on the way.
+ * at 390 px (or, zoomed to 100%, at the page's own size, scrolled to pan), and takes the person's typing and clicks;
+ * after Stop its controls are disabled. Saves the README's screenshots of it on the way.
  */
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -135,4 +136,25 @@ it('shows the session’s page in the popup, and Watch opens a live view the per
   await expect.poll(() => tab.locator('#said').textContent()).toBe('Sent 47112 (2)');
   await view.waitForTimeout(500);
   await saveView(view, 'live-view-390');
+
+  await view.getByLabel('Zoom').selectOption({ label: '100%' });
+  await expect
+    .poll(async () => (await view.locator('#screen').boundingBox())?.width)
+    .toBeCloseTo(pageWidth, 0);
+  expect(await view.evaluate(() => document.querySelector('main')?.scrollWidth)).toBeGreaterThan(390);
+  const zoomed = await onScreen(view, 200, 140);
+  await view.mouse.click(zoomed.x, zoomed.y);
+  await view.keyboard.press('End');
+  await view.keyboard.type('3');
+  const third = await onScreen(view, 200, 200);
+  await view.mouse.click(third.x, third.y);
+  await expect.poll(() => tab.locator('#said').textContent()).toBe('Sent 471123 (3)');
+  await view.waitForTimeout(500);
+  await saveView(view, 'live-view-390-zoomed');
+
+  await view.getByRole('button', { name: 'Stop', exact: true }).click();
+  await view.getByRole('button', { name: 'Stop session' }).click();
+  for (const name of ['Back', 'Reload', 'Stop', 'Copy view-only link'])
+    await expect(view.getByRole('button', { name, exact: true }).isDisabled()).resolves.toBe(true);
+  await expect(view.getByLabel('Address').getAttribute('readonly')).resolves.toBe('');
 });

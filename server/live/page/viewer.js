@@ -31,15 +31,28 @@ function say(text, problem = false) {
   status.toggleAttribute('data-problem', problem);
 }
 
-/** The picture's place: as large as the area allows at the page's own proportions. */
+const zoom = /** @type {HTMLSelectElement} */ (byId('zoom'));
+
+/**
+ * The picture's place at the page's own proportions: as large as the area allows (Fit), as wide as the area
+ * (Fit width), or the page's own size (100%); the area scrolls (and pans by touch) when the picture is larger.
+ */
 function fitted() {
-  const area = /** @type {HTMLElement} */ (screen.parentElement).getBoundingClientRect();
-  if (page.width === 0) return { width: area.width, height: area.height };
-  const scale = Math.min(area.width / page.width, area.height / page.height);
+  const area = /** @type {HTMLElement} */ (screen.parentElement);
+  const width = area.clientWidth;
+  const height = area.clientHeight;
+  if (page.width === 0) return { width, height };
+  const scales = {
+    fit: Math.min(width / page.width, height / page.height),
+    width: width / page.width,
+    actual: 1,
+  };
+  const scale = scales[/** @type {keyof typeof scales} */ (zoom.value)] ?? scales.fit;
   return { width: page.width * scale, height: page.height * scale };
 }
 
 function layOut() {
+  /** @type {HTMLElement} */ (screen.parentElement).toggleAttribute('data-zoomed', zoom.value !== 'fit');
   const { width, height } = fitted();
   screen.style.width = `${width}px`;
   screen.style.height = `${height}px`;
@@ -172,10 +185,21 @@ socket.addEventListener('message', (event) => {
     if (control) screen.dataset.control = '';
   }
 });
+/** The session is stopped or the view has ended: nothing can be sent to it any more. */
+function disableControls() {
+  control = false;
+  address.readOnly = true;
+  for (const element of document.querySelectorAll('[data-control]'))
+    if (element instanceof HTMLButtonElement) element.disabled = true;
+  delete screen.dataset.control;
+}
+
 socket.addEventListener('close', (event) => {
   say(refusal || event.reason || 'The live view has ended.', true);
   document.body.dataset.closed = '';
+  disableControls();
 });
+zoom.addEventListener('change', sendSize);
 
 let resizing = 0;
 window.addEventListener('resize', () => {
@@ -213,6 +237,7 @@ byId('stop-yes').addEventListener('click', () => {
   confirmStop.hidden = true;
   say('Stopping…');
   send({ type: 'stop' });
+  disableControls();
 });
 
 const copyButton = byId('copy');

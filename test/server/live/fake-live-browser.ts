@@ -3,7 +3,10 @@ import type { CdpMessage } from '../../../server/browser/cdp-pipe';
 import type { LiveMode } from '../../../server/live/live-tokens';
 import { startLiveViewer, type ViewerSession } from '../../../server/live/screencast-viewer';
 
-export const ANSWERS: Record<string, object> = {
+/** Answers by method: as they are, or made from the command's parameters. */
+type Answers = Record<string, object | ((params: Record<string, unknown> | undefined) => object)>;
+
+export const ANSWERS: Answers = {
   'Target.getTargets': {
     targetInfos: [
       { targetId: 'T1', type: 'page', title: 'One', url: 'https://one.example/' },
@@ -14,7 +17,7 @@ export const ANSWERS: Record<string, object> = {
 };
 
 /** A browser's DevTools as one client sees it: answers every command, records them, and sends events. */
-export function fakeDevtools(answers: Record<string, object> = ANSWERS) {
+export function fakeDevtools(answers: Answers = ANSWERS) {
   const commands: CdpMessage[] = [];
   let deliver: (text: string) => void = () => {};
   const devtools = {
@@ -24,9 +27,9 @@ export function fakeDevtools(answers: Record<string, object> = ANSWERS) {
         receive(text: string) {
           const command = JSON.parse(text) as CdpMessage;
           commands.push(command);
-          queueMicrotask(() =>
-            deliver(JSON.stringify({ id: command.id, result: answers[command.method ?? ''] ?? {} })),
-          );
+          const answer = answers[command.method ?? ''] ?? {};
+          const result = typeof answer === 'function' ? answer(command.params) : answer;
+          queueMicrotask(() => deliver(JSON.stringify({ id: command.id, result })));
         },
         detach() {},
       };

@@ -1,6 +1,6 @@
 /** The live view's bar: its controls act on the watched tab for a controlling viewer, never for a view-only one. */
 import { describe, expect, it, vi } from 'vitest';
-import { addressOf } from '../../../server/live/viewer-controls';
+import { addressesOf } from '../../../server/live/viewer-controls';
 import { ANSWERS, fakeDevtools, fakeLink, startViewer } from './fake-live-browser';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -128,16 +128,41 @@ describe('the live view’s controls', () => {
     },
   );
 
-  it('reads a typed address as a person means it', () => {
-    expect(addressOf('example.com')?.href).toBe('https://example.com/');
-    expect(addressOf('localhost:8080/x')?.href).toBe('https://localhost:8080/x');
-    expect(addressOf(' http://a.example/b ')?.href).toBe('http://a.example/b');
+  it('reads a typed address as a person means it: https first for a public name, http for a local one', () => {
+    const hrefs = (typed: string) => addressesOf(typed).map((url) => url.href);
+    expect(hrefs('example.com')).toEqual(['https://example.com/', 'http://example.com/']);
+    expect(hrefs('localhost:8080/x')).toEqual(['http://localhost:8080/x']);
+    expect(hrefs('192.168.1.20')).toEqual(['http://192.168.1.20/']);
+    expect(hrefs('printer.local')).toEqual(['http://printer.local/']);
+    expect(hrefs('intranet/wiki')).toEqual(['http://intranet/wiki']);
+    expect(hrefs(' http://a.example/b ')).toEqual(['http://a.example/b']);
+    expect(hrefs('https://localhost:8443/')).toEqual(['https://localhost:8443/']);
     for (const refused of [
       'file:///etc/passwd',
       'javascript:alert(1)',
       'chrome://settings',
       'data:text/html,x',
     ])
-      expect(addressOf(refused)).toBeNull();
+      expect(addressesOf(refused)).toEqual([]);
+  });
+
+  it('opens a typed name over http when https is not served there', async () => {
+    const browser = fakeDevtools({
+      ...TWO_TABS,
+      'Page.navigate': (params) =>
+        String(params?.url).startsWith('https:') ? { errorText: 'net::ERR_SSL_PROTOCOL_ERROR' } : {},
+    });
+    const link = fakeLink();
+    const viewer = await startViewer(browser.devtools, 'control', link);
+    viewer.receive(JSON.stringify({ type: 'navigate', url: 'shop.example:8080' }));
+    await vi.waitFor(() => expect(link.sent.find((message) => message.type === 'navigated')).toBeDefined());
+    expect(link.sent.find((message) => message.type === 'navigated')).toEqual({
+      type: 'navigated',
+      refusal: null,
+    });
+    expect(
+      browser.commands.filter((command) => command.method === 'Page.navigate').map((c) => c.params?.url),
+    ).toEqual(['https://shop.example:8080/', 'http://shop.example:8080/']);
+    viewer.end();
   });
 });
