@@ -106,6 +106,7 @@ export function createClient(options: ClientOptions) {
     restoreProfileVersion: (id: string, version: number, o?: CallOptions) =>
       request('restoreProfileVersion', { params: [id, String(version)] }, o),
     listAudit: (query?: QueryOf<'listAudit'>, o?: CallOptions) => request('listAudit', { query }, o),
+    getUsage: (query?: QueryOf<'getUsage'>, o?: CallOptions) => request('getUsage', { query }, o),
     deleteProfile: (id: string, { force }: { force?: boolean } = {}, o?: CallOptions) =>
       request('deleteProfile', { params: [id], query: { force: force ? 'true' : undefined } }, o),
     /** One action on many profiles; starts and cookies take a while each, so the answer may take a minute. */

@@ -81,6 +81,7 @@ export const PERMISSIONS: Record<EndpointName, Permission> = {
   listProfileVersions: read('list saved states'),
   restoreProfileVersion: edit('restore saved states'),
   listAudit: administer('read the audit log'),
+  getUsage: administer('read the usage per member and key'),
 };
 
 /** The endpoint each bulk action does the same as, whose permission it takes. */

@@ -3,7 +3,7 @@ import { RunCreate } from './inputs/automation';
 import { BulkRequest } from './inputs/bulk';
 import { CookieImport, CookieQuery } from './inputs/cookies';
 import { HelpAnswer } from './inputs/help-answer';
-import { AuditQuery, ProfileRelease } from './inputs/leases';
+import { AuditQuery, ProfileRelease, UsageQuery } from './inputs/leases';
 import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
 import { ProxyInput, ProxyPaste } from './inputs/proxies';
 import {
@@ -37,6 +37,7 @@ export const requests = {
   deleteProfile: { query: ProfileDeleteQuery },
   releaseProfile: { body: ProfileRelease },
   listAudit: { query: AuditQuery },
+  getUsage: { query: UsageQuery },
   bulkProfiles: { body: BulkRequest },
   exportProfiles: { query: ProfileExportQuery },
   listProxies: { query: ProxyListQuery },

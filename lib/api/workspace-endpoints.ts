@@ -1,5 +1,6 @@
 import { endpoint } from './endpoint';
 import { AuditList } from './schemas/leases';
+import { Usage } from './schemas/usage';
 import { ApiKey, ApiKeyList, CreatedApiKey, Invitation, Member, MemberList } from './schemas/workspace';
 
 /** The endpoints of the workspace's keys, members and audit (part of `endpoints`, in endpoints.ts). */
@@ -30,4 +31,5 @@ export const workspaceEndpoints = {
     status: 200,
     response: AuditList,
   }),
+  getUsage: endpoint({ method: 'GET', path: '/v1/usage', status: 200, response: Usage }),
 } as const;

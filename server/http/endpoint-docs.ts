@@ -152,4 +152,8 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
     description:
       'Acts on profiles and the workspace, newest first, kept 90 days: `profile_id`, `member` (a member’s or key’s id) and `since` narrow it.',
   },
+  getUsage: {
+    summary: 'The last hour’s requests against the plan, per member or per key (owner and admin)',
+    description: '`by=member` (the default) adds up each member’s keys; `by=key` lists each key with its member.',
+  },
 };

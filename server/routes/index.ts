@@ -9,6 +9,7 @@ import { profileSheetRoutes } from './profile-sheets';
 import { profileRoutes } from './profiles';
 import { proxyRoutes } from './proxies';
 import { sessionRoutes } from './sessions';
+import { usageRoutes } from './usage';
 import { webhookRoutes } from './webhooks';
 import { workspaceRoutes } from './workspace';
 
@@ -26,4 +27,5 @@ export const routes: Route[] = [
   ...helpRequestRoutes,
   ...workspaceRoutes,
   ...auditRoutes,
+  ...usageRoutes,
 ];

@@ -1,3 +1,4 @@
+import { USAGE_BY } from '../schemas/usage';
 import { z } from '../zod';
 import { PageQuery } from './queries';
 
@@ -17,6 +18,9 @@ export const AuditQuery = z.object({
     z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time, as 2026-01-31T10:32:00Z' }),
   ),
 });
+
+/** GET /v1/usage: the last hour's requests per member (their keys together) or per key. */
+export const UsageQuery = z.object({ by: z._default(z.enum(USAGE_BY), 'member') });
 
 export type ProfileRelease = z.infer<typeof ProfileRelease>;
 export type AuditQuery = z.infer<typeof AuditQuery>;
