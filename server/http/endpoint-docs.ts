@@ -154,6 +154,7 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   },
   getUsage: {
     summary: 'The last hour’s requests against the plan, per member or per key (owner and admin)',
-    description: '`by=member` (the default) adds up each member’s keys; `by=key` lists each key with its member.',
+    description:
+      '`by=member` (the default) adds up each member’s keys; `by=key` lists each key with its member.',
   },
 };
