@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/api/errors';
 import type { QuotaSnapshot } from '../../lib/api/rate-limit';
 import type { Account } from '../../lib/api/schemas/account';
 import { t } from '../../lib/i18n';
-import { connection, plan, quota } from '../../lib/storage';
+import { connection, type PlanLimits, plan, quota } from '../../lib/storage';
 import { change, inTurn } from './in-turn';
 
 let quotaWrites: Promise<unknown> = Promise.resolve();
@@ -45,15 +45,18 @@ export async function saveConnection(
   return { account, quota: seen };
 }
 
-const limitsOf = ({ plan, hourly_limit, session_limit }: Account) => ({
+const limitsOf = ({ plan, hourly_limit, session_limit, name, member, role }: Account): PlanLimits => ({
   name: plan,
   hourlyLimit: hourly_limit,
   sessionLimit: session_limit,
+  workspace: name,
+  ...(member ? { member: member.name } : {}),
+  ...(role ? { role } : {}),
 });
 
-/** Reads the plan's limits once if they are not known (a key saved before they were kept). */
+/** Reads the plan's limits and the key's workspace once if they are not known (a key saved before they were kept). */
 export async function knowPlan(): Promise<void> {
-  if (await plan.getValue()) return;
+  if ((await plan.getValue())?.workspace) return;
   const api = await connect();
   if (api) await plan.setValue(limitsOf(await api.getAccount()));
 }

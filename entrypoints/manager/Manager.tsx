@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { allMatching, BulkActions } from '../../components/BulkActions';
+import { BulkActions } from '../../components/BulkActions';
+import { allMatching } from '../../components/bulk-rules';
 import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
 import { Outcome } from '../../components/Outcome';
 import { Problem } from '../../components/Problem';

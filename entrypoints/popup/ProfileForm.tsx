@@ -8,36 +8,21 @@ import { IdentitySummary } from '../../components/IdentitySummary';
 import { Problem } from '../../components/Problem';
 import { proxyCheckText } from '../../components/proxy-check';
 import { ProfileCreate, ProfileUpdate } from '../../lib/api/inputs/profiles';
-import { formatProxyUrl, parseProxyUrl, withProxyPassword } from '../../lib/api/proxy-url';
+import { formatProxyUrl, parseProxyUrl } from '../../lib/api/proxy-url';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProxies } from '../../lib/storage';
 import { CookieTools } from './CookieTools';
+import { FINGERPRINT_PRESETS, fingerprintOf, type PresetName, presetFields } from './fingerprint-presets';
 import {
-  FINGERPRINT_PRESETS,
-  fingerprintDraft,
-  fingerprintOf,
-  type PresetName,
-  presetFields,
-} from './fingerprint-presets';
-
-/** The proxy choice that means "type a URL" rather than a saved proxy's id. */
-const TYPED = 'url';
-
-function initialFields(profile: Profile | undefined) {
-  return {
-    name: profile?.name ?? '',
-    proxyChoice: profile?.proxy_id ?? (profile?.proxy ? TYPED : ''),
-    proxyUrl: profile?.proxy_id ? '' : (profile?.proxy ?? ''),
-    proxyPassword: '',
-    tags: profile?.tags.join(', ') ?? '',
-    notes: profile?.notes ?? '',
-    ...fingerprintDraft(profile?.fingerprint),
-  };
-}
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  initialFields,
+  matchesSavedProxy,
+  passwordProblem,
+  profileBody,
+  proxyChoices,
+  TYPED,
+} from './profile-form-rules';
 
 /**
  * A new profile, or a saved one to change: its name, a proxy (saved, typed as a URL, or none), tags, notes and
@@ -61,43 +46,8 @@ export function ProfileForm({
   const task = useTask();
   const matching = useTask();
   const [matched, setMatched] = useState('');
-  const tags = draft.tags
-    .split(',')
-    .map((tag) => tag.trim())
-    .filter(Boolean);
-  const proxyPart =
-    draft.proxyChoice === TYPED
-      ? { proxy: withProxyPassword(draft.proxyUrl, draft.proxyPassword) }
-      : draft.proxyChoice
-        ? { proxy_id: draft.proxyChoice }
-        : { proxy: null };
-  const fingerprint = fingerprintOf(draft);
-  const proxyChanged =
-    draft.proxyChoice !== initial.proxyChoice || draft.proxyUrl !== initial.proxyUrl || !!draft.proxyPassword;
-  const body = profile
-    ? {
-        ...(draft.name !== initial.name ? { name: draft.name } : {}),
-        ...(proxyChanged ? proxyPart : {}),
-        ...(!same(tags, profile.tags) ? { tags } : {}),
-        ...(draft.notes !== initial.notes ? { notes: draft.notes } : {}),
-        ...(!same(fingerprint, fingerprintOf(fingerprintDraft(profile.fingerprint))) ? { fingerprint } : {}),
-      }
-    : {
-        name: draft.name,
-        ...(draft.proxyChoice ? proxyPart : {}),
-        ...(tags.length ? { tags } : {}),
-        ...(draft.notes ? { notes: draft.notes } : {}),
-        ...(Object.keys(fingerprint).length ? { fingerprint } : {}),
-      };
-  const typedProxy = draft.proxyChoice === TYPED ? parseProxyUrl(draft.proxyUrl) : null;
-  const passwordError =
-    typedProxy === null
-      ? undefined
-      : lost.includes('proxyPassword')
-        ? t('passwordNotKept')
-        : draft.proxyPassword && !('error' in typedProxy) && !typedProxy.username
-          ? t('passwordNeedsUser')
-          : undefined;
+  const body = profileBody(draft, profile);
+  const passwordError = passwordProblem(draft, lost);
   const local = check(profile ? ProfileUpdate : ProfileCreate, body);
   // As the person types, a field with something in it says what is wrong; after Save, every field does.
   const shown = (field: string, typed: string) =>
@@ -162,7 +112,7 @@ export function ProfileForm({
       <Field label={t('profileName')} error={shown('name', draft.name)} {...bind('name')} />
       <Field as="select" label={t('proxy')} {...bind('proxyChoice')}>
         <option value="">{t('noProxy')}</option>
-        {proxies?.map((proxy) => (
+        {proxyChoices(proxies, profile).map((proxy) => (
           <option key={proxy.id} value={proxy.id}>
             {proxy.name}
           </option>
@@ -183,7 +133,7 @@ export function ProfileForm({
             type="password"
             autocomplete="new-password"
             hint={profile?.proxy && !profile.proxy_id ? t('proxyPasswordKeptHint') : undefined}
-            error={passwordError}
+            error={passwordError && t(passwordError)}
             {...bind('proxyPassword')}
           />
         </>
@@ -196,7 +146,7 @@ export function ProfileForm({
         error={shown('notes', draft.notes)}
         {...bind('notes')}
       />
-      <details open={profile !== undefined || Object.keys(fingerprint).length > 0}>
+      <details open={profile !== undefined || Object.keys(fingerprintOf(draft)).length > 0}>
         <summary>{t('identity')}</summary>
         <div class="stack">
           {profile && <IdentitySummary profile={profile} />}
@@ -237,11 +187,7 @@ export function ProfileForm({
               {...bind('timezone')}
             />
           </div>
-          <button
-            type="button"
-            disabled={matching.busy || draft.proxyChoice === '' || draft.proxyChoice === TYPED}
-            onClick={matchProxy}
-          >
+          <button type="button" disabled={matching.busy || !matchesSavedProxy(draft)} onClick={matchProxy}>
             {t('matchProxy')}
           </button>
           {matched && <p role="status">{matched}</p>}

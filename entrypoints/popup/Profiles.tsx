@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { BulkActions, allMatching as matching } from '../../components/BulkActions';
+import { BulkActions } from '../../components/BulkActions';
 import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
 import { KeptList } from '../../components/KeptList';
 import { LoadMore } from '../../components/LoadMore';
@@ -19,13 +19,18 @@ import { cachedProfiles, cachedProxies, type ProfileFilter } from '../../lib/sto
 import { ProfileForm } from './ProfileForm';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProfileRow } from './ProfileRow';
+import {
+  bulkSelectionOf,
+  everyShownPicked,
+  isPicked,
+  NOTHING_PICKED,
+  narrows,
+  type Picking,
+  pickOne,
+  pickShown,
+  sameFilter,
+} from './profile-list-rules';
 import { TagChips } from './TagChips';
-
-const sameFilter = (a: ProfileFilter, b: ProfileFilter) =>
-  (a.q?.trim() ?? '') === (b.q?.trim() ?? '') &&
-  a.tag === b.tag &&
-  a.status === b.status &&
-  (a.sort ?? 'created') === (b.sort ?? 'created');
 
 const SORT_LABELS: Record<ProfileSortName, MessageName> = {
   created: 'sortCreated',
@@ -47,9 +52,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const more = useTask();
   const down = useSaidByBanner();
   const { editing, edit, close, land } = useEditing<Profile>();
-  const [selected, setSelected] = useState<string[]>([]);
-  /** Every profile the list's filter matches is selected, on the service, not only the rows read. */
-  const [allMatching, setAllMatching] = useState(false);
+  const [picking, setPicking] = useState<Picking>(NOTHING_PICKED);
   /** What the last bulk action did, as sentences. */
   const [bulkOutcome, setBulkOutcome] = useState('');
   /** What the person asks for; null until the list kept from last time says what it was. */
@@ -75,15 +78,13 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   if (editing) return <ProfileForm profile={editing === true ? undefined : editing} onDone={close} />;
   // Under a service that cannot be reached the rows kept from before are shown, said to be stale (KeptList).
   const shown = listing?.data;
-  const picked = shown?.filter(({ id }) => selected.includes(id)) ?? [];
   const total = listing?.total;
-  const narrowed = Boolean(listed.q?.trim() || listed.tag || listed.status);
+  const narrowed = narrows(listed);
   const change = (part: ProfileFilter) => {
-    setAllMatching(false);
+    setPicking(({ ids }) => ({ ids, allMatching: false }));
     setFilter((current) => ({ ...current, ...part }));
   };
   const proxyOf = (profile: Profile) => proxyText(profile, proxies);
-  const allShownPicked = Boolean(shown?.length) && picked.length === shown?.length;
   return (
     <KeptList savedAt={listing?.savedAt}>
       <div class="toolbar">
@@ -105,11 +106,8 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             <label class="check">
               <input
                 type="checkbox"
-                checked={allShownPicked}
-                onInput={(event) => {
-                  setAllMatching(false);
-                  setSelected(event.currentTarget.checked ? shown.map(({ id }) => id) : []);
-                }}
+                checked={everyShownPicked(picking, shown)}
+                onInput={(event) => setPicking(pickShown(shown, event.currentTarget.checked))}
               />
               {t('selectAllShown')}
             </label>
@@ -146,19 +144,20 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
                   : t('profilesTotal', total)}
             </span>
             {listing?.next_cursor && (
-              <button type="button" aria-pressed={allMatching} onClick={() => setAllMatching(true)}>
+              <button
+                type="button"
+                aria-pressed={picking.allMatching}
+                onClick={() => setPicking({ ids: [], allMatching: true })}
+              >
                 {t('selectAllMatching', total)}
               </button>
             )}
           </div>
         ) : null}
         <BulkActions
-          selection={allMatching ? matching(listed) : { ids: picked.map(({ id }) => id) }}
-          count={allMatching ? (total ?? 0) : picked.length}
-          picked={allMatching ? [] : picked}
+          {...bulkSelectionOf(picking, { shown: shown ?? [], total, filter: listed })}
           onDone={(outcome) => {
-            setAllMatching(false);
-            setSelected([]);
+            setPicking(NOTHING_PICKED);
             setBulkOutcome(outcome);
           }}
         />
@@ -182,13 +181,8 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             onTag={(tag) => change({ tag })}
             onEdit={() => edit(profile)}
             onDeleted={() => land('')}
-            selected={allMatching || selected.includes(profile.id)}
-            onSelect={(on) => {
-              // Unticking one of all matching leaves the rows read, less that one.
-              const ids = allMatching ? shown.map(({ id }) => id) : selected;
-              setAllMatching(false);
-              setSelected(on ? [...ids, profile.id] : ids.filter((id) => id !== profile.id));
-            }}
+            selected={isPicked(picking, profile.id)}
+            onSelect={(on) => setPicking(pickOne(picking, shown, profile.id, on))}
           />
         ))}
       </ul>

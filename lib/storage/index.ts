@@ -2,6 +2,7 @@ import { type StorageItemKey, storage } from 'wxt/utils/storage';
 import type { Script } from '../api/inputs/automation';
 import type { ProfileSortName } from '../api/profile-sorts';
 import type { QuotaSnapshot } from '../api/rate-limit';
+import type { Role } from '../api/roles';
 import type { Plan } from '../api/schemas/account';
 import type { AutomationRun } from '../api/schemas/automation';
 import type { HelpRequest } from '../api/schemas/help-requests';
@@ -83,6 +84,10 @@ export interface PlanLimits {
   hourlyLimit: number | null;
   /** Sessions at once. */
   sessionLimit: number;
+  /** The workspace the key belongs to, and the member it acts as with its role (absent from older services). */
+  workspace?: string;
+  member?: string;
+  role?: Role;
 }
 
 export interface LastProfile {

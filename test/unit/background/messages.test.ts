@@ -293,7 +293,12 @@ describe('messages', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
     // The plan's limits, not known yet, were read once with it, for the warnings of bulk actions.
-    expect(await plan.getValue()).toEqual({ name: 'free', hourlyLimit: 100, sessionLimit: 2 });
+    expect(await plan.getValue()).toEqual({
+      name: 'free',
+      hourlyLimit: 100,
+      sessionLimit: 2,
+      workspace: 'Local',
+    });
   });
 
   it('sessions.refresh says in a sentence why the service cannot be reached, keeping what it knew', async () => {
@@ -608,6 +613,8 @@ describe('intents that change the lists and settings', () => {
       session_limit: 2,
       key_prefix: 'pp',
       created_at: '',
+      member: { id: 'mem_1', name: 'Eve' },
+      role: 'runner',
     };
     answer('GET', '/v1/account', () =>
       Response.json(account, { headers: { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '72' } }),
@@ -620,7 +627,15 @@ describe('intents that change the lists and settings', () => {
     expect(reply).toMatchObject({ ok: true, value: { account: { name: 'Local' }, quota: { limit: 100 } } });
     expect(await connection.getValue()).toEqual({ serviceUrl: 'http://127.0.0.1:9999', apiKey: 'pp_new' });
     expect(await quota.getValue()).toMatchObject({ limit: 100, remaining: 72 });
-    expect(await plan.getValue()).toEqual({ name: 'free', hourlyLimit: 100, sessionLimit: 2 });
+    // The workspace and the role the key acts with, for the popup to say and to offer only what it may do.
+    expect(await plan.getValue()).toEqual({
+      name: 'free',
+      hourlyLimit: 100,
+      sessionLimit: 2,
+      workspace: 'Local',
+      member: 'Eve',
+      role: 'runner',
+    });
   });
 
   it('connection.save keeps the saved connection when the service refuses the key', async () => {

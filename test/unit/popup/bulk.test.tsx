@@ -154,4 +154,18 @@ describe('Bulk actions', () => {
       proxies: ['amy:pw@gate.example:8000', 'socks5://gate.example:1080'],
     });
   });
+
+  it('offers a runner only what a runner may do, and no Stop while nothing runs', async () => {
+    await open(named(2), { ...FREE, role: 'runner' });
+    await cachedSessions.setValue({ data: [], savedAt: 1 });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    const bar = screen.getByText('2 selected').parentElement as HTMLElement;
+    await waitFor(() =>
+      expect(
+        within(bar)
+          .getAllByRole('button')
+          .map((button) => button.textContent),
+      ).toEqual(['Start 2', 'Run script…']),
+    );
+  });
 });
