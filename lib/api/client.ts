@@ -122,6 +122,11 @@ export function createClient(options: ClientOptions) {
     createProxy: (body: BodyOf<'createProxy'>, o?: PostOptions) => request('createProxy', { body }, o),
     /** Pasted lines saved as proxies, each answered in its place; one already saved is reused. */
     pasteProxies: (lines: string[], o?: PostOptions) => request('pasteProxies', { body: { lines } }, o),
+    /** Starts checking every saved proxy (or answers the check already under way). */
+    checkAllProxies: (o?: PostOptions) => request('checkAllProxies', {}, o),
+    getProxyCheckJob: (id: string, o?: CallOptions) => request('getProxyCheckJob', { params: [id] }, o),
+    replaceProxies: (body: BodyOf<'replaceProxies'>, o?: PostOptions) =>
+      request('replaceProxies', { body }, o),
     getProxy: (id: string, o?: CallOptions) => request('getProxy', { params: [id] }, o),
     updateProxy: (id: string, body: BodyOf<'updateProxy'>, o?: CallOptions) =>
       request('updateProxy', { params: [id], body }, o),

@@ -11,6 +11,7 @@ import { ProfileVersion, ProfileVersionList } from './schemas/leases';
 import { ProfileImportResult } from './schemas/profile-import';
 import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
+import { ProxyCheckJob, ProxyReplaceResult } from './schemas/proxy-fleet';
 import { ProxyPasteResult } from './schemas/proxy-paste';
 import { Session, SessionList } from './schemas/sessions';
 import { workspaceEndpoints } from './workspace-endpoints';
@@ -154,6 +155,26 @@ export const endpoints = {
     path: '/v1/proxies/paste',
     status: 200,
     response: ProxyPasteResult,
+  }),
+  checkAllProxies: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/proxies/checks',
+    status: 202,
+    response: ProxyCheckJob,
+  }),
+  getProxyCheckJob: endpoint({
+    method: 'GET',
+    path: '/v1/proxies/checks/:id',
+    status: 200,
+    response: ProxyCheckJob,
+  }),
+  replaceProxies: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/proxies/replace',
+    status: 200,
+    response: ProxyReplaceResult,
   }),
   getProxy: endpoint({
     method: 'GET',

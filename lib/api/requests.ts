@@ -5,7 +5,7 @@ import { CookieImport, CookieQuery } from './inputs/cookies';
 import { HelpAnswer } from './inputs/help-answer';
 import { AuditQuery, ProfileRelease, UsageQuery } from './inputs/leases';
 import { ProfileClone, ProfileCreate, ProfileUpdate } from './inputs/profiles';
-import { ProxyInput, ProxyPaste } from './inputs/proxies';
+import { ProxyInput, ProxyPaste, ProxyReplace } from './inputs/proxies';
 import {
   BatchExportQuery,
   BatchListQuery,
@@ -43,6 +43,7 @@ export const requests = {
   listProxies: { query: ProxyListQuery },
   createProxy: { body: ProxyInput },
   pasteProxies: { body: ProxyPaste },
+  replaceProxies: { body: ProxyReplace },
   updateProxy: { body: ProxyInput },
   listSessions: { query: SessionListQuery },
   startSession: { body: SessionStart },

@@ -34,6 +34,7 @@ export function backgroundJobs(deps: AppDeps): Job[] {
     { name: 'sessions', start: () => sessions.reconcile(), stop: () => sessions.stopAll('service_shutdown') },
     sessions.leases,
     { name: 'automation runs', start: () => automation.reconcile(), stop: () => automation.drain() },
+    deps.proxyChecks.job,
     // Agents' tabs close before their browsers stop.
     { name: 'agent pages', stop: () => deps.pages.releaseAll() },
     pickUpRunsQueuedHere({ db, nodeId: deps.nodeId, automation, log }),

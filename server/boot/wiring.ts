@@ -18,6 +18,7 @@ import { LiveTokens } from '../live/live-tokens';
 import { withLiveViewUrls } from '../live/live-view-urls';
 import { createSessionGlance } from '../live/session-glance';
 import { createAgentPages } from '../pages/agent-pages';
+import { createProxyChecks } from '../proxies/check-all';
 import { createRoomQueue } from '../queue/room-queue';
 import { serveStartWith } from '../queue/serve-start';
 import { CdpTokens } from '../sessions/cdp-tokens';
@@ -95,6 +96,12 @@ export function wireService(base: BaseDeps): AppDeps {
     queue,
     pages,
     glance: createSessionGlance(sessions, cluster),
+    proxyChecks: createProxyChecks({
+      ...base,
+      events,
+      checkUrl: base.config.proxyCheckUrl,
+      egress: base.config.egress,
+    }),
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
     keyCache,
     keyUses,

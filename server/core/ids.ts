@@ -21,6 +21,7 @@ export type IdPrefix =
   | 'key'
   | 'prf'
   | 'prx'
+  | 'pck'
   | 'ses'
   | 'run'
   | 'bat'

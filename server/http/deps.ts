@@ -15,6 +15,7 @@ import type { Handoff } from '../handoff/handoff';
 import type { LiveTokens } from '../live/live-tokens';
 import type { SessionGlance } from '../live/session-glance';
 import type { AgentPages } from '../pages/agent-pages';
+import type { ProxyChecks } from '../proxies/check-all';
 import type { RoomQueue } from '../queue/room-queue';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import type { SessionManager } from '../sessions/manager';
@@ -47,6 +48,8 @@ export interface AppDeps extends BaseDeps {
   automation: RunScheduler;
   /** The line for browsers: runs and session starts that wait for room. */
   queue: RoomQueue;
+  /** Check all: jobs that check every saved proxy of an account. */
+  proxyChecks: ProxyChecks;
   /** A profile's cookies, in its browser whether or not its session runs. */
   cookies: ProfileCookies;
   /** The accounts of keys seen recently. */

@@ -65,6 +65,17 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
     description:
       'Up to 1,000 lines, each host:port, host:port:user:pass, user:pass@host:port or scheme://[user:pass@]host:port. A line that says the same as a saved proxy (scheme, host, port, user name and password) or as an earlier line is that proxy (`known`), not a second one; a line that is no proxy is refused in its place; the rest are saved. Beyond the plan’s cap on saved proxies (Free 1,000, Premium 10,000) nothing is saved: 409 `proxy_limit`.',
   },
+  checkAllProxies: {
+    summary: 'Check every saved proxy, as a job',
+    description:
+      'Checks every proxy the account has saved, a few at a time, each result kept as the proxy’s last check (a `proxy.updated` event). Answers the job at once; its progress is `GET /v1/proxies/checks/:id` and the `proxies.checking` event. While one runs, another POST answers that one.',
+  },
+  getProxyCheckJob: { summary: 'How far a check of every proxy is' },
+  replaceProxies: {
+    summary: 'Replace proxies on every profile that uses them',
+    description:
+      'Each `from` proxy is replaced by its `to` proxy on every profile of the account that uses it, in one transaction (`profile.updated` for each). Both must be saved proxies of the account (404 otherwise). The `from` proxies stay saved.',
+  },
   getProxy: { summary: 'Read one proxy configuration' },
   updateProxy: { summary: 'Replace a proxy configuration' },
   deleteProxy: { summary: 'Delete a proxy configuration' },

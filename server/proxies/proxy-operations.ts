@@ -1,3 +1,4 @@
+import type { ProxyParts } from '../../lib/api/proxy-url';
 import type { ProxyCheck, ProxyConfig } from '../../lib/api/schemas/proxies';
 import type { Clock } from '../core/clock';
 import { NotFound, ProxyInUse, Unavailable } from '../core/domain-errors';
@@ -88,19 +89,31 @@ export async function checkOwnProxy(
 ): Promise<ProxyCheck> {
   const proxy = await findProxyRow(db, accountId, id);
   if (!proxy) throw new NotFound('proxy');
+  const answer = await tryProxy({ checkUrl: requireCheckUrl(checkUrl), egress }, proxy);
+  await recordProxyCheck(db, clock, accountId, id, answer);
+  return answer;
+}
+
+/** The operator's check address, or the sentence that proxy checks are off. */
+export function requireCheckUrl(checkUrl: string | null): string {
   if (!checkUrl)
     throw new Unavailable(
       'proxy_check_off',
       'Proxy checks are turned off on this service: its operator has set no PROXY_CHECK_URL.',
     );
-  const { scheme, host, port, username, password } = proxy;
+  return checkUrl;
+}
+
+/** Whether a proxy works, tried against the check address under the egress policy. */
+export async function tryProxy(
+  { checkUrl, egress }: { checkUrl: string; egress: EgressPolicy },
+  { scheme, host, port, username, password }: ProxyParts,
+): Promise<ProxyCheck> {
   const result = await checkExit({
     proxy: { scheme, host, port, username, password },
     checkUrl,
     policy: egress,
     timeoutMs: PROXY_CHECK_TIMEOUT_MS,
   });
-  const answer = proxyCheckAnswer(result);
-  await recordProxyCheck(db, clock, accountId, id, answer);
-  return answer;
+  return proxyCheckAnswer(result);
 }

@@ -3,7 +3,9 @@ import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkOwnProxy, createOwnProxy, deleteOwnProxy, replaceOwnProxy } from '../proxies/proxy-operations';
 import { pasteProxies } from '../proxies/proxy-paste';
+import { replaceProxiesOnProfiles } from '../proxies/proxy-replace';
 import { getProxy, listProxies } from '../store/proxies';
+import { findCheckJob } from '../store/proxy-check-jobs';
 
 export const proxyRoutes: Route[] = [
   route('listProxies', async (c, { query, status }, { db }) => {
@@ -21,6 +23,21 @@ export const proxyRoutes: Route[] = [
 
   route('pasteProxies', async (c, { body, status }, deps) => {
     return c.json(await pasteProxies(deps, c.get('account').id, body.lines), status);
+  }),
+
+  route('checkAllProxies', async (c, { status }, { proxyChecks }) => {
+    const job = await proxyChecks.start(c.get('account').id);
+    return c.json(job, status, { Location: `/v1/proxies/checks/${job.id}` });
+  }),
+
+  route('getProxyCheckJob', async (c, { params, status }, { db }) => {
+    const job = await findCheckJob(db, c.get('account').id, params.id);
+    if (!job) throw new NotFound('proxy check');
+    return c.json(job, status);
+  }),
+
+  route('replaceProxies', async (c, { body, status }, deps) => {
+    return c.json(await replaceProxiesOnProfiles(deps, c.get('account'), body.replacements), status);
   }),
 
   route('getProxy', async (c, { params, status }, { db }) => {

@@ -1,3 +1,4 @@
+import { Id } from '../schemas/common';
 import { ProxyScheme } from '../schemas/proxies';
 import { z } from '../zod';
 import { DisplayName } from './common';
@@ -50,4 +51,23 @@ export const ProxyPaste = z.strictObject({
       z.minLength(1, 'must hold at least one line'),
       z.maxLength(MAX_PASTED_PROXIES, `must hold at most ${MAX_PASTED_PROXIES} lines`),
     ),
+});
+
+/** The most proxies one POST /v1/proxies/replace replaces. */
+export const MAX_REPLACED_PROXIES = 1_000;
+
+/**
+ * Body of POST /v1/proxies/replace: every profile that uses a `from` proxy is pointed at its `to` proxy instead
+ * (both saved proxies of the account), in one transaction.
+ */
+export const ProxyReplace = z.strictObject({
+  replacements: z.array(z.strictObject({ from: Id, to: Id })).check(
+    z.minLength(1, 'must hold at least one replacement'),
+    z.maxLength(MAX_REPLACED_PROXIES, `must hold at most ${MAX_REPLACED_PROXIES} replacements`),
+    z.refine(
+      (pairs) => new Set(pairs.map(({ from }) => from)).size === pairs.length,
+      'must replace each proxy once',
+    ),
+    z.refine((pairs) => pairs.every(({ from, to }) => from !== to), 'must replace a proxy by another'),
+  ),
 });

@@ -5,6 +5,7 @@ import { HelpRequest } from './help-requests';
 import { AuditRecord } from './leases';
 import { Profile } from './profiles';
 import { ProxyConfig } from './proxies';
+import { ProxyCheckJob } from './proxy-fleet';
 import { Session } from './sessions';
 
 /**
@@ -29,6 +30,8 @@ export const EVENT_TYPES = [
   'proxy.created',
   'proxy.updated',
   'proxy.deleted',
+  /** How far a check of every proxy is (POST /v1/proxies/checks): at most one a second while it runs, and its end. */
+  'proxies.checking',
   /** An act on a profile or the workspace was recorded in the audit log (`GET /v1/audit`). */
   'audit.recorded',
 ] as const;
@@ -65,6 +68,7 @@ export const ServiceEvent = z.discriminatedUnion('type', [
   eventOf(['profile.created', 'profile.updated'], Profile),
   eventOf(['proxy.created', 'proxy.updated'], ProxyConfig),
   eventOf(['profile.deleted', 'proxy.deleted'], z.object({ id: Id })),
+  eventOf(['proxies.checking'], ProxyCheckJob),
   eventOf(['audit.recorded'], AuditRecord),
 ]);
 

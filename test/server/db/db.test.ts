@@ -61,10 +61,10 @@ describe.each(databases)('on $name', ({ name, open }) => {
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
     expect(files.map((migration) => migration.version)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28,
     ]);
     expect(await migrate(db)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28,
     ]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
@@ -94,6 +94,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 23, name: 'workspaces' },
       { version: 24, name: 'leases_versions_audit' },
       { version: 26, name: 'help_requests_withdrawn' },
+      { version: 28, name: 'proxy_check_jobs' },
     ]);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
@@ -118,6 +119,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       'profile_states',
       'profiles',
       'proxies',
+      'proxy_check_jobs',
       'request_counts',
       'room_turns',
       'room_waits',

@@ -1,13 +1,16 @@
 /**
  * The proxy list as someone with many proxies reads it: how many profiles use each (counted by the service), a
  * search over name and user@host:port, only the failing ones (by their last check, kept by the service), and none
- * of it crossing into another account.
+ * of it crossing into another account; Check all over every saved proxy as a job, and failing proxies replaced on
+ * every profile that uses them.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
-import type { TestService } from '../../support/harness';
+import type { ProxyCheckJob } from '../../../lib/api/schemas/proxy-fleet';
+import { startAuthenticatingProxy } from '../../support/browser-fixtures';
+import { apiError, type TestService } from '../../support/harness';
 import { startServiceInProcess } from '../../support/in-process-service';
 
 let service: TestService;
@@ -121,5 +124,95 @@ describe('GET /v1/proxies', () => {
     });
     expect(answer.status).toBe(422);
     expect(JSON.stringify(await answer.json())).toContain('failing');
+  });
+});
+
+describe('Check all: POST /v1/proxies/checks', () => {
+  it('checks every saved proxy, not a page of them, counting how far it is and how many fail', async () => {
+    const own = await client();
+    const relay = await startAuthenticatingProxy('carol', 'right-pass');
+    try {
+      // 120 saved: more than a page of the list. One works; the others' passwords are refused (407).
+      const lines = Array.from({ length: 120 }, (_, n) =>
+        n === 57 ? `127.0.0.1:${relay.port}:carol:right-pass` : `127.0.0.1:${relay.port}:carol:wrong-${n}`,
+      );
+      await own.pasteProxies(lines);
+      const job = await own.checkAllProxies();
+      expect(job).toMatchObject({ state: 'running', total: 120 });
+      // Asked again while it runs, the same job answers: no second check of everything.
+      expect((await own.checkAllProxies()).id).toBe(job.id);
+      let now: ProxyCheckJob = job;
+      while (now.state === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        now = await own.getProxyCheckJob(job.id);
+      }
+      expect(now).toMatchObject({ state: 'done', total: 120, checked: 120, failing: 119 });
+      expect(now.finished_at).not.toBeNull();
+      const first = await own.listProxies({ status: 'failing', limit: 100 });
+      const rest = await own.listProxies({ status: 'failing', limit: 100, cursor: first.next_cursor ?? '' });
+      expect(first.data.length + rest.data.length).toBe(119);
+      expect((await own.listProxies({ limit: 100 })).data.every(({ last_check }) => last_check)).toBe(true);
+      // A stranger cannot read the job.
+      expect((await apiError((await client()).getProxyCheckJob(job.id))).status).toBe(404);
+    } finally {
+      await relay.close();
+    }
+  });
+});
+
+describe('POST /v1/proxies/replace', () => {
+  it('points every profile on a failing proxy at its replacement, this account’s only', async () => {
+    const own = await client();
+    const saved = async (name: string) =>
+      own.createProxy({ name, scheme: 'http', host: `${name.toLowerCase()}.example`, port: 8080 });
+    const [dead, slow, fresh, spare] = [
+      await saved('Dead'),
+      await saved('Slow'),
+      await saved('Fresh'),
+      await saved('Spare'),
+    ];
+    const onDead = [];
+    for (const name of ['A', 'B', 'C']) onDead.push(await own.createProfile({ name, proxy_id: dead.id }));
+    const onSlow = await own.createProfile({ name: 'D', proxy_id: slow.id });
+    const elsewhere = await own.createProfile({ name: 'E', proxy_id: spare.id });
+
+    const answer = await own.replaceProxies({
+      replacements: [
+        { from: dead.id, to: fresh.id },
+        { from: slow.id, to: spare.id },
+      ],
+    });
+    expect(answer).toEqual({
+      profiles: 4,
+      replaced: [
+        { from: dead.id, to: fresh.id, profiles: 3 },
+        { from: slow.id, to: spare.id, profiles: 1 },
+      ],
+    });
+    for (const profile of onDead) expect((await own.getProfile(profile.id)).proxy_id).toBe(fresh.id);
+    expect((await own.getProfile(onSlow.id)).proxy_id).toBe(spare.id);
+    expect((await own.getProfile(elsewhere.id)).proxy_id).toBe(spare.id);
+    expect((await own.getProxy(dead.id)).used_by).toBe(0);
+
+    // Another account's proxy is not found, on either side, and nothing changes.
+    const stranger = await client();
+    const theirs = await stranger.createProxy({ scheme: 'http', host: 'theirs.example', port: 1 });
+    for (const replacements of [[{ from: fresh.id, to: theirs.id }], [{ from: theirs.id, to: fresh.id }]]) {
+      expect((await apiError(own.replaceProxies({ replacements }))).status).toBe(404);
+    }
+    expect((await own.getProxy(fresh.id)).used_by).toBe(3);
+    // A proxy replaced twice, or by itself, is refused with the field at fault.
+    const twice = await apiError(
+      own.replaceProxies({
+        replacements: [
+          { from: fresh.id, to: spare.id },
+          { from: fresh.id, to: dead.id },
+        ],
+      }),
+    );
+    expect([twice.status, twice.detail]).toEqual([422, expect.stringContaining('each proxy once')]);
+    expect(
+      (await apiError(own.replaceProxies({ replacements: [{ from: fresh.id, to: fresh.id }] }))).status,
+    ).toBe(422);
   });
 });
