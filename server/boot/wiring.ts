@@ -40,6 +40,7 @@ export function wireService(base: BaseDeps): AppDeps {
     nodeId,
     url: base.config.nodeUrl,
     capacity: base.config.limits.maxBrowsers,
+    lostAfterMs: base.config.nodeLostAfterMs,
     // Runs first: whoever sees a lost session stopped must find its run already failed, not still running.
     sweepOrphans: async () => {
       await automation.sweepOrphans();
@@ -51,7 +52,13 @@ export function wireService(base: BaseDeps): AppDeps {
   const cluster = {
     nodeId,
     draining: () => membership.draining(),
-    peers: createPeers({ db: base.db, nodeId, authKey, log: base.log }),
+    peers: createPeers({
+      db: base.db,
+      nodeId,
+      authKey,
+      log: base.log,
+      lostAfterMs: base.config.nodeLostAfterMs,
+    }),
   };
   const sessions = withLiveViewUrls(
     createSessionManager({ ...base, events, tokens: cdpTokens, cluster }),

@@ -3,8 +3,6 @@ import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 import { heartbeat, leaveCluster, registerNode, removeLostNodes } from '../store/nodes';
 
-/** Often enough that a lost node is noticed well within 30 s (it is lost after NODE_LOST_AFTER_S). */
-const HEARTBEAT_MS = 5000;
 
 export interface Membership {
   /** Told to stop: this node takes no new sessions while it saves and stops its own. */
@@ -21,6 +19,8 @@ export interface MembershipDeps {
   /** NODE_URL, when the operator set where the other nodes reach this one. */
   url: string | null;
   capacity: number;
+  /** NODE_LOST_AFTER: a node heartbeats three times within it, so one late beat never loses it. */
+  lostAfterMs: number;
   log: Logger;
   lifecycle: Lifecycle;
   /** Stops, as `node_lost`, what nodes that left without stopping it still hold in the database. */
@@ -49,7 +49,7 @@ export function joinCluster(deps: MembershipDeps): Membership {
       await registerNode(db, { id: nodeId, url, capacity: deps.capacity });
     }
     await deps.endLostBrowsers();
-    const lost = await removeLostNodes(db, nodeId);
+    const lost = await removeLostNodes(db, nodeId, deps.lostAfterMs);
     if (lost.length > 0) log.warn('nodes lost', { node_ids: lost });
     await deps.sweepOrphans();
   }
@@ -72,7 +72,7 @@ export function joinCluster(deps: MembershipDeps): Membership {
         await registerNode(db, { id: nodeId, url, capacity: deps.capacity });
         await deps.sweepOrphans();
       },
-      every: { ms: HEARTBEAT_MS, run: tick },
+      every: { ms: deps.lostAfterMs / 3, run: tick },
       async stop() {
         await beating;
         await leaveCluster(db, nodeId);

@@ -86,7 +86,13 @@ export function isNodeAuth(given: string | undefined, key: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function createPeers(deps: { db: Database; nodeId: string; authKey: string; log: Logger }): Peers {
+export function createPeers(deps: {
+  db: Database;
+  nodeId: string;
+  authKey: string;
+  log: Logger;
+  lostAfterMs: number;
+}): Peers {
   const { db, nodeId, authKey, log } = deps;
 
   async function post(node: PeerNode, path: string, body: object, timeoutMs: number): Promise<Response> {
@@ -120,7 +126,7 @@ export function createPeers(deps: { db: Database; nodeId: string; authKey: strin
 
   return {
     async startElsewhere(accountId, profileId, holder, headless) {
-      for (const node of await nodesWithRoom(db, nodeId)) {
+      for (const node of await nodesWithRoom(db, nodeId, deps.lostAfterMs)) {
         let response: Response;
         try {
           response = await post(

@@ -36,6 +36,8 @@ export interface Config {
   databaseWaitMs: number;
   /** Where the other service processes on the same database reach this one (NODE_URL); its own address if unset. */
   nodeUrl: string | null;
+  /** A node silent this long is lost (NODE_LOST_AFTER): its sessions stop as `node_lost`, its starts go elsewhere. */
+  nodeLostAfterMs: number;
   /** The public origins this service is also served at (PUBLIC_URL), besides its loopback names and NODE_URL. */
   publicUrls: string[];
   /** The proxies whose X-Forwarded-For names the client (TRUST_PROXY). */
@@ -139,6 +141,7 @@ const environment = z.object({
   DATABASE_URL: unsetWhen(empty, z.optional(anyText)),
   DATABASE_WAIT: secondsOr(30, 0),
   NODE_URL: z._default(nodeOrigin, null),
+  NODE_LOST_AFTER: secondsOr(15, 3),
   PUBLIC_URL: z.prefault(publicOrigins, ''),
   TRUST_PROXY: z.prefault(trustedProxies, ''),
   CHROME_PATH: unsetWhen(empty, z.optional(anyText)),
@@ -195,6 +198,7 @@ function toConfig(variables: z.output<typeof environment>, env: NodeJS.ProcessEn
     databaseUrl,
     databaseWaitMs: variables.DATABASE_WAIT,
     nodeUrl: variables.NODE_URL,
+    nodeLostAfterMs: variables.NODE_LOST_AFTER,
     publicUrls: variables.PUBLIC_URL,
     trustProxy: variables.TRUST_PROXY,
     chromePath: variables.CHROME_PATH ?? null,

@@ -1,9 +1,6 @@
 import type { Queryable } from '../db/driver';
 import { sessionIsLive } from './sessions';
 
-/** A node whose heartbeat is older than this is lost: its sessions are stopped `node_lost`. */
-export const NODE_LOST_AFTER_S = 15;
-
 export interface PeerNode {
   id: string;
   url: string;
@@ -36,19 +33,20 @@ export async function leaveCluster(db: Queryable, nodeId: string): Promise<void>
 }
 
 /**
- * Removes the other nodes that stopped heartbeating; answers their ids (each to exactly one caller). A node never
- * removes itself: a stall of its own (a busy machine) is not its loss, and a lone node has nobody to lose.
+ * Removes the other nodes that stopped heartbeating for `lostAfterMs`; answers their ids (each to exactly one
+ * caller). A node never removes itself: a stall of its own (a busy machine) is not its loss, and a lone node has
+ * nobody to lose.
  */
-export async function removeLostNodes(db: Queryable, selfId: string): Promise<string[]> {
+export async function removeLostNodes(db: Queryable, selfId: string, lostAfterMs: number): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
     `delete from nodes where heartbeat_at < now() - make_interval(secs => $1) and id <> $2 returning id`,
-    [NODE_LOST_AFTER_S, selfId],
+    [lostAfterMs / 1000, selfId],
   );
   return rows.map((row) => row.id);
 }
 
-/** Other nodes with a free browser slot, the emptiest first. */
-export async function nodesWithRoom(db: Queryable, exceptId: string): Promise<PeerNode[]> {
+/** Other nodes, heard from within `lostAfterMs`, with a free browser slot, the emptiest first. */
+export async function nodesWithRoom(db: Queryable, exceptId: string, lostAfterMs: number): Promise<PeerNode[]> {
   return db.query<PeerNode>(
     `select n.id, n.url from nodes n
       where n.id <> $1 and not n.draining and n.url <> ''
@@ -56,7 +54,7 @@ export async function nodesWithRoom(db: Queryable, exceptId: string): Promise<Pe
         and n.capacity > (select count(*) from sessions s where s.node_id = n.id and ${sessionIsLive('s.status')})
       order by n.capacity - (select count(*) from sessions s where s.node_id = n.id and ${sessionIsLive('s.status')}) desc
       limit 10`,
-    [exceptId, NODE_LOST_AFTER_S],
+    [exceptId, lostAfterMs / 1000],
   );
 }
 

@@ -41,7 +41,7 @@ describe('npm run bench', { timeout: 240_000 }, () => {
       TRAFFIC_BROWSERS: '2',
       TRAFFIC_SCRIPTS: '20',
       TRAFFIC_MB: '4',
-      BATCH_RUNS: '8',
+      BATCH_RUNS: '4',
     });
     expect(code).toBe(0);
     for (const scenario of ['list 50', 'get by id', 'search q=', 'create']) {

@@ -67,7 +67,7 @@ describe('a lost node’s sessions and runs', () => {
   it('are never their own: a node that stalled past the limit does not declare itself lost, another does', async () => {
     for (const id of ['node_stalled', 'node_alone']) await registerNode(db, { id, url: '', capacity: 1 });
     await db.query(`update nodes set heartbeat_at = now() - interval '1 minute' where id = 'node_stalled'`);
-    expect(await removeLostNodes(db, 'node_stalled')).toEqual([]);
-    expect(await removeLostNodes(db, 'node_alone')).toEqual(['node_stalled']);
+    expect(await removeLostNodes(db, 'node_stalled', 15_000)).toEqual([]);
+    expect(await removeLostNodes(db, 'node_alone', 15_000)).toEqual(['node_stalled']);
   });
 });

@@ -111,6 +111,7 @@ describe.skipIf(!bin)('two processes of a cluster', () => {
         nodeId: 'asking-node',
         authKey: nodeAuthKey(secret),
         log: createLogger({ write: () => {} }),
+        lostAfterMs: 15_000,
       });
 
       const missing = await peers

@@ -124,6 +124,8 @@ describe.skipIf(!bin)('a cluster of three service processes on one PostgreSQL', 
       DATABASE_URL: postgres.url,
       MAX_BROWSERS: '1',
       HEADLESS: 'true',
+      // Lost after 6 s rather than 15: the kill below is noticed sooner, and a loaded machine's stall is still not a loss.
+      NODE_LOST_AFTER: '6',
       // As docs/cluster/nginx.conf says: the address people use, and nginx's own.
       PUBLIC_URL: `http://127.0.0.1:${nginxPort}`,
       TRUST_PROXY: '127.0.0.1',

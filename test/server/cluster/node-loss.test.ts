@@ -51,7 +51,7 @@ describe.skipIf(!bin)('browsers and the loss of their node', () => {
     const postgres = await startPostgres(bin as string);
     const db = new pg.Client({ connectionString: postgres.url });
     await db.connect();
-    const env = { DATABASE_URL: postgres.url, MAX_BROWSERS: '2', HEADLESS: 'true' };
+    const env = { DATABASE_URL: postgres.url, MAX_BROWSERS: '2', HEADLESS: 'true', NODE_LOST_AFTER: '6' };
     const dataDir = await createDataDir();
     const started: ServiceHandle[] = [];
     const groups = new Set<number>();
@@ -77,7 +77,7 @@ describe.skipIf(!bin)('browsers and the loss of their node', () => {
 
       const first = await start(a, 'first');
 
-      // A stall past the 15 s limit is a loss to the other node: it stops the session as lost, and the stalled node,
+      // A stall past NODE_LOST_AFTER is a loss to the other node: it stops the session as lost, and the stalled node,
       // once it runs again, ends its browser.
       const b = await startService({ env });
       started.push(b);

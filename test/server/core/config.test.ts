@@ -19,6 +19,9 @@ describe('configuration', () => {
       limits: expect.objectContaining({ maxProfileStateBytes: 0, evaluateTimeoutMs: 20_000 }),
     });
     expect(loadConfig({ EVALUATE_TIMEOUT: '3' }).limits.evaluateTimeoutMs).toBe(3_000);
+    expect(loadConfig({}).nodeLostAfterMs).toBe(15_000);
+    expect(loadConfig({ NODE_LOST_AFTER: '6' }).nodeLostAfterMs).toBe(6_000);
+    expect(() => loadConfig({ NODE_LOST_AFTER: '2' })).toThrow(/NODE_LOST_AFTER/);
     expect(loadConfig({ PROXY_CHECK_URL: '' }).proxyCheckUrl).toBeNull();
     expect(() => loadConfig({ PROXY_CHECK_URL: 'ftp://x' })).toThrow(/PROXY_CHECK_URL must be an http/);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/pilot' }).limits.maxProfileStateBytes).toBe(

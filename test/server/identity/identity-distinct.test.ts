@@ -57,12 +57,13 @@ function sameVisitors(visitors: Visitor[]): string[] {
 // Two draws may share screen, cores, memory and GPU, as real machines do; the profile's noise seed still tells them
 // apart, so the promise is distinct visitor ids, not a number of differing components.
 describe('generated identities', () => {
-  it('are 20 different devices to FingerprintJS, each the same device after a stop and a start', async () => {
+  it('are 20 different devices to FingerprintJS, five of them the same device after a stop and a start', async () => {
     const random = seededRandom(testSeed());
     const identities = Array.from({ length: 20 }, () => generateIdentity(undefined, random));
     const { ids, visitors } = await visitorsOf(identities);
     expect(sameVisitors(visitors)).toEqual([]);
-    for (const [index, id] of ids.entries())
+    // Five restarts say as much as twenty: the identity and its seed come from the profile, not from the draw.
+    for (const [index, id] of ids.slice(0, 5).entries())
       expect((await visitorOf(id)).visitorId, `profile ${index} after a restart`).toBe(
         visitors[index]?.visitorId,
       );

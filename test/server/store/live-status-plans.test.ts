@@ -117,7 +117,7 @@ describe.each(storeDatabases('live-status-plans'))(
         await findSessionOfProfile(spy, accountId, idle);
         await findLiveSessionsOfNode(spy, 'node-a');
         await findOrphanedSessions(spy, 'node-a');
-        await nodesWithRoom(spy, 'node-b');
+        await nodesWithRoom(spy, 'node-b', 15_000);
         await executorOfProfile(spy, idle);
         await findActiveRunsOfNode(spy, 'node-a');
         await findOrphanedRuns(spy);
