@@ -3,7 +3,6 @@ import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
 import { heartbeat, leaveCluster, registerNode, removeLostNodes } from '../store/nodes';
 
-
 export interface Membership {
   /** Told to stop: this node takes no new sessions while it saves and stops its own. */
   draining(): boolean;

@@ -46,7 +46,11 @@ export async function removeLostNodes(db: Queryable, selfId: string, lostAfterMs
 }
 
 /** Other nodes, heard from within `lostAfterMs`, with a free browser slot, the emptiest first. */
-export async function nodesWithRoom(db: Queryable, exceptId: string, lostAfterMs: number): Promise<PeerNode[]> {
+export async function nodesWithRoom(
+  db: Queryable,
+  exceptId: string,
+  lostAfterMs: number,
+): Promise<PeerNode[]> {
   return db.query<PeerNode>(
     `select n.id, n.url from nodes n
       where n.id <> $1 and not n.draining and n.url <> ''
