@@ -21,10 +21,12 @@ interface ConnectFormProps {
   onConnecting?: () => void;
   /** The service accepted the key: the form's work is done; `connected` says to what, to show where it goes. */
   onDone: (connected: string) => void;
+  /** The quota is shown elsewhere on the page (the popup's foot): the sentence leaves it out. */
+  quotaApart?: boolean;
 }
 
 /** Service URL and API key, checked by the worker with one real request before it saves them. */
-export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormProps) {
+export function ConnectForm({ serviceUrl, onConnecting, onDone, quotaApart }: ConnectFormProps) {
   const { draft, bind, forget } = useDraft('connect', { serviceUrl, apiKey: '' });
   const [tried, setTried] = useState(false);
   /** The address and key the shown failure is about: it goes once either is changed. */
@@ -59,7 +61,7 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone }: ConnectFormPro
           releaseServiceAccess((await previous).serviceUrl, url).catch(() => undefined),
           forget(),
         ]);
-        onDone(describe(account, seen ? quotaText(seen) : ''));
+        onDone(describe(account, seen && !quotaApart ? quotaText(seen) : ''));
       });
   }
 

@@ -1,22 +1,29 @@
-import type { Profile } from '../lib/api/schemas/profiles';
+import type { HeldBy, Profile } from '../lib/api/schemas/profiles';
 import { t } from '../lib/i18n';
 import { connector } from '../lib/messaging/connector';
+import { clockTime } from '../lib/when';
 import type { useTask } from './hooks';
 
-/** A profile's one primary action, Start or Stop; busy, it keeps the focus and says what is under way. */
+/**
+ * A profile's one primary action, Start or Stop; busy, it keeps the focus and says what is under way. On a
+ * profile another member holds, Start says who (the service refuses it with the same sentence).
+ */
 export function StartStop({
   profile: { id, name },
   running,
   task,
+  holder = null,
 }: {
   profile: Profile;
   running: boolean;
   task: ReturnType<typeof useTask>;
+  holder?: HeldBy | null;
 }) {
   return (
     <button
       type="button"
       class={running ? undefined : 'primary'}
+      title={holder && !running ? t('heldBy', name, holder.member.name, clockTime(holder.since)) : undefined}
       aria-disabled={task.busy}
       aria-label={
         task.busy

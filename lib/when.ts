@@ -20,3 +20,8 @@ export function fromNow(iso: string, now = Date.now()): string {
 export function exactly(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
+
+/** The time of day, as a clock shows it: "10:32". */
+export function clockTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}

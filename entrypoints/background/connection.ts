@@ -50,7 +50,7 @@ const limitsOf = ({ plan, hourly_limit, session_limit, name, member, role }: Acc
   hourlyLimit: hourly_limit,
   sessionLimit: session_limit,
   workspace: name,
-  ...(member ? { member: member.name } : {}),
+  ...(member ? { member } : {}),
   ...(role ? { role } : {}),
 });
 

@@ -5,12 +5,14 @@ import { useItem } from '../../components/hooks';
 import { Options } from '../../components/Options';
 import { Outcome } from '../../components/Outcome';
 import { quotaText } from '../../components/quota';
+import { RowMenu } from '../../components/RowMenu';
 import { ServiceDownBanner } from '../../components/ServiceDownBanner';
+import { Shortcuts } from '../../components/Shortcuts';
 import { noteReply, useSaidByBanner } from '../../components/service-down';
 import { t } from '../../lib/i18n';
 import { openManager } from '../../lib/manager-tab';
 import { connector } from '../../lib/messaging/connector';
-import { connection, pendingView, quota } from '../../lib/storage';
+import { connection, pendingView, plan, quota } from '../../lib/storage';
 import { Automation } from './Automation';
 import { Profiles } from './Profiles';
 import { Proxies } from './Proxies';
@@ -34,6 +36,7 @@ export function App() {
   const hash = useHash();
   const saved = useItem(connection);
   const quotaSeen = useItem(quota);
+  const key = useItem(plan);
   // Set as the key is sent, so that the form stays on screen while the worker saves the key.
   const [connecting, setConnecting] = useState(false);
   /** What a connect just made in this popup reached, said above the first view instead of a screen of its own. */
@@ -66,6 +69,7 @@ export function App() {
         <h1>{t('extName')}</h1>
         <ConnectForm
           serviceUrl={saved.serviceUrl}
+          quotaApart
           onConnecting={() => setConnecting(true)}
           onDone={(sentence) => {
             setConnected(sentence);
@@ -106,21 +110,28 @@ export function App() {
           <Profiles focus={id} />
         )}
       </main>
-      {/* Settings at the foot, beside the quota: the five views' names take the header's whole width. The quota
-      last seen says nothing true while the service is down. */}
+      {/* The workspace, the quota and the menu at the foot: the five views' names take the header's whole width.
+      The quota last seen says nothing true while the service is down. */}
       <footer class="bar muted">
+        {key?.workspace && (
+          <span
+            class="workspace"
+            title={t('workspaceRoleTitle', key.workspace, key.member?.name ?? '', key.role ?? 'owner')}
+          >
+            {t('workspaceRole', key.workspace, key.role ?? 'owner')}
+          </span>
+        )}
         {quotaSeen && !serviceDown && <span role="status">{quotaText(quotaSeen)}</span>}
         <button type="button" class="link" onClick={() => openManager().then(() => close())}>
           {t('openManager')}
         </button>
-        <button
-          type="button"
-          class="icon"
-          aria-label={t('settings')}
-          onClick={() => browser.runtime.openOptionsPage()}
-        >
-          ⚙
-        </button>
+        <RowMenu label={t('popupMenu')}>
+          <button type="button" onClick={() => browser.runtime.openOptionsPage()}>
+            {t('settings')}
+          </button>
+          <strong>{t('shortcutsHeading')}</strong>
+          <Shortcuts />
+        </RowMenu>
       </footer>
     </>
   );

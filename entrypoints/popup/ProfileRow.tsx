@@ -1,13 +1,14 @@
 import { useRef, useState } from 'preact/hooks';
 import { Confirm } from '../../components/Confirm';
 import { useTask } from '../../components/hooks';
+import type { May } from '../../components/may';
 import { Problem } from '../../components/Problem';
 import { RowMenu } from '../../components/RowMenu';
 import { StartStop } from '../../components/StartStop';
-import type { Profile } from '../../lib/api/schemas/profiles';
+import type { HeldBy, Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { exactly, fromNow } from '../../lib/when';
+import { clockTime, exactly, fromNow } from '../../lib/when';
 
 interface ProfileRowProps {
   profile: Profile;
@@ -21,15 +22,19 @@ interface ProfileRowProps {
   onDeleted: () => void;
   selected: boolean;
   onSelect: (selected: boolean) => void;
+  /** Another member who holds the profile now. */
+  holder: HeldBy | null;
+  may: May;
 }
 
 /**
  * One profile in dense lines of what sets it apart: its name and status, then when it was last used, its proxy
- * with how its last check went, and its notes; its tags, wrapped, never cut. One primary action (Start or Stop),
- * the rest (Edit, Clone, Delete after a question, a tag's filter) behind ⋯.
+ * with how its last check went, and its notes; who else holds it ("Eve · 10:32"); its tags. One primary action
+ * (Start or Stop), the rest (Edit, Clone, Delete after a question, a tag's filter) behind ⋯, each only if the
+ * key's role may take it.
  */
 export function ProfileRow(props: ProfileRowProps) {
-  const { profile, proxy, focused, onTag, onEdit, onDeleted, selected, onSelect } = props;
+  const { profile, proxy, focused, onTag, onEdit, onDeleted, selected, onSelect, holder, may } = props;
   const { id, name } = profile;
   const task = useTask();
   /** Whether a confirmation is open, and whether it is the one for a running profile. */
@@ -60,6 +65,11 @@ export function ProfileRow(props: ProfileRowProps) {
           {name}
         </strong>
         <span class={running ? 'status on' : 'status'}>{running ? t('running') : t('idle')}</span>
+        {holder && (
+          <span class="holder" title={t('heldBySince', holder.member.name, exactly(holder.since))}>
+            {holder.member.name} · {clockTime(holder.since)}
+          </span>
+        )}
         <small class="muted meta" title={profile.notes || undefined}>
           {profile.last_used_at ? (
             <time dateTime={profile.last_used_at} title={exactly(profile.last_used_at)}>
@@ -74,33 +84,41 @@ export function ProfileRow(props: ProfileRowProps) {
           <small class="tags">{profile.tags.map((tag) => `#${tag}`).join(' ')}</small>
         )}
       </div>
-      <StartStop profile={profile} running={running} task={task} />
+      {may(running ? 'stopSession' : 'startSession') && (
+        <StartStop profile={profile} running={running} task={task} holder={holder} />
+      )}
       <RowMenu label={t('moreActionsNamed', name)} lands={id}>
-        <button type="button" aria-label={t('editNamed', name)} onClick={onEdit}>
-          {t('edit')}
-        </button>
-        <button
-          type="button"
-          disabled={task.busy}
-          aria-label={t('cloneNamed', name)}
-          onClick={() => task.run(() => connector.send({ type: 'profile.clone', profileId: id }))}
-        >
-          {t('clone')}
-        </button>
+        {may('updateProfile') && (
+          <button type="button" aria-label={t('editNamed', name)} onClick={onEdit}>
+            {t('edit')}
+          </button>
+        )}
+        {may('cloneProfile') && (
+          <button
+            type="button"
+            disabled={task.busy}
+            aria-label={t('cloneNamed', name)}
+            onClick={() => task.run(() => connector.send({ type: 'profile.clone', profileId: id }))}
+          >
+            {t('clone')}
+          </button>
+        )}
         {profile.tags.map((tag) => (
           <button key={tag} type="button" aria-label={t('showTagged', tag)} onClick={() => onTag(tag)}>
             {t('showTaggedShort', tag)}
           </button>
         ))}
-        <button
-          type="button"
-          class="danger"
-          disabled={task.busy}
-          aria-label={t('deleteNamed', name)}
-          onClick={() => setConfirm(running ? 'running' : 'idle')}
-        >
-          {t('delete')}
-        </button>
+        {may('deleteProfile') && (
+          <button
+            type="button"
+            class="danger"
+            disabled={task.busy}
+            aria-label={t('deleteNamed', name)}
+            onClick={() => setConfirm(running ? 'running' : 'idle')}
+          >
+            {t('delete')}
+          </button>
+        )}
       </RowMenu>
       {confirm && (
         <Confirm

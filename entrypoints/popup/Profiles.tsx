@@ -4,6 +4,7 @@ import { useItem, useList, useSearchKey, useSettled, useTask } from '../../compo
 import { KeptList } from '../../components/KeptList';
 import { LoadMore } from '../../components/LoadMore';
 import { useEditing } from '../../components/landing';
+import { mayOf } from '../../components/may';
 import { Outcome } from '../../components/Outcome';
 import { ListState, Problem } from '../../components/Problem';
 import { proxyText } from '../../components/profile-proxy';
@@ -15,13 +16,14 @@ import { PROFILE_SORTS, type ProfileSortName } from '../../lib/api/profile-sorts
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { cachedProfiles, cachedProxies, type ProfileFilter } from '../../lib/storage';
+import { cachedProfiles, cachedProxies, type ProfileFilter, plan } from '../../lib/storage';
 import { ProfileForm } from './ProfileForm';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProfileRow } from './ProfileRow';
 import {
   bulkSelectionOf,
   everyShownPicked,
+  heldByOther,
   isPicked,
   NOTHING_PICKED,
   narrows,
@@ -51,6 +53,8 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const task = useTask();
   const more = useTask();
   const down = useSaidByBanner();
+  const key = useItem(plan);
+  const may = mayOf(key?.role);
   const { editing, edit, close, land } = useEditing<Profile>();
   const [picking, setPicking] = useState<Picking>(NOTHING_PICKED);
   /** What the last bulk action did, as sentences. */
@@ -96,9 +100,11 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             value={filter?.q ?? ''}
             onText={(q) => change({ q })}
           />
-          <button type="button" class="primary" data-lands="new" onClick={() => edit(true)}>
-            {t('newProfile')}
-          </button>
+          {may('createProfile') && (
+            <button type="button" class="primary" data-lands="new" onClick={() => edit(true)}>
+              {t('newProfile')}
+            </button>
+          )}
         </div>
         {/* Select all beside the status and order, so that the count and "select all matching" share a line. */}
         <div class="bar">
@@ -169,7 +175,11 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
         busy={task.busy}
         loading={t('loadingProfiles')}
         empty={narrowed ? t('noProfileMatches') : t('noProfiles')}
-        action={narrowed ? undefined : { label: t('createFirstProfile'), run: () => edit(true) }}
+        action={
+          narrowed || !may('createProfile')
+            ? undefined
+            : { label: t('createFirstProfile'), run: () => edit(true) }
+        }
       />
       <ul class="rows" ref={rows} {...roving}>
         {shown?.map((profile) => (
@@ -181,6 +191,8 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             onTag={(tag) => change({ tag })}
             onEdit={() => edit(profile)}
             onDeleted={() => land('')}
+            holder={heldByOther(profile, key?.member?.id)}
+            may={may}
             selected={isPicked(picking, profile.id)}
             onSelect={(on) => setPicking(pickOne(picking, shown, profile.id, on))}
           />

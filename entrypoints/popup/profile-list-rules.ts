@@ -54,3 +54,7 @@ export const pickShown = (shown: Profile[], on: boolean): Picking => ({
   allMatching: false,
   ids: on ? shown.map(({ id }) => id) : [],
 });
+
+/** Who holds a profile when it is not this key's member (their own hold needs no saying). */
+export const heldByOther = ({ held_by }: Profile, me: string | undefined) =>
+  held_by && held_by.member.id !== me ? held_by : null;

@@ -86,7 +86,7 @@ export interface PlanLimits {
   sessionLimit: number;
   /** The workspace the key belongs to, and the member it acts as with its role (absent from older services). */
   workspace?: string;
-  member?: string;
+  member?: { id: string; name: string };
   role?: Role;
 }
 

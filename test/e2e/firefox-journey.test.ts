@@ -72,7 +72,7 @@ describe('the extension in Firefox', () => {
     await serviceUrl.fill(service.baseUrl);
     await byLabel(popup, 'API key').fill(key);
     await control(popup, 'button', 'Connect').click();
-    await textUnlessRefused(popup, `Connected to ${ACCOUNT} on the enterprise plan. Requests: unlimited`);
+    await textUnlessRefused(popup, `Connected to ${ACCOUNT} on the enterprise plan.`);
     await textUnlessRefused(popup, 'No profiles yet: ');
   });
 

@@ -288,6 +288,8 @@ describe('the popup at 300 profiles', () => {
 
   it('opens the options page from Settings at the popup’s foot', async () => {
     const opened = controller.extension.context.waitForEvent('page');
+    await popup.getByRole('contentinfo').getByRole('button', { name: 'Menu' }).click();
+    await popup.getByRole('contentinfo').getByText('Keyboard shortcuts').waitFor();
     await popup.getByRole('contentinfo').getByRole('button', { name: 'Settings' }).click();
     const options = await opened;
     await options.setViewportSize({ width: 720, height: 600 });

@@ -67,9 +67,7 @@ describe('a new user in the popup', () => {
 
     const connected = popup.getByRole('status').filter({ hasText: 'Connected to' });
     await shownUnlessRefused(popup, connected);
-    expect(await connected.textContent()).toBe(
-      `Connected to ${ACCOUNT} on the enterprise plan. Requests: unlimited`,
-    );
+    expect(await connected.textContent()).toBe(`Connected to ${ACCOUNT} on the enterprise plan.`);
     await popup.getByText(/^No profiles yet: /).waitFor();
   });
 

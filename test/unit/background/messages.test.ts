@@ -633,7 +633,7 @@ describe('intents that change the lists and settings', () => {
       hourlyLimit: 100,
       sessionLimit: 2,
       workspace: 'Local',
-      member: 'Eve',
+      member: { id: 'mem_1', name: 'Eve' },
       role: 'runner',
     });
   });

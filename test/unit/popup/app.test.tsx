@@ -8,6 +8,7 @@ import {
   cachedSessions,
   connection,
   pendingView,
+  plan,
   quota,
   watchedRuns,
 } from '../../../lib/storage';
@@ -82,9 +83,7 @@ describe('App', () => {
     typeInto(screen.getByLabelText('API key'), 'pp_live_Key00000000000000000000000000000');
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     expect(await screen.findByText('Shop')).toBeTruthy();
-    expect(screen.getByRole('status').textContent).toBe(
-      'Connected to Local on the enterprise plan. Requests: unlimited',
-    );
+    expect(screen.getByRole('status').textContent).toBe('Connected to Local on the enterprise plan.');
     expect(document.activeElement).toBe(screen.getByRole('status'));
     expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
   });
@@ -220,10 +219,23 @@ describe('App', () => {
     expect(await screen.findByRole('button', { name: 'Forget key' })).toBeTruthy();
   });
 
-  it('opens the options page from the Settings button', async () => {
+  it('says the key’s workspace and role at its foot, and opens the options page from Settings in its menu', async () => {
     await connected();
+    const member = { id: 'mem_1', name: 'Eve' };
+    await plan.setValue({
+      name: 'free',
+      hourlyLimit: 100,
+      sessionLimit: 2,
+      workspace: 'Shops',
+      member,
+      role: 'runner',
+    });
     render(<App />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    const workspace = await screen.findByText('Shops · runner');
+    expect(workspace.title).toBe('Workspace Shops, as Eve with the role runner');
+    fireEvent.click(await screen.findByRole('button', { name: 'Menu' }));
+    expect(screen.getByText('Keyboard shortcuts')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     expect(stubs.openOptionsPage).toHaveBeenCalled();
   });
 });

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Profiles } from '../../../entrypoints/popup/Profiles';
 import type { Profile } from '../../../lib/api/schemas/profiles';
-import { cachedProfiles, cachedProxies } from '../../../lib/storage';
+import { cachedProfiles, cachedProxies, plan } from '../../../lib/storage';
 import { mockConnector } from './connector-mock';
 import { installPopupBrowser, ok, profile, proxy } from './harness';
 
@@ -146,5 +146,29 @@ describe('A profile row', () => {
     expect(line('New shop')).toBe('Never used · Unchecked');
     expect(line('Plain')).toBe('Never used · No proxy');
     expect(row('Plain').textContent).not.toMatch(/Linux|location/);
+  });
+
+  it('says who else holds a profile, and offers a viewer neither Start, Edit nor New profile', async () => {
+    const since = '2025-01-06T10:32:00.000Z';
+    const held = { member: { id: 'mem_eve', name: 'Eve' }, since, session_id: 'ses_1' };
+    await open(
+      profile('prf_1', 'Held', { held_by: held }),
+      profile('prf_2', 'Mine', { held_by: { ...held, member: { id: 'mem_me', name: 'Me' } } }),
+    );
+    const me = { id: 'mem_me', name: 'Me' };
+    await plan.setValue({ name: 'free', hourlyLimit: 100, sessionLimit: 2, member: me, role: 'runner' });
+    // A runner starts, but neither makes nor edits profiles.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'New profile' })).toBeNull());
+    const time = new Date(since).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    expect(within(row('Held')).getByText(`Eve · ${time}`)).toBeTruthy();
+    expect(within(row('Held')).getByRole('button', { name: 'Start Held' }).title).toBe(
+      `Held is open by Eve since ${time}.`,
+    );
+    expect(within(row('Mine')).queryByText(/Me ·/)).toBeNull();
+    fireEvent.click(within(row('Held')).getByRole('button', { name: 'More actions for Held' }));
+    expect(within(row('Held')).queryByRole('button', { name: 'Edit Held' })).toBeNull();
+    expect(within(row('Held')).queryByRole('button', { name: 'Delete Held' })).toBeNull();
+    await plan.setValue({ name: 'free', hourlyLimit: 100, sessionLimit: 2, role: 'viewer' });
+    await waitFor(() => expect(within(row('Held')).queryByRole('button', { name: 'Start Held' })).toBeNull());
   });
 });
