@@ -15,7 +15,7 @@ import { startService } from '../support/harness';
 import { findPostgresBin, startPostgres } from '../support/postgres-server';
 
 const ORIGIN = 'http://127.0.0.1:18787';
-const STARTS = 5;
+const STARTS = 7;
 const env = {
   ...process.env,
   CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? path.join(PROJECT_ROOT, 'deploy/podman/containers.conf'),
@@ -42,8 +42,9 @@ interface KubeObject {
 }
 
 /**
- * The overlay as podman takes it. Podman 4.3 stores a Secret given in YAML in a form its own env lookup cannot read
- * (podman#16269): each Secret is made a podman secret here instead, as the JSON of its base64 values that it reads.
+ * The overlay as podman takes it. Podman 4.3 stores a Secret given in YAML (in the same file or one of its own) as
+ * YAML, and its env lookup then fails with "secret … is not valid JSON" (podman#16269): each Secret is made a podman
+ * secret here instead, as the JSON of its base64 values that it reads.
  */
 function play(objects: KubeObject[]): void {
   for (const secret of objects.filter((object) => object.kind === 'Secret')) {
@@ -71,9 +72,14 @@ function tearDown(objects: KubeObject[]): void {
     input: others(objects),
     stdio: ['pipe', 'ignore', 'inherit'],
   });
+  // `podman secret rm` takes no --force (podman 4.3): with it the test's secret was left behind.
+  const removals: Record<string, string[]> = {
+    Secret: ['secret', 'rm'],
+    PersistentVolumeClaim: ['volume', 'rm', '--force'],
+  };
   for (const object of objects) {
-    const kind = { Secret: 'secret', PersistentVolumeClaim: 'volume' }[object.kind];
-    if (kind) spawnSync('podman', [kind, 'rm', '--force', object.metadata.name], { env, stdio: 'ignore' });
+    const removal = removals[object.kind];
+    if (removal) spawnSync('podman', [...removal, object.metadata.name], { env, stdio: 'ignore' });
   }
 }
 
