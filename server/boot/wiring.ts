@@ -61,7 +61,19 @@ export function wireService(base: BaseDeps): AppDeps {
     }),
   };
   const sessions = withLiveViewUrls(
-    createSessionManager({ ...base, events, tokens: cdpTokens, cluster }),
+    createSessionManager({
+      ...base,
+      events,
+      tokens: cdpTokens,
+      cluster,
+      onTabClosed: (sessionId, tabId) =>
+        void handoff.withdrawTab(sessionId, tabId).catch((error: unknown) =>
+          base.log.warn("a closed tab's help request was not withdrawn", {
+            session_id: sessionId,
+            error: String(error),
+          }),
+        ),
+    }),
     liveTokens,
   );
   const automation = createRunScheduler({

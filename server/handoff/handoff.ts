@@ -17,6 +17,7 @@ import {
   pruneClosedRequests,
   type StoredHelpRequest,
   withdrawRequestsOfEndedSessions,
+  withdrawRequestsOfTab,
 } from '../store/help-requests';
 import {
   alreadyAnswered,
@@ -55,6 +56,8 @@ export interface Handoff {
   ): Promise<HelpRequest>;
   /** The person's answer: once, before the request expires. */
   answer(accountId: string, id: string, answer: HelpAnswer): Promise<HelpRequest>;
+  /** The tab closed: its open request ends withdrawn, and whoever waits on it hears so. */
+  withdrawTab(sessionId: string, tabId: string): Promise<void>;
   /**
    * Every few seconds on every process: requests whose time is up end timed out, those whose session ended end
    * withdrawn (nobody may wait on them).
@@ -181,6 +184,12 @@ export function createHandoff(deps: {
       await expire(id);
       const current = (await findHelpRequest(db, accountId, id)) ?? request;
       throw current.status === 'closed' ? alreadyAnswered(current) : timedOut(current);
+    },
+
+    async withdrawTab(sessionId, tabId) {
+      await events.writeWithEvents(async (tx, emit) =>
+        reportAll(await withdrawRequestsOfTab(tx, clock.now(), { sessionId, tabId }), emit),
+      );
     },
 
     expiry: {

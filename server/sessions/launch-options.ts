@@ -15,6 +15,8 @@ export interface LaunchOptions {
   identity?: PresentedIdentity | null;
   /** Where the browser may connect: every request goes through a relay that enforces it. */
   egress: EgressPolicy;
+  /** Told of each tab that closes, by its DevTools target id. */
+  onTabClosed?(tabId: string): void;
   /** Told of each destination the egress policy refused. */
   onEgressRefused?(detail: string): void;
   /** How long Chromium may take to answer on its DevTools pipe; 20000 when left out. */

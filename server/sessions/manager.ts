@@ -38,6 +38,8 @@ export interface SessionManagerDeps {
   cluster?: ClusterSeat;
   /** Restores a profile's browser data before its browser starts and saves it once it stopped. */
   profileState?: ProfileStateSync;
+  /** Told of each tab of a session here that closes, by its DevTools target id. */
+  onTabClosed?(sessionId: string, tabId: string): void;
 }
 
 export interface SessionManager {
@@ -123,7 +125,13 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       for (const listener of roomListeners) listener();
     },
   );
-  const starter = createSessionStarter(parts, { launch: deps.launch, slots, idle, stopper });
+  const starter = createSessionStarter(parts, {
+    launch: deps.launch,
+    slots,
+    idle,
+    stopper,
+    onTabClosed: deps.onTabClosed,
+  });
   const addresses = createCdpAddresses(parts, deps.tokens ?? new CdpTokens());
   // By browser, so a tab is forgotten with the browser that had it.
   const activeTabs = new WeakMap<CdpMultiplexer, string>();

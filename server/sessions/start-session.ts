@@ -46,6 +46,8 @@ export interface StarterDeps {
   slots: Slots;
   idle: IdleWatch;
   stopper: Pick<SessionStopper, 'exited'>;
+  /** Told of each tab of a session started here that closes, by its DevTools target id. */
+  onTabClosed?(sessionId: string, tabId: string): void;
 }
 
 /** Launching: the profile's saved state restored, its browser started within the caps, its session recorded. */
@@ -127,6 +129,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
         identity,
         egress: config.egress,
         onEgressRefused: (detail) => log.info('egress refused', { session_id: row.id, detail }),
+        onTabClosed: (tabId) => deps.onTabClosed?.(row.id, tabId),
         downloads: { sessionId: row.id, maxBytes: DOWNLOAD_CAPS[plan] },
         cookiesOnly,
       }),

@@ -205,6 +205,21 @@ export async function withdrawRequestsOfEndedSessions(
   return rows.map(toStored);
 }
 
+/** Closes the open request of a tab that closed as withdrawn (nobody can answer in it); what it closed. */
+export async function withdrawRequestsOfTab(
+  tx: Queryable,
+  now: Date,
+  tab: { sessionId: string; tabId: string },
+): Promise<StoredHelpRequest[]> {
+  const rows = await tx.query<HelpRequestRow>(
+    `update help_requests set status = 'closed', outcome = 'withdrawn', answered_at = $1
+      where status = 'open' and session_id = $2 and tab_id = $3
+      returning ${COLUMNS}`,
+    [now, tab.sessionId, tab.tabId],
+  );
+  return rows.map(toStored);
+}
+
 /** How many requests of the account are open. */
 export async function countOpenRequests(tx: Queryable, accountId: string): Promise<number> {
   const [row] = await tx.query<{ open: number }>(

@@ -9,12 +9,19 @@ import { downloads } from './downloads';
 import { identity } from './identity';
 import { relayCredentials } from './relay-credentials';
 import type { AttachedStep, AttachingBrowser, LaunchStep } from './step';
+import { tabCloses } from './tab-closes';
 
 /**
  * What is done to every session's browser, in this order: a client's command passes the identity's changes before
  * the policy sees it, as the policy has the last word.
  */
-export const LAUNCH_STEPS: readonly LaunchStep[] = [downloads, identity, relayCredentials, cdpPolicy];
+export const LAUNCH_STEPS: readonly LaunchStep[] = [
+  downloads,
+  identity,
+  relayCredentials,
+  tabCloses,
+  cdpPolicy,
+];
 
 /**
  * A browser for the profile's cookies only (LaunchOptions.cookiesOnly) has no page to download from, and never

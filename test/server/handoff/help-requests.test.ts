@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HelpRequest } from '../../../lib/api/schemas/help-requests';
 import { openEventStream } from '../../support/event-stream';
@@ -17,6 +18,7 @@ let stranger: ReturnType<typeof requester>;
 let ownerKey: string;
 let agent: Client;
 let session_id: string;
+let cdpUrl: string;
 
 beforeAll(async () => {
   service = await startServiceInProcess();
@@ -24,7 +26,7 @@ beforeAll(async () => {
   owner = requester(service.baseUrl, ownerKey);
   stranger = requester(service.baseUrl, await service.createKey('enterprise'));
   agent = await connect(httpTransport(service.baseUrl, ownerKey));
-  ({ id: session_id } = await startPageSession(agent, 'Shop 12'));
+  ({ id: session_id, cdpUrl } = await startPageSession(agent, 'Shop 12'));
 });
 
 afterAll(async () => {
@@ -201,6 +203,25 @@ describe('request_human', () => {
       status: 'closed',
       outcome: 'timed_out',
     });
+  });
+
+  // Last of the session's tests: it closes the agent's tab.
+  it('is withdrawn when its tab closes, while the session runs on', async () => {
+    const asking = call(agent, 'request_human', { session_id, reason: 'solve the captcha' });
+    const request = await openRequest((each) => each.reason === 'solve the captcha');
+    const browser = await chromium.connectOverCDP(cdpUrl);
+    try {
+      const cdp = await browser.newBrowserCDPSession();
+      await cdp.send('Target.closeTarget', { targetId: request.tab_id });
+    } finally {
+      await browser.close();
+    }
+    expect((await asking).structuredContent).toMatchObject({ outcome: 'withdrawn' });
+    expect(await json<HelpRequest>(owner('GET', `/v1/help-requests/${request.id}`))).toMatchObject({
+      status: 'closed',
+      outcome: 'withdrawn',
+    });
+    expect(await json(owner('GET', `/v1/sessions/${session_id}`))).toMatchObject({ status: 'running' });
   });
 });
 
