@@ -99,10 +99,11 @@ export const automationRoutes: Route[] = [
 
   route('exportBatch', async (c, { params, query, status }, { db }) => {
     const file = await exportBatch(db, c.get('account').id, params.id, query.format);
-    return c.body(file.text, status, {
+    return c.body(file.body, status, {
       'Content-Type': file.contentType,
       'Content-Disposition': `attachment; filename="${file.fileName}"`,
       'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
     });
   }),
 

@@ -78,3 +78,40 @@ export async function latestRunsOfBatch(
     status ? [batchId, status] : [batchId],
   );
 }
+
+/** A batch's run as its export shows it: each profile's latest run. */
+export interface ExportedRun {
+  seq: number;
+  id: string;
+  profile_id: string;
+  profile_name: string | null;
+  status: RunRow['status'];
+  error: string | null;
+  finished_at: Date | null;
+  output: Record<string, unknown>;
+}
+
+/** The names of the outputs of the batch's latest runs, each once, read in the database. */
+export async function batchOutputNames(db: Queryable, batchId: string): Promise<string[]> {
+  const rows = await db.query<{ name: string }>(
+    `select distinct jsonb_object_keys(output) as name from automation_runs
+      where batch_id = $1 and ${LATEST_IN_BATCH}`,
+    [batchId],
+  );
+  return rows.map((row) => row.name);
+}
+
+/** Up to `limit` of the batch's latest runs after `afterSeq`, in order. */
+export function exportedRunsPage(
+  db: Queryable,
+  batchId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<ExportedRun[]> {
+  return db.query<ExportedRun>(
+    `select seq, id, profile_id, status, error, finished_at, output,
+       (select profile.name from profiles profile where profile.id = automation_runs.profile_id) as profile_name
+      from automation_runs where batch_id = $1 and seq > $2 and ${LATEST_IN_BATCH} order by seq limit $3`,
+    [batchId, afterSeq, limit],
+  );
+}
