@@ -36,10 +36,10 @@ export async function cancelBatch(deps: BatchDeps, accountId: string, id: string
   const active = (await latestRunsOfBatch(deps.db, id)).filter((run) => isActiveRun(run.status));
   if (active.length === 0) throw finished('cancel');
   // The queued first, so that none of them takes the room a stopping one frees.
-  const queued = active.filter((run) => run.status === 'queued');
-  for (const run of queued) await deps.automation.cancel(everything(accountId), run.id);
-  const running = active.filter((run) => run.status !== 'queued');
-  await Promise.all(running.map((run) => deps.automation.cancel(everything(accountId), run.id)));
+  await deps.automation.cancelQueuedOfBatch(id);
+  // Those running now, the queued ones that started meanwhile among them.
+  const running = (await latestRunsOfBatch(deps.db, id, 'running')).map((run) => run.id);
+  await Promise.all(running.map((runId) => deps.automation.cancel(everything(accountId), runId)));
   return readBatch(deps, accountId, id);
 }
 

@@ -6,7 +6,6 @@ import type { Database } from '../db/driver';
 import { findBatch, insertBatch, latestRunsOfBatch, listBatches } from '../store/batches';
 import type { Holder } from '../store/leases';
 import { type Page, toPage } from '../store/pagination';
-import { everything } from '../store/scope';
 import { toBatch } from './batch-summary';
 import type { RunScheduler } from './scheduler';
 
@@ -19,7 +18,10 @@ export interface BatchDeps {
 /** What became of one profile of a batch: its run queued, or why not. */
 export type BatchItem = { id: string; runId: string } | { id: string; error: unknown };
 
-/** Queues `script` on each profile as one batch, in order; a profile that cannot take it is answered why. */
+/**
+ * Queues `script` on each profile as one batch, in order, in one transaction whatever their number (up to the bulk
+ * cap); an id that is no profile of the account is answered not found.
+ */
 export async function queueBatch(
   { db, clock, automation }: BatchDeps,
   accountId: string,
@@ -29,16 +31,12 @@ export async function queueBatch(
   name: string | null,
 ): Promise<{ batchId: string; items: BatchItem[] }> {
   const batchId = await insertBatch(db, clock, accountId, name);
-  const items: BatchItem[] = [];
-  for (const id of profileIds) {
-    const body = { profile_id: id, script, ...(name ? { name } : {}) };
-    try {
-      const run = await automation.enqueue(everything(accountId), holder, body, async () => {}, batchId);
-      items.push({ id, runId: run.id });
-    } catch (error) {
-      items.push({ id, error });
-    }
-  }
+  const runs = await automation.enqueueBatch(accountId, holder, { id: batchId, profileIds, script, name });
+  const runOf = new Map(runs.map((run) => [run.profile_id, run.id]));
+  const items = profileIds.map((id): BatchItem => {
+    const runId = runOf.get(id);
+    return runId ? { id, runId } : { id, error: new NotFound('profile') };
+  });
   return { batchId, items };
 }
 
@@ -71,14 +69,16 @@ export async function retryFailed(
   id: string,
 ): Promise<Batch> {
   if (!(await findBatch(deps.db, accountId, id))) throw new NotFound('batch');
+  // Runs of one batch share their script and name; grouped all the same, each group queued at once.
+  const groups = new Map<string, { script: Script; name: string | null; profileIds: string[] }>();
   for (const run of await latestRunsOfBatch(deps.db, id, 'failed')) {
-    const body = { profile_id: run.profile_id, script: run.script, ...(run.name ? { name: run.name } : {}) };
-    // A profile deleted since is left failed: its run has nothing to run on.
-    await deps.automation
-      .enqueue(everything(accountId), holder, body, async () => {}, id)
-      .catch((error: unknown) => {
-        if (!(error instanceof NotFound)) throw error;
-      });
+    const key = JSON.stringify([run.script, run.name]);
+    const group = groups.get(key) ?? { script: run.script, name: run.name, profileIds: [] };
+    group.profileIds.push(run.profile_id);
+    groups.set(key, group);
   }
+  // A profile deleted since is left failed: its run has nothing to run on.
+  for (const group of groups.values())
+    await deps.automation.enqueueBatch(accountId, holder, { id, ...group });
   return readBatch(deps, accountId, id);
 }

@@ -1,4 +1,4 @@
-import type { RunCreate } from '../../lib/api/inputs/automation';
+import type { RunCreate, Script } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Clock } from '../core/clock';
 import type { Limits } from '../core/config';
@@ -10,6 +10,7 @@ import type { Handoff } from '../handoff/handoff';
 import type { Served } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
 import type { ClusterSeat } from '../sessions/parts';
+import { cancelQueuedRuns, insertQueuedRuns } from '../store/batch-runs';
 import type { Holder } from '../store/leases';
 import { waitForRoom } from '../store/room-waits';
 import {
@@ -56,7 +57,18 @@ export interface RunScheduler {
     record: (run: AutomationRun, tx: Queryable) => Promise<unknown>,
     batchId?: string,
   ): Promise<AutomationRun>;
+  /**
+   * Queues `script` on each of the account's profiles as runs of the batch, in order, in one transaction of a few
+   * statements; answers the runs made, in order (an id that is no profile of the account gets none).
+   */
+  enqueueBatch(
+    accountId: string,
+    holder: Holder,
+    batch: { id: string; profileIds: string[]; script: Script; name: string | null },
+  ): Promise<AutomationRun[]>;
   cancel(reader: Reader, runId: string): Promise<AutomationRun>;
+  /** Cancels every queued run of the batch at once; answers how many. */
+  cancelQueuedOfBatch(batchId: string): Promise<number>;
   /** On start-up: runs this node had queued or running when it stopped end failed. */
   reconcile(): Promise<void>;
   /** Takes up the runs other nodes queued for this one (they go to the node that runs the profile's session). */
@@ -76,6 +88,8 @@ export const RUNS_QUEUED_CHANNEL = 'pp_runs_queued';
 
 /** How long a cancel waits for the run to wind down (its own session stopped too) before answering its state. */
 const CANCEL_SETTLE_MS = 10_000;
+
+const CANCELLED_QUEUED = 'The run was cancelled before it started.';
 
 /**
  * Schedules runs one at a time per profile (a profile has at most one session), in the order they came, on the
@@ -167,13 +181,36 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
       return toRun(row);
     },
 
+    async enqueueBatch(accountId, holder, batch) {
+      const rows = await events.writeWithEvents(async (tx, _emit, emitAll) => {
+        const inserted = await insertQueuedRuns(tx, clock, {
+          accountId,
+          profileIds: batch.profileIds,
+          script: batch.script,
+          name: batch.name,
+          batchId: batch.id,
+          holder,
+        });
+        await emitAll(
+          accountId,
+          'run.queued',
+          inserted.map((row) => runEventData(toRun(row))),
+        );
+        const elsewhere = new Set(
+          inserted.map((row) => row.node_id).filter((node) => node && node !== nodeId),
+        );
+        for (const node of elsewhere) await tx.query('select pg_notify($1, $2)', [RUNS_QUEUED_CHANNEL, node]);
+        return inserted;
+      });
+      for (const row of rows) if (row.node_id === nodeId) schedule(row);
+      return rows.map(toRun);
+    },
+
     async cancel(reader, runId) {
       const run = await findRun(db, reader, runId);
       if (!run) throw new NotFound('run');
       if (run.status === 'queued') {
-        return toRun(
-          await changes.finish(runId, 'cancelled', {}, 'The run was cancelled before it started.'),
-        );
+        return toRun(await changes.finish(runId, 'cancelled', {}, CANCELLED_QUEUED));
       }
       const active = running.get(runId);
       if (active) {
@@ -183,6 +220,21 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
         await deps.cluster?.peers.cancelElsewhere({ ...run, node_id: run.node_id });
       }
       return toRun((await findRun(db, reader, runId)) as RunRow);
+    },
+
+    async cancelQueuedOfBatch(batchId) {
+      const rows = await events.writeWithEvents(async (tx, _emit, emitAll) => {
+        const cancelled = await cancelQueuedRuns(tx, clock, batchId, CANCELLED_QUEUED);
+        const [first] = cancelled;
+        if (first)
+          await emitAll(
+            first.account_id,
+            'run.finished',
+            cancelled.map((row) => runEventData(toRun(row))),
+          );
+        return cancelled;
+      });
+      return rows.length;
     },
 
     async pickUp() {

@@ -125,7 +125,7 @@ export async function insertRun(
   return row as RunRow;
 }
 
-function pendingSteps(script: Script): StepResult[] {
+export function pendingSteps(script: Script): StepResult[] {
   return script.steps.map((step, index) => ({
     index,
     action: step.action,
@@ -141,17 +141,18 @@ function pendingSteps(script: Script): StepResult[] {
  */
 export async function executorOfProfile(tx: Queryable, profileId: string): Promise<string | null> {
   await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [profileId]);
-  const [row] = await tx.query<{ node_id: string | null }>(
-    `select coalesce(
-       (select r.node_id from automation_runs r join nodes n on n.id = r.node_id
-         where r.profile_id = $1 and ${runIsActive('r.status')} order by r.seq desc limit 1),
-       (select s.node_id from sessions s join nodes n on n.id = s.node_id
-         where s.profile_id = $1 and ${sessionIsLive('s.status')} limit 1)
-     ) as node_id`,
-    [profileId],
-  );
+  const [row] = await tx.query<{ node_id: string | null }>(`select ${executorOf('$1')} as node_id`, [
+    profileId,
+  ]);
   return row?.node_id ?? null;
 }
+
+/** The SQL of executorOfProfile's node for the profile whose id is the SQL `profileId`. */
+export const executorOf = (profileId: string) => `coalesce(
+  (select r.node_id from automation_runs r join nodes n on n.id = r.node_id
+    where r.profile_id = ${profileId} and ${runIsActive('r.status')} order by r.seq desc limit 1),
+  (select s.node_id from sessions s join nodes n on n.id = s.node_id
+    where s.profile_id = ${profileId} and ${sessionIsLive('s.status')} limit 1))`;
 
 /** Queued runs this node is to execute, in the order they came. */
 export async function findQueuedRunsOfNode(db: Queryable, nodeId: string): Promise<RunRow[]> {
@@ -263,12 +264,7 @@ export async function finishRun(
   return updateRun(
     db,
     id,
-    `status = $2, output = $3::jsonb, error = $4, finished_at = $5,
-     steps = (select coalesce(jsonb_agg(case s->>'status'
-                when 'pending' then s || '{"status":"skipped"}'::jsonb
-                when 'running' then s || jsonb_build_object('status', 'failed', 'error', $4::text)
-                else s end order by i), '[]'::jsonb)
-                from jsonb_array_elements(steps) with ordinality as t(s, i))`,
+    `status = $2, output = $3::jsonb, error = $4, finished_at = $5, steps = ${finishedSteps('$4')}`,
     [
       outcome.status,
       storableJson(outcome.output),
@@ -277,6 +273,13 @@ export async function finishRun(
     ],
   );
 }
+
+/** The steps of a finished run, `error` the SQL of its error: those pending skipped, one running failed with it. */
+export const finishedSteps = (error: string) => `(select coalesce(jsonb_agg(case s->>'status'
+    when 'pending' then s || '{"status":"skipped"}'::jsonb
+    when 'running' then s || jsonb_build_object('status', 'failed', 'error', ${error}::text)
+    else s end order by i), '[]'::jsonb)
+    from jsonb_array_elements(steps) with ordinality as t(s, i))`;
 
 /** Merges `patch` into step `index`. */
 export function updateStep(
