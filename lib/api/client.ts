@@ -137,6 +137,9 @@ export function createClient(options: ClientOptions) {
     getSession: (id: string, o?: CallOptions) => request('getSession', { params: [id] }, o),
     getSessionThumbnail: (id: string, o?: CallOptions) => request('getSessionThumbnail', { params: [id] }, o),
     startSession: (body: BodyOf<'startSession'>, o?: PostOptions) => request('startSession', { body }, o),
+    /** A start that, with no room now, waits in line for it up to `wait` seconds (202 while it still waits). */
+    startSessionInLine: (body: BodyOf<'startSessionInLine'>, o?: PostOptions) =>
+      request('startSessionInLine', { body, timeoutMs: (body.wait + 30) * 1000 }, o),
     stopSession: (selector: QueryOf<'stopSession'>, o?: CallOptions) =>
       request('stopSession', { query: selector }, o),
 

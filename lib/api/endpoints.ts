@@ -13,7 +13,7 @@ import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
 import { ProxyCheckJob, ProxyReplaceResult } from './schemas/proxy-fleet';
 import { ProxyPasteResult } from './schemas/proxy-paste';
-import { Session, SessionList } from './schemas/sessions';
+import { Session, SessionList, SessionStartAnswer } from './schemas/sessions';
 import { workspaceEndpoints } from './workspace-endpoints';
 
 /**
@@ -225,6 +225,14 @@ export const endpoints = {
     path: '/v1/sessions/start',
     status: 201,
     response: Session,
+  }),
+  /** The same start with `wait`: 201 with the session, or 202 while it waits in line for room. */
+  startSessionInLine: endpoint({
+    method: 'POST',
+    idempotent: true,
+    path: '/v1/sessions/start',
+    status: 202,
+    response: SessionStartAnswer,
   }),
   stopSession: endpoint({
     method: 'DELETE',

@@ -49,6 +49,7 @@ export const PERMISSIONS: Record<EndpointName, Permission> = {
   getSession: read('read sessions'),
   getSessionThumbnail: read('watch sessions'),
   startSession: run('start sessions'),
+  startSessionInLine: run('start sessions'),
   stopSession: run('stop sessions'),
   listSessionDownloads: read('list downloads'),
   getSessionDownload: run('fetch downloaded files'),

@@ -18,7 +18,7 @@ import {
   SessionListQuery,
   WebhookListQuery,
 } from './inputs/queries';
-import { SessionStart, SessionStop } from './inputs/sessions';
+import { SessionStart, SessionStartInLine, SessionStop } from './inputs/sessions';
 import { WebhookCreate } from './inputs/webhooks';
 import { InvitationCreate, KeyCreate, MemberUpdate } from './inputs/workspace';
 import type { z } from './zod';
@@ -47,6 +47,7 @@ export const requests = {
   updateProxy: { body: ProxyInput },
   listSessions: { query: SessionListQuery },
   startSession: { body: SessionStart },
+  startSessionInLine: { body: SessionStartInLine },
   stopSession: { query: SessionStop },
   runAutomation: { body: RunCreate },
   getRun: { query: RunStatusQuery },

@@ -90,7 +90,12 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
     description:
       'Kept for 5 seconds. 409 when the session does not run; 503 when its browser gave no picture in time.',
   },
-  startSession: { summary: 'Start a browser session for a profile' },
+  startSession: {
+    summary: 'Start a browser session for a profile',
+    description:
+      'No room (the plan’s sessions at once, or every machine’s browsers) is 503 or 429 at once; with `wait`, the start takes its place in the line for room instead, in order, and is answered 201 once it started within that many seconds, else 202 `waiting` (it stays in line and starts when room comes; `Location` is its profile, whose `session_id` says when).',
+  },
+  startSessionInLine: { summary: 'with `wait`, in line for room' },
   stopSession: { summary: 'Stop a browser session (safe to retry; never counted against the hourly limit)' },
   listSessionDownloads: {
     summary:

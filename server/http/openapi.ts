@@ -73,7 +73,16 @@ function operation(variants: [EndpointName, Endpoint][], endpoint: Endpoint): Js
   const { idempotent } = endpoint;
   const { query, body } = requestOf(variants[0]?.[0]);
   const responses: JsonObject = {
-    [endpoint.status]: successResponse(variants, endpoint),
+    // Variants of another status (a start answered 202 while it waits in line) are answers of their own.
+    ...Object.fromEntries(
+      variants.map(([, variant]) => [
+        variant.status,
+        successResponse(
+          variants.filter(([, other]) => other.status === variant.status),
+          variant,
+        ),
+      ]),
+    ),
     '401': { $ref: '#/components/responses/Unauthorized' },
     '429': { $ref: '#/components/responses/TooManyRequests' },
     default: { $ref: '#/components/responses/Problem' },

@@ -8,6 +8,7 @@ import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { thumbnailOf, viewingRows, withCurrentPage } from '../live/session-glance';
 import { requireInScope } from '../profiles/in-scope';
+import { startInLine } from '../queue/start-in-line';
 import { findSession, findSessionOfProfile, listSessions } from '../store/sessions';
 
 export const sessionRoutes: Route[] = [
@@ -49,16 +50,28 @@ export const sessionRoutes: Route[] = [
     return c.body(stream, status, attachmentHeaders(file.download));
   }),
 
-  route('startSession', async (c, { body, status }, { db, sessions }) => {
-    await requireInScope(db, c.get('account'), body.profile_id);
-    const row = await sessions.start(
-      c.get('account').id,
-      body.profile_id,
-      c.get('account').member,
-      body.headless,
-    );
-    return c.json(sessions.view(row, originOf(c)), status, { Location: `/v1/sessions/${row.id}` });
-  }),
+  route(
+    'startSession',
+    async (c, { body, status }, deps) => {
+      const account = c.get('account');
+      await requireInScope(deps.db, account, body.profile_id);
+      const start = { accountId: account.id, profileId: body.profile_id, holder: account.member };
+      const outcome = body.wait
+        ? await startInLine(deps, { ...start, headless: body.headless }, body.wait * 1000, c.req.raw.signal)
+        : {
+            session: await deps.sessions.start(start.accountId, start.profileId, start.holder, body.headless),
+          };
+      if ('waiting' in outcome) {
+        const detail = `No room for a browser came within ${body.wait} s; the start waits in line and its session starts once there is room.`;
+        return c.json({ profile_id: body.profile_id, status: 'waiting' as const, detail }, 202, {
+          Location: `/v1/profiles/${body.profile_id}`,
+        });
+      }
+      const row = outcome.session;
+      return c.json(deps.sessions.view(row, originOf(c)), status, { Location: `/v1/sessions/${row.id}` });
+    },
+    { alsoAnswers: ['startSessionInLine'] },
+  ),
 
   // `?session_id=` or `?profile_id=`, or the same field in a JSON body.
   route(

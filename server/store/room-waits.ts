@@ -160,3 +160,9 @@ export async function isWaiting(db: Queryable, runId: string): Promise<boolean> 
   const rows = await db.query('select 1 from room_waits where run_id = $1', [runId]);
   return rows.length > 0;
 }
+
+/** Whether the session start `seq` still waits in line (or is being served). */
+export async function isStartWaiting(db: Queryable, seq: number): Promise<boolean> {
+  const rows = await db.query('select 1 from room_waits where seq = $1', [seq]);
+  return rows.length > 0;
+}

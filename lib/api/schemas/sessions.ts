@@ -59,3 +59,18 @@ export const SessionList = listOf(Session);
 export type Session = z.infer<typeof Session>;
 
 export type SessionStatus = z.infer<typeof SessionStatus>;
+
+/**
+ * POST /v1/sessions/start with `wait`, when no room came within it (202): the start waits in line and its session
+ * starts once there is room; its profile's `session_id` (or a `session.started` event) tells when.
+ */
+export const SessionStartWaiting = z.object({
+  profile_id: z.string(),
+  status: z.literal('waiting'),
+  detail: z.string(),
+});
+export type SessionStartWaiting = z.infer<typeof SessionStartWaiting>;
+
+/** A session start's answer: its session (201), or its place in line (202). */
+export const SessionStartAnswer = z.union([Session, SessionStartWaiting]);
+export type SessionStartAnswer = z.infer<typeof SessionStartAnswer>;

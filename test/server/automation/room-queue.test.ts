@@ -2,7 +2,8 @@
  * Runs and starts that find no browser wait in line, as a person with more profiles than the machine holds
  * browsers meets them: on a service with MAX_BROWSERS=2, a batch of 10 finishes by itself two at a time; another
  * account's batch is not starved; a batch is paused, resumed and cancelled; a profile deleted while its run waits
- * fails it with a sentence; a run whose browser crashed is run again; a bulk start says how many wait.
+ * fails it with a sentence; a run whose browser crashed is run again; a bulk start says how many wait; a single
+ * start given a wait takes its place in line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -179,5 +180,28 @@ describe('the queue for browsers', () => {
     );
     expect(running.data.map((session) => session.profile_id).sort()).toEqual(ids.slice(2).sort());
     await api.bulkProfiles({ select: { ids }, action: 'stop' });
+  }, 180_000);
+
+  it('answers a single start that finds no room from the line, in order, when it is given a wait', async () => {
+    const [a, b, c, d] = (await profiles(api, 4, 'Single')) as [string, string, string, string];
+    await api.startSession({ profile_id: a });
+    await api.startSession({ profile_id: b });
+    expect((await apiError(api.startSession({ profile_id: c }))).code).toBe('at_capacity');
+
+    const waiting = await api.startSessionInLine({ profile_id: c, wait: 1 });
+    expect(waiting).toMatchObject({ profile_id: c, status: 'waiting' });
+    expect('detail' in waiting && waiting.detail).toMatch(/waits in line/);
+    // Behind C in line: room freed by A goes to C, and D's answer comes once B's room comes too.
+    const later = api.startSessionInLine({ profile_id: d, wait: 25 });
+    await api.stopSession({ profile_id: a });
+    await until(
+      () => api.getProfile(c),
+      (profile) => profile.status === 'running',
+    );
+    expect((await api.getProfile(d)).session_id).toBeNull();
+    await api.stopSession({ profile_id: b });
+    const started = await later;
+    expect(started).toMatchObject({ profile_id: d, status: 'running' });
+    await api.bulkProfiles({ select: { ids: [c, d] }, action: 'stop' });
   }, 180_000);
 });
