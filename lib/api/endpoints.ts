@@ -3,7 +3,6 @@ import { endpoint } from './endpoint';
 import { Account } from './schemas/account';
 import { BulkResult } from './schemas/bulk';
 import { CookieList, CookiesImported } from './schemas/cookies';
-import { SessionDownloadList } from './schemas/downloads';
 import { CreatedWebhook, WebhookDeliveryList, WebhookList } from './schemas/events';
 import { HelpRequest, HelpRequestList } from './schemas/help-requests';
 import { IdentityCheck } from './schemas/identity-check';
@@ -13,7 +12,7 @@ import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
 import { ProxyCheckJob, ProxyReplaceResult } from './schemas/proxy-fleet';
 import { ProxyPasteResult } from './schemas/proxy-paste';
-import { Session, SessionList, SessionStartAnswer } from './schemas/sessions';
+import { sessionEndpoints } from './session-endpoints';
 import { workspaceEndpoints } from './workspace-endpoints';
 
 /**
@@ -201,57 +200,7 @@ export const endpoints = {
     response: ProxyCheck,
   }),
 
-  listSessions: endpoint({
-    method: 'GET',
-    path: '/v1/sessions',
-    status: 200,
-    response: SessionList,
-  }),
-  getSession: endpoint({
-    method: 'GET',
-    path: '/v1/sessions/:id',
-    status: 200,
-    response: Session,
-  }),
-  getSessionThumbnail: endpoint({
-    method: 'GET',
-    path: '/v1/sessions/:id/thumbnail',
-    status: 200,
-    binary: true,
-  }),
-  startSession: endpoint({
-    method: 'POST',
-    idempotent: true,
-    path: '/v1/sessions/start',
-    status: 201,
-    response: Session,
-  }),
-  /** The same start with `wait`: 201 with the session, or 202 while it waits in line for room. */
-  startSessionInLine: endpoint({
-    method: 'POST',
-    idempotent: true,
-    path: '/v1/sessions/start',
-    status: 202,
-    response: SessionStartAnswer,
-  }),
-  stopSession: endpoint({
-    method: 'DELETE',
-    path: '/v1/sessions/stop',
-    status: 200,
-    response: Session,
-  }),
-  listSessionDownloads: endpoint({
-    method: 'GET',
-    path: '/v1/sessions/:id/downloads',
-    status: 200,
-    response: SessionDownloadList,
-  }),
-  getSessionDownload: endpoint({
-    method: 'GET',
-    path: '/v1/sessions/:id/downloads/:fileId',
-    status: 200,
-    binary: true,
-  }),
+  ...sessionEndpoints,
 
   ...automationEndpoints,
   streamEvents: endpoint({
