@@ -100,6 +100,7 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
           nodeId: cluster.nodeId,
           holder,
           leaseTtlMs: config.limits.leaseTtlMs,
+          cookiesOnly,
         });
         if ('row' in outcome) await emit(accountId, 'session.starting', toSession(outcome.row));
         return outcome;

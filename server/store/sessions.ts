@@ -152,6 +152,8 @@ export async function insertStartingSession(
     nodeId: string;
     holder: Holder;
     leaseTtlMs: number;
+    /** A session started only to read or write cookies leaves the profile's `last_used_at` as it was. */
+    cookiesOnly?: boolean;
   },
 ): Promise<StartingInsert> {
   await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [fields.accountId]);
@@ -182,7 +184,8 @@ export async function insertStartingSession(
     [id, fields.accountId, fields.profileId, fields.headless, now, fields.nodeId, generation],
   );
   if (!row) throw new Error(`session ${id} was not inserted`);
-  await tx.query('update profiles set last_used_at = $2 where id = $1', [fields.profileId, now]);
+  if (!fields.cookiesOnly)
+    await tx.query('update profiles set last_used_at = $2 where id = $1', [fields.profileId, now]);
   return { row };
 }
 

@@ -88,8 +88,9 @@ describe('a profile’s cookies', () => {
     const text = await asText.text();
     expect(text).toContain(`#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t${inAnHour}\tsid\tabc 123\n`);
     expect(text).toContain(`127.0.0.1\tFALSE\t/\tFALSE\t${inAnHour}\ttheme\tdark\n`);
-    // No session was left behind by reading or writing, and each says why it stopped.
-    expect((await api.getProfile(profile.id)).status).toBe('idle');
+    // No session was left behind by reading or writing, and each says why it stopped. Reading or writing
+    // cookies is not a use of the profile: its Last used stays as it was.
+    expect(await api.getProfile(profile.id)).toMatchObject({ status: 'idle', last_used_at: null });
     const { data: opened } = await api.listSessions({ limit: 100 });
     const ours = opened.filter((session) => session.profile_id === profile.id);
     expect(ours.map((session) => session.stop_reason)).toEqual(ours.map(() => 'cookies'));
