@@ -60,17 +60,17 @@ export function ProfileRow(props: ProfileRowProps) {
         checked={selected}
         onInput={(event) => onSelect(event.currentTarget.checked)}
       />
-      <div class="grow">
+      <div class={profile.tags.length ? 'grow tagged' : 'grow'}>
         <strong class="name" title={name}>
           {name}
         </strong>
         <span class={running ? 'status on' : 'status'}>{running ? t('running') : t('idle')}</span>
-        {holder && (
-          <span class="holder" title={t('heldBySince', holder.member.name, exactly(holder.since))}>
-            {holder.member.name} · {clockTime(holder.since)}
-          </span>
-        )}
         <small class="muted meta" title={profile.notes || undefined}>
+          {holder && (
+            <span class="holder" title={t('heldBySince', holder.member.name, exactly(holder.since))}>
+              {holder.member.name} · {clockTime(holder.since)} ·{' '}
+            </span>
+          )}
           {profile.last_used_at ? (
             <time dateTime={profile.last_used_at} title={exactly(profile.last_used_at)}>
               {t('lastUsed', fromNow(profile.last_used_at))}
@@ -81,7 +81,14 @@ export function ProfileRow(props: ProfileRowProps) {
           {[proxy, profile.notes].filter(Boolean).map((part) => ` · ${part}`)}
         </small>
         {profile.tags.length > 0 && (
-          <small class="tags">{profile.tags.map((tag) => `#${tag}`).join(' ')}</small>
+          <small class="tags">
+            {profile.tags.map((tag, n) => [
+              n > 0 && ' ',
+              <span key={tag} title={`#${tag}`}>
+                #{tag}
+              </span>,
+            ])}
+          </small>
         )}
       </div>
       {may(running ? 'stopSession' : 'startSession') && (

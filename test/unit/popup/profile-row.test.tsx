@@ -66,7 +66,7 @@ describe('A profile row', () => {
     );
     const meta = within(row('Shop')).getByText(/^Used/);
     expect(meta.closest('small')?.textContent).toBe('Used 5 minutes ago · 10.1.2.3:1080 · Card ends 4242');
-    expect(within(row('Shop')).getByText('#eu').className).toBe('tags');
+    expect(within(row('Shop')).getByText('#eu').closest('small')?.className).toBe('tags');
     expect(meta.getAttribute('title')).toMatch(/2025/);
     expect(within(row('Fresh')).getByText(/^Never used/)).toBeTruthy();
     expect(row('Shop').textContent).not.toContain('alice');
@@ -160,7 +160,7 @@ describe('A profile row', () => {
     // A runner starts, but neither makes nor edits profiles.
     await waitFor(() => expect(screen.queryByRole('button', { name: 'New profile' })).toBeNull());
     const time = new Date(since).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-    expect(within(row('Held')).getByText(`Eve · ${time}`)).toBeTruthy();
+    expect(within(row('Held')).getByText(`Eve · ${time} ·`)).toBeTruthy();
     expect(within(row('Held')).getByRole('button', { name: 'Start Held' }).title).toBe(
       `Held is open by Eve since ${time}.`,
     );
