@@ -3,6 +3,7 @@ import { Conflict, isDomainError, NotFound } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import { isNoRoom } from '../sessions/capacity';
 import type { SessionManager } from '../sessions/manager';
+import { sessionOf } from '../sessions/session-of';
 import { getProfile } from '../store/profiles';
 import type { RunRow } from '../store/runs';
 import { everything, type Reader } from '../store/scope';
@@ -11,8 +12,7 @@ import { findSession, findSessionOfProfile, type SessionRow } from '../store/ses
 /** The profile a new run is for: the one it names, or the one of the running session it names. */
 export async function targetProfile(db: Queryable, reader: Reader, body: RunCreate): Promise<string> {
   if (body.session_id) {
-    const session = await findSession(db, reader, body.session_id);
-    if (!session) throw new NotFound('session');
+    const session = await sessionOf(db, reader, body.session_id);
     if (session.status !== 'running') {
       throw new Conflict(
         'session_not_running',

@@ -3,36 +3,20 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 import { PROJECT_ROOT } from '../core/config';
 import type { AppEnv } from '../http/env';
+import { pageHeaders } from '../http/page-headers';
 
 /** Where `npm run build:dashboard` puts the pages (npm start and the tests build them). */
 export const DASHBOARD_DIR = path.join(PROJECT_ROOT, '.output', 'dashboard');
 
 /**
- * The dashboard's pages, as static files built by Vite, under a strict Content-Security-Policy: scripts, styles
- * and requests from this origin only, no inline script or style, no framing, no plugins. `/` leads there.
+ * The dashboard's pages, as static files built by Vite, under the service's strict page headers (pageHeaders).
+ * `/` leads there.
  */
 export function dashboardPages(dir = DASHBOARD_DIR): Hono<AppEnv> {
   const pages = new Hono<AppEnv>();
-  const headers = secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      // data: for the sessions' pictures, read with the sign-in cookie and shown inline.
-      imgSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-      baseUri: ["'none'"],
-    },
-    referrerPolicy: 'no-referrer',
-    xFrameOptions: 'DENY',
-    // HSTS belongs to whatever serves https in front of the service; over plain http it means nothing.
-    strictTransportSecurity: false,
-  });
+  const headers = pageHeaders("'self'");
   pages.use('/dashboard', headers);
   pages.use('/dashboard/*', headers);
   pages.get('/', (c) => c.redirect('/dashboard', 302));

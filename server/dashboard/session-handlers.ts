@@ -1,6 +1,6 @@
-import { NotFound } from '../core/domain-errors';
 import { thumbnailOf, viewingRows } from '../live/session-glance';
-import { findSession, listSessions } from '../store/sessions';
+import { sessionOf } from '../sessions/session-of';
+import { listSessions } from '../store/sessions';
 import type { DashboardHandlers } from './route';
 
 /** The signed-in account's running sessions: what each is doing, a picture of it, and Stop. */
@@ -22,8 +22,7 @@ export const sessionHandlers: DashboardHandlers<
   },
 
   async stopSession(_c, { account, params }, { db, sessions }) {
-    const row = await findSession(db, account, params.id);
-    if (!row) throw new NotFound('session');
+    const row = await sessionOf(db, account, params.id);
     return sessions.stop(row, 'user');
   },
 };

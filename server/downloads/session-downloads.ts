@@ -1,9 +1,6 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import type { SessionDownload } from '../../lib/api/schemas/downloads';
 import { Conflict, NotFound } from '../core/domain-errors';
-import type { Queryable } from '../db/driver';
-import type { Reader } from '../store/scope';
-import { findSession } from '../store/sessions';
 import {
   type DownloadRecord,
   downloadFile,
@@ -15,32 +12,12 @@ import {
 } from './download-files';
 
 /*
- * A session's downloads, for the API and the MCP tools alike. They are read from the profile's folder on this
- * node, running session or stopped, for as long as the profile exists; another account's session is not found.
+ * A session's downloads, for the API and the MCP tools alike, of a session the caller already found to be the
+ * account's (sessionOf). They are read from the profile's folder on this node, running session or stopped, for
+ * as long as the profile exists.
  */
 
-export interface DownloadsDeps {
-  db: Queryable;
-  dataDir: string;
-}
-
-async function folderOf(deps: DownloadsDeps, reader: Reader, sessionId: string) {
-  const row = await findSession(deps.db, reader, sessionId);
-  if (!row) throw new NotFound('session');
-  return downloadsDir(deps.dataDir, row.profile_id);
-}
-
-export async function listSessionDownloads(
-  deps: DownloadsDeps,
-  reader: Reader,
-  sessionId: string,
-): Promise<SessionDownload[]> {
-  const row = await findSession(deps.db, reader, sessionId);
-  if (!row) throw new NotFound('session');
-  return downloadsOfSession(deps.dataDir, row);
-}
-
-/** The downloads of a session the caller already found to be the account's. */
+/** The downloads of the session. */
 export async function downloadsOfSession(
   dataDir: string,
   session: { id: string; profile_id: string },
@@ -51,14 +28,13 @@ export async function downloadsOfSession(
 
 /** A finished download of the session: what it is, and its bytes to read. */
 export async function openSessionDownload(
-  deps: DownloadsDeps,
-  reader: Reader,
-  sessionId: string,
+  dataDir: string,
+  session: { id: string; profile_id: string },
   fileId: string,
 ): Promise<{ download: SessionDownload; path: string; open(): ReadStream }> {
-  const dir = await folderOf(deps, reader, sessionId);
+  const dir = downloadsDir(dataDir, session.profile_id);
   const record: DownloadRecord | null = isDownloadId(fileId) ? await readRecord(dir, fileId) : null;
-  if (record?.session_id !== sessionId) throw new NotFound('download of this session');
+  if (record?.session_id !== session.id) throw new NotFound('download of this session');
   if (record.state !== 'completed')
     throw new Conflict(
       'download_not_ready',

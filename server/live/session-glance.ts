@@ -4,8 +4,9 @@ import { shownText } from '../core/bounded-text';
 import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
+import { sessionOf } from '../sessions/session-of';
 import type { Reader } from '../store/scope';
-import { findSession, type SessionRow } from '../store/sessions';
+import type { SessionRow } from '../store/sessions';
 import { CdpSession } from './cdp-session';
 
 /** How long a glance is reused: lists are polled, and each look costs the browser a little. */
@@ -174,8 +175,7 @@ export async function thumbnailOf(
   reader: Reader,
   sessionId: string,
 ): Promise<Uint8Array> {
-  const row = await findSession(deps.db, reader, sessionId);
-  if (!row) throw new NotFound('session');
+  const row = await sessionOf(deps.db, reader, sessionId);
   if (row.status !== 'running')
     throw new Conflict(
       'session_not_running',

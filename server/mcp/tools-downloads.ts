@@ -3,10 +3,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
 import { PageProblem } from '../core/domain-errors';
-import { listSessionDownloads, openSessionDownload } from '../downloads/session-downloads';
+import { downloadsOfSession, openSessionDownload } from '../downloads/session-downloads';
 import { downloadLine } from '../pages/page-downloads';
-
 import { bytes } from '../pages/sentences';
+import { sessionOf } from '../sessions/session-of';
 import { addTool, type ToolContext } from './tool-kit';
 
 /** The largest file an answer embeds; larger ones are fetched from the API. */
@@ -30,13 +30,13 @@ export function addDownloadTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     async ({ session_id, file_id }) => {
-      const files = { db: deps.db, dataDir: deps.config.dataDir };
+      const session = await sessionOf(deps.db, ctx.account, session_id);
       if (file_id === undefined) {
-        const downloads = await listSessionDownloads(files, ctx.account, session_id);
+        const downloads = await downloadsOfSession(deps.config.dataDir, session);
         const heading = `${downloads.length} download${downloads.length === 1 ? '' : 's'}.`;
         return { text: [heading, ...downloads.map(downloadLine)].join('\n'), structured: { downloads } };
       }
-      const file = await openSessionDownload(files, ctx.account, session_id, file_id);
+      const file = await openSessionDownload(deps.config.dataDir, session, file_id);
       const uri = `${origin}/v1/sessions/${session_id}/downloads/${file.download.id}`;
       if (file.download.size > MAX_EMBEDDED_DOWNLOAD_BYTES)
         throw new PageProblem(

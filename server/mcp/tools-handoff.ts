@@ -3,9 +3,7 @@ import { HelpFields } from '../../lib/api/inputs/help-requests';
 import { Id } from '../../lib/api/schemas/common';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { z } from '../../lib/api/zod';
-import { NotFound } from '../core/domain-errors';
-
-import { findSession } from '../store/sessions';
+import { sessionOf } from '../sessions/session-of';
 import { addTool, type ToolContext } from './tool-kit';
 
 /** request_human: asks a person for help on the agent's tab, and waits for the answer. */
@@ -23,8 +21,7 @@ export function addHandoffTools(server: McpServer, ctx: ToolContext): void {
       input: z.strictObject({ session_id: Id, ...HelpFields }),
     },
     async ({ session_id, ...fields }) => {
-      const row = await findSession(deps.db, ctx.account, session_id);
-      if (!row) throw new NotFound('session');
+      const row = await sessionOf(deps.db, ctx.account, session_id);
       const tab = await deps.pages.call(row, { tool: 'agent_tab', args: {}, agent: ctx.agent }, ctx.signal);
       if (!('structured' in tab) || !tab.structured) throw new Error('the agent’s tab was not named');
       const target = {

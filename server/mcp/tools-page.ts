@@ -2,9 +2,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { PageAnswer } from '../../lib/api/inputs/page-tools';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
-import { NotFound } from '../core/domain-errors';
 import { PAGE_TOOLS } from '../pages/tools';
-import { findSession } from '../store/sessions';
+import { sessionOf } from '../sessions/session-of';
 import { addTool, type ToolAnswer, type ToolContext } from './tool-kit';
 
 /** The page tools: each names a running session and acts on its browser, on whichever node runs it. */
@@ -25,8 +24,7 @@ export function addPageTools(server: McpServer, ctx: ToolContext): void {
         ...(tool.readOnly ? { annotations: { readOnlyHint: true } } : {}),
       },
       async ({ session_id, ...args }) => {
-        const row = await findSession(deps.db, ctx.account, session_id);
-        if (!row) throw new NotFound('session');
+        const row = await sessionOf(deps.db, ctx.account, session_id);
         return toToolAnswer(
           await deps.pages.call(row, { tool: tool.name, args, agent: ctx.agent }, ctx.signal),
         );

@@ -4,10 +4,10 @@ import { SessionListQuery } from '../../lib/api/inputs/queries';
 import { SessionStart } from '../../lib/api/inputs/sessions';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
-import { NotFound } from '../core/domain-errors';
 import { readCursor } from '../http/validate';
 import { requireInScope } from '../profiles/in-scope';
-import { findSession, listSessions } from '../store/sessions';
+import { sessionOf } from '../sessions/session-of';
+import { listSessions } from '../store/sessions';
 import { Detail, linesAnswer, sessionLine } from './compact';
 import { addTool, type ToolContext } from './tool-kit';
 
@@ -72,8 +72,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
       free: true,
     },
     async ({ session_id }) => {
-      const row = await findSession(deps.db, ctx.account, session_id);
-      if (!row) throw new NotFound('session');
+      const row = await sessionOf(deps.db, ctx.account, session_id);
       return { structured: await sessions.stop(row, 'user') };
     },
   );

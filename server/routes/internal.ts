@@ -6,13 +6,14 @@ import { z } from '../../lib/api/zod';
 import type { RunScheduler } from '../automation/scheduler';
 import { isNodeAuth, NODE_AUTH_HEADER } from '../cluster/peers';
 import type { ProfileCookies } from '../cookies/profile-cookies';
-import { NotFound, toWire } from '../core/domain-errors';
+import { toWire } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import type { AppEnv } from '../http/env';
 import { nothingHere } from '../http/fallback';
 import type { SessionGlance } from '../live/session-glance';
 import type { AgentPages } from '../pages/agent-pages';
 import type { SessionManager } from '../sessions/manager';
+import { sessionOf } from '../sessions/session-of';
 import { everything } from '../store/scope';
 import { findSession } from '../store/sessions';
 
@@ -74,8 +75,7 @@ export function internalRoutes(deps: {
     '/sessions/:id/page',
     answering(async (c) => {
       const { account_id, call } = PageHere.parse(await c.req.json());
-      const row = await findSession(db, everything(account_id), c.req.param('id') ?? '');
-      if (!row) throw new NotFound('session');
+      const row = await sessionOf(db, everything(account_id), c.req.param('id') ?? '');
       return c.json({ answer: await pages.callHere(row, call) });
     }),
   );
@@ -83,8 +83,7 @@ export function internalRoutes(deps: {
     '/sessions/:id/glance',
     answering(async (c) => {
       const { account_id, what } = GlanceHere.parse(await c.req.json());
-      const row = await findSession(db, everything(account_id), c.req.param('id') ?? '');
-      if (!row) throw new NotFound('session');
+      const row = await sessionOf(db, everything(account_id), c.req.param('id') ?? '');
       if (what === 'page') return c.json({ answer: await glance.currentPage(row) });
       const picture = await glance.thumbnail(row);
       return c.json({ answer: picture && Buffer.from(picture).toString('base64') });

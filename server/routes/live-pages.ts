@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 import { PROJECT_ROOT } from '../core/config';
 import type { Queryable } from '../db/driver';
 import type { AppEnv } from '../http/env';
+import { pageHeaders } from '../http/page-headers';
 import { isSessionRunning } from '../live/live-sessions';
 import type { LiveTokens } from '../live/live-tokens';
 
@@ -26,24 +26,7 @@ export function livePages(deps: { db: Queryable; tokens: LiveTokens }): Hono<App
     style: read('viewer.css'),
   };
   const pages = new Hono<AppEnv>();
-  pages.use(
-    '/live/*',
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'none'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'none'"],
-      },
-      referrerPolicy: 'no-referrer',
-      xFrameOptions: 'DENY',
-      strictTransportSecurity: false,
-    }),
-  );
+  pages.use('/live/*', pageHeaders("'none'"));
   pages.get('/live/viewer.js', (c) => {
     c.header('Cache-Control', 'no-cache');
     return c.body(files.script, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });

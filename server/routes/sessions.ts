@@ -2,13 +2,14 @@ import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { NotFound } from '../core/domain-errors';
 import { attachmentHeaders } from '../downloads/attachment';
-import { listSessionDownloads, openSessionDownload } from '../downloads/session-downloads';
+import { downloadsOfSession, openSessionDownload } from '../downloads/session-downloads';
 import type { AppEnv } from '../http/env';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { thumbnailOf, viewingRows, withCurrentPage } from '../live/session-glance';
 import { requireInScope } from '../profiles/in-scope';
 import { startInLine } from '../queue/start-in-line';
+import { sessionOf } from '../sessions/session-of';
 import { findSession, findSessionOfProfile, listSessions } from '../store/sessions';
 
 export const sessionRoutes: Route[] = [
@@ -25,8 +26,7 @@ export const sessionRoutes: Route[] = [
   }),
 
   route('getSession', async (c, { params, status }, { db, sessions, glance }) => {
-    const row = await findSession(db, c.get('account'), params.id);
-    if (!row) throw new NotFound('session');
+    const row = await sessionOf(db, c.get('account'), params.id);
     return c.json(await withCurrentPage(glance, row, sessions.view(row, originOf(c))), status);
   }),
 
@@ -39,13 +39,13 @@ export const sessionRoutes: Route[] = [
   }),
 
   route('listSessionDownloads', async (c, { params, status }, { db, config }) => {
-    const data = await listSessionDownloads({ db, dataDir: config.dataDir }, c.get('account'), params.id);
+    const data = await downloadsOfSession(config.dataDir, await sessionOf(db, c.get('account'), params.id));
     return c.json({ data }, status);
   }),
 
   route('getSessionDownload', async (c, { params, status }, { db, config }) => {
-    const deps = { db, dataDir: config.dataDir };
-    const file = await openSessionDownload(deps, c.get('account'), params.id, params.fileId);
+    const session = await sessionOf(db, c.get('account'), params.id);
+    const file = await openSessionDownload(config.dataDir, session, params.fileId);
     const stream = Readable.toWeb(file.open()) as ReadableStream<Uint8Array>;
     return c.body(stream, status, attachmentHeaders(file.download));
   }),

@@ -323,6 +323,7 @@ describe('the pages', () => {
     expect(policy).toContain("script-src 'self'");
     expect(policy).not.toContain('unsafe-inline');
     expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("form-action 'self'");
     const root = await fetch(`${service.baseUrl}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe('/dashboard');

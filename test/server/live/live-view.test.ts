@@ -241,7 +241,12 @@ describe('live view', () => {
       expect((await fetch(address)).status).toBe(404);
       expect(await refusedUpgrade(address)).toBe(404);
     }
-    expect((await fetch(url)).status).toBe(200);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    // The address is the credential: no referrer carries it away, no form posts it, no frame holds it.
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'none'");
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     // The address is the credential: the request log names the page without it.
     const token = url.split('/').at(-1) as string;
     await expect.poll(() => service.logs.some((line) => line.includes(`/live/${one.id}/`))).toBe(true);
