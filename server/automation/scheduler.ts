@@ -2,7 +2,6 @@ import type { RunCreate, Script } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import type { Clock } from '../core/clock';
 import type { Limits } from '../core/config';
-import { NotFound } from '../core/domain-errors';
 import type { Logger } from '../core/log';
 import type { Database, Queryable } from '../db/driver';
 import { type EventLog, runEventData } from '../events/event-log';
@@ -24,6 +23,7 @@ import {
 import { everything, type Reader } from '../store/scope';
 import { executeRun } from './execute';
 import { createRunChanges } from './run-changes';
+import { runOf } from './run-of';
 import { createRunRecovery } from './run-recovery';
 import { targetProfile } from './run-target';
 import type { RunScriptOptions, RunScriptResult } from './runner';
@@ -207,8 +207,7 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
     },
 
     async cancel(reader, runId) {
-      const run = await findRun(db, reader, runId);
-      if (!run) throw new NotFound('run');
+      const run = await runOf(db, reader, runId);
       if (run.status === 'queued') {
         return toRun(await changes.finish(runId, 'cancelled', {}, CANCELLED_QUEUED));
       }

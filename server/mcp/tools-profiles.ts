@@ -3,11 +3,11 @@ import { AgentProfileCreate, AgentProfileUpdate } from '../../lib/api/inputs/pro
 import { ProfileListQuery } from '../../lib/api/inputs/queries';
 import { Id } from '../../lib/api/schemas/common';
 import { z } from '../../lib/api/zod';
-import { NotFound } from '../core/domain-errors';
 import { readCursor } from '../http/validate';
 import { requireInScope } from '../profiles/in-scope';
+import { profileOf } from '../profiles/profile-of';
 import { createOwnProfile, deleteOwnProfile, updateOwnProfile } from '../profiles/profile-operations';
-import { countProfiles, getProfile, listProfiles } from '../store/profiles';
+import { countProfiles, listProfiles } from '../store/profiles';
 import { changed, Detail, linesAnswer, profileLine } from './compact';
 import { addTool, type ToolContext } from './tool-kit';
 
@@ -54,8 +54,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true },
     },
     async ({ profile_id }) => {
-      const profile = await getProfile(deps.db, ctx.account, profile_id);
-      if (!profile) throw new NotFound('profile');
+      const profile = await profileOf(deps.db, ctx.account, profile_id);
       return { structured: profile };
     },
   );

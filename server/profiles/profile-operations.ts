@@ -14,6 +14,7 @@ import { deleteIdleProfile, getProfile, insertProfile, type ProfileFields } from
 import { findProxyRow } from '../store/proxies';
 import type { Reader } from '../store/scope';
 import type { StopReason } from '../store/sessions';
+import { profileOf } from './profile-of';
 
 /** What deleting a profile asks of the sessions (the session manager has it): stop the profile's session. */
 export interface ProfileSessions {
@@ -79,8 +80,7 @@ export async function deleteOwnProfile(
 ): Promise<void> {
   const { db, events, sessions, log } = deps;
   const accountId = reader.id;
-  const profile = await getProfile(db, reader, id);
-  if (!profile) throw new NotFound('profile');
+  const profile = await profileOf(db, reader, id);
   if (profile.session_id) {
     if (!force) throw profileRunning(profile.session_id);
     await sessions.stopForProfile(accountId, id, 'profile_deleted');

@@ -1,11 +1,12 @@
 import type { Profile } from '../../lib/api/schemas/profiles';
-import { Conflict, NotFound } from '../core/domain-errors';
+import { Conflict } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
 import { findHolder, freeLease } from '../store/leases';
 import { getProfile } from '../store/profiles';
 import type { Reader } from '../store/scope';
 import { findSession } from '../store/sessions';
+import { profileOf } from './profile-of';
 
 /**
  * Frees a profile someone holds (an owner's or admin's act): its session stops, saving its browser data, and the
@@ -17,8 +18,7 @@ export async function releaseProfile(
   profileId: string,
 ): Promise<Profile> {
   const { db, sessions } = deps;
-  const profile = await getProfile(db, reader, profileId);
-  if (!profile) throw new NotFound('profile');
+  const profile = await profileOf(db, reader, profileId);
   const holder = await findHolder(db, profileId);
   if (!holder)
     throw new Conflict('profile_not_held', `Nobody holds ${profile.name}; there is nothing to release.`);

@@ -5,9 +5,9 @@ import type { Database, Queryable } from '../db/driver';
 import { profileHeld } from '../sessions/lease-errors';
 import { lockLease } from '../store/leases';
 import { copyVersionAsNewest, listProfileVersions, type ProfileVersionRow } from '../store/profile-state';
-import { getProfile } from '../store/profiles';
 import type { Reader } from '../store/scope';
 import { findSessionOfProfile, LIVE_SESSION_STATUSES } from '../store/sessions';
+import { profileOf } from './profile-of';
 
 const toVersion = (row: ProfileVersionRow): ProfileVersion => ({
   version: row.version,
@@ -21,7 +21,7 @@ export async function listVersions(
   reader: Reader,
   profileId: string,
 ): Promise<ProfileVersion[]> {
-  if (!(await getProfile(db, reader, profileId))) throw new NotFound('profile');
+  await profileOf(db, reader, profileId);
   return (await listProfileVersions(db, profileId)).map(toVersion);
 }
 
@@ -37,8 +37,7 @@ export async function restoreVersion(
 ): Promise<ProfileVersion> {
   const { db, clock } = deps;
   return db.transaction(async (tx) => {
-    const profile = await getProfile(tx, reader, profileId);
-    if (!profile) throw new NotFound('profile');
+    const profile = await profileOf(tx, reader, profileId);
     const { heldBy } = await lockLease(tx, profileId);
     if (heldBy) throw profileHeld(profile.name, heldBy);
     const live = await findSessionOfProfile(tx, reader.id, profileId);

@@ -4,6 +4,7 @@ import { readArtifact } from '../automation/artifacts';
 import { cancelBatch, pauseBatch, resumeBatch } from '../automation/batch-controls';
 import { exportBatch } from '../automation/batch-export';
 import { readBatch, readBatches, retryFailed } from '../automation/batches';
+import { runOf } from '../automation/run-of';
 import type { RunScheduler } from '../automation/scheduler';
 import { waitForRun } from '../automation/wait-for-run';
 import { NotFound } from '../core/domain-errors';
@@ -11,7 +12,7 @@ import type { AppEnv } from '../http/env';
 import type { Answer } from '../http/idempotency';
 import { type Keep, type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
-import { findRun, isActiveRun, listRuns, toRun } from '../store/runs';
+import { isActiveRun, listRuns, toRun } from '../store/runs';
 
 const runLocation = (id: string) => `/v1/automation/status?run_id=${id}`;
 
@@ -42,8 +43,7 @@ export const automationRoutes: Route[] = [
         });
         return c.json(page, status);
       }
-      let run = await findRun(db, reader, query.run_id);
-      if (!run) throw new NotFound('run');
+      let run = await runOf(db, reader, query.run_id);
       const answerable = (current: NonNullable<typeof run>) =>
         query.until === 'finished'
           ? !isActiveRun(current.status)
@@ -58,8 +58,7 @@ export const automationRoutes: Route[] = [
   ),
 
   route('rerunRun', async (c, { params, keep }, { db, automation }) => {
-    const earlier = await findRun(db, c.get('account'), params.id);
-    if (!earlier) throw new NotFound('run');
+    const earlier = await runOf(db, c.get('account'), params.id);
     const body = {
       profile_id: earlier.profile_id,
       script: earlier.script,

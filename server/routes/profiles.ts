@@ -7,6 +7,7 @@ import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
 import { requireInScope } from '../profiles/in-scope';
+import { profileOf } from '../profiles/profile-of';
 import {
   cloneOwnProfile,
   createOwnProfile,
@@ -17,7 +18,7 @@ import { releaseProfile } from '../profiles/profile-release';
 import { listVersions, restoreVersion } from '../profiles/profile-versions';
 import { listProfilesJson, profilePageText } from '../store/profile-list-json';
 import { readSortedCursor, type SortedPosition } from '../store/profile-order';
-import { countProfiles, getProfile } from '../store/profiles';
+import { countProfiles } from '../store/profiles';
 
 export const profileRoutes: Route[] = [
   route('listProfiles', async (c, { query, status }, { db }) => {
@@ -40,8 +41,7 @@ export const profileRoutes: Route[] = [
   }),
 
   route('getProfile', async (c, { params, status }, { db }) => {
-    const profile = await getProfile(db, c.get('account'), params.id);
-    if (!profile) throw new NotFound('profile');
+    const profile = await profileOf(db, c.get('account'), params.id);
     return c.json(profile, status);
   }),
 
