@@ -269,18 +269,14 @@ export function filterConditions(filter: ProfileFilter, params: unknown[]): stri
       `exists (select from jsonb_array_elements_text(p.tags) t where lower(t) like lower(${start}) escape '\\')`,
     );
   } else if (filter.q) {
-    // search_text is the name and tags lowercased by the database (migration 003): lowered here the same way.
-    const like = `like lower(${bind(params, `%${escapeLike(filter.q)}%`)}) escape '\\'`;
-    where.push(`(p.search_text ${like} or lower(p.notes) ${like} or lower(${PROXY_WORDS}) ${like})`);
+    // search_text is the name, tags, notes and proxy lowercased by the database (migration 033): lowered here the
+    // same way. A trigram index serves it.
+    where.push(`p.search_text like lower(${bind(params, `%${escapeLike(filter.q)}%`)}) escape '\\'`);
   }
   if (filter.tag) where.push(`p.tags @> jsonb_build_array(${bind(params, filter.tag)}::text)`);
   if (filter.status) where.push(filter.status === 'running' ? 's.id is not null' : 's.id is null');
   return where;
 }
-
-/** A profile's proxy as words to search: the saved proxy's name and its user@host:port. */
-const PROXY_WORDS = `concat(x.name, ' ', coalesce(x.username, p.proxy_username) || '@',
-  coalesce(x.host, p.proxy_host), ':' || coalesce(x.port, p.proxy_port))`;
 
 /** Adds a statement parameter and returns its placeholder. */
 function bind(params: unknown[], value: unknown): string {

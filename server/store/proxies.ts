@@ -73,7 +73,8 @@ export async function listProxies(
   if (after !== null) where.push(`seq < $${params.push(after)}`);
   if (q?.trim()) {
     const like = `like lower($${params.push(`%${escapeLike(q.trim())}%`)}) escape '\\'`;
-    where.push(`(lower(name) ${like} or lower(concat(username || '@', host, ':', port)) ${like})`);
+    // search_text is the name and user@host:port lowercased by the database (migration 033).
+    where.push(`search_text ${like}`);
   }
   if (status === 'failing') where.push(`(last_check ->> 'ok') = 'false'`);
   const rows = await db.query<ProxyRow>(

@@ -3,8 +3,11 @@
  * side in one run: the service on PGlite, on PostgreSQL (when installed) and the bare baseline, interleaved,
  * for list, get-by-id, create and `q=` search at each profile count. Prints requests/s, p50/p99 and CPU per
  * request (the service's process and the database's processes) with the ratio to the baseline.
+ * Ends with each request's growth: its CPU per request at the largest count against at 1,000 (a list that stays
+ * flat grows little). BEFORE=<another checkout> measures that checkout's service beside this one, on PGlite, in
+ * the same rounds against the same baseline: a change's before and after, side by side.
  * Run: npm run bench   Settings: SIZES (100,1000,10000), ROUNDS (3), DURATION_S (3), WARMUP_S (1, 0 for none),
- * CONNECTIONS (10), SCENARIOS (all, or some of `list 50,get by id,search q=,create`).
+ * CONNECTIONS (10), SCENARIOS (all, or some of `list 50,get by id,search q=,create`), BEFORE.
  * Not a pass/fail test: the figures are for reading, and the machine may be shared.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -41,8 +44,13 @@ interface ServiceTarget extends Target {
   someProfileId: string | null;
 }
 
-async function serviceTarget(name: string, env: Record<string, string>, database?: PostgresServer) {
-  const service = await startService({ env });
+async function serviceTarget(
+  name: string,
+  env: Record<string, string>,
+  database?: PostgresServer,
+  root?: string,
+) {
+  const service = await startService({ env, ...(root ? { root } : {}) });
   const target: ServiceTarget = {
     name,
     service,
@@ -159,6 +167,8 @@ function medianFigures(runs: LoadFigures[]): LoadFigures {
 }
 
 const services: ServiceTarget[] = [await serviceTarget('service, PGlite', {})];
+if (process.env.BEFORE)
+  services.push(await serviceTarget('before, PGlite', {}, undefined, process.env.BEFORE));
 const postgresBin = findPostgresBin();
 if (postgresBin) {
   const database = await startPostgres(postgresBin);
@@ -168,6 +178,8 @@ if (postgresBin) {
 }
 
 let failures = 0;
+/** CPU per request by scenario, target and profile count, for the growth at the end. */
+const cpu = new Map<string, Map<number, number>>();
 try {
   console.log(
     `${connections} connections, ${durationS} s per measurement after ${warmupS} s of warm-up, median of ${rounds} interleaved rounds`,
@@ -208,6 +220,8 @@ try {
           const summary = medianFigures(figures);
           if (name !== bare.name) failures += summary.failures;
           console.log(formatRow(name, summary, baseline));
+          const key = `${scenario}, ${name}`;
+          cpu.set(key, (cpu.get(key) ?? new Map()).set(size, summary.cpuMsPerRequest));
         }
       }
     } finally {
@@ -216,6 +230,20 @@ try {
   }
 } finally {
   for (const target of services) await target.close();
+}
+printGrowth(cpu, 1000, Math.max(...sizes));
+
+/** Each request's CPU per request at `large` profiles against at `small`, where both were measured. */
+function printGrowth(figures: Map<string, Map<number, number>>, small: number, large: number): void {
+  const rows = [...figures].filter(([, bySize]) => bySize.has(small) && bySize.has(large) && small !== large);
+  if (rows.length === 0) return;
+  console.log(`\ngrowth, CPU ms/req at ${large} profiles against at ${small}`);
+  for (const [key, bySize] of rows) {
+    const [before, after] = [bySize.get(small) as number, bySize.get(large) as number];
+    console.log(
+      `${key.padEnd(34)} ${before.toFixed(3).padStart(8)} ${after.toFixed(3).padStart(8)}  ×${(after / before).toFixed(1)}`,
+    );
+  }
 }
 if (failures > 0) {
   console.log(`\n${failures} requests failed`);

@@ -14,6 +14,7 @@ import { loadMigrations, migrate } from '../../../server/db/migrate';
 import { openDatabase } from '../../../server/db/open';
 import { openPglite } from '../../../server/db/pglite';
 import { keepStatisticsCurrent } from '../../../server/db/statistics';
+import { filterConditions } from '../../../server/store/profiles';
 
 import { type PostgresServer, postgresForTests, startPostgres } from '../../support/postgres-server';
 
@@ -61,10 +62,10 @@ describe.each(databases)('on $name', ({ name, open }) => {
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
     expect(files.map((migration) => migration.version)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28, 33,
     ]);
     expect(await migrate(db)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28, 33,
     ]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
@@ -95,6 +96,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 24, name: 'leases_versions_audit' },
       { version: 26, name: 'help_requests_withdrawn' },
       { version: 28, name: 'proxy_check_jobs' },
+      { version: 33, name: 'search_column' },
     ]);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
@@ -199,23 +201,26 @@ describe.each(databases)('on $name', ({ name, open }) => {
     expect(payloads).toEqual(['first', 'second']);
   });
 
-  it('finds a profile by a distinctive q= through the trigram index, not by reading the account’s every row', async () => {
+  it('finds a profile by a distinctive q= (here in its notes) through the trigram index, not by reading the account’s every row', async () => {
     await migrate(db);
     await db.query(
       `insert into accounts (id, name, plan, created_at) values ('acc_search', 'search', 'free', now())`,
     );
     await db.query(
-      `insert into profiles (id, account_id, name, tags, created_at, updated_at)
-       select 'prf_s' || i, 'acc_search', md5(i::text), '["batch"]', now(), now() from generate_series(1, 5000) i`,
+      `insert into profiles (id, account_id, name, tags, notes, created_at, updated_at)
+       select 'prf_s' || i, 'acc_search', md5(i::text), '["batch"]', md5('notes' || i), now(), now()
+         from generate_series(1, 5000) i`,
     );
     await db.exec('vacuum analyze profiles');
-    const [{ name: wanted } = { name: '' }] = await db.query<{ name: string }>(
-      `select name from profiles where id = 'prf_s42'`,
+    const [{ notes: wanted } = { notes: '' }] = await db.query<{ notes: string }>(
+      `select notes from profiles where id = 'prf_s42'`,
     );
+    const params: unknown[] = ['acc_search'];
+    const where = filterConditions({ q: wanted.slice(3, 13).toUpperCase() }, params);
     const [plan] = await db.query<{ 'QUERY PLAN': unknown }>(
       `explain (format json) select p.id from profiles p
-        where p.account_id = $1 and p.search_text like lower($2) order by p.seq desc limit 51`,
-      ['acc_search', `%${wanted.slice(3, 13).toUpperCase()}%`],
+        where p.account_id = $1 and ${where.join(' and ')} order by p.seq desc limit 51`,
+      params,
     );
     expect(JSON.stringify(plan?.['QUERY PLAN'])).toContain('"Index Name":"profiles_search"');
   });

@@ -16,6 +16,7 @@ import { openScratchDatabase, type ScratchDatabase } from '../../support/scratch
 
 let scratch: ScratchDatabase;
 let api: ApiClient;
+let savedProxyId: string;
 const names: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -33,6 +34,7 @@ beforeAll(async () => {
     fetch: (input, init) => Promise.resolve(app.request(input as string, init)),
   });
   const saved = await api.createProxy({ scheme: 'http', host: 'gate.example', port: 8080, username: 'ann' });
+  savedProxyId = saved.id;
   const made = [
     { name: 'delta', tags: ['team-a'], notes: 'the shop account' },
     { name: 'Alpha', tags: ['team-b'], proxy_id: saved.id },
@@ -117,5 +119,20 @@ describe('GET /v1/profiles?q=', () => {
     expect((await allPages({ q, sort: 'created' }, 10)).reverse().sort()).toEqual([...expected].sort());
     const { total } = await api.listProfiles({ q, total: 'true' });
     expect(total).toBe(expected.length);
+  });
+
+  it('finds a profile by its saved proxy as the proxy is now, after a change to it', async () => {
+    const changed = {
+      name: 'Warehouse',
+      scheme: 'http',
+      host: 'door.example',
+      port: 8081,
+      username: 'ann',
+    } as const;
+    await api.updateProxy(savedProxyId, changed);
+    expect(await allPages({ q: 'warehouse' }, 10)).toEqual(['Alpha']);
+    expect(await allPages({ q: 'ann@door.example:8081' }, 10)).toEqual(['Alpha']);
+    expect(await allPages({ q: 'gate.example' }, 10)).toEqual([]);
+    await api.updateProxy(savedProxyId, { ...changed, host: 'gate.example', port: 8080 });
   });
 });
