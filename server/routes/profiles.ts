@@ -7,6 +7,7 @@ import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { checkIdentity } from '../identity/check';
 import { requireInScope } from '../profiles/in-scope';
+import { listProfilePage } from '../profiles/profile-list';
 import { profileOf } from '../profiles/profile-of';
 import {
   cloneOwnProfile,
@@ -16,7 +17,6 @@ import {
 } from '../profiles/profile-operations';
 import { releaseProfile } from '../profiles/profile-release';
 import { listVersions, restoreVersion } from '../profiles/profile-versions';
-import { listProfilesJson, profilePageText } from '../store/profile-list-json';
 import { readSortedCursor, type SortedPosition } from '../store/profile-order';
 import { countProfiles } from '../store/profiles';
 
@@ -26,10 +26,10 @@ export const profileRoutes: Route[] = [
     const filter = { q: query.q, tag: query.tag, status: query.status };
     const order = { sort: query.sort, after: readListPosition(query.sort, query.cursor) };
     const [page, total] = await Promise.all([
-      listProfilesJson(db, reader, { limit: query.limit, ...order, ...filter }),
+      listProfilePage(db, reader, { limit: query.limit, ...order, ...filter }),
       query.total === 'true' ? countProfiles(db, reader, filter) : undefined,
     ]);
-    return c.body(profilePageText(page, total), status, { 'Content-Type': 'application/json' });
+    return c.json(total === undefined ? page : { ...page, total }, status);
   }),
 
   route('createProfile', async (c, { body, keep }, { clock, events }) => {

@@ -77,6 +77,17 @@ export function heldByOf(row: HeldByColumns): Profile['held_by'] {
   return held && heldByAnswer(held);
 }
 
+/** What of a profile its live session and lease say: its status, session and holder. */
+export function liveParts(
+  row: HeldByColumns & { live_session_id: string | null },
+): Pick<Profile, 'status' | 'session_id' | 'held_by'> {
+  return {
+    status: row.live_session_id ? 'running' : 'idle',
+    session_id: row.live_session_id,
+    held_by: heldByOf(row),
+  };
+}
+
 export function toProfile(row: ProfileRow): Profile {
   const proxy = proxyPartsOf(row);
   return {
@@ -88,9 +99,7 @@ export function toProfile(row: ProfileRow): Profile {
     notes: row.notes,
     fingerprint: row.fingerprint,
     identity: row.identity,
-    status: row.live_session_id ? 'running' : 'idle',
-    session_id: row.live_session_id,
-    held_by: heldByOf(row),
+    ...liveParts(row),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
     last_used_at: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(),

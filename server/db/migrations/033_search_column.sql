@@ -19,16 +19,30 @@ create trigger profiles_search_text
   before insert or update of name, tags, notes, proxy_id, proxy_username, proxy_host, proxy_port on profiles
   for each row execute function profile_search_text();
 
--- A saved proxy's words changed: the profiles that point at it are written again (their trigger reads the words).
+-- A saved proxy's words changed: the profiles that point at it are written again (their trigger reads the words;
+-- the scheme is not searched, but it is in their answers).
 create function proxy_words_changed() returns trigger language plpgsql as $$
 begin
   update profiles set proxy_id = proxy_id where proxy_id = new.id;
   return null;
 end
 $$;
-create trigger proxies_search_words after update of name, username, host, port on proxies
-  for each row when ((old.name, old.username, old.host, old.port) is distinct from (new.name, new.username, new.host, new.port))
+create trigger proxies_search_words after update of name, scheme, username, host, port on proxies
+  for each row when ((old.name, old.scheme, old.username, old.host, old.port)
+    is distinct from (new.name, new.scheme, new.username, new.host, new.port))
   execute function proxy_words_changed();
+
+-- A profile's revision, raised by every change of its row and so of its saved proxy (above): a list keeps a
+-- profile's answer between pages and reads it again only at a new revision.
+alter table profiles add column revision bigint not null default 0;
+create function raise_profile_revision() returns trigger language plpgsql as $$
+begin
+  new.revision := old.revision + 1;
+  return new;
+end
+$$;
+create trigger profiles_revision before update on profiles
+  for each row execute function raise_profile_revision();
 
 update profiles set name = name;
 create index profiles_search on profiles using gin (search_text gin_trgm_ops) with (fastupdate = off);

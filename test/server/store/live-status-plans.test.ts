@@ -4,7 +4,7 @@ import type { Database, Queryable } from '../../../server/db/driver';
 import { createAccountWithKey } from '../../../server/store/accounts';
 import { findActiveRunsOfNode, findOrphanedRuns } from '../../../server/store/node-runs';
 import { nodesWithRoom, registerNode } from '../../../server/store/nodes';
-import { listProfilesJson } from '../../../server/store/profile-list-json';
+import { listProfileEntries } from '../../../server/store/profile-page';
 import {
   countProfiles,
   deleteIdleProfile,
@@ -107,7 +107,7 @@ describe.each(storeDatabases('live-status-plans'))(
       const [live, idle] = profileIds as [string, string];
       const page = { limit: 50, after: null };
       const sent = await statementsOf(db, async (spy) => {
-        await listProfilesJson(spy, everything(accountId), page);
+        await listProfileEntries(spy, everything(accountId), page);
         await listProfiles(spy, everything(accountId), page);
         await listProfiles(spy, everything(accountId), { ...page, status: 'running' });
         await countProfiles(spy, everything(accountId), { status: 'idle' });

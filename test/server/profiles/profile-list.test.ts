@@ -2,16 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../server/core/clock';
 import type { Database, Queryable } from '../../../server/db/driver';
 import { generateIdentity } from '../../../server/identity/generate';
+import { listProfilePage } from '../../../server/profiles/profile-list';
 import { createAccountWithKey } from '../../../server/store/accounts';
 import { updateProfile } from '../../../server/store/profile-changes';
-import { listProfilesJson, profilePageText } from '../../../server/store/profile-list-json';
 import { insertProfile, listProfiles, type ProfileListOptions } from '../../../server/store/profiles';
 import { insertProxy, replaceProxy } from '../../../server/store/proxies';
 import { everything } from '../../../server/store/scope';
 import { insertStartingSession } from '../../../server/store/sessions';
 import { storeDatabases } from '../../support/store-databases';
 
-/* The list's answer built from profiles kept between requests: always the bytes of the list read afresh. */
+/* The list's page built from profiles kept between requests: always the list read afresh, to the byte. */
 
 const databases = storeDatabases('profile-list');
 
@@ -19,11 +19,11 @@ let db: Database;
 
 const page = (options: Partial<ProfileListOptions> = {}) => ({ limit: 50, after: null, ...options });
 
-/** The answer as the route sends it, and as `c.json` sent the list read whole. */
+/** The page as the route answers it, and the list read whole, as JSON text. */
 async function bothAnswers(queryable: Queryable, accountId: string, options: ProfileListOptions) {
   return {
-    kept: profilePageText(await listProfilesJson(queryable, everything(accountId), options), 3),
-    fresh: JSON.stringify({ ...(await listProfiles(db, everything(accountId), options)), total: 3 }),
+    kept: JSON.stringify(await listProfilePage(queryable, everything(accountId), options)),
+    fresh: JSON.stringify(await listProfiles(db, everything(accountId), options)),
   };
 }
 
@@ -69,14 +69,14 @@ function watched(between?: () => Promise<void>) {
   return { queryable, seen };
 }
 
-describe.each(databases)('the list of profiles as JSON text, on $name', ({ open }) => {
+describe.each(databases)('a page of profiles kept between requests, on $name', ({ open }) => {
   let close: () => Promise<void>;
   beforeAll(async () => {
     ({ db, close } = await open());
   });
   afterAll(() => close?.());
 
-  it('is the bytes of the list read whole, on every page, filtered or not, first read or kept', async () => {
+  it('is the list read whole, on every page, filtered or not, first read or kept', async () => {
     const { accountId } = await accountWithProfiles(7);
     const first = await listProfiles(db, everything(accountId), page({ limit: 3 }));
     const cursorSeq = Number(
@@ -101,18 +101,18 @@ describe.each(databases)('the list of profiles as JSON text, on $name', ({ open 
     }
   });
 
-  it('reads no profile again while its rows are unchanged', async () => {
+  it('reads no profile again while its revision is unchanged', async () => {
     const { accountId } = await accountWithProfiles(4);
     const { queryable, seen } = watched();
-    await listProfilesJson(queryable, everything(accountId), page());
+    await listProfilePage(queryable, everything(accountId), page());
     expect(seen.statements).toBe(2);
-    await listProfilesJson(queryable, everything(accountId), page());
+    await listProfilePage(queryable, everything(accountId), page());
     expect(seen.statements).toBe(3);
   });
 
   it('shows at once a change of the profile, of its saved proxy and of its live session', async () => {
     const { accountId, ids, saved } = await accountWithProfiles(3);
-    await listProfilesJson(db, everything(accountId), page());
+    await listProfilePage(db, everything(accountId), page());
     const [own, usingSaved, third] = ids as [string, string, string];
     await updateProfile(db, systemClock, accountId, own, { name: 'Renamed', tags: ['new'] });
     await replaceProxy(db, systemClock, accountId, saved.id, {

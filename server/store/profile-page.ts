@@ -1,0 +1,63 @@
+import type { Profile } from '../../lib/api/schemas/profiles';
+import type { Queryable } from '../db/driver';
+import { queryAsJson } from './json-rows';
+import { HELD_BY_COLUMNS, type HeldByColumns } from './leases';
+import { nextCursor, sortKeyColumn } from './profile-order';
+import {
+  listConditions,
+  PROFILES_FROM,
+  type ProfileListOptions,
+  type ProfileRow,
+  SELECT_PROFILES,
+  toProfile,
+} from './profiles';
+import type { Reader } from './scope';
+
+/**
+ * A listed profile without its content: where it is, its revision (raised by the database on every change of its
+ * row or of its saved proxy, migration 033) and what its live session and lease say.
+ */
+export interface ProfileEntry extends HeldByColumns {
+  seq: number;
+  id: string;
+  revision: number;
+  live_session_id: string | null;
+  sort_key?: string | number;
+}
+
+/** A page of the account's profiles as entries, for a caller that keeps their content. */
+export async function listProfileEntries(
+  db: Queryable,
+  reader: Reader,
+  options: ProfileListOptions,
+): Promise<{ entries: ProfileEntry[]; next_cursor: string | null }> {
+  const params: unknown[] = [reader.id];
+  const { sql, outputOrder } = listConditions(reader, options, params);
+  const rows = await queryAsJson<ProfileEntry>(
+    db,
+    `select p.seq, p.id, p.revision, s.id as live_session_id, ${HELD_BY_COLUMNS}${sortKeyColumn(options.sort)}
+       ${PROFILES_FROM} ${sql}`,
+    params,
+    outputOrder,
+  );
+  return {
+    entries: rows.slice(0, options.limit),
+    next_cursor: nextCursor(options.sort, rows, options.limit),
+  };
+}
+
+/** The account's profiles of these ids, each with its revision; an id that is not one of them is left out. */
+export async function profilesWithRevisions(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<Map<string, { revision: number; profile: Profile }>> {
+  const rows = await queryAsJson<ProfileRow & { revision: number }>(
+    db,
+    `select r.*, p.revision from (${SELECT_PROFILES} where p.account_id = $1 and p.id = any($2::text[])) r
+       join profiles p on p.id = r.id`,
+    [accountId, ids],
+    'seq desc',
+  );
+  return new Map(rows.map((row) => [row.id, { revision: row.revision, profile: toProfile(row) }]));
+}
