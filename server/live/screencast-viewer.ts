@@ -6,6 +6,7 @@ import type { LiveMode } from './live-tokens';
 import { tabControls } from './viewer-controls';
 import { tabInput } from './viewer-input';
 import { CONTROL_TYPES, parseViewerMessage } from './viewer-messages';
+import { type Frame, type ViewerEffect, ViewerState } from './viewer-state';
 
 /** Where the viewer's messages go: its WebSocket (or the relay to it). */
 export interface ViewerLink {
@@ -34,26 +35,6 @@ export interface ViewerSession {
   answerHelp(requestId: string, answer: HelpAnswer): Promise<void>;
 }
 
-interface Tab {
-  id: string;
-  title: string;
-  url: string;
-}
-
-/** A screencast frame, by the DevTools session of the tab it shows and its number there. */
-interface Frame {
-  sessionId: string;
-  data: string;
-  width: number;
-  height: number;
-  number: number;
-}
-
-/** Frame quality steps, chosen by how fast the viewer confirms frames (its connection and its screen). */
-const QUALITIES = [35, 55, 75] as const;
-const SLOW_ACK_MS = 350;
-const FAST_ACK_MS = 120;
-
 const TAB_LIST_DELAY_MS = 150;
 const TAB_RELIST_MS = 3000;
 
@@ -68,27 +49,20 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
   const cdp = await CdpSession.attach(session.devtools, () => link.close(1001, 'The session stopped.'));
   const input = tabInput(cdp);
   const controls = tabControls(cdp, session.egressRefusalOf);
-  const tabs = new Map<string, Tab>();
-  let watching: { targetId: string; sessionId: string } | null = null;
-  /** The agent's or run's tab when last looked at: a change of it is followed, a person's own choice stays. */
-  let followed: string | null = null;
-  let size = { width: 1280, height: 800 };
-  let quality: number = QUALITIES[1];
-  /** The frame the viewer is drawing (not yet acknowledged), and the newest one that came meanwhile. */
-  let shown: (Frame & { sentAt: number }) | null = null;
-  let next: Frame | null = null;
-  let ackMs = 0;
-  let ended = false;
+  const state = new ViewerState();
 
   const ignore = () => {};
-  const sendTabs = () => link.send({ type: 'tabs', tabs: [...tabs.values()], watching: watching?.targetId });
-  const ackToBrowser = (sessionId: string, frameNumber: number) =>
-    cdp.send('Page.screencastFrameAck', { sessionId: frameNumber }, sessionId).catch(ignore);
-
+  const sendTabs = () => link.send(state.tabsMessage());
   const startScreencast = (sessionId: string) =>
     cdp.send(
       'Page.startScreencast',
-      { format: 'jpeg', quality, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 1 },
+      {
+        format: 'jpeg',
+        quality: state.quality,
+        maxWidth: state.size.width,
+        maxHeight: state.size.height,
+        everyNthFrame: 1,
+      },
       sessionId,
     );
   // Chromium keeps a running screencast's size and quality when it is started again: it is stopped first.
@@ -98,20 +72,20 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
       .then(() => startScreencast(sessionId))
       .catch(ignore);
 
-  const showFrame = (frame: Frame) => {
-    shown = { ...frame, sentAt: performance.now() };
-    link.send({ type: 'frame', data: frame.data, width: frame.width, height: frame.height });
-  };
-
-  const fitQuality = (elapsedMs: number) => {
-    ackMs = ackMs === 0 ? elapsedMs : ackMs * 0.8 + elapsedMs * 0.2;
-    const step = QUALITIES.indexOf(quality as (typeof QUALITIES)[number]);
-    const better = ackMs > SLOW_ACK_MS ? step - 1 : ackMs < FAST_ACK_MS ? step + 1 : step;
-    const chosen = QUALITIES[Math.max(0, Math.min(QUALITIES.length - 1, better))] ?? quality;
-    if (chosen === quality || !watching) return;
-    quality = chosen;
-    void restartScreencast(watching.sessionId);
-  };
+  /** Carries out the state's effects; a watch is awaited, the rest are sent without waiting. */
+  async function apply(effects: ViewerEffect[]): Promise<void> {
+    for (const effect of effects) {
+      if (effect.kind === 'show') {
+        const { data, width, height } = effect.frame;
+        link.send({ type: 'frame', data, width, height });
+      } else if (effect.kind === 'release') {
+        const { sessionId, number } = effect.frame;
+        cdp.send('Page.screencastFrameAck', { sessionId: number }, sessionId).catch(ignore);
+      } else if (effect.kind === 'restart') {
+        if (state.watching) void restartScreencast(state.watching.sessionId);
+      } else await watch(effect.tab);
+    }
+  }
 
   cdp.on('Page.screencastFrame', (params, sessionId) => {
     const metadata = params.metadata as { deviceWidth: number; deviceHeight: number };
@@ -122,11 +96,7 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
       width: metadata.deviceWidth,
       height: metadata.deviceHeight,
     };
-    if (sessionId !== watching?.sessionId) return void ackToBrowser(frame.sessionId, frame.number);
-    if (shown === null) return showFrame(frame);
-    // The viewer is still drawing: only the newest frame waits, older ones are let go.
-    if (next) ackToBrowser(next.sessionId, next.number);
-    next = frame;
+    void apply(state.frameCame(frame, performance.now()));
   });
 
   // Target events say when the tabs change, but not every change of a title: the list is read again then,
@@ -139,47 +109,26 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
   const relisting = setInterval(listTabs, TAB_RELIST_MS);
   async function readTabs(): Promise<void> {
     const { targetInfos } = await cdp.send('Target.getTargets');
-    tabs.clear();
-    for (const info of targetInfos as { targetId: string; type: string; title: string; url: string }[])
-      if (info.type === 'page')
-        tabs.set(info.targetId, {
-          id: info.targetId,
-          title: shownText(info.title),
-          url: shownText(info.url),
-        });
-    const active = session.activeTab();
-    if (active !== null && active !== followed && tabs.has(active)) {
-      followed = active;
-      await watch(active);
-    } else if (!watching || !tabs.has(watching.targetId)) {
-      watching = null;
-      const other = openingTab();
-      if (other) await watch(other);
-    }
+    const tabs = (targetInfos as { targetId: string; type: string; title: string; url: string }[])
+      .filter((info) => info.type === 'page')
+      .map((info) => ({ id: info.targetId, title: shownText(info.title), url: shownText(info.url) }));
+    await apply(state.tabsRead(tabs, session.activeTab()));
     sendTabs();
-  }
-
-  /** The agent's or run's tab while it is open, else the first. */
-  function openingTab(): string | undefined {
-    const active = session.activeTab();
-    return active !== null && tabs.has(active) ? active : tabs.keys().next().value;
   }
   cdp.on('Target.targetCreated', listTabs);
   cdp.on('Target.targetInfoChanged', listTabs);
   cdp.on('Target.targetDestroyed', listTabs);
 
   async function watch(targetId: string): Promise<void> {
-    const previous = watching;
+    const previous = state.watching;
     if (previous?.targetId === targetId) return;
     if (mode === 'control') await cdp.send('Target.activateTarget', { targetId });
     const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true });
-    if (ended) return;
-    watching = { targetId, sessionId: sessionId as string };
-    shown = null;
-    next = null;
+    if (state.ended) return;
+    state.watched(targetId, sessionId as string);
     sendTabs();
     if (previous) cdp.send('Target.detachFromTarget', { sessionId: previous.sessionId }).catch(ignore);
-    await startScreencast(watching.sessionId);
+    await startScreencast(sessionId as string);
   }
 
   const receive = (text: string) => {
@@ -187,24 +136,14 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
     if (message === null) return link.close(1008, 'A live view message must be one of the viewer’s.');
     if (CONTROL_TYPES.has(message.type) && mode === 'view')
       return link.close(1008, 'This live view address is view-only: it sends no input and controls nothing.');
-    const sessionId = watching?.sessionId;
+    const sessionId = state.watching?.sessionId;
     switch (message.type) {
-      case 'ack': {
-        if (!shown) return;
-        fitQuality(performance.now() - shown.sentAt);
-        ackToBrowser(shown.sessionId, shown.number);
-        shown = null;
-        const waiting = next;
-        next = null;
-        if (waiting && waiting.sessionId === sessionId) showFrame(waiting);
-        return;
-      }
+      case 'ack':
+        return void apply(state.acknowledged(performance.now()));
       case 'size':
-        size = { width: message.width, height: message.height };
-        if (sessionId) void restartScreencast(sessionId);
-        return;
+        return void apply(state.resized(message.width, message.height));
       case 'watch':
-        if (tabs.has(message.tab)) watch(message.tab).catch(ignore);
+        if (state.tabs.has(message.tab)) watch(message.tab).catch(ignore);
         return;
       case 'stop':
         session.stop().catch(ignore);
@@ -241,7 +180,7 @@ export async function startLiveViewer(session: ViewerSession, link: ViewerLink):
   };
 
   const end = () => {
-    ended = true;
+    state.ended = true;
     clearTimeout(listing);
     clearInterval(relisting);
     cdp.detach();

@@ -10,27 +10,28 @@ import type { LiveTokens } from '../live/live-tokens';
 
 const PAGE_DIR = path.join(PROJECT_ROOT, 'server', 'live', 'page');
 const read = (name: string) => readFileSync(path.join(PAGE_DIR, name), 'utf8');
+/** The page's script, and the modules it imports. */
+const SCRIPTS = ['viewer.js', 'viewer-input.js', 'viewer-help.js'];
 
 const NOT_OPEN =
   'There is no running session at this live view address, or its token has expired; ask the session again for its live_view_url.';
 
 /**
- * The live view's page, `/live/<session>/<token>`: plain HTML with one script and one style sheet of this
- * origin, no framing, no referrer (the address is the credential). Any node serves it; its WebSocket finds the
- * node that runs the session.
+ * The live view's page, `/live/<session>/<token>`: plain HTML with one script (and the modules it imports) and
+ * one style sheet of this origin, no framing, no referrer (the address is the credential). Any node serves it;
+ * its WebSocket finds the node that runs the session.
  */
 export function livePages(deps: { db: Queryable; tokens: LiveTokens }): Hono<AppEnv> {
-  const files = {
-    html: read('viewer.html'),
-    script: read('viewer.js'),
-    style: read('viewer.css'),
-  };
+  const files = { html: read('viewer.html'), style: read('viewer.css') };
   const pages = new Hono<AppEnv>();
   pages.use('/live/*', pageHeaders("'none'"));
-  pages.get('/live/viewer.js', (c) => {
-    c.header('Cache-Control', 'no-cache');
-    return c.body(files.script, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
-  });
+  for (const name of SCRIPTS) {
+    const script = read(name);
+    pages.get(`/live/${name}`, (c) => {
+      c.header('Cache-Control', 'no-cache');
+      return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+    });
+  }
   pages.get('/live/viewer.css', (c) => {
     c.header('Cache-Control', 'no-cache');
     return c.body(files.style, 200, { 'Content-Type': 'text/css; charset=utf-8' });

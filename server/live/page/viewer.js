@@ -1,7 +1,9 @@
 // The live view's page: the session's tab live, with a browser's bar (profile, status, address, back, forward,
-// reload, tabs, Stop, Copy view-only link). With a control address, the mouse, the keys, pasted and composed
-// (IME) text go to the tab; a view-only address shows the same bar without controls (the server refuses them
-// too). Coordinates are the page's own CSS pixels: the picture is scaled to this window, the page keeps its size.
+// reload, tabs, Stop, Copy view-only link). With a control address, the person's input goes to the tab
+// (viewer-input.js); a view-only address shows the same bar without controls (the server refuses them too).
+import { showHelp } from './viewer-help.js';
+import { sendInput } from './viewer-input.js';
+
 const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const screen = /** @type {HTMLImageElement} */ (byId('screen'));
 const keys = /** @type {HTMLTextAreaElement} */ (byId('keys'));
@@ -118,49 +120,6 @@ function showSession(session) {
   say(session.status === 'running' ? 'Live' : session.status);
 }
 
-/**
- * The session's open request of an agent or a run for a person, or null once there is none: its reason, and
- * Done, one of its choices, or (for a question without choices) a typed answer, sent back as `help-reply`.
- * @param {{ id: string, reason: string, question: string | null, choices: string[] } | null} request
- */
-function showHelp(request) {
-  const help = byId('help');
-  help.hidden = request === null;
-  if (request === null) return help.replaceChildren();
-  const reply = (/** @type {object} */ answer) => send({ type: 'help-reply', request: request.id, answer });
-  const button = (/** @type {string} */ label, /** @type {object} */ answer) => {
-    const element = document.createElement('button');
-    element.type = 'button';
-    element.textContent = label;
-    element.addEventListener('click', () => reply(answer));
-    return element;
-  };
-  const reason = document.createElement('span');
-  reason.textContent = request.question ? `${request.reason} ${request.question}` : request.reason;
-  const answers = request.choices.map((choice) => button(choice, { outcome: 'choice', choice }));
-  if (request.question && request.choices.length === 0) {
-    const form = document.createElement('form');
-    const typed = document.createElement('input');
-    typed.name = 'answer';
-    typed.maxLength = 2000;
-    typed.setAttribute('aria-label', 'Answer');
-    const submit = document.createElement('button');
-    submit.textContent = 'Answer';
-    form.append(typed, submit);
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      if (typed.value) reply({ outcome: 'answer', text: typed.value });
-    });
-    answers.push(form);
-  }
-  help.replaceChildren(
-    reason,
-    ...answers,
-    button('Done', { outcome: 'done' }),
-    button('Decline', { outcome: 'declined' }),
-  );
-}
-
 socket.addEventListener('open', sendSize);
 socket.addEventListener('message', (event) => {
   const message = JSON.parse(event.data);
@@ -169,7 +128,7 @@ socket.addEventListener('message', (event) => {
     listTabs(message.tabs, message.watching);
     openAskedTab(message.tabs, message.watching);
   } else if (message.type === 'session') showSession(message);
-  else if (message.type === 'help') showHelp(message.request);
+  else if (message.type === 'help') showHelp(byId('help'), message.request, send);
   else if (message.type === 'said') say(message.detail, true);
   else if (message.type === 'navigated') {
     if (message.refusal) say(message.refusal, true);
@@ -259,106 +218,4 @@ copyButton.addEventListener('click', async () => {
   }, 2000);
 });
 
-/** @param {MouseEvent | KeyboardEvent} event */
-function modifiers(event) {
-  return (
-    (event.altKey ? 1 : 0) | (event.ctrlKey ? 2 : 0) | (event.metaKey ? 4 : 0) | (event.shiftKey ? 8 : 0)
-  );
-}
-
-/** Where the pointer is on the session's page, in its CSS pixels. */
-function pagePoint(/** @type {MouseEvent} */ event) {
-  const box = screen.getBoundingClientRect();
-  const scale = Math.min(box.width / page.width, box.height / page.height) || 1;
-  const left = box.left + (box.width - page.width * scale) / 2;
-  const top = box.top + (box.height - page.height * scale) / 2;
-  return { x: (event.clientX - left) / scale, y: (event.clientY - top) / scale };
-}
-
-const BUTTONS = ['left', 'middle', 'right'];
-
-/** @param {'move' | 'down' | 'up' | 'wheel'} kind @param {MouseEvent} event @param {{ deltaX?: number, deltaY?: number }} [wheel] */
-function sendMouse(kind, event, wheel = {}) {
-  if (!control || page.width === 0) return;
-  const pressed = kind === 'move' ? (event.buttons & 1 ? 'left' : 'none') : (BUTTONS[event.button] ?? 'left');
-  send({
-    type: 'mouse',
-    event: kind,
-    ...pagePoint(event),
-    button: kind === 'wheel' ? 'none' : pressed,
-    clicks: kind === 'down' || kind === 'up' ? Math.min(3, Math.max(1, event.detail)) : 0,
-    deltaX: wheel.deltaX ?? 0,
-    deltaY: wheel.deltaY ?? 0,
-    modifiers: modifiers(event),
-  });
-}
-
-let pendingMove = /** @type {MouseEvent | null} */ (null);
-screen.addEventListener('mousemove', (event) => {
-  // At most one move per painted frame of this window.
-  if (pendingMove === null)
-    requestAnimationFrame(() => {
-      if (pendingMove) sendMouse('move', pendingMove);
-      pendingMove = null;
-    });
-  pendingMove = event;
-});
-screen.addEventListener('mousedown', (event) => {
-  event.preventDefault();
-  // The keys (and an input method) go to the page from here on.
-  keys.focus({ preventScroll: true });
-  sendMouse('down', event);
-});
-screen.addEventListener('mouseup', (event) => sendMouse('up', event));
-screen.addEventListener('contextmenu', (event) => event.preventDefault());
-screen.addEventListener(
-  'wheel',
-  (event) => {
-    event.preventDefault();
-    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? page.height : 1;
-    sendMouse('wheel', event, { deltaX: event.deltaX * unit, deltaY: event.deltaY * unit });
-  },
-  { passive: false },
-);
-
-/** Whether a key belongs to this page's own controls (the address, a button) rather than the session's. */
-function forTheBar(/** @type {EventTarget | null} */ target) {
-  return target instanceof Element && target !== keys && target.closest('header') !== null;
-}
-
-/** @param {'down' | 'up'} kind @param {KeyboardEvent} event */
-function sendKey(kind, event) {
-  if (!control || forTheBar(event.target)) return;
-  // An input method is composing: its text comes with the composition events.
-  if (event.isComposing || event.keyCode === 229) return;
-  // Ctrl+V or ⌘V: the paste event that follows sends this computer's clipboard as text.
-  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'v') return;
-  event.preventDefault();
-  const shortcut = event.ctrlKey || event.metaKey;
-  const text =
-    kind === 'up' || shortcut ? '' : event.key === 'Enter' ? '\r' : event.key.length === 1 ? event.key : '';
-  send({
-    type: 'key',
-    event: kind,
-    key: event.key.slice(0, 32),
-    code: event.code.slice(0, 32),
-    keyCode: event.keyCode & 255,
-    text,
-    modifiers: modifiers(event),
-  });
-}
-window.addEventListener('keydown', (event) => sendKey('down', event));
-window.addEventListener('keyup', (event) => sendKey('up', event));
-window.addEventListener('paste', (event) => {
-  if (!control || forTheBar(event.target)) return;
-  event.preventDefault();
-  const text = event.clipboardData?.getData('text/plain') ?? '';
-  if (text) send({ type: 'text', text: text.slice(0, 100_000) });
-});
-keys.addEventListener('compositionupdate', (event) => {
-  if (control) send({ type: 'compose', text: event.data.slice(0, 256) });
-});
-keys.addEventListener('compositionend', (event) => {
-  if (control && event.data) send({ type: 'text', text: event.data.slice(0, 100_000) });
-  keys.value = '';
-});
+sendInput({ screen, keys, send, controlling: () => control, page: () => page });

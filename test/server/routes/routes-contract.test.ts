@@ -49,7 +49,13 @@ const DASHBOARD_ROUTES = [
 ];
 
 /** The live view: its page (the token in the address is its credential) and the page's script and style. */
-const LIVE_ROUTES = ['GET /live/viewer.js', 'GET /live/viewer.css', 'GET /live/:session/:token'];
+const LIVE_ROUTES = [
+  'GET /live/viewer.js',
+  'GET /live/viewer-input.js',
+  'GET /live/viewer-help.js',
+  'GET /live/viewer.css',
+  'GET /live/:session/:token',
+];
 
 /** What one node of a cluster asks of another, with the key the nodes share: no part of /v1 either. */
 const INTERNAL_ROUTES = [
