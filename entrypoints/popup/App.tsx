@@ -12,7 +12,7 @@ import { noteReply, useSaidByBanner } from '../../components/service-down';
 import { t } from '../../lib/i18n';
 import { openManager } from '../../lib/manager-tab';
 import { connector } from '../../lib/messaging/connector';
-import { connection, pendingView, plan, quota } from '../../lib/storage';
+import { connection, openRequests, pendingView, plan, quota } from '../../lib/storage';
 import { Automation } from './Automation';
 import { Profiles } from './Profiles';
 import { Proxies } from './Proxies';
@@ -37,6 +37,7 @@ export function App() {
   const saved = useItem(connection);
   const quotaSeen = useItem(quota);
   const key = useItem(plan);
+  const waiting = useItem(openRequests)?.length;
   // Set as the key is sent, so that the form stays on screen while the worker saves the key.
   const [connecting, setConnecting] = useState(false);
   /** What a connect just made in this popup reached, said above the first view instead of a screen of its own. */
@@ -87,6 +88,7 @@ export function App() {
           {VIEWS.map((name) => (
             <a key={name} href={`#/${name}`} aria-current={view === name ? 'page' : undefined}>
               {t(name)}
+              {name === 'requests' && waiting ? <span class="count"> {waiting}</span> : null}
             </a>
           ))}
         </nav>

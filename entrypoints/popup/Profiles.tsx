@@ -101,7 +101,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             onText={(q) => change({ q })}
           />
           {may('createProfile') && (
-            <button type="button" class="primary" data-lands="new" onClick={() => edit(true)}>
+            <button type="button" class="primary" data-lands="new" disabled={down} onClick={() => edit(true)}>
               {t('newProfile')}
             </button>
           )}

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useItem, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
+import { useSaidByBanner } from '../../components/service-down';
 import type { HelpAnswer } from '../../lib/api/inputs/help-answer';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { openRequests } from '../../lib/storage';
+import { exactly, fromNow } from '../../lib/when';
 
 const titleOf = (request: HelpRequest) => t('requestTitle', request.profile_name, request.reason);
 
@@ -24,15 +26,23 @@ export function RequestsLine() {
   );
 }
 
-/** The requests waiting for the person: Take over (the live view on the tab that asked), an answer, Decline. */
+/**
+ * The requests waiting for the person: Take over (the live view on the tab that asked), an answer, Decline. Under
+ * a service that cannot be reached it says so, not that nobody waits.
+ */
 export function Requests() {
   const open = useItem(openRequests);
   const task = useTask();
+  const down = useSaidByBanner();
   useEffect(() => void task.run(() => connector.send({ type: 'requests.refresh' })), []);
   return (
     <section class="stack">
       <Problem error={task.error} />
-      {open?.length === 0 && <p class="muted">{t('noRequests')}</p>}
+      {down ? (
+        <p class="muted">{t('requestsOffline')}</p>
+      ) : (
+        open?.length === 0 && <p class="muted">{t('noRequests')}</p>
+      )}
       <ul class="rows">
         {open?.map((request) => (
           <RequestRow key={request.id} request={request} />
@@ -62,7 +72,18 @@ function RequestRow({ request }: { request: HelpRequest }) {
     <li class="stack">
       <strong>{titleOf(request)}</strong>
       {request.question}
-      <div class="bar">
+      <small class="muted">
+        <time dateTime={request.expires_at} title={exactly(request.expires_at)}>
+          {t('requestTimesOut', fromNow(request.expires_at))}
+        </time>
+        {' · '}
+        {request.run_id ? (
+          <a href={`#/runs/${encodeURIComponent(request.run_id)}`}>{t('requestAskedByRun')}</a>
+        ) : (
+          t('requestAskedByAgent')
+        )}
+      </small>
+      <div class="bar wrap">
         <button type="button" disabled={task.busy} onClick={takeOver}>
           {t('takeOver')}
         </button>

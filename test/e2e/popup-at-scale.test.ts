@@ -248,7 +248,7 @@ describe('the popup at 300 profiles', () => {
   });
 
   it('shows the request waiting for the person', async () => {
-    await goTo(popup, 'Requests');
+    await goTo(popup, 'Handoffs');
     const row = popup.getByRole('listitem').filter({ hasText: REQUEST });
     await row.getByRole('button', { name: 'Take over' }).waitFor();
     await checkedScreenshot('requests-300');

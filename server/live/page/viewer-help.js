@@ -19,17 +19,19 @@ export function showHelp(help, request, send) {
     element.addEventListener('click', () => reply(answer));
     return element;
   };
-  const reason = document.createElement('span');
-  reason.textContent = request.question ? `${request.reason} ${request.question}` : request.reason;
+  const reason = document.createElement('strong');
+  reason.textContent = request.reason;
+  const question = document.createElement('span');
+  question.textContent = request.question ?? '';
   const answers = request.choices.map((choice) => button(choice, { outcome: 'choice', choice }));
   if (request.question && request.choices.length === 0) {
     const form = document.createElement('form');
     const typed = document.createElement('input');
     typed.name = 'answer';
     typed.maxLength = 2000;
-    typed.setAttribute('aria-label', 'Answer');
+    typed.setAttribute('aria-label', 'Your answer');
     const submit = document.createElement('button');
-    submit.textContent = 'Answer';
+    submit.textContent = 'Send';
     form.append(typed, submit);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -39,6 +41,7 @@ export function showHelp(help, request, send) {
   }
   help.replaceChildren(
     reason,
+    question,
     ...answers,
     button('Done', { outcome: 'done' }),
     button('Decline', { outcome: 'declined' }),

@@ -5,7 +5,7 @@ import { eventually } from './wait';
 /** Opens one of the popup's views from its navigation, by the link's name. */
 export async function goTo(
   popup: Page,
-  view: 'Profiles' | 'Proxies' | 'Sessions' | 'Automation' | 'Requests',
+  view: 'Profiles' | 'Proxies' | 'Sessions' | 'Automation' | 'Handoffs',
 ): Promise<void> {
   await popup.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: view }).click();
 }

@@ -94,7 +94,7 @@ describe('App', () => {
     render(<App />);
     expect(await screen.findByText('Shop')).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Views' });
-    expect(nav.textContent).toBe('ProfilesProxiesSessionsAutomationRequests');
+    expect(nav.textContent).toBe('ProfilesProxiesSessionsAutomationHandoffs');
     expect(screen.getByRole('link', { name: 'Profiles' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByText('72 of 100 requests left this hour')).toBeTruthy();
   });

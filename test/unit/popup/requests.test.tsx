@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ServiceDownBanner } from '../../../components/ServiceDownBanner';
 import { Requests, RequestsLine } from '../../../entrypoints/popup/Requests';
 import type { HelpRequest } from '../../../lib/api/schemas/help-requests';
 import { openRequests } from '../../../lib/storage';
 import { mockConnector } from './connector-mock';
-import { installPopupBrowser, ok } from './harness';
+import { fail, installPopupBrowser, ok } from './harness';
 
 function request(id: string, more: Partial<HelpRequest> = {}): HelpRequest {
   return {
@@ -85,5 +86,48 @@ describe('Requests', () => {
     await openRequests.setValue([]);
     render(<Requests />);
     expect(await screen.findByText(/Nobody is waiting for you/)).toBeTruthy();
+  });
+
+  it('says when it times out and which run asked, with a link to the run', async () => {
+    installPopupBrowser();
+    mockConnector({ 'requests.refresh': () => ok(undefined) });
+    vi.useFakeTimers({ now: Date.parse('2026-11-27T17:01:00.000Z'), toFake: ['Date'] });
+    await openRequests.setValue([request('hlp_1', { run_id: 'run_7' }), request('hlp_2')]);
+    render(<Requests />);
+    expect((await screen.findAllByText('Times out in 4 minutes')).length).toBe(2);
+    expect(screen.getByRole('link', { name: 'Asked by a run' }).getAttribute('href')).toBe('#/runs/run_7');
+    expect(screen.getByText(/Asked by an agent$/)).toBeTruthy();
+    vi.useRealTimers();
+  });
+
+  it('says the service cannot be reached rather than that nobody waits, and starts afresh once it answers', async () => {
+    installPopupBrowser();
+    let up = false;
+    const mock = mockConnector({
+      'requests.refresh': () => fail('network_error', 'The service at 127.0.0.1:8787 cannot be reached.'),
+      'sessions.refresh': () => (up ? ok([]) : fail('network_error', 'Still down.')),
+    });
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...location, reload });
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    await openRequests.setValue([]);
+    render(
+      <>
+        <ServiceDownBanner />
+        <Requests />
+      </>,
+    );
+    expect(await screen.findByText(/^The service cannot be reached: requests for you show/)).toBeTruthy();
+    expect(screen.queryByText(/Nobody is waiting/)).toBeNull();
+    expect(screen.getByRole('alert').textContent).toMatch(/cannot be reached/);
+    await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(mock.sentOf('sessions.refresh')).toHaveLength(1);
+    expect(reload).not.toHaveBeenCalled();
+    up = true;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(reload).toHaveBeenCalled();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
   });
 });
