@@ -4,6 +4,7 @@ import type { Database } from '../db/driver';
 import type { Handoff } from '../handoff/handoff';
 import type { Served } from '../queue/room-queue';
 import type { SessionManager } from '../sessions/manager';
+import { getProfile } from '../store/profiles';
 import { type RunRow, updateStep } from '../store/runs';
 import { everything } from '../store/scope';
 import { findSession, LIVE_SESSION_STATUSES, type StopReason } from '../store/sessions';
@@ -75,6 +76,7 @@ export async function executeRun(
             script: run.script,
             signal,
             egressRefusalOf: (host) => sessions.egressRefusalOf(target.session.id, host),
+            proxy: (await getProfile(db, everything(run.account_id), run.profile_id))?.proxy ?? null,
             onTab: (targetId) => sessions.markActiveTab(target.session.id, targetId),
             limits: {
               stepOutputBytes: limits.maxStepOutputBytes,

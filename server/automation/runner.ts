@@ -38,6 +38,8 @@ export interface RunScriptOptions {
   elementTimeoutMs?: number;
   /** The egress policy's sentence if it recently refused the session's browser a request to `host`. */
   egressRefusalOf?(host: string): string | null;
+  /** The profile's proxy, no password: a goto its failure stops fails as proxy_unreachable, naming it. */
+  proxy?: string | null;
   /** Asks a person on the run's tab (ask_human steps). */
   askHuman?: StepContext['askHuman'];
   /** Told the DevTools target id of the tab the run works in, once it is open (the live view opens on it). */
@@ -106,6 +108,7 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
     maxOutputBytes: limits.stepOutputBytes,
     saveArtifact: options.saveArtifact,
     egressRefusalOf: options.egressRefusalOf ?? (() => null),
+    proxy: options.proxy ?? null,
     askHuman: options.askHuman,
   };
   let outputBytes = 2; // the braces of the output object

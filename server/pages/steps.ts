@@ -4,6 +4,7 @@ import type { Step } from '../../lib/api/inputs/automation';
 import type { HelpFields } from '../../lib/api/inputs/help-requests';
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/json-depth';
+import { proxyFailureOfError, proxyFailureOfStatus } from './proxy-failure';
 import { navigationFailure, quoted, reasonOf, seconds, stepOutputTooLarge } from './sentences';
 import { targetIdOf } from './tab-target';
 
@@ -29,6 +30,8 @@ export interface StepContext {
   saveArtifact(name: string, png: Uint8Array): Promise<string>;
   /** The egress policy's sentence if it recently refused the browser a request to `host`, else null. */
   egressRefusalOf(host: string): string | null;
+  /** The profile's proxy as its list shows it (no password), which its browser goes through; null for none. */
+  proxy?: string | null;
   /** Asks a person on the tab and waits until `deadline` at most (ask_human); absent where nobody can be asked. */
   askHuman?(
     fields: HelpFields,
@@ -174,11 +177,12 @@ async function goto(ctx: StepContext, url: string): Promise<StepOutput> {
     const response = await budget.within(
       page.goto(url, { waitUntil: 'load', timeout: budget.left() }).catch((error: unknown) => {
         if (error instanceof errors.TimeoutError) throw error;
-        throw refusal() ?? new Error(navigationFailure(error));
+        throw refusal() ?? proxyFailureOfError(ctx.proxy, error) ?? new Error(navigationFailure(error));
       }),
       () => `the page did not finish loading ${budget.span()}`,
     );
-    const refused = response?.status() === 403 ? refusal() : null;
+    const refused =
+      response?.status() === 403 ? refusal() : proxyFailureOfStatus(ctx.proxy, response?.status());
     if (refused) throw refused;
     return undefined;
   } finally {

@@ -10,6 +10,7 @@ import type { Step } from '../../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../../lib/api/schemas/automation';
 import { artifactFile } from '../../../server/automation/artifact-files';
 import { processesWithUserDataDir } from '../../support/browser-fixtures';
+import { freePort } from '../../support/free-port';
 import { type ServiceHandle, startService } from '../../support/harness';
 
 /** The test pages are served on loopback, which sessions reach only when the operator allows it. */
@@ -146,6 +147,30 @@ describe('automation', () => {
     // The run used the profile's own session and left it running.
     expect(await api.getSession(session.id)).toMatchObject({ status: 'running' });
     await api.stopSession({ session_id: session.id });
+  });
+
+  it('fails a goto through a dead proxy as proxy_unreachable, naming the proxy, not as a missing element', async () => {
+    const dead = await freePort();
+    const profile = await api.createProfile({
+      name: 'Dead proxy',
+      proxy: `http://user:pw@127.0.0.1:${dead}`,
+    });
+    const queued = await api.runAutomation({
+      profile_id: profile.id,
+      script: {
+        steps: [
+          { action: 'goto', url: `${origin}/` },
+          { action: 'extract', selector: '#q', name: 'field', attribute: 'id' },
+        ],
+      },
+    });
+    const { final } = await follow(queued);
+    expect(final.status).toBe('failed');
+    expect(final.error).toMatch(
+      `Step 1 (goto '${origin}/') failed: proxy_unreachable: the profile's proxy http://user@127.0.0.1:${dead} cannot be reached (the connection was refused)`,
+    );
+    expect(final.error).not.toContain('pw');
+    expect(final.steps.map((s) => s.status)).toEqual(['failed', 'skipped']);
   });
 
   it('holds a long poll until the run changes, and answers at once when it already has', async () => {
