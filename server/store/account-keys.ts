@@ -24,6 +24,21 @@ export async function listKeysOfAccount(db: Queryable, accountId: string): Promi
   return rows.map(toDashboardKey);
 }
 
+/**
+ * Inserts a key of a member made at `now`, expiring `expiresInDays` later when given: its id, prefix and expiry,
+ * and the key itself (for the answer only).
+ */
+export async function insertExpiringKey(
+  db: Queryable,
+  now: Date,
+  options: { accountId: string; memberId: string; name: string; expiresInDays: number | null },
+): Promise<{ id: string; key: string; prefix: string; expiresAt: Date | null }> {
+  const { accountId, memberId, name, expiresInDays } = options;
+  const expiresAt = expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * 86_400_000);
+  const inserted = await insertKey(db, { accountId, memberId, name, createdAt: now, expiresAt });
+  return { ...inserted, expiresAt };
+}
+
 /** A new key of a member of the account, expiring after `expiresInDays` when given; the key is in the answer only. */
 export async function createKeyOfMember(
   db: Queryable,
@@ -32,14 +47,10 @@ export async function createKeyOfMember(
   options: { name: string; expiresInDays: number | null },
 ): Promise<DashboardKey & { key: string }> {
   const now = clock.now();
-  const expiresAt =
-    options.expiresInDays === null ? null : new Date(now.getTime() + options.expiresInDays * 86_400_000);
-  const { id, key, prefix } = await insertKey(db, {
+  const { id, key, prefix, expiresAt } = await insertExpiringKey(db, now, {
     accountId,
     memberId,
-    name: options.name,
-    createdAt: now,
-    expiresAt,
+    ...options,
   });
   return {
     ...toDashboardKey({

@@ -3,7 +3,7 @@ import type { ApiKey, Member } from '../../lib/api/schemas/workspace';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
-import { insertKey } from './accounts';
+import { insertExpiringKey } from './account-keys';
 
 interface MemberRow {
   id: string;
@@ -155,14 +155,11 @@ export async function createAgentKey(
     role: options.role,
     scope: options.scope,
   });
-  const expiresAt =
-    options.expiresInDays === null ? null : new Date(now.getTime() + options.expiresInDays * 86_400_000);
-  const { id, key, prefix } = await insertKey(db, {
+  const { id, key, prefix, expiresAt } = await insertExpiringKey(db, now, {
     accountId,
     memberId,
     name: options.name,
-    createdAt: now,
-    expiresAt,
+    expiresInDays: options.expiresInDays,
   });
   return {
     ...toApiKey({

@@ -2,44 +2,42 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSite, REPORT } from '../../support/agent-page';
 import type { TestService } from '../../support/harness';
-import { startServiceInProcess } from '../../support/in-process-service';
 import {
   call,
   connect,
   httpTransport,
   ok,
   refOf,
-  servePages,
   snapshotOf,
   startPageSession,
   textOf,
 } from '../../support/mcp-client';
+import { openPageToolsSuite, type PageToolsSuite } from '../../support/page-tools-suite';
 
 /*
  * The page tools of Agents II, each on a real page served on loopback in a real session's browser, and what the
  * page shows after it; then each refused for another account's session and for a stopped one.
  */
 
+let suite: PageToolsSuite;
 let service: TestService;
-let site: Awaited<ReturnType<typeof servePages>>;
+let site: PageToolsSuite['site'];
 let client: Client;
 let key: string;
 let session_id: string;
 
 beforeAll(async () => {
-  site = await servePages(agentSite);
-  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
-  key = await service.createKey('enterprise');
-  client = await connect(httpTransport(service.baseUrl, key));
-  ({ id: session_id } = await startPageSession(client, 'Agent tools'));
+  suite = await openPageToolsSuite(agentSite, 'Agent tools');
+  ({
+    service,
+    site,
+    client,
+    key,
+    session: { id: session_id },
+  } = suite);
 });
 
-afterAll(async () => {
-  if (session_id) await call(client, 'stop_session', { session_id });
-  await client?.close();
-  await service?.close();
-  await site?.close();
-});
+afterAll(() => suite?.close());
 
 async function openPage(): Promise<string> {
   await ok(client, 'browser_navigate', { session_id, url: `${site.origin}/form` });

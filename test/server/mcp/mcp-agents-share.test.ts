@@ -1,18 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestService } from '../../support/harness';
-import { startServiceInProcess } from '../../support/in-process-service';
-import {
-  call,
-  connect,
-  httpTransport,
-  ok,
-  refOf,
-  servePages,
-  snapshotOf,
-  startPageSession,
-  textOf,
-} from '../../support/mcp-client';
+import { call, ok, refOf, snapshotOf, textOf } from '../../support/mcp-client';
+import { openPageToolsSuite, type PageToolsSuite } from '../../support/page-tools-suite';
 
 /*
  * Two agents (two MCP connections, each with its Mcp-Session-Id) in one session's browser, and the tabs its pages
@@ -31,29 +20,26 @@ const PAGES: Record<string, string> = {
   '/popup': '<!doctype html><title>Popup</title><h1>Popped</h1>',
 };
 
-let service: TestService;
-let site: Awaited<ReturnType<typeof servePages>>;
+let suite: PageToolsSuite;
+let site: PageToolsSuite['site'];
 let first: Client;
 let second: Client;
 let session_id: string;
 
 beforeAll(async () => {
-  site = await servePages((path) => PAGES[path.split('?')[0] ?? ''] ?? PAGES['/popup'] ?? '');
-  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
-  const key = await service.createKey('enterprise');
-  [first, second] = await Promise.all([
-    connect(httpTransport(service.baseUrl, key)),
-    connect(httpTransport(service.baseUrl, key)),
-  ]);
-  session_id = (await startPageSession(first, 'Shared')).id;
+  suite = await openPageToolsSuite(
+    (path) => PAGES[path.split('?')[0] ?? ''] ?? PAGES['/popup'] ?? '',
+    'Shared',
+    2,
+  );
+  ({
+    site,
+    session: { id: session_id },
+  } = suite);
+  [first, second] = suite.clients as [Client, Client];
 }, 120_000);
 
-afterAll(async () => {
-  if (session_id) await call(first, 'stop_session', { session_id });
-  await Promise.all([first?.close(), second?.close()]);
-  await service?.close();
-  await site?.close();
-});
+afterAll(() => suite?.close());
 
 const tabsOf = async (client: Client) =>
   textOf(await call(client, 'browser_tabs', { session_id, action: 'list' }));

@@ -1,19 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestService } from '../../support/harness';
-import { startServiceInProcess } from '../../support/in-process-service';
-import {
-  call,
-  connect,
-  httpTransport,
-  ok,
-  refOf,
-  servePages,
-  snapshotOf,
-  startPageSession,
-  textOf,
-} from '../../support/mcp-client';
+import { call, ok, refOf, snapshotOf, textOf } from '../../support/mcp-client';
+import { openPageToolsSuite, type PageToolsSuite } from '../../support/page-tools-suite';
 
 /*
  * The page tools the sign-up journey of mcp.test.ts does not use, each on a real page served on loopback, in a
@@ -58,28 +47,23 @@ const ORDER_PAGE = `<!doctype html><title>Order</title>
 
 const SECOND_PAGE = '<!doctype html><title>Basket</title><h1>Your basket</h1>';
 
-let service: TestService;
-let site: Awaited<ReturnType<typeof servePages>>;
+let suite: PageToolsSuite;
 let origin: string;
 let client: Client;
 let session_id: string;
 let cdpUrl: string;
 
 beforeAll(async () => {
-  site = await servePages((path) => (path === '/basket' ? SECOND_PAGE : ORDER_PAGE));
-  origin = site.origin;
   // The pages are on loopback, which sessions reach only when the operator allows it.
-  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
-  client = await connect(httpTransport(service.baseUrl, await service.createKey('enterprise')));
-  ({ id: session_id, cdpUrl } = await startPageSession(client, 'Page tools'));
+  suite = await openPageToolsSuite((path) => (path === '/basket' ? SECOND_PAGE : ORDER_PAGE), 'Page tools');
+  ({
+    client,
+    site: { origin },
+    session: { id: session_id, cdpUrl },
+  } = suite);
 });
 
-afterAll(async () => {
-  if (session_id) await call(client, 'stop_session', { session_id });
-  await client?.close();
-  await service?.close();
-  await site?.close();
-});
+afterAll(() => suite?.close());
 
 /** Opens the order page afresh and answers its snapshot (whose refs the next call uses). */
 async function openOrder(): Promise<string> {
