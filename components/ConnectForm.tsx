@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { isWellFormedKey } from '../lib/api/key-shape';
 import type { Account } from '../lib/api/schemas/account';
 import { t } from '../lib/i18n';
@@ -9,7 +9,7 @@ import {
   requestServiceAccess,
   servicePermissionPattern,
 } from '../lib/permissions/service-access';
-import { connection } from '../lib/storage';
+import { connection, DEFAULT_SERVICE_URL } from '../lib/storage';
 import { Field } from './Field';
 import { useDraft, useTask } from './hooks';
 import { Problem } from './Problem';
@@ -23,17 +23,31 @@ interface ConnectFormProps {
   onDone: (connected: string) => void;
   /** The quota is shown elsewhere on the page (the popup's foot): the sentence leaves it out. */
   quotaApart?: boolean;
+  /** The key in use: left empty, the key field keeps it (a new address for the same key). */
+  keptKey?: string | null;
 }
 
+/** How long the set-up waits for a local service before it leaves the address for the person to type. */
+const LOCAL_PROBE_MS = 1_500;
+
 /** Service URL and API key, checked by the worker with one real request before it saves them. */
-export function ConnectForm({ serviceUrl, onConnecting, onDone, quotaApart }: ConnectFormProps) {
-  const { draft, bind, forget } = useDraft('connect', { serviceUrl, apiKey: '' });
+export function ConnectForm({ serviceUrl, onConnecting, onDone, quotaApart, keptKey }: ConnectFormProps) {
+  const { draft, bind, update, forget } = useDraft('connect', { serviceUrl, apiKey: '' });
+  const latest = useRef(draft);
+  latest.current = draft;
+  // The local address is offered only when a service answers there; otherwise the field waits for the person's.
+  useEffect(() => {
+    if (keptKey || serviceUrl !== DEFAULT_SERVICE_URL) return;
+    fetch(`${DEFAULT_SERVICE_URL}/healthz`, { signal: AbortSignal.timeout(LOCAL_PROBE_MS) }).catch(() => {
+      if (latest.current.serviceUrl === DEFAULT_SERVICE_URL) update({ serviceUrl: '' });
+    });
+  }, []);
   const [tried, setTried] = useState(false);
   /** The address and key the shown failure is about: it goes once either is changed. */
   const [asked, setAsked] = useState('');
   const task = useTask();
   const url = draft.serviceUrl.trim().replace(/\/+$/, '');
-  const apiKey = draft.apiKey.trim();
+  const apiKey = draft.apiKey.trim() || keptKey || '';
   const urlError = servicePermissionPattern(url) ? undefined : t('serviceUrlInvalid');
   const keyError = !apiKey ? t('apiKeyMissing') : isWellFormedKey(apiKey) ? undefined : t('apiKeyMalformed');
 
@@ -71,6 +85,7 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone, quotaApart }: Co
       <Field
         label={t('serviceUrl')}
         type="url"
+        placeholder="https://pilot.example.com"
         error={tried ? urlError : undefined}
         {...bind('serviceUrl')}
       />
@@ -78,6 +93,7 @@ export function ConnectForm({ serviceUrl, onConnecting, onDone, quotaApart }: Co
         label={t('apiKey')}
         type="password"
         autocomplete="off"
+        hint={keptKey ? t('apiKeyKeptHint') : undefined}
         error={tried ? keyError : undefined}
         {...bind('apiKey')}
       />

@@ -65,6 +65,7 @@ export function Options() {
         ) : (
           <ConnectForm
             serviceUrl={saved.serviceUrl}
+            keptKey={saved.apiKey}
             onDone={(sentence) => {
               setConnected(sentence);
               setReplacing(false);

@@ -28,11 +28,19 @@ const GOOD = 'pp_live_Good0000000000000000000000000000';
 const BAD = 'pp_live_Bad00000000000000000000000000000';
 
 describe('ConnectForm', () => {
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
   let stubs: ReturnType<typeof installPopupBrowser>;
   let mock: MockConnector;
   const onDone = vi.fn();
   beforeEach(() => {
+    // The local service answers its probe.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}')),
+    );
     stubs = installPopupBrowser();
     mock = mockConnector({
       'connection.save': ({ apiKey }) =>
@@ -51,6 +59,27 @@ describe('ConnectForm', () => {
     expect(await screen.findByText('Paste the API key from the service.')).toBeTruthy();
     expect(screen.getByLabelText('API key').getAttribute('aria-invalid')).toBe('true');
     expect(mock.sent()).toEqual([]);
+  });
+
+  it('leaves the address empty when no local service answers, and keeps the key in use when one is', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" onDone={onDone} />);
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Service URL').value).toBe(''));
+    cleanup();
+    render(<ConnectForm serviceUrl="http://127.0.0.1:8787" keptKey={GOOD} onDone={onDone} />);
+    typeInto(screen.getByLabelText('Service URL'), 'https://pilot.example.com');
+    expect(screen.getByText('Leave it empty to keep the key in use.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await waitFor(() =>
+      expect(mock.sentOf('connection.save')).toEqual([
+        { type: 'connection.save', serviceUrl: 'https://pilot.example.com', apiKey: GOOD },
+      ]),
+    );
   });
 
   it('explains an address that is not http(s)', async () => {

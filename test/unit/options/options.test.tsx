@@ -62,7 +62,7 @@ describe('Options', () => {
 
   it('replaces the key after checking the new one', async () => {
     render(<Options />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Replace key' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Change address or key' }));
     fireEvent.input(screen.getByLabelText('API key'), {
       target: { value: 'pp_live_New00000000000000000000000000000' },
     });
