@@ -36,12 +36,15 @@ export function BulkActions({
   selection,
   count,
   picked,
+  shown = [],
   onDone,
 }: {
   selection: BulkSelection;
   count: number;
   /** The profiles picked one by one and listed (empty for a filter), to name them in the outcome. */
   picked: Profile[];
+  /** The list's rows as shown: the first profiles of a selection by filter, in its order. */
+  shown?: Profile[];
   onDone: (outcome: string) => void;
 }) {
   const seen = useItem(quota);
@@ -49,7 +52,8 @@ export function BulkActions({
   const running = useItem(cachedSessions)?.data.length ?? 0;
   const [asking, setAsking] = useState<{ action: BulkAction; opener: HTMLElement } | null>(null);
   const [busy, setBusy] = useState(false);
-  const selected: Selected = { selection, count, picked, running, limits };
+  const order = selection.ids ? picked : shown;
+  const selected: Selected = { selection, count, picked, order, running, limits };
 
   async function send(body: BulkRequestInput) {
     setBusy(true);

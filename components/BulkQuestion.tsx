@@ -6,6 +6,7 @@ import { cachedProxies, savedScripts } from '../lib/storage';
 import { type BulkAction, bulkRequest, numberFor, pastedLines, type Selected } from './bulk-rules';
 import { questionText } from './bulk-text';
 import { useItem } from './hooks';
+import { LinePreview } from './LinePreview';
 
 /** The question a bulk action asks first: what it will do, its fields, and a button saying the same number. */
 export function BulkQuestion({
@@ -33,7 +34,7 @@ export function BulkQuestion({
     const controls = question.current?.querySelectorAll<HTMLElement>('select, textarea, input, button');
     (action === 'delete' ? controls?.[controls.length - 1] : controls?.[0])?.focus();
   }, [action]);
-  const lines = pastedLines(pasted).length;
+  const lines = pastedLines(pasted);
 
   const confirmButton = (removing = false) => {
     const body = bulkRequest(selected, action, { value, pasted, scripts, removing });
@@ -79,9 +80,10 @@ export function BulkQuestion({
               onInput={(event) => setPasted(event.currentTarget.value)}
             />
           </label>
-          {lines > 0 && lines !== selected.count && (
-            <p class="muted">{t('bulkProxyUneven', lines, selected.count)}</p>
+          {lines.length > 0 && lines.length !== selected.count && (
+            <p class="muted">{t('bulkProxyUneven', lines.length, selected.count)}</p>
           )}
+          <LinePreview names={(selected.order ?? selected.picked).map(({ name }) => name)} lines={lines} />
         </>
       )}
       {action === 'tags' && (

@@ -18,13 +18,24 @@ interface PasteBoxProps<T> {
   kept?: (value: T) => string;
   /** More ways to fill the text (a file input), given the way to set it. */
   more?: (setText: (text: string) => void) => ComponentChildren;
+  /** What the text will do, shown under it as it is typed. */
+  preview?: (text: string) => ComponentChildren;
 }
 
 /**
  * Pasted text sent with one button; the refusal, or the outcome, under it. The text stays in this form only,
  * never in a draft: what is pasted here may hold passwords or session cookies.
  */
-export function PasteBox<T>({ label, action, busyAction, send, outcomeOf, kept, more }: PasteBoxProps<T>) {
+export function PasteBox<T>({
+  label,
+  action,
+  busyAction,
+  send,
+  outcomeOf,
+  kept,
+  more,
+  preview,
+}: PasteBoxProps<T>) {
   const [text, setText] = useState('');
   const [outcome, setOutcome] = useState('');
   const task = useTask();
@@ -47,6 +58,7 @@ export function PasteBox<T>({ label, action, busyAction, send, outcomeOf, kept, 
         onInput={(event) => setText(event.currentTarget.value)}
       />
       {more?.(setText)}
+      {preview?.(text)}
       <button type="button" disabled={task.busy || !text.trim()} onClick={submit}>
         {(task.busy && busyAction) || action}
       </button>

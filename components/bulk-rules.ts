@@ -44,6 +44,8 @@ export interface Selected {
   count: number;
   /** The profiles picked one by one (empty for a filter). */
   picked: Profile[];
+  /** The selection's profiles in the order shown, as far as they are read: what pasted lines go to. */
+  order?: Profile[];
   /** Sessions running in the account now. */
   running: number;
   limits: PlanLimits | null | undefined;
@@ -127,3 +129,10 @@ export function bulkRequest(selected: Selected, action: BulkAction, answer: Answ
  */
 export const startsWithoutAsking = (selected: Selected, unlimited: boolean): boolean =>
   unlimited && !startOutgrowsRoom(selected);
+
+/** Lines a preview shows beside the names they go to. */
+export const PREVIEW_LINES = 5;
+
+/** The first pasted lines beside what each goes to, in the order shown: [name, line] while both last. */
+export const firstPairs = (names: string[], lines: string[]): [string, string][] =>
+  lines.slice(0, Math.min(PREVIEW_LINES, names.length)).map((line, index) => [names[index] as string, line]);

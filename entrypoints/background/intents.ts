@@ -12,14 +12,16 @@ import {
   lastBatch,
   pendingView,
   preferences,
+  proxyCheckJob,
   savedScripts,
 } from '../../lib/storage';
+import { exportCookiesInPages } from './bulk-pages';
 import { forgetKey, knowPlan, requireApi, saveConnection } from './connection';
 import { change } from './in-turn';
 import type { Inbox } from './inbox';
 import { forgetProfile, forgetProxy, LIST_PAGE, putFirst, refreshList, replaced } from './lists';
 import { moreProfiles, refreshProfiles, searchProfiles } from './profile-list';
-import { pasteProxyLines } from './proxy-list';
+import { pasteProxyLines, replaceWithLines } from './proxy-list';
 import type { Runs } from './runs';
 import type { Sessions } from './sessions';
 import type { Watcher } from './watcher';
@@ -80,7 +82,12 @@ export function createIntentHandlers({
     'profile.create': async ({ profile }) =>
       putFirst(cachedProfiles, (await requireApi()).createProfile(profile as ProfileCreate)),
     async 'profiles.bulk'({ request }) {
-      const result = await (await requireApi()).bulkProfiles(request as BulkRequestInput);
+      const api = await requireApi();
+      const body = request as BulkRequestInput;
+      const result =
+        body.action === 'export_cookies'
+          ? await exportCookiesInPages(api, body)
+          : await api.bulkProfiles(body);
       if (result.batch_id) await lastBatch.setValue(result.batch_id);
       // What changed is read again: rows deleted, tags and proxies changed, sessions started.
       await refreshProfiles().catch(() => undefined);
@@ -135,6 +142,12 @@ export function createIntentHandlers({
       return check;
     },
     'proxies.paste': ({ lines, tally }) => pasteProxyLines(lines, tally),
+    async 'proxies.checkAll'() {
+      const job = await (await requireApi()).checkAllProxies();
+      await proxyCheckJob.setValue(job);
+      return job;
+    },
+    'proxies.replace': ({ replacements }) => replaceWithLines(replacements),
     async 'proxy.save'({ proxyId, proxy }) {
       const api = await requireApi();
       const body = proxy as ProxyInput;

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import type { ServiceEvent } from '../../lib/api/schemas/events';
 import { EVENTS_PORT } from '../../lib/messaging/protocol';
-import { cachedSessions, connection, watchedRuns } from '../../lib/storage';
+import { cachedSessions, connection, proxyCheckJob, watchedRuns } from '../../lib/storage';
 import type { Inbox } from './inbox';
 import { followProxy, forgetProfile } from './lists';
 import type { Sessions } from './sessions';
@@ -25,6 +25,7 @@ export function applyEvent(
   if (isOf(event, 'session.')) return sessions.apply(event.data);
   if (isOf(event, 'run.')) return watcher.apply(event.data);
   if (event.type === 'profile.deleted') return forgetProfile(event.data.id);
+  if (event.type === 'proxies.checking') return proxyCheckJob.setValue(event.data);
   if (event.type === 'proxy.deleted') followProxy(event.data.id, null);
   else if (isOf(event, 'proxy.'))
     followProxy(event.data.id, { proxy: event.data, made: event.type === 'proxy.created' });

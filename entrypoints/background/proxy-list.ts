@@ -1,3 +1,5 @@
+import type { ProxyReplaceResult } from '../../lib/api/schemas/proxy-fleet';
+import { t } from '../../lib/i18n';
 import { addToTally, type PastedLine, type PasteTally, pasteSummary } from '../../lib/proxy-paste';
 import { requireApi } from './connection';
 
@@ -13,4 +15,21 @@ export async function pasteProxyLines(
   const answer = await (await requireApi()).pasteProxies(lines.map(({ text }) => text));
   const next = addToTally(tally, lines, answer);
   return { tally: next, summary: pasteSummary(next) };
+}
+
+/**
+ * Replaces proxies on every profile that uses them, each by the proxy of its pasted line (saved now, or the saved
+ * one that says the same). A line that is no proxy stops it before any profile changes, naming the line.
+ */
+export async function replaceWithLines(
+  replacements: { from: string; line: string }[],
+): Promise<ProxyReplaceResult> {
+  const api = await requireApi();
+  const pasted = await api.pasteProxies(replacements.map(({ line }) => line));
+  const refused = pasted.items.findIndex((item) => !item.ok);
+  if (refused >= 0)
+    throw new Error(t('replaceLineRefused', refused + 1, pasted.items[refused]?.problem?.detail ?? ''));
+  return api.replaceProxies({
+    replacements: replacements.map(({ from }, index) => ({ from, to: pasted.items[index]?.id as string })),
+  });
 }

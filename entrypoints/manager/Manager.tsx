@@ -134,6 +134,7 @@ function Table() {
             selection={selection.all ? allMatching(filter) : { ids: picked.map(({ id }) => id) }}
             count={count}
             picked={picked}
+            shown={pages.rows}
             onDone={(said) => {
               setSelection(NOTHING);
               setOutcome(said);

@@ -9,6 +9,7 @@ export const COLUMN_LABELS: Record<ColumnId, MessageName> = {
   proxy: 'columnProxy',
   last_used: 'columnLastUsed',
   notes: 'columnNotes',
+  held_by: 'columnHeldBy',
   identity: 'columnIdentity',
 };
 

@@ -54,6 +54,7 @@ export function TableRow(props: RowProps) {
     if (id === 'tags') return profile.tags.map((tag) => `#${tag}`).join(' ');
     if (id === 'proxy') return proxy;
     if (id === 'notes') return profile.notes;
+    if (id === 'held_by') return profile.held_by?.member.name ?? '';
     if (id === 'identity') return profile.identity ? deviceText(profile.identity) : '';
     return profile.last_used_at ? (
       <time dateTime={profile.last_used_at} title={exactly(profile.last_used_at)}>

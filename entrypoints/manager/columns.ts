@@ -1,6 +1,6 @@
 import type { ProfileSortName } from '../../lib/api/profile-sorts';
 
-export type ColumnId = 'name' | 'status' | 'tags' | 'proxy' | 'last_used' | 'notes' | 'identity';
+export type ColumnId = 'name' | 'status' | 'tags' | 'proxy' | 'last_used' | 'notes' | 'held_by' | 'identity';
 
 export interface Column {
   id: ColumnId;
@@ -17,6 +17,7 @@ export const COLUMNS: readonly Column[] = [
   { id: 'proxy', width: 200 },
   { id: 'last_used', width: 130, sort: 'last_used' },
   { id: 'notes', width: 220 },
+  { id: 'held_by', width: 140 },
   { id: 'identity', width: 260 },
 ];
 

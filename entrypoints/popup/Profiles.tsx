@@ -162,6 +162,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
         ) : null}
         <BulkActions
           {...bulkSelectionOf(picking, { shown: shown ?? [], total, filter: listed })}
+          shown={shown ?? []}
           onDone={(outcome) => {
             setPicking(NOTHING_PICKED);
             setBulkOutcome(outcome);

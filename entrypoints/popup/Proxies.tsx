@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { useList, useSettled, useTask } from '../../components/hooks';
+import { useItem, useList, useSettled, useTask } from '../../components/hooks';
 import { KeptList } from '../../components/KeptList';
 import { useEditing } from '../../components/landing';
 import { PasteBox } from '../../components/PasteBox';
@@ -11,19 +11,16 @@ import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import type { Reply } from '../../lib/messaging/protocol';
 import { PASTE_CHUNK, type PasteTally, pasteParts } from '../../lib/proxy-paste';
-import { cachedProxies } from '../../lib/storage';
+import { cachedProxies, proxyCheckJob } from '../../lib/storage';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProxyForm } from './ProxyForm';
 import { ProxyRow } from './ProxyRow';
-
-/** Checks made at once by Check all: enough to be quick, few enough not to crowd the service or the quota. */
-const CHECKS_AT_ONCE = 4;
-/** What Check all answers when no check failed. */
-const ALL_CHECKED: Reply<unknown> = { ok: true, value: undefined };
+import { ReplaceFailing } from './ReplaceFailing';
 
 /**
  * The saved proxies: list, search (name, user@host:port) and the failing ones only, run on the service; create,
- * edit, delete, and Check all, which says how far it is.
+ * edit, delete; Check all, which the service runs over every saved proxy and says how far it is; and the failing
+ * ones replaced on their profiles.
  */
 export function Proxies() {
   const { list, savedAt, task, refresh } = useList(cachedProxies, () =>
@@ -37,7 +34,8 @@ export function Proxies() {
   const [found, setFound] = useState<ProxyConfig[] | null>(null);
   const search = useTask();
   const checkAll = useTask();
-  const [checked, setChecked] = useState(0);
+  const job = useItem(proxyCheckJob);
+  const checking = checkAll.busy || job?.state === 'running';
   const rows = useRef<HTMLUListElement>(null);
   const roving = useRovingRows(rows);
   const narrowed = Boolean(asked.trim()) || failing;
@@ -47,27 +45,10 @@ export function Proxies() {
           .run(() => connector.send({ type: 'proxies.search', q: asked, failing }))
           .then((reply) => reply.ok && setFound(reply.value))
       : setFound(null);
-  useEffect(() => void find(), [asked, failing]);
+  // Found again as each check lands, when the list shown is narrowed (by failing, say).
+  useEffect(() => void find(), [asked, failing, job?.checked]);
   if (editing) return <ProxyForm proxy={editing === true ? undefined : editing} onDone={close} />;
   const shown = (narrowed && found) || list;
-
-  /** Checks each shown proxy, a few at a time; each result lands in the lists. The first failure answers. */
-  async function checkEvery(proxies: ProxyConfig[]): Promise<Reply<unknown>> {
-    const waiting = [...proxies];
-    let done = 0;
-    let failed: Reply<unknown> | undefined;
-    const checker = async () => {
-      for (let next = waiting.shift(); next; next = waiting.shift()) {
-        const reply = await connector.send({ type: 'proxy.check', proxyId: next.id });
-        if (!reply.ok) failed ??= reply;
-        setChecked(++done);
-      }
-    };
-    setChecked(0);
-    await Promise.all(Array.from({ length: CHECKS_AT_ONCE }, checker));
-    if (narrowed) await find();
-    return failed ?? ALL_CHECKED;
-  }
 
   return (
     <KeptList savedAt={savedAt}>
@@ -89,19 +70,20 @@ export function Proxies() {
         {shown?.length ? (
           <button
             type="button"
-            aria-disabled={checkAll.busy}
-            onClick={() => checkAll.busy || checkAll.run(() => checkEvery(shown))}
+            aria-disabled={checking}
+            onClick={() => checking || checkAll.run(() => connector.send({ type: 'proxies.checkAll' }))}
           >
-            {checkAll.busy ? t('checking') : t('checkAllProxies')}
+            {checking ? t('checking') : t('checkAllProxies')}
           </button>
         ) : null}
-        {(checkAll.busy || checked > 0) && shown?.length ? (
+        {job && (
           <span class="muted" role="status">
-            {t('nChecked', checked, shown.length)}
+            {t('nCheckedFailing', job.checked, job.total, job.failing)}
           </span>
-        ) : null}
+        )}
       </div>
       <PasteProxies />
+      {failing && found?.length ? <ReplaceFailing failing={found} onDone={find} /> : null}
       <Problem error={task.error} retry={refresh} />
       <Problem error={search.error} retry={find} />
       <Problem error={checkAll.error} />

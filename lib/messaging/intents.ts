@@ -91,6 +91,12 @@ export const Intents = {
   'proxy.delete': intent({ proxyId: Id }),
   /** Whether the proxy works, through the service's check. */
   'proxy.check': intent({ proxyId: Id }),
+  /** Check all: every saved proxy, checked by the service as one job (its progress lands in proxyCheckJob). */
+  'proxies.checkAll': intent({}),
+  /** Each failing proxy replaced, on every profile that uses it, by the proxy of a pasted line. */
+  'proxies.replace': intent({
+    replacements: z.array(z.object({ from: Id, line: z.string() })).check(z.maxLength(1000)),
+  }),
   /** Proxies saved from a part of a pasted list, numbered lines; answers the paste's tally so far with this part. */
   'proxies.paste': intent({
     lines: z.array(PastedLine),

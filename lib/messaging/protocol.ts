@@ -8,6 +8,7 @@ import type { FieldError } from '../api/schemas/problem';
 import type { ProfileImportResult } from '../api/schemas/profile-import';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
+import type { ProxyCheckJob, ProxyReplaceResult } from '../api/schemas/proxy-fleet';
 import type { Session } from '../api/schemas/sessions';
 import type { PasteTally } from '../proxy-paste';
 import type { WatchedRun } from '../storage';
@@ -50,6 +51,8 @@ export interface IntentReplies {
   'cookies.import': CookiesImported;
   'proxy.delete': undefined;
   'proxy.check': ProxyCheck;
+  'proxies.checkAll': ProxyCheckJob;
+  'proxies.replace': ProxyReplaceResult;
   'proxies.paste': { tally: PasteTally; summary: string };
   'proxy.save': ProxyConfig;
   'session.start': Session;

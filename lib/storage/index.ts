@@ -8,6 +8,7 @@ import type { AutomationRun } from '../api/schemas/automation';
 import type { HelpRequest } from '../api/schemas/help-requests';
 import type { Profile } from '../api/schemas/profiles';
 import type { ProxyConfig } from '../api/schemas/proxies';
+import type { ProxyCheckJob } from '../api/schemas/proxy-fleet';
 import type { Session } from '../api/schemas/sessions';
 
 /**
@@ -130,6 +131,8 @@ export const lastProfile = item<LastProfile | null>('local:lastProfile', null);
 export const lastRun = item<LastRun | null>('local:lastRun', null);
 /** The id of the last batch run on many profiles, shown in Automation until another replaces it. */
 export const lastBatch = item<string | null>('local:lastBatch', null);
+/** The last Check all of the account's proxies, as its events tell how far it is. */
+export const proxyCheckJob = item<ProxyCheckJob | null>('local:proxyCheckJob', null);
 /** The route (`#/runs/<id>`) a notification asked the popup to show; the popup clears it once shown. */
 export const pendingView = item<string | null>('session:pendingView', null);
 /** Scripts the person saved by name in the popup, to run again. */

@@ -24,6 +24,8 @@ export interface ProfileRow extends HeldByColumns {
   proxy_host: string | null;
   proxy_port: number | null;
   proxy_username: string | null;
+  /** Its saved proxy's last check: null when it has none or none was made. */
+  proxy_works?: boolean | null;
   tags: string[];
   notes: string;
   fingerprint: Fingerprint;
@@ -67,6 +69,7 @@ const PROFILE_COLUMNS = `
   coalesce(x.scheme, p.proxy_scheme) as proxy_scheme, coalesce(x.host, p.proxy_host) as proxy_host,
   coalesce(x.port, p.proxy_port) as proxy_port,
   case when x.id is null then p.proxy_username else x.username end as proxy_username,
+  (x.last_check ->> 'ok')::boolean as proxy_works,
   s.id as live_session_id, ${HELD_BY_COLUMNS}`;
 
 export const SELECT_PROFILES = `select ${PROFILE_COLUMNS} ${PROFILES_FROM}`;
@@ -95,6 +98,7 @@ export function toProfile(row: ProfileRow): Profile {
     name: row.name,
     proxy: proxy ? formatProxyUrl(proxy) : null,
     proxy_id: row.proxy_id,
+    ...(typeof row.proxy_works === 'boolean' ? { proxy_works: row.proxy_works } : {}),
     tags: row.tags,
     notes: row.notes,
     fingerprint: row.fingerprint,

@@ -18,6 +18,8 @@ export const Profile = z.object({
   name: z.string(),
   proxy: z.nullable(z.string()),
   proxy_id: z.nullable(z.string()),
+  /** Whether its saved proxy worked at its last check; absent when it has none or it was never checked. */
+  proxy_works: z.optional(z.boolean()),
   tags: z.array(z.string()),
   notes: z.string(),
   fingerprint: z.object({

@@ -151,7 +151,15 @@ describe('Check all: POST /v1/proxies/checks', () => {
       const first = await own.listProxies({ status: 'failing', limit: 100 });
       const rest = await own.listProxies({ status: 'failing', limit: 100, cursor: first.next_cursor ?? '' });
       expect(first.data.length + rest.data.length).toBe(119);
-      expect((await own.listProxies({ limit: 100 })).data.every(({ last_check }) => last_check)).toBe(true);
+      const page = (await own.listProxies({ limit: 100 })).data;
+      expect(page.every(({ last_check }) => last_check)).toBe(true);
+      // A profile row shows whether its proxy works, whether or not the proxy is among those a client loaded.
+      const dead = page.find(({ last_check }) => last_check?.ok === false);
+      const onDead = await own.createProfile({ name: 'On dead', proxy_id: dead?.id as string });
+      expect((await own.getProfile(onDead.id)).proxy_works).toBe(false);
+      expect((await own.listProfiles({ q: 'On dead' })).data[0]?.proxy_works).toBe(false);
+      const unchecked = await own.createProfile({ name: 'Own proxy', proxy: 'http://own.example:1' });
+      expect((await own.getProfile(unchecked.id)).proxy_works).toBeUndefined();
       // A stranger cannot read the job.
       expect((await apiError((await client()).getProxyCheckJob(job.id))).status).toBe(404);
     } finally {

@@ -9,7 +9,9 @@ import { installPopupBrowser, list, ok, profile } from '../popup/harness';
 
 const profiles = [
   profile('prf_1', 'Shop', { tags: ['shop'], notes: 'old note' }),
-  profile('prf_2', 'Mail'),
+  profile('prf_2', 'Mail', {
+    held_by: { member: { id: 'mem_1', name: 'Ann' }, since: '2025-01-06T08:00:00.000Z', session_id: 'ses_1' },
+  }),
   profile('prf_3', 'Bank'),
 ];
 const answers = {
@@ -37,6 +39,9 @@ describe('the manager', () => {
     render(<Manager />);
     await screen.findByText('Bank');
     expect(screen.getByRole('status').textContent).toBe('3 profiles');
+    // Who holds a profile: the workspace member its session runs for.
+    expect(within(rowOf('Mail')).getByText('Ann')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: /Held by/ })).toBeTruthy();
     expect(mock.sentOf('profiles.search')[0]).toEqual({
       type: 'profiles.search',
       q: '',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bulkRequest,
+  firstPairs,
   numberFor,
   offeredActions,
   type Selected,
@@ -158,5 +159,15 @@ describe('The profile form', () => {
       { id: 'prx_1', name: 'Berlin' },
     ]);
     expect(proxyChoices([proxy('prx_900', 'Far')], saved)).toEqual([{ id: 'prx_900', name: 'Far' }]);
+  });
+});
+
+describe('the preview of pasted lines', () => {
+  it('sets the first lines beside the names they go to, in the order shown, five at most', () => {
+    const names = ['Seller 1', 'Seller 2', 'Seller 3', 'Seller 4', 'Seller 5', 'Seller 6'];
+    const lines = names.map((_, n) => `10.0.0.${n}:8080`);
+    expect(firstPairs(names, lines)).toEqual(names.slice(0, 5).map((name, n) => [name, lines[n]]));
+    expect(firstPairs(['Only'], lines)).toEqual([['Only', '10.0.0.0:8080']]);
+    expect(firstPairs(names, [])).toEqual([]);
   });
 });

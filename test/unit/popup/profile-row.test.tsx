@@ -127,6 +127,13 @@ describe('A profile row', () => {
       profile('prf_2', 'Dead shop', { proxy_id: 'prx_x', proxy: 'http://y@dead.example:1' }),
       profile('prf_3', 'New shop', { proxy_id: 'prx_new', proxy: 'http://z@new.example:1' }),
       profile('prf_4', 'Plain'),
+      // Saved proxies beyond the kept list: the profile itself says how their last check went.
+      profile('prf_5', 'Far shop', {
+        proxy_id: 'prx_far',
+        proxy: 'http://f@far.example:1',
+        proxy_works: false,
+      }),
+      profile('prf_6', 'Far fine', { proxy_id: 'prx_ok', proxy: 'http://g@ok.example:1', proxy_works: true }),
     );
     await cachedProxies.setValue({
       data: [
@@ -145,6 +152,8 @@ describe('A profile row', () => {
     expect(line('Dead shop')).toBe('Never used · Dead ✗ fails');
     expect(line('New shop')).toBe('Never used · Unchecked');
     expect(line('Plain')).toBe('Never used · No proxy');
+    expect(line('Far shop')).toBe('Never used · far.example:1 ✗ fails');
+    expect(line('Far fine')).toBe('Never used · ok.example:1 ✓');
     expect(row('Plain').textContent).not.toMatch(/Linux|location/);
   });
 

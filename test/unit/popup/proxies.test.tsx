@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest';
 import { Proxies } from '../../../entrypoints/popup/Proxies';
 import type { ProxyCheck, ProxyConfig } from '../../../lib/api/schemas/proxies';
-import { cachedProxies, drafts } from '../../../lib/storage';
+import { cachedProxies, drafts, proxyCheckJob } from '../../../lib/storage';
 import { type IntentOf, mockConnector } from './connector-mock';
 import { AT, fail, installPopupBrowser, later, ok, proxy, refreshed, typeInto } from './harness';
 
@@ -134,38 +134,59 @@ describe('Proxies', () => {
     expect((await screen.findByText(/^Works/)).textContent).toBe('Works: exit IP 203.0.113.9 in JP, 40 ms.');
   });
 
-  it('checks every proxy with Check all, four at a time, saying how far it is', async () => {
+  it('asks the service to check every saved proxy with Check all, and says how far the job is', async () => {
     installPopupBrowser();
-    const many = Array.from({ length: 6 }, (_, n) => proxy(`prx_${n}`, `P${n}`));
-    const answers = new Map<string, ReturnType<typeof later<ProxyCheck>>>();
-    const kept = checkedAs(({ proxyId }) =>
-      proxyId === 'prx_0' || proxyId === 'prx_5'
-        ? { ok: true, ip: '203.0.113.9', took_ms: 5 }
-        : { ok: false, took_ms: 1, reason: 'x' },
-    );
+    const job = { id: 'pck_1', total: 502, checked: 0, failing: 0, created_at: AT, finished_at: null };
     const mock = mockConnector({
-      'proxies.refresh': listed(...many),
-      'proxy.check': (intent) => {
-        const answer = later<ProxyCheck>();
-        answers.set(intent.proxyId, answer);
-        return answer.reply.then(() => kept(intent));
+      'proxies.refresh': listed(proxy('prx_1', 'P1')),
+      'proxies.checkAll': async () => {
+        await proxyCheckJob.setValue({ ...job, state: 'running' });
+        return ok({ ...job, state: 'running' as const });
       },
     });
     render(<Proxies />);
     fireEvent.click(await screen.findByRole('button', { name: 'Check all' }));
-    await waitFor(() => expect(mock.sentOf('proxy.check')).toHaveLength(4));
-    expect(screen.getByText('Checked 0 of 6')).toBeTruthy();
-    answers.get('prx_0')?.give(ok({ ok: true, ip: '203.0.113.9', took_ms: 5 }));
-    expect(await screen.findByText('Checked 1 of 6')).toBeTruthy();
-    expect(mock.sentOf('proxy.check')).toHaveLength(5);
-    for (const [id, answer] of answers)
-      if (id !== 'prx_0') answer.give(ok({ ok: false, took_ms: 1, reason: 'x' }));
-    await waitFor(() => expect(mock.sentOf('proxy.check')).toHaveLength(6));
-    answers.get('prx_5')?.give(ok({ ok: true, ip: '203.0.113.9', took_ms: 5 }));
-    expect(await screen.findByText('Checked 6 of 6')).toBeTruthy();
-    await waitFor(() => expect(screen.getAllByText(/^Works/)).toHaveLength(2));
-    expect(screen.getAllByText(/^Does not work/)).toHaveLength(4);
-    expect(mock.sentOf('proxy.check').map(({ proxyId }) => proxyId)).toEqual(many.map(({ id }) => id));
+    expect(await screen.findByText('Checked 0 of 502, 0 failing')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Checking…' })).toBeTruthy();
+    // The job's events land in storage as the worker hears them.
+    await proxyCheckJob.setValue({ ...job, state: 'running', checked: 230, failing: 12 });
+    expect(await screen.findByText('Checked 230 of 502, 12 failing')).toBeTruthy();
+    await proxyCheckJob.setValue({ ...job, state: 'done', checked: 502, failing: 20 });
+    expect(await screen.findByRole('button', { name: 'Check all' })).toBeTruthy();
+    expect(mock.sentOf('proxies.checkAll')).toHaveLength(1);
+  });
+
+  it('replaces the failing proxies shown by pasted lines, previewing which line takes whose place', async () => {
+    installPopupBrowser();
+    const broken = (id: string, name: string) =>
+      proxy(id, name, { last_check: { ok: false, reason: 'refused', took_ms: 3, checked_at: AT } });
+    const failing = [broken('prx_7', 'Dead one'), broken('prx_8', 'Dead two')];
+    const mock = mockConnector({
+      'proxies.refresh': listed(...failing),
+      'proxies.search': () => ok(failing),
+      'proxies.replace': ({ replacements }) =>
+        ok({
+          profiles: 5,
+          replaced: replacements.map(({ from }) => ({ from, to: 'prx_new', profiles: 1 })),
+        }),
+    });
+    render(<Proxies />);
+    fireEvent.click(await screen.findByLabelText('Failing only'));
+    fireEvent.click(await screen.findByText('Replace failing', { selector: 'summary' }));
+    typeInto(
+      screen.getByLabelText('New proxies, one a line, for the failing ones in the order shown'),
+      'fresh.example:8080\nfresh.example:8081\nspare.example:1',
+    );
+    const preview = await screen.findByText('The first lines go to:');
+    expect(preview.parentElement?.textContent).toContain(
+      'Dead one ← fresh.example:8080Dead two ← fresh.example:8081',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Replace failing' }));
+    expect(await screen.findByText('Replaced 2 proxies on 5 profiles.')).toBeTruthy();
+    expect(mock.sentOf('proxies.replace')[0]?.replacements).toEqual([
+      { from: 'prx_7', line: 'fresh.example:8080' },
+      { from: 'prx_8', line: 'fresh.example:8081' },
+    ]);
   });
 
   it('lists name, scheme://host:port, whether a password is set and how many profiles use it', async () => {
