@@ -39,6 +39,8 @@ export function Automation({ focus }: { focus?: string | undefined }) {
   const seen = useItem(quota);
   const [outcome, setOutcome] = useState('');
   const [nameMissing, setNameMissing] = useState(false);
+  /** The name of the script just saved, said until the script or its name changes. */
+  const [savedAs, setSavedAs] = useState('');
   const recentRuns = useRef<HTMLHeadingElement>(null);
   const checked = draft.text.trim() ? checkScript(draft.text) : { script: null, problems: [] };
   const problems = checked.notJson
@@ -58,9 +60,11 @@ export function Automation({ focus }: { focus?: string | undefined }) {
     if (script) update({ text: pretty(script), name: kind === 'example' ? t(key as MessageName) : key });
   }
 
-  function save() {
+  async function save() {
     setNameMissing(!name);
-    if (name && checked.script) connector.send({ type: 'savedScript.set', name, script: checked.script });
+    if (!name || !checked.script) return;
+    const reply = await connector.send({ type: 'savedScript.set', name, script: checked.script });
+    if (reply.ok) setSavedAs(`${name}\n${draft.text}`);
   }
 
   /** A run on the profile picked, or one batch on the several picked: the failures named in the outcome. */
@@ -145,6 +149,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
             </button>
           )}
         </div>
+        {savedAs === `${name}\n${draft.text}` && <p role="status">{t('scriptSaved', name)}</p>}
         <Problem error={task.error} />
         {several && <p class="muted">{bulkCostText(seen, profileIds.length)}</p>}
         {checked.script && profileIds.length === 0 && <p class="muted">{t('pickProfileFirst')}</p>}

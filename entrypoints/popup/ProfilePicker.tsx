@@ -34,6 +34,12 @@ interface ProfilePickerProps {
  * business), a box to tick per profile, every match reachable a page at a time, and nothing picked by itself.
  * An empty search is answered from the Profiles view's list when that list is the unfiltered one.
  */
+/** Every profile shown ticked (added after those picked already), or unticked. */
+export function pickAllShown(value: Picked[], shown: Profile[], on: boolean): Picked[] {
+  const others = value.filter(({ id }) => !shown.some((profile) => profile.id === id));
+  return on ? [...others, ...shown.map(({ id, name }) => ({ id, name }))] : others;
+}
+
 export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
   const cached = useItem(cachedProfiles);
   const [typed, setTyped] = useState('');
@@ -75,6 +81,16 @@ export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
       <Problem error={task.error} />
       {shown && shown.data.length === 0 && !task.busy && (
         <p class="muted">{asked ? t('noSearchMatches', asked) : t('noProfilesToRun')}</p>
+      )}
+      {shown && shown.data.length > 0 && (
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={shown.data.every(({ id }) => pickedIds.has(id))}
+            onInput={(event) => onPick(pickAllShown(value, shown.data, event.currentTarget.checked))}
+          />
+          {t('pickAllShown', shown.data.length)}
+        </label>
       )}
       {shown && shown.data.length > 0 && (
         <ul class="pick-list" aria-busy={task.busy}>

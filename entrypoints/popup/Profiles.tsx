@@ -169,7 +169,9 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
           }}
         />
       </div>
-      {bulkOutcome && <Outcome text={bulkOutcome} />}
+      {bulkOutcome && (
+        <Outcome text={bulkOutcome} link={{ text: t('followInAutomation'), href: '#/automation' }} />
+      )}
       <Problem error={task.error} retry={() => refresh(filter ?? undefined)} />
       <ListState
         list={shown}

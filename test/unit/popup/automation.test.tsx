@@ -79,6 +79,9 @@ describe('Automation', () => {
     typeInto(screen.getByLabelText('Script name'), 'Open example');
     fireEvent.click(screen.getByRole('button', { name: 'Save script' }));
     await waitFor(async () => expect(await savedScripts.getValue()).toEqual({ 'Open example': script }));
+    expect(
+      await screen.findByText('Saved as “Open example”: load it again from Load a script.'),
+    ).toBeTruthy();
     expect(mock.sentOf('savedScript.set')).toEqual([
       { type: 'savedScript.set', name: 'Open example', script },
     ]);
@@ -86,7 +89,7 @@ describe('Automation', () => {
     await screen.findByRole('option', { name: 'Open example' });
     typeInto(screen.getByLabelText('Load a script'), 'saved:Open example');
     expect(JSON.parse(scriptField().value)).toEqual(script);
-    fireEvent.click(await screen.findByRole('button', { name: 'Forget the saved script Open example' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete the saved script Open example' }));
     await waitFor(async () => expect(await savedScripts.getValue()).toEqual({}));
   });
 
@@ -128,6 +131,10 @@ describe('Automation', () => {
         }),
     });
     render(<Automation />);
+    // Tick all shown, then untick them all, then pick one by one.
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Tick all 2 shown' }));
+    expect(screen.getByRole('button', { name: 'Run on 2 profiles' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Tick all 2 shown' }));
     await pick('Shop');
     await pick('Mail');
     typeInto(scriptField(), JSON.stringify(script));

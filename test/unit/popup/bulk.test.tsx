@@ -4,7 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Profiles } from '../../../entrypoints/popup/Profiles';
 import type { BulkResult } from '../../../lib/api/schemas/bulk';
 import type { Profile } from '../../../lib/api/schemas/profiles';
-import { cachedProfiles, cachedSessions, type PlanLimits, plan, quota } from '../../../lib/storage';
+import {
+  cachedProfiles,
+  cachedSessions,
+  type PlanLimits,
+  plan,
+  quota,
+  savedScripts,
+} from '../../../lib/storage';
 import { type IntentOf, mockConnector } from './connector-mock';
 import { installPopupBrowser, ok, profile, typeInto } from './harness';
 
@@ -167,5 +174,20 @@ describe('Bulk actions', () => {
           .map((button) => button.textContent),
       ).toEqual(['Start 2', 'Run script…']),
     );
+  });
+
+  it('queues a saved script on the selection as one batch, with a link to follow it in Automation', async () => {
+    await open(named(2), ENTERPRISE, {
+      'profiles.bulk': (intent) => ok({ ...answered(intent), batch_id: 'bat_1' }),
+    });
+    await savedScripts.setValue({ Read: { steps: [{ action: 'goto', url: 'https://example.com' }] } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Run script…' }));
+    await screen.findByRole('option', { name: 'Read' });
+    typeInto(screen.getByLabelText('Saved script'), 'Read');
+    fireEvent.click(screen.getByRole('button', { name: 'Run on 2' }));
+    const link = await screen.findByRole('link', { name: 'follow it in Automation' });
+    expect(link.getAttribute('href')).toBe('#/automation');
+    expect(link.parentElement?.textContent).toBe('Queued 2 of 2 as one batch: follow it in Automation.');
   });
 });
