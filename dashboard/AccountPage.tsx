@@ -5,9 +5,17 @@ import { call } from './api';
 import { Problem } from './Problem';
 import { useForm } from './use-form';
 
-/** Change the password; delete the account (asks first, with the password). */
-export function AccountPage({ onDeleted }: { onDeleted: () => void }) {
-  const passwords = useForm({ current_password: '', new_password: '' }, ChangePasswordInput);
+/**
+ * Change the password, or for an account made on the command line (signed in by a link) set the email and
+ * password it will sign in with; delete the account (asks first, with the password).
+ */
+export function AccountPage(props: {
+  hasPassword: boolean;
+  onPasswordSet: () => void;
+  onDeleted: () => void;
+}) {
+  const { hasPassword, onDeleted } = props;
+  const passwords = useForm({ current_password: '', email: '', new_password: '' }, ChangePasswordInput);
   const deletion = useForm({ password: '' }, DeleteAccountInput);
   const [changed, setChanged] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -16,12 +24,14 @@ export function AccountPage({ onDeleted }: { onDeleted: () => void }) {
     event.preventDefault();
     setChanged(false);
     const done = await passwords.submit(
-      (values) => values,
+      ({ current_password, email, new_password }) =>
+        hasPassword ? { current_password, new_password } : { email, new_password },
       (body) => call('PUT', '/password', body),
     );
     if (done) {
       passwords.reset();
       setChanged(true);
+      if (!hasPassword) props.onPasswordSet();
     }
   }
 
@@ -38,13 +48,20 @@ export function AccountPage({ onDeleted }: { onDeleted: () => void }) {
     <section class="stack">
       <h1>Account</h1>
       <form class="stack panel" onSubmit={changePassword} noValidate>
-        <h2>Change password</h2>
-        <Field
-          label="Current password"
-          type="password"
-          autocomplete="current-password"
-          {...passwords.bind('current_password')}
-        />
+        <h2>{hasPassword ? 'Change password' : 'Set a password'}</h2>
+        {hasPassword ? (
+          <Field
+            label="Current password"
+            type="password"
+            autocomplete="current-password"
+            {...passwords.bind('current_password')}
+          />
+        ) : (
+          <>
+            <p>This account was made on the command line: choose the email and password to sign in with.</p>
+            <Field label="Email" type="email" autocomplete="email" {...passwords.bind('email')} />
+          </>
+        )}
         <Field
           label="New password"
           type="password"
@@ -59,7 +76,7 @@ export function AccountPage({ onDeleted }: { onDeleted: () => void }) {
           </p>
         )}
         <button type="submit" disabled={passwords.busy}>
-          Change password
+          {hasPassword ? 'Change password' : 'Set password'}
         </button>
       </form>
       <section class="stack panel">

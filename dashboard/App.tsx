@@ -1,13 +1,25 @@
 import { useEffect, useState } from 'preact/hooks';
+import { mayCall } from '../lib/api/permissions';
+import type { Role } from '../lib/api/roles';
 import type { DashboardStatus } from '../lib/dashboard/schemas';
 import { AccountPage } from './AccountPage';
+import { AuditPage } from './AuditPage';
 import { call } from './api';
+import { JoinPage } from './JoinPage';
 import { KeysPage } from './KeysPage';
+import { MembersPage } from './MembersPage';
 import { SessionsPage } from './SessionsPage';
 import { SignIn } from './SignIn';
 import { UsagePage } from './UsagePage';
 
-const PAGES = { keys: 'Keys', sessions: 'Sessions', usage: 'Usage', account: 'Account' } as const;
+const PAGES = {
+  keys: 'Keys',
+  sessions: 'Sessions',
+  members: 'Members',
+  audit: 'Audit',
+  usage: 'Usage',
+  account: 'Account',
+} as const;
 type PageName = keyof typeof PAGES;
 
 /**
@@ -20,6 +32,8 @@ export function App() {
   const [farewell, setFarewell] = useState<string>();
   /** Why a one-time sign-in link did not sign in. */
   const [linkRefused, setLinkRefused] = useState<string>();
+  /** An invitation's token (#/join/<token>), taken out of the address at once. */
+  const [invitation, setInvitation] = useState(() => /^#\/join\/(.+)$/.exec(location.hash)?.[1]);
   const page = useHashPage();
 
   const refresh = () =>
@@ -31,10 +45,11 @@ export function App() {
       (error: Error) => setProblem(error.message),
     );
   useEffect(() => {
+    if (invitation) openPage('keys');
     // A one-time sign-in link (#/sign-in/<token>): spent at once, and taken out of the address and the history.
     const token = /^#\/sign-in\/(.+)$/.exec(location.hash)?.[1];
     if (!token) return void refresh();
-    history.replaceState(null, '', '#/sessions');
+    openPage('sessions');
     call('POST', '/sign-in/link', { token }).then(refresh, (error: Error) => {
       setLinkRefused(error.message);
       void refresh();
@@ -51,6 +66,19 @@ export function App() {
         ) : (
           <p>Loading…</p>
         )}
+      </main>
+    );
+  if (invitation)
+    return (
+      <main class="dashboard narrow">
+        <h1>Profile Pilot</h1>
+        <JoinPage
+          token={invitation}
+          onDone={() => {
+            setInvitation(undefined);
+            void refresh();
+          }}
+        />
       </main>
     );
   if (!status.account)
@@ -77,14 +105,14 @@ export function App() {
       <header class="dashboard-header">
         <strong>Profile Pilot</strong>
         <nav>
-          {(Object.keys(PAGES) as PageName[]).map((name) => (
+          {(Object.keys(PAGES) as PageName[]).filter(mayOpen(status.account.role)).map((name) => (
             <a key={name} href={`#/${name}`} aria-current={page === name ? 'page' : undefined}>
               {PAGES[name]}
             </a>
           ))}
         </nav>
         <span class="muted grow">
-          {status.account.email} · {status.account.plan} plan
+          {status.account.email} · {status.account.role} · {status.account.plan} plan
         </span>
         <button type="button" onClick={signOut}>
           Sign out
@@ -96,11 +124,15 @@ export function App() {
             {problem}
           </p>
         )}
-        {page === 'keys' && <KeysPage />}
+        {page === 'keys' && <KeysPage role={status.account.role} />}
         {page === 'sessions' && <SessionsPage />}
+        {page === 'members' && <MembersPage role={status.account.role} />}
+        {page === 'audit' && mayOpen(status.account.role)(page) && <AuditPage />}
         {page === 'usage' && <UsagePage />}
         {page === 'account' && (
           <AccountPage
+            hasPassword={status.account.has_password}
+            onPasswordSet={refresh}
             onDeleted={() => {
               setFarewell('Your account and everything in it were deleted.');
               void refresh();
@@ -110,6 +142,15 @@ export function App() {
       </main>
     </>
   );
+}
+
+/** The pages a role is offered: the audit log is for owners and admins. */
+const mayOpen = (role: Role) => (name: PageName) => name !== 'audit' || mayCall(role, 'listAudit');
+
+/** Shows a page and puts it in the address without a new history entry (a hashchange the app follows). */
+function openPage(name: PageName): void {
+  history.replaceState(null, '', `#/${name}`);
+  dispatchEvent(new HashChangeEvent('hashchange'));
 }
 
 function useHashPage(): PageName {

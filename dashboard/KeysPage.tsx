@@ -1,6 +1,8 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Field } from '../components/Field';
+import { mayCall } from '../lib/api/permissions';
+import type { Role } from '../lib/api/roles';
 import {
   type CreatedDashboardKey,
   CreateKeyInput,
@@ -8,21 +10,27 @@ import {
   MAX_KEY_LIFETIME_DAYS,
 } from '../lib/dashboard/schemas';
 import { call } from './api';
-import { NewKey } from './NewKey';
 import { Problem } from './Problem';
+import { Secret } from './Secret';
+import { grantable, SCOPE_HINT, scopeLabel, scopeOf } from './scope';
 import { useForm } from './use-form';
 import { When } from './When';
 
 /** The keys table's columns, which the revoke question's row spans. */
-const COLUMNS = 7;
+const COLUMNS = 9;
 
-/** The account's keys, a form to create one (shown once), and Revoke, which asks first. */
-export function KeysPage() {
+/**
+ * The workspace's keys (a member who is not an owner or admin: their own), each with the role and scope it acts
+ * with; a form to create one, the member's own or an agent's with a role and a scope (shown once); and Revoke,
+ * which asks first and warns when the extension uses the key.
+ */
+export function KeysPage({ role }: { role: Role }) {
   const [keys, setKeys] = useState<DashboardKey[]>();
   const [problem, setProblem] = useState<string>();
   const [created, setCreated] = useState<CreatedDashboardKey>();
   const [confirming, setConfirming] = useState<string>();
-  const form = useForm({ name: '', expires_in_days: '' }, CreateKeyInput);
+  const form = useForm({ name: '', role: '', scope: '', expires_in_days: '' }, CreateKeyInput);
+  const makesAgents = mayCall(role, 'createKey');
 
   const load = () =>
     call<{ data: DashboardKey[] }>('GET', '/keys').then(
@@ -34,8 +42,9 @@ export function KeysPage() {
   async function create(event: Event) {
     event.preventDefault();
     const done = await form.submit(
-      ({ name, expires_in_days: days }) => ({
+      ({ name, role: agentRole, scope, expires_in_days: days }) => ({
         name,
+        ...(agentRole ? { role: agentRole, scope: scopeOf(scope) } : {}),
         expires_in_days: days.trim() === '' ? null : Number(days),
       }),
       async (body) => setCreated(await call<CreatedDashboardKey>('POST', '/keys', body)),
@@ -60,11 +69,34 @@ export function KeysPage() {
         Programs and the Profile Pilot extension use a key to act for your account: send it as{' '}
         <code>Authorization: Bearer &lt;key&gt;</code>.
       </p>
-      {created && <NewKey created={created} onDone={() => setCreated(undefined)} />}
+      {created && (
+        <Secret
+          title={`Your new key “${created.name}”`}
+          secret={created.key}
+          note="Copy it now: it will not be shown again. Only its prefix stays in the list."
+          onDone={() => setCreated(undefined)}
+        />
+      )}
       <form class="stack panel" onSubmit={create} noValidate>
         <h2>Create key</h2>
-        <div class="bar">
+        <div class="bar fields">
           <Field label="Name" hint="Say where it will be used." {...form.bind('name')} />
+          {makesAgents && (
+            <Field
+              label="Acts as"
+              as="select"
+              hint="You, or an agent of its own with a role."
+              {...form.bind('role')}
+            >
+              <option value="">You ({role})</option>
+              {grantable(role).map((each) => (
+                <option key={each} value={each}>
+                  An agent: {each}
+                </option>
+              ))}
+            </Field>
+          )}
+          {form.values.role && <Field label="Scope" hint={SCOPE_HINT} {...form.bind('scope')} />}
           <Field
             label="Expires after (days)"
             type="number"
@@ -86,6 +118,8 @@ export function KeysPage() {
           <thead>
             <tr>
               <th>Name</th>
+              <th>Role</th>
+              <th>Scope</th>
               <th>Prefix</th>
               <th>Created</th>
               <th>Last used</th>
@@ -101,6 +135,11 @@ export function KeysPage() {
               <Fragment key={key.id}>
                 <tr>
                   <td data-label="Name">{key.name}</td>
+                  <td data-label="Role">
+                    {key.role}
+                    {key.mine && <span class="muted"> (you)</span>}
+                  </td>
+                  <td data-label="Scope">{scopeLabel(key.scope)}</td>
                   <td data-label="Prefix">
                     <code>{key.prefix}…</code>
                   </td>
@@ -138,7 +177,18 @@ export function KeysPage() {
                   <tr>
                     <td colSpan={COLUMNS}>
                       <fieldset class="confirm">
-                        <legend>Revoke “{key.name}”? Programs using it are refused at once.</legend>
+                        <legend>
+                          Revoke “{key.name}”? Programs using it are refused at once.
+                          {key.extension_used_at && (
+                            <>
+                              {' '}
+                              <strong>
+                                The Profile Pilot extension used this key <When iso={key.extension_used_at} />
+                                : it is disconnected until it is given another key.
+                              </strong>
+                            </>
+                          )}
+                        </legend>
                         <div class="bar">
                           <button type="button" class="danger" onClick={() => revoke(key)}>
                             Revoke key

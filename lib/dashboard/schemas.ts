@@ -1,5 +1,7 @@
+import { ROLES } from '../api/roles';
 import { Plan } from '../api/schemas/account';
 import { Timestamp } from '../api/schemas/common';
+import { ApiKey, Role } from '../api/schemas/workspace';
 import { z } from '../api/zod';
 
 /**
@@ -35,10 +37,15 @@ export const SignInInput = z.strictObject({
   password: z.string().check(z.minLength(1, 'Enter your password.'), z.maxLength(MAX_PASSWORD_LENGTH)),
 });
 
+/**
+ * The current password is asked for when there is one. An account made on the command line has none: it sets its
+ * first with the email it will sign in with.
+ */
 export const ChangePasswordInput = z.strictObject({
-  current_password: z
-    .string()
-    .check(z.minLength(1, 'Enter your current password.'), z.maxLength(MAX_PASSWORD_LENGTH)),
+  current_password: z.optional(
+    z.string().check(z.minLength(1, 'Enter your current password.'), z.maxLength(MAX_PASSWORD_LENGTH)),
+  ),
+  email: z.optional(Email),
   new_password: Password,
 });
 
@@ -51,6 +58,34 @@ export const DeleteAccountInput = z.strictObject({
 export const KEY_NAME_MAX = 100;
 export const MAX_KEY_LIFETIME_DAYS = 365;
 
+export const MAX_SCOPE_TAGS = 20;
+
+/** What a member or key sees: every profile (null), or the profiles with at least one of 1 to 20 tags. */
+export const ScopeChoice = z.nullable(
+  z.strictObject({
+    tags: z
+      .array(
+        z
+          .string()
+          .check(
+            z.trim(),
+            z.minLength(1, 'A tag cannot be empty.'),
+            z.maxLength(40, 'A tag has at most 40 characters.'),
+          ),
+      )
+      .check(
+        z.minLength(1, 'Name at least one tag, or leave the field empty for every profile.'),
+        z.maxLength(MAX_SCOPE_TAGS, `A scope names at most ${MAX_SCOPE_TAGS} tags.`),
+      ),
+  }),
+);
+
+export const RoleChoice = z.enum(ROLES, 'Choose one of the roles: owner, admin, editor, runner or viewer.');
+
+/**
+ * A key: without a role the signed-in person's own (it acts as them); with one, an agent's, a member named as the
+ * key with that role and scope (owners and admins).
+ */
 export const CreateKeyInput = z.strictObject({
   name: z
     .string()
@@ -59,6 +94,8 @@ export const CreateKeyInput = z.strictObject({
       z.minLength(1, 'Give the key a name, such as the machine or app that will use it.'),
       z.maxLength(KEY_NAME_MAX, `A key's name has at most ${KEY_NAME_MAX} characters.`),
     ),
+  role: z.optional(RoleChoice),
+  scope: z.optional(ScopeChoice),
   /** Days until the key stops working; absent or null: it does not expire. */
   expires_in_days: z.optional(
     z.nullable(
@@ -76,7 +113,13 @@ export const CreateKeyInput = z.strictObject({
  * The account signed in: what sign-up and sign-in answer. `email` is the name it signs in with: its email, or for an
  * account made on the command line (no email, signed in by a one-time link) its name.
  */
-export const SignedInAccount = z.object({ email: z.string(), plan: Plan });
+export const SignedInAccount = z.object({
+  email: z.string(),
+  plan: Plan,
+  role: Role,
+  /** False for an account made on the command line until its owner sets a password. */
+  has_password: z.boolean(),
+});
 
 /** Body of POST /dashboard/api/sign-in/link: the token of a one-time sign-in link (`keys sign-in-link`). */
 export const SignInLinkInput = z.strictObject({
@@ -89,14 +132,12 @@ export const DashboardStatus = z.object({
   account: z.nullable(SignedInAccount),
 });
 
-export const DashboardKey = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  created_at: Timestamp,
-  last_used_at: z.nullable(Timestamp),
-  expires_at: z.nullable(Timestamp),
-  revoked_at: z.nullable(Timestamp),
+/** A key of the workspace as the Keys page lists it: with its member's role and scope, and whose it is. */
+export const DashboardKey = z.extend(ApiKey, {
+  /** The signed-in person's own key (it acts as them). */
+  mine: z.boolean(),
+  /** When the Profile Pilot extension last used it (null: never seen from the extension). */
+  extension_used_at: z.nullable(Timestamp),
 });
 
 export const DashboardKeyList = z.object({ data: z.array(DashboardKey) });

@@ -5,7 +5,12 @@ import type { Clock } from '../core/clock';
 import { Conflict, Forbidden, NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import type { Actor } from '../store/accounts';
-import { createInvitation, spendInvitation } from '../store/invitations';
+import {
+  createInvitation,
+  type InvitationVerdict,
+  peekInvitation,
+  spendInvitation,
+} from '../store/invitations';
 import {
   changeMember,
   createAgentKey,
@@ -102,6 +107,18 @@ const SPENT = {
   expired: 'This invitation link has expired (links last 7 days): ask for a new one.',
 };
 
+/** The offer of a link that can still be used, or a 409 that says why it cannot. */
+function usable(verdict: InvitationVerdict) {
+  if (typeof verdict === 'string') throw new Conflict('conflict', SPENT[verdict]);
+  return verdict;
+}
+
+/** What an invitation's link offers (its email, workspace and role), or why it cannot be used; it stays unspent. */
+export async function readInvitation({ db, clock }: Deps, token: string) {
+  const { email, workspace, role } = usable(await peekInvitation(db, clock, token));
+  return { email, workspace, role };
+}
+
 /** Makes the person an invitation's link names a member, with the password they chose. Answers their member id. */
 export async function acceptInvitation(
   { db, clock }: Deps,
@@ -109,8 +126,7 @@ export async function acceptInvitation(
   passwordHash: string,
 ): Promise<string> {
   return db.transaction(async (tx) => {
-    const offer = await spendInvitation(tx, clock, token);
-    if (typeof offer === 'string') throw new Conflict('conflict', SPENT[offer]);
+    const offer = usable(await spendInvitation(tx, clock, token));
     if (await isMemberEmail(tx, offer.email))
       throw new Conflict('conflict', `${offer.email} is already a member: sign in instead.`);
     return insertMember(tx, clock, { ...offer, name: offer.email, email: offer.email, passwordHash });

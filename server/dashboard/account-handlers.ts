@@ -1,13 +1,39 @@
 import { deleteAccount } from '../accounts/delete-account';
 import { hashPassword } from '../accounts/passwords';
 import { HOURLY_LIMITS } from '../accounts/plans';
-import { setPasswordHash } from '../store/dashboard-accounts';
+import type { AppDeps } from '../http/deps';
+import { ProblemError } from '../http/problem';
+import { type DashboardAccount, setFirstSignIn, setPasswordHash } from '../store/dashboard-accounts';
 import { MINUTES_PER_HOUR, requestsPerMinute } from '../store/request-counts';
 import { endSignInsOfMember } from '../store/sign-ins';
 import { checkPassword } from './password-check';
 import type { DashboardHandlers } from './route';
 import { clearSignInCookie } from './sign-in-cookie';
 import { signIn } from './signed-in';
+
+/** An account made on the command line, signed in by a link, sets the email and password it will sign in with. */
+async function setFirstPassword(
+  { db }: Pick<AppDeps, 'db'>,
+  account: DashboardAccount,
+  email: string | undefined,
+  hash: string,
+): Promise<void> {
+  if (email === undefined) {
+    const message = 'Enter the email you will sign in with.';
+    throw new ProblemError({
+      status: 422,
+      code: 'validation_failed',
+      detail: message,
+      errors: [{ path: 'email', message }],
+    });
+  }
+  if (!(await setFirstSignIn(db, account.member.id, email, hash)))
+    throw new ProblemError({
+      status: 409,
+      code: 'conflict',
+      detail: `${email} already signs in to the dashboard: choose another email.`,
+    });
+}
 
 /** What the signed-in account uses, its password and its deletion. */
 export const accountHandlers: DashboardHandlers<'getUsage' | 'changePassword' | 'deleteAccount'> = {
@@ -26,8 +52,11 @@ export const accountHandlers: DashboardHandlers<'getUsage' | 'changePassword' | 
   },
 
   async changePassword(c, { account, body }, deps) {
-    await checkPassword(c, deps, account, body.current_password, 'current_password');
-    await setPasswordHash(deps.db, account.member.id, await hashPassword(body.new_password));
+    const hash = await hashPassword(body.new_password);
+    if (account.has_password) {
+      await checkPassword(c, deps, account, body.current_password ?? '', 'current_password');
+      await setPasswordHash(deps.db, account.member.id, hash);
+    } else await setFirstPassword(deps, account, body.email, hash);
     // Every other browser signed in with the old password is signed out; this one gets a new sign-in.
     await endSignInsOfMember(deps.db, account.member.id);
     await signIn(c, deps, account);

@@ -4,14 +4,16 @@ import type { AppEnv } from '../http/env';
 import { ServedNames } from '../http/served-names';
 import { accountHandlers } from './account-handlers';
 import { noApiKeys, noStore, sameOriginOnly } from './guards';
+import { joinHandlers } from './join-handlers';
 import { keyHandlers } from './key-handlers';
+import { memberHandlers } from './member-handlers';
 import { registerDashboardEndpoints } from './route';
 import { sessionHandlers } from './session-handlers';
 import { signInHandlers } from './sign-in-handlers';
 
 /**
  * The dashboard's own JSON endpoints under /dashboard/api, declared in endpoints.ts: sign-up, sign-in and out,
- * the account's keys, its running sessions, its usage, its password and its deletion. Not part of the /v1 API:
+ * joining by an invitation's link, the workspace's keys, members and audit log, its running sessions, its usage, its password and its deletion. Not part of the /v1 API:
  * they take the sign-in cookie, never a key, from the dashboard's own pages only, and no cache keeps an answer.
  */
 export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
@@ -19,7 +21,9 @@ export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
   api.use('*', noApiKeys(), sameOriginOnly(new ServedNames(deps.config), deps.config.port), noStore());
   registerDashboardEndpoints(api, deps, {
     ...signInHandlers,
+    ...joinHandlers,
     ...keyHandlers,
+    ...memberHandlers,
     ...accountHandlers,
     ...sessionHandlers,
   });

@@ -1,4 +1,5 @@
 import { Session } from '../../lib/api/schemas/sessions';
+import { Member } from '../../lib/api/schemas/workspace';
 import { z } from '../../lib/api/zod';
 import {
   ChangePasswordInput,
@@ -14,23 +15,36 @@ import {
   SignUpInput,
   Usage,
 } from '../../lib/dashboard/schemas';
+import {
+  AuditList,
+  AuditQuery,
+  Invitation,
+  InvitationLinkInput,
+  InvitationOffer,
+  InviteInput,
+  JoinInput,
+  MemberChangeInput,
+  MemberList,
+} from '../../lib/dashboard/workspace-schemas';
 
 type Schema = z.core.$ZodType;
 
 export interface DashboardEndpoint {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Under /dashboard/api, with `:param` segments. */
   path: string;
   status: 200 | 201 | 204;
   /** The JSON body it takes, checked (lib/dashboard/schemas.ts) before the handler runs. */
   input?: Schema;
+  /** The query it takes, checked likewise. */
+  query?: Schema;
   /** What it answers; absent for 204. */
   answer?: Schema;
   /** Only for the person signed in with the dashboard's cookie (401 otherwise). */
   signedIn: boolean;
 }
 
-function endpoint<const E extends DashboardEndpoint>(e: E): E {
+export function endpoint<const E extends DashboardEndpoint>(e: E): E {
   return e;
 }
 
@@ -76,6 +90,22 @@ export const dashboardEndpoints = {
     signedIn: false,
   }),
   signOut: endpoint({ method: 'POST', path: '/sign-out', status: 204, signedIn: false }),
+  readInvitation: endpoint({
+    method: 'POST',
+    path: '/invitation',
+    status: 200,
+    input: InvitationLinkInput,
+    answer: InvitationOffer,
+    signedIn: false,
+  }),
+  join: endpoint({
+    method: 'POST',
+    path: '/join',
+    status: 201,
+    input: JoinInput,
+    answer: SignedInAccount,
+    signedIn: false,
+  }),
 
   listKeys: endpoint({ method: 'GET', path: '/keys', status: 200, answer: DashboardKeyList, signedIn: true }),
   createKey: endpoint({
@@ -91,6 +121,33 @@ export const dashboardEndpoints = {
     path: '/keys/:id',
     status: 200,
     answer: DashboardKey,
+    signedIn: true,
+  }),
+
+  listMembers: endpoint({ method: 'GET', path: '/members', status: 200, answer: MemberList, signedIn: true }),
+  inviteMember: endpoint({
+    method: 'POST',
+    path: '/members/invitations',
+    status: 201,
+    input: InviteInput,
+    answer: Invitation,
+    signedIn: true,
+  }),
+  changeMember: endpoint({
+    method: 'PATCH',
+    path: '/members/:id',
+    status: 200,
+    input: MemberChangeInput,
+    answer: Member,
+    signedIn: true,
+  }),
+  removeMember: endpoint({ method: 'DELETE', path: '/members/:id', status: 204, signedIn: true }),
+  listAudit: endpoint({
+    method: 'GET',
+    path: '/audit',
+    status: 200,
+    query: AuditQuery,
+    answer: AuditList,
     signedIn: true,
   }),
 

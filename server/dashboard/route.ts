@@ -3,7 +3,7 @@ import type { z } from '../../lib/api/zod';
 import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
 import type { ParamsOf } from '../http/route';
-import { readJsonBody } from '../http/validate';
+import { readJsonBody, readQuery } from '../http/validate';
 import type { DashboardAccount } from '../store/dashboard-accounts';
 import { type DashboardEndpoint, type DashboardEndpointName, dashboardEndpoints } from './endpoints';
 import { signedIn } from './signed-in';
@@ -11,10 +11,11 @@ import { signedIn } from './signed-in';
 type Table = typeof dashboardEndpoints;
 type Schema = z.core.$ZodType;
 
-/** What a dashboard handler is given: its path parameters, its checked body, and the account signed in. */
+/** What a dashboard handler is given: its path parameters, its checked body and query, and the account signed in. */
 export interface DashboardInput<N extends DashboardEndpointName> {
   params: ParamsOf<Table[N]['path']>;
   body: Table[N] extends { input: infer S extends Schema } ? z.output<S> : undefined;
+  query: Table[N] extends { query: infer S extends Schema } ? z.output<S> : undefined;
   account: Table[N] extends { signedIn: true } ? DashboardAccount : undefined;
 }
 
@@ -30,7 +31,7 @@ export type DashboardHandlers<K extends DashboardEndpointName> = { [N in K]: Das
 
 /**
  * Registers every endpoint of the dashboard's table with its handler: method, path and status from the table,
- * the signed-in guard where the table says so, the body checked with the table's schema before the handler runs.
+ * the signed-in guard where the table says so, the body and query checked with the table's schemas before the handler runs.
  */
 export function registerDashboardEndpoints(
   api: Hono<AppEnv>,
@@ -42,8 +43,9 @@ export function registerDashboardEndpoints(
     const handler = handlers[name] as DashboardHandler<DashboardEndpointName>;
     const answer = async (c: Context<AppEnv>) => {
       const body = endpoint.input ? await readJsonBody(c, endpoint.input) : undefined;
+      const query = endpoint.query ? readQuery(c, endpoint.query) : undefined;
       const account = endpoint.signedIn ? c.get('dashboardAccount') : undefined;
-      const answered = await handler(c, { params: c.req.param(), body, account } as never, deps);
+      const answered = await handler(c, { params: c.req.param(), body, query, account } as never, deps);
       return endpoint.status === 204 ? c.body(null, 204) : c.json(answered, endpoint.status);
     };
     if (endpoint.signedIn) api.on(endpoint.method, endpoint.path, signedIn(deps), answer);

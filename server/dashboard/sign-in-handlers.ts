@@ -6,7 +6,7 @@ import { endSignIn } from '../store/sign-ins';
 import { limitAttempts } from './password-check';
 import type { DashboardHandlers } from './route';
 import { clearSignInCookie, readSignInCookie } from './sign-in-cookie';
-import { signedInAccount, signIn } from './signed-in';
+import { signedInAccount, signedInAs, signIn } from './signed-in';
 
 const SIGN_IN_LINK = 'a one-time sign-in link';
 
@@ -18,7 +18,7 @@ export const signInHandlers: DashboardHandlers<
     const account = await signedInAccount(c, deps);
     return {
       signup: deps.config.signup,
-      account: account ? { email: account.email, plan: account.plan } : null,
+      account: account ? signedInAs(account) : null,
     };
   },
 
@@ -41,7 +41,7 @@ export const signInHandlers: DashboardHandlers<
       });
     }
     await signIn(c, deps, account);
-    return { email: account.email, plan: account.plan };
+    return signedInAs(account);
   },
 
   async signIn(c, { body: { email, password } }, deps) {
@@ -59,7 +59,7 @@ export const signInHandlers: DashboardHandlers<
     }
     await attempt.succeeded();
     await signIn(c, deps, account);
-    return { email: account.email, plan: account.plan };
+    return signedInAs(account);
   },
 
   async signInByLink(c, { body: { token } }, deps) {
@@ -77,7 +77,7 @@ export const signInHandlers: DashboardHandlers<
     }
     await attempt.succeeded();
     await signIn(c, deps, account);
-    return { email: account.email, plan: account.plan };
+    return signedInAs(account);
   },
 
   async signOut(c, _input, { db }) {

@@ -18,6 +18,11 @@ export async function signedInAccount(
   return memberId ? findDashboardAccount(db, memberId) : null;
 }
 
+/** The account signed in, as the pages are told it. */
+export function signedInAs({ email, plan, role, has_password }: DashboardAccount) {
+  return { email, plan, role, has_password };
+}
+
 /** The guard of the endpoints declared `signedIn`: puts the account on the context, or answers 401. */
 export function signedIn(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { EndpointName } from '../../lib/api/endpoints';
-import { recordAuditAfter } from '../audit/record-audit';
-import { AUDITED } from './audited-endpoints';
+import { type AuditEntry, recordAuditAfter } from '../audit/record-audit';
+import { AUDITED, type AuditedRequest } from './audited-endpoints';
 import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
 import type { Answer } from './idempotency';
@@ -14,14 +14,28 @@ export async function auditCall(
   reply: Response | Answer,
   deps: Pick<AppDeps, 'events' | 'clock'>,
 ): Promise<void> {
-  const act = AUDITED[name];
-  if (!act || reply.status >= 300) return;
-  const request = { ...input, answer: await answerOf(c, reply) };
+  if (!AUDITED[name] || reply.status >= 300) return;
   const account = c.get('account');
+  await recordAct(deps, account.id, account, name, { ...input, answer: await answerOf(c, reply) });
+}
+
+/**
+ * Records an act done as an endpoint of the API does it (the dashboard's pages do some), by `actor`, as the
+ * table of audited endpoints says.
+ */
+export async function recordAct(
+  deps: Pick<AppDeps, 'events' | 'clock'>,
+  accountId: string,
+  actor: AuditEntry['actor'],
+  name: EndpointName,
+  request: AuditedRequest,
+): Promise<void> {
+  const act = AUDITED[name];
+  if (!act) return;
   await recordAuditAfter(deps.events, deps.clock, {
-    accountId: account.id,
+    accountId,
     action: act.action,
-    actor: account,
+    actor,
     profileId: act.profileId(request),
     detail: act.detail?.(request) ?? {},
   });

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { KeyCache } from '../accounts/key-cache';
-import type { KeyUses } from '../accounts/key-uses';
+import { fromExtension, type KeyUses } from '../accounts/key-uses';
 import { hashApiKey } from '../core/api-keys';
 import type { Clock } from '../core/clock';
 import { formatWait } from '../core/wait';
@@ -30,7 +30,7 @@ export function authenticate(
     const outcome = await identify(db, keyCache, c.req.header('authorization'), clock.now());
     if ('account' in outcome) {
       c.set('account', outcome.account);
-      keyUses.seen(outcome.account.key_id, clock.now());
+      keyUses.seen(outcome.account.key_id, clock.now(), fromExtension(c.req.header('origin')));
       return next();
     }
     const verdict = failures.hit(limitedClient(c), AUTH_FAILURES_PER_MINUTE, clock.now().getTime());

@@ -1,28 +1,6 @@
-import type { DashboardKey } from '../../lib/dashboard/schemas';
 import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 import { insertKey } from './accounts';
-
-interface KeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-}
-
-const KEY_COLUMNS = 'id, name, prefix, created_at, last_used_at, expires_at, revoked_at';
-
-/** An account's own keys, newest first, as the dashboard lists them (never the key or its hash). */
-export async function listKeysOfAccount(db: Queryable, accountId: string): Promise<DashboardKey[]> {
-  const rows = await db.query<KeyRow>(
-    `select ${KEY_COLUMNS} from api_keys where account_id = $1 order by created_at desc, id`,
-    [accountId],
-  );
-  return rows.map(toDashboardKey);
-}
 
 /**
  * Inserts a key of a member made at `now`, expiring `expiresInDays` later when given: its id, prefix and expiry,
@@ -45,40 +23,23 @@ export async function createKeyOfMember(
   clock: Clock,
   { accountId, memberId }: { accountId: string; memberId: string },
   options: { name: string; expiresInDays: number | null },
-): Promise<DashboardKey & { key: string }> {
+): Promise<{ id: string; key: string }> {
   const now = clock.now();
-  const { id, key, prefix, expiresAt } = await insertExpiringKey(db, now, {
+  const { id, key } = await insertExpiringKey(db, now, {
     accountId,
     memberId,
     ...options,
   });
-  return {
-    ...toDashboardKey({
-      id,
-      name: options.name,
-      prefix,
-      created_at: now,
-      last_used_at: null,
-      expires_at: expiresAt,
-      revoked_at: null,
-    }),
-    key,
-  };
+  return { id, key };
 }
 
-/** Revokes one of the account's keys (safe to repeat); null when the account has no key with this id. */
-export async function revokeKeyOfAccount(
-  db: Queryable,
-  clock: Clock,
-  accountId: string,
-  keyId: string,
-): Promise<DashboardKey | null> {
-  const [row] = await db.query<KeyRow>(
-    `update api_keys set revoked_at = coalesce(revoked_at, $3)
-      where account_id = $1 and id = $2 returning ${KEY_COLUMNS}`,
-    [accountId, keyId, clock.now()],
+/** When the extension last used each of the account's keys it used (by key id). */
+export async function extensionUsesOfAccount(db: Queryable, accountId: string): Promise<Map<string, Date>> {
+  const rows = await db.query<{ id: string; extension_used_at: Date }>(
+    'select id, extension_used_at from api_keys where account_id = $1 and extension_used_at is not null',
+    [accountId],
   );
-  return row ? toDashboardKey(row) : null;
+  return new Map(rows.map((row) => [row.id, row.extension_used_at]));
 }
 
 /** Revokes every key of the account at once. */
@@ -89,19 +50,19 @@ export async function revokeKeysOfAccount(db: Queryable, clock: Clock, accountId
   ]);
 }
 
-/** Records that a key was used at `at` (an earlier time never overwrites a later one). */
-export async function recordKeyUsed(db: Queryable, keyId: string, at: Date): Promise<void> {
-  await db.query('update api_keys set last_used_at = greatest(last_used_at, $2) where id = $1', [keyId, at]);
-}
-
-function toDashboardKey(row: KeyRow): DashboardKey {
-  return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    created_at: row.created_at.toISOString(),
-    last_used_at: row.last_used_at?.toISOString() ?? null,
-    expires_at: row.expires_at?.toISOString() ?? null,
-    revoked_at: row.revoked_at?.toISOString() ?? null,
-  };
+/**
+ * Records that a key was used at `at`, by the extension or not (an earlier time never overwrites a later one).
+ */
+export async function recordKeyUsed(
+  db: Queryable,
+  keyId: string,
+  at: Date,
+  byExtension: boolean,
+): Promise<void> {
+  await db.query(
+    `update api_keys set last_used_at = greatest(last_used_at, $2),
+        extension_used_at = case when $3 then greatest(extension_used_at, $2) else extension_used_at end
+      where id = $1`,
+    [keyId, at, byExtension],
+  );
 }

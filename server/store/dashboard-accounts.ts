@@ -12,10 +12,12 @@ export interface DashboardAccount extends Actor {
   id: string;
   email: string;
   plan: Plan;
+  has_password: boolean;
 }
 
 const DASHBOARD_ACCOUNT = `select a.id, coalesce(m.email, a.name) as email, a.plan,
-    json_build_object('id', m.id, 'name', m.name) as member, m.role, m.scope
+    json_build_object('id', m.id, 'name', m.name) as member, m.role, m.scope,
+    m.password_hash is not null as has_password
   from members m join accounts a on a.id = m.account_id`;
 
 /**
@@ -93,6 +95,26 @@ export async function findOwnerOfAccount(db: Queryable, accountId: string): Prom
 
 export async function setPasswordHash(db: Queryable, memberId: string, passwordHash: string): Promise<void> {
   await db.query('update members set password_hash = $2 where id = $1', [memberId, passwordHash]);
+}
+
+/**
+ * Gives a member without a password the email and password it will sign in with; false when another member
+ * (of any workspace) signs in with that email.
+ */
+export async function setFirstSignIn(
+  db: Queryable,
+  memberId: string,
+  email: string,
+  passwordHash: string,
+): Promise<boolean> {
+  const rows = await db.query(
+    `update members set email = $2, password_hash = $3
+      where id = $1 and not exists (
+        select 1 from members other where lower(other.email) = lower($2) and other.removed_at is null and other.id <> $1)
+      returning id`,
+    [memberId, email, passwordHash],
+  );
+  return rows.length > 0;
 }
 
 /** Deletes the account's row and, by cascade, its members, keys, profiles, proxies, sessions, runs and artifacts. */

@@ -39,6 +39,34 @@ export async function createInvitation(
   return { token, expiresAt };
 }
 
+/** What a link offers and in which workspace (its name), or why it cannot be used. */
+export type InvitationVerdict = (InvitationOffer & { workspace: string }) | 'unknown' | 'used' | 'expired';
+
+async function lookUp(db: Queryable, clock: Clock, token: string, lock: boolean): Promise<InvitationVerdict> {
+  const [row] = await db.query<{
+    account_id: string;
+    workspace: string;
+    email: string;
+    role: Role;
+    scope: Scope | null;
+    expires_at: Date;
+    used_at: Date | null;
+  }>(
+    `select i.account_id, a.name as workspace, i.email, i.role, i.scope, i.expires_at, i.used_at
+       from invitations i join accounts a on a.id = i.account_id
+      where i.token_hash = $1 ${lock ? 'for update of i' : ''}`,
+    [hashToken(token)],
+  );
+  if (!row) return 'unknown';
+  if (row.used_at) return 'used';
+  if (row.expires_at <= clock.now()) return 'expired';
+  const { account_id: accountId, workspace, email, role, scope } = row;
+  return { accountId, workspace, email, role, scope };
+}
+
+/** What an invitation's link offers, without spending it: for the page where the person chooses a password. */
+export const peekInvitation = (db: Queryable, clock: Clock, token: string) => lookUp(db, clock, token, false);
+
 /**
  * Spends an invitation's link: what it offers, or why it cannot be used. The link is marked used in the same
  * transaction as the member it makes, so that it makes one member, once.
@@ -47,24 +75,12 @@ export async function spendInvitation(
   db: Queryable,
   clock: Clock,
   token: string,
-): Promise<InvitationOffer | 'unknown' | 'used' | 'expired'> {
-  const [row] = await db.query<{
-    account_id: string;
-    email: string;
-    role: Role;
-    scope: Scope | null;
-    expires_at: Date;
-    used_at: Date | null;
-  }>(
-    'select account_id, email, role, scope, expires_at, used_at from invitations where token_hash = $1 for update',
-    [hashToken(token)],
-  );
-  if (!row) return 'unknown';
-  if (row.used_at) return 'used';
-  if (row.expires_at <= clock.now()) return 'expired';
-  await db.query('update invitations set used_at = $2 where token_hash = $1', [
-    hashToken(token),
-    clock.now(),
-  ]);
-  return { accountId: row.account_id, email: row.email, role: row.role, scope: row.scope };
+): Promise<InvitationVerdict> {
+  const verdict = await lookUp(db, clock, token, true);
+  if (typeof verdict !== 'string')
+    await db.query('update invitations set used_at = $2 where token_hash = $1', [
+      hashToken(token),
+      clock.now(),
+    ]);
+  return verdict;
 }

@@ -50,6 +50,37 @@ describe('a one-time sign-in link', () => {
     expect(keys.body.data.map(({ prefix }) => prefix)).toEqual([key.slice(0, 12)]);
   });
 
+  it('lets the command-line account set a first password with an email, then sign in with them', async () => {
+    const key = await service.createKey('enterprise', 'local (first password)');
+    const browser = dashboardClient(service.baseUrl);
+    await browser.json('POST', '/sign-in/link', { token: (await linkFor(key)).token });
+    expect((await browser.json('GET', '/status')).body).toMatchObject({
+      account: { role: 'owner', has_password: false },
+    });
+    const password = 'a first password';
+    const noEmail = await browser.json('PUT', '/password', { new_password: password });
+    expect(noEmail).toMatchObject({
+      status: 422,
+      body: { errors: [{ path: 'email', message: 'Enter the email you will sign in with.' }] },
+    });
+    const taken = dashboardClient(service.baseUrl);
+    await taken.json('POST', '/sign-up', { email: 'taken@local.example', password });
+    const clash = await browser.json('PUT', '/password', {
+      email: 'Taken@local.example',
+      new_password: password,
+    });
+    expect(clash.status).toBe(409);
+    const set = await browser.json('PUT', '/password', { email: 'me@local.example', new_password: password });
+    expect(set.status).toBe(204);
+    expect((await browser.json('GET', '/status')).body).toMatchObject({ account: { has_password: true } });
+    const elsewhere = dashboardClient(service.baseUrl);
+    const signIn = await elsewhere.json('POST', '/sign-in', { email: 'me@local.example', password });
+    expect(signIn).toMatchObject({ status: 200, body: { plan: 'enterprise', role: 'owner' } });
+    // From now on a change asks for the current password.
+    const change = await elsewhere.json('PUT', '/password', { new_password: 'another password' });
+    expect(change.status).toBe(422);
+  });
+
   it('works once: a second use, from any browser, is refused with what to do', async () => {
     const key = await service.createKey('free', 'once');
     const { token } = await linkFor(key);

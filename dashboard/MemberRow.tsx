@@ -1,0 +1,122 @@
+import { useState } from 'preact/hooks';
+import { Field } from '../components/Field';
+import type { Role } from '../lib/api/roles';
+import type { Member } from '../lib/api/schemas/workspace';
+import { MemberChangeInput } from '../lib/dashboard/workspace-schemas';
+import { call } from './api';
+import { Problem } from './Problem';
+import { grantable, SCOPE_HINT, scopeLabel, scopeOf, scopeText } from './scope';
+import { useForm } from './use-form';
+import { When } from './When';
+
+/** The members table's columns, which a question's or a change's row spans. */
+const COLUMNS = 5;
+
+/**
+ * One member: name, role, scope and since when; for an owner or admin, Change (role and scope, in a row of its
+ * own) and Remove, which asks first and says what happens.
+ */
+export function MemberRow(props: { member: Member; role: Role; manages: boolean; onChanged: () => void }) {
+  const { member, role, manages } = props;
+  const [open, setOpen] = useState<'change' | 'remove'>();
+  const [problem, setProblem] = useState<string>();
+  const form = useForm({ role: member.role as string, scope: scopeText(member.scope) }, MemberChangeInput);
+  const toggle = (next: 'change' | 'remove') => setOpen(open === next ? undefined : next);
+
+  async function change(event: Event) {
+    event.preventDefault();
+    const done = await form.submit(
+      ({ role: newRole, scope }) => ({ role: newRole, scope: scopeOf(scope) }),
+      (body) => call('PATCH', `/members/${encodeURIComponent(member.id)}`, body),
+    );
+    if (done) {
+      setOpen(undefined);
+      props.onChanged();
+    }
+  }
+
+  const remove = () =>
+    call('DELETE', `/members/${encodeURIComponent(member.id)}`).then(props.onChanged, (error: Error) =>
+      setProblem(error.message),
+    );
+
+  return (
+    <>
+      <tr>
+        <td data-label="Name">
+          {member.email ?? member.name}
+          {member.email === null && <span class="muted"> (agent)</span>}
+        </td>
+        <td data-label="Role">{member.role}</td>
+        <td data-label="Scope">{scopeLabel(member.scope)}</td>
+        <td data-label="Since">
+          <When iso={member.created_at} />
+        </td>
+        <td>
+          {manages && (
+            <div class="bar">
+              <button type="button" aria-expanded={open === 'change'} onClick={() => toggle('change')}>
+                Change
+              </button>
+              <button
+                type="button"
+                class="danger"
+                aria-expanded={open === 'remove'}
+                onClick={() => toggle('remove')}
+              >
+                Remove
+              </button>
+            </div>
+          )}
+        </td>
+      </tr>
+      {open === 'change' && (
+        <tr>
+          <td colSpan={COLUMNS}>
+            <form class="stack confirm" onSubmit={change} noValidate>
+              <div class="bar fields">
+                <Field label="New role" as="select" {...form.bind('role')}>
+                  {grantable(role).map((each) => (
+                    <option key={each}>{each}</option>
+                  ))}
+                </Field>
+                <Field label="New scope" hint={SCOPE_HINT} {...form.bind('scope')} />
+              </div>
+              <Problem text={form.problem} />
+              <div class="bar">
+                <button type="submit" disabled={form.busy}>
+                  Save
+                </button>
+                <button type="button" onClick={() => setOpen(undefined)}>
+                  Cancel
+                </button>
+              </div>
+            </form>
+          </td>
+        </tr>
+      )}
+      {open === 'remove' && (
+        <tr>
+          <td colSpan={COLUMNS}>
+            <fieldset class="confirm">
+              <legend>
+                Remove “{member.email ?? member.name}”? Their keys stop working at once and they are signed
+                out of the dashboard. Sessions they started keep running, and keep their profiles, until
+                stopped.
+              </legend>
+              <Problem text={problem} />
+              <div class="bar">
+                <button type="button" class="danger" onClick={remove}>
+                  Remove member
+                </button>
+                <button type="button" onClick={() => setOpen(undefined)}>
+                  Cancel
+                </button>
+              </div>
+            </fieldset>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

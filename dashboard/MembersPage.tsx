@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Field } from '../components/Field';
+import { mayCall } from '../lib/api/permissions';
+import type { Role } from '../lib/api/roles';
+import type { Member } from '../lib/api/schemas/workspace';
+import { type Invitation, InviteInput } from '../lib/dashboard/workspace-schemas';
+import { call } from './api';
+import { MemberRow } from './MemberRow';
+import { Problem } from './Problem';
+import { Secret } from './Secret';
+import { grantable, SCOPE_HINT, scopeOf } from './scope';
+import { useForm } from './use-form';
+
+/**
+ * The workspace's people and agents, with their role and scope. Owners and admins invite people (the one-time
+ * link is shown once), change a member's role or scope, and remove a member after a question saying what happens.
+ */
+export function MembersPage({ role }: { role: Role }) {
+  const [members, setMembers] = useState<Member[]>();
+  const [problem, setProblem] = useState<string>();
+  const [invitation, setInvitation] = useState<Invitation>();
+  const form = useForm({ email: '', role: 'runner', scope: '' }, InviteInput);
+  const manages = mayCall(role, 'inviteMember');
+
+  const load = () =>
+    call<{ data: Member[] }>('GET', '/members').then(
+      ({ data }) => setMembers(data),
+      (error: Error) => setProblem(error.message),
+    );
+  useEffect(() => void load(), []);
+
+  async function invite(event: Event) {
+    event.preventDefault();
+    const done = await form.submit(
+      ({ scope, ...rest }) => ({ ...rest, scope: scopeOf(scope) }),
+      async (body) => setInvitation(await call<Invitation>('POST', '/members/invitations', body)),
+    );
+    if (done) form.reset();
+  }
+
+  return (
+    <section class="stack">
+      <h1>Members</h1>
+      <p>
+        People sign in here; agents are their keys. Each has a role and sees every profile or only those with
+        some tags.
+      </p>
+      {invitation && (
+        <Secret
+          title={`Invitation for ${invitation.email}`}
+          secret={invitation.url}
+          note="Send this link to them: it works once, for 7 days. It will not be shown again."
+          onDone={() => setInvitation(undefined)}
+        />
+      )}
+      {manages && (
+        <form class="stack panel" onSubmit={invite} noValidate>
+          <h2>Invite a person</h2>
+          <div class="bar fields">
+            <Field label="Email" type="email" {...form.bind('email')} />
+            <Field label="Role" as="select" {...form.bind('role')}>
+              {grantable(role).map((each) => (
+                <option key={each}>{each}</option>
+              ))}
+            </Field>
+            <Field label="Scope" hint={SCOPE_HINT} {...form.bind('scope')} />
+          </div>
+          <Problem text={form.problem} />
+          <button type="submit" disabled={form.busy}>
+            Invite
+          </button>
+        </form>
+      )}
+      <Problem text={problem} />
+      {members && (
+        <table>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Role</th>
+              <th>Scope</th>
+              <th>Since</th>
+              <th>
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((member) => (
+              <MemberRow key={member.id} member={member} role={role} manages={manages} onChanged={load} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
