@@ -124,9 +124,9 @@ export function App() {
             {problem}
           </p>
         )}
-        {page === 'keys' && <KeysPage role={status.account.role} />}
+        {page === 'keys' && <KeysPage myRole={status.account.role} />}
         {page === 'sessions' && <SessionsPage />}
-        {page === 'members' && <MembersPage role={status.account.role} />}
+        {page === 'members' && <MembersPage myRole={status.account.role} />}
         {page === 'audit' && mayOpen(status.account.role)(page) && <AuditPage />}
         {page === 'usage' && <UsagePage />}
         {page === 'account' && (

@@ -24,13 +24,13 @@ const COLUMNS = 9;
  * with; a form to create one, the member's own or an agent's with a role and a scope (shown once); and Revoke,
  * which asks first and warns when the extension uses the key.
  */
-export function KeysPage({ role }: { role: Role }) {
+export function KeysPage({ myRole }: { myRole: Role }) {
   const [keys, setKeys] = useState<DashboardKey[]>();
   const [problem, setProblem] = useState<string>();
   const [created, setCreated] = useState<CreatedDashboardKey>();
   const [confirming, setConfirming] = useState<string>();
   const form = useForm({ name: '', role: '', scope: '', expires_in_days: '' }, CreateKeyInput);
-  const makesAgents = mayCall(role, 'createKey');
+  const makesAgents = mayCall(myRole, 'createKey');
 
   const load = () =>
     call<{ data: DashboardKey[] }>('GET', '/keys').then(
@@ -88,8 +88,8 @@ export function KeysPage({ role }: { role: Role }) {
               hint="You, or an agent of its own with a role."
               {...form.bind('role')}
             >
-              <option value="">You ({role})</option>
-              {grantable(role).map((each) => (
+              <option value="">You ({myRole})</option>
+              {grantable(myRole).map((each) => (
                 <option key={each} value={each}>
                   An agent: {each}
                 </option>

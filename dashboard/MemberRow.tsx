@@ -16,8 +16,8 @@ const COLUMNS = 5;
  * One member: name, role, scope and since when; for an owner or admin, Change (role and scope, in a row of its
  * own) and Remove, which asks first and says what happens.
  */
-export function MemberRow(props: { member: Member; role: Role; manages: boolean; onChanged: () => void }) {
-  const { member, role, manages } = props;
+export function MemberRow(props: { member: Member; myRole: Role; manages: boolean; onChanged: () => void }) {
+  const { member, myRole, manages } = props;
   const [open, setOpen] = useState<'change' | 'remove'>();
   const [problem, setProblem] = useState<string>();
   const form = useForm({ role: member.role as string, scope: scopeText(member.scope) }, MemberChangeInput);
@@ -76,7 +76,7 @@ export function MemberRow(props: { member: Member; role: Role; manages: boolean;
             <form class="stack confirm" onSubmit={change} noValidate>
               <div class="bar fields">
                 <Field label="New role" as="select" {...form.bind('role')}>
-                  {grantable(role).map((each) => (
+                  {grantable(myRole).map((each) => (
                     <option key={each}>{each}</option>
                   ))}
                 </Field>

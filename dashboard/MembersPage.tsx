@@ -15,12 +15,12 @@ import { useForm } from './use-form';
  * The workspace's people and agents, with their role and scope. Owners and admins invite people (the one-time
  * link is shown once), change a member's role or scope, and remove a member after a question saying what happens.
  */
-export function MembersPage({ role }: { role: Role }) {
+export function MembersPage({ myRole }: { myRole: Role }) {
   const [members, setMembers] = useState<Member[]>();
   const [problem, setProblem] = useState<string>();
   const [invitation, setInvitation] = useState<Invitation>();
   const form = useForm({ email: '', role: 'runner', scope: '' }, InviteInput);
-  const manages = mayCall(role, 'inviteMember');
+  const manages = mayCall(myRole, 'inviteMember');
 
   const load = () =>
     call<{ data: Member[] }>('GET', '/members').then(
@@ -59,7 +59,7 @@ export function MembersPage({ role }: { role: Role }) {
           <div class="bar fields">
             <Field label="Email" type="email" {...form.bind('email')} />
             <Field label="Role" as="select" {...form.bind('role')}>
-              {grantable(role).map((each) => (
+              {grantable(myRole).map((each) => (
                 <option key={each}>{each}</option>
               ))}
             </Field>
@@ -87,7 +87,7 @@ export function MembersPage({ role }: { role: Role }) {
           </thead>
           <tbody>
             {members.map((member) => (
-              <MemberRow key={member.id} member={member} role={role} manages={manages} onChanged={load} />
+              <MemberRow key={member.id} member={member} myRole={myRole} manages={manages} onChanged={load} />
             ))}
           </tbody>
         </table>

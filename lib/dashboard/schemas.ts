@@ -1,6 +1,7 @@
 import { ROLES } from '../api/roles';
 import { Plan } from '../api/schemas/account';
 import { Timestamp } from '../api/schemas/common';
+import { UsageRow } from '../api/schemas/usage';
 import { ApiKey, Role } from '../api/schemas/workspace';
 import { z } from '../api/zod';
 
@@ -147,11 +148,14 @@ export const CreatedDashboardKey = z.object({ ...DashboardKey.shape, key: z.stri
 
 export const Usage = z.object({
   plan: Plan,
-  /** Null: the plan is unlimited and its requests are not counted. */
+  /** Null: the plan is unlimited (its requests are counted, never refused). */
   hourly_limit: z.nullable(z.number()),
   used_last_hour: z.number(),
   /** Requests per minute, the oldest of the last 60 minutes first. */
   per_minute: z.array(z.number()),
+  /** The last hour's requests per member and per key, the most first (a member not owner or admin: their own). */
+  by_member: z.array(UsageRow),
+  by_key: z.array(UsageRow),
 });
 
 export type SignUpInput = z.infer<typeof SignUpInput>;

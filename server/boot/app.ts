@@ -50,7 +50,7 @@ export function createApp(
   app.route('/', livePages({ db: deps.db, tokens: deps.liveTokens }));
   app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
   app.use('/v1/events', takeStreamSlot(deps.streams));
-  app.use('/v1/*', accountRateLimit(deps.db, deps.clock, MCP_PATH));
+  app.use('/v1/*', accountRateLimit(deps.db, deps.clock, deps.usageTally, MCP_PATH));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));
   app.use('/v1/*', refuseNulInPath());
   for (const declared of routes) declared.register(app, deps);

@@ -1,3 +1,4 @@
+import { flushUsageTally } from '../accounts/usage-tally';
 import { pruneOldAuditRecords } from '../audit/record-audit';
 import { pickUpRunsQueuedHere } from '../automation/run-pickup';
 import type { Job, Lifecycle } from '../core/lifecycle';
@@ -25,6 +26,8 @@ export function backgroundJobs(deps: AppDeps): Job[] {
       },
       stop: () => stopHearingKeys(),
     },
+    // Stops after the requests: the last ones counted are written.
+    flushUsageTally(deps.usageTally, () => clock.now().getTime(), log),
     keepStatisticsCurrent(db, log),
     deps.relay,
     pruneOldEvents(db, clock),

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { KeyCache } from '../accounts/key-cache';
 import { createKeyUses } from '../accounts/key-uses';
 import { SESSION_CAPS } from '../accounts/plans';
+import { createUsageTally } from '../accounts/usage-tally';
 import { createRunScheduler } from '../automation/scheduler';
 import { joinCluster } from '../cluster/membership';
 import { createPeers, nodeAuthKey } from '../cluster/peers';
@@ -105,6 +106,7 @@ export function wireService(base: BaseDeps): AppDeps {
     dataDir: base.config.dataDir,
   });
   const keyUses = createKeyUses(base.db, base.log);
+  const usageTally = createUsageTally(base.db);
   const streams = new StreamSlots();
   return {
     ...base,
@@ -124,6 +126,7 @@ export function wireService(base: BaseDeps): AppDeps {
     cookies: createProfileCookies({ db: base.db, sessions, peers: cluster.peers }),
     keyCache,
     keyUses,
+    usageTally,
     publisher,
     events,
     handoff,

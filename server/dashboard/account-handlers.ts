@@ -1,11 +1,14 @@
+import { mayCall } from '../../lib/api/permissions';
+import type { UsageRow } from '../../lib/api/schemas/usage';
 import { deleteAccount } from '../accounts/delete-account';
 import { hashPassword } from '../accounts/passwords';
 import { HOURLY_LIMITS } from '../accounts/plans';
 import type { AppDeps } from '../http/deps';
 import { ProblemError } from '../http/problem';
 import { type DashboardAccount, setFirstSignIn, setPasswordHash } from '../store/dashboard-accounts';
-import { MINUTES_PER_HOUR, requestsPerMinute } from '../store/request-counts';
+import { requestsPerMinute } from '../store/request-counts';
 import { endSignInsOfMember } from '../store/sign-ins';
+import { requestsPerKey, requestsPerMember } from '../store/usage';
 import { checkPassword } from './password-check';
 import type { DashboardHandlers } from './route';
 import { clearSignInCookie } from './sign-in-cookie';
@@ -37,17 +40,21 @@ async function setFirstPassword(
 
 /** What the signed-in account uses, its password and its deletion. */
 export const accountHandlers: DashboardHandlers<'getUsage' | 'changePassword' | 'deleteAccount'> = {
-  async getUsage(_c, { account: { id, plan } }, { db, clock }) {
-    const limit = HOURLY_LIMITS[plan];
-    const perMinute =
-      limit === null
-        ? new Array<number>(MINUTES_PER_HOUR).fill(0)
-        : await requestsPerMinute(db, id, clock.now().getTime());
+  async getUsage(_c, { account }, { db, clock }) {
+    const nowMs = clock.now().getTime();
+    const perMinute = await requestsPerMinute(db, account.id, nowMs);
+    const [byMember, byKey] = await Promise.all([
+      requestsPerMember(db, account.id, nowMs),
+      requestsPerKey(db, account.id, nowMs),
+    ]);
+    const shown = (row: UsageRow) => mayCall(account.role, 'getUsage') || row.member_id === account.member.id;
     return {
-      plan,
-      hourly_limit: limit,
+      plan: account.plan,
+      hourly_limit: HOURLY_LIMITS[account.plan],
       used_last_hour: perMinute.reduce((sum, count) => sum + count, 0),
       per_minute: perMinute,
+      by_member: byMember.filter(shown),
+      by_key: byKey.filter(shown),
     };
   },
 

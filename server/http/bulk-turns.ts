@@ -1,5 +1,6 @@
 import { bulkCost } from '../../lib/api/bulk-limits';
 import type { BulkRequest } from '../../lib/api/inputs/bulk';
+import type { UsageTally } from '../accounts/usage-tally';
 import type { Clock } from '../core/clock';
 import { DomainError } from '../core/domain-errors';
 import type { Database } from '../db/driver';
@@ -17,7 +18,7 @@ const busy = new Set<string>();
  * its cost is counted as far as the hour holds it.
  */
 export async function actInTurn(
-  deps: BulkDeps & { db: Database; clock: Clock },
+  deps: BulkDeps & { db: Database; clock: Clock; usageTally: UsageTally },
   account: AccountOfKey,
   request: BulkRequest,
 ): Promise<BulkDone> {
@@ -31,7 +32,7 @@ export async function actInTurn(
   busy.add(account.id);
   try {
     const done = await actOnProfiles(deps, account, request);
-    const count = hourlyCount(deps.db);
+    const count = hourlyCount(deps.db, deps.usageTally);
     for (let extra = bulkCost(done.selected) - 1; extra > 0; extra--) {
       const verdict = await count(account, deps.clock.now().getTime());
       if (verdict === null || !verdict.allowed) break;

@@ -1,5 +1,6 @@
 import type { KeyCache } from '../accounts/key-cache';
 import type { KeyUses } from '../accounts/key-uses';
+import type { UsageTally } from '../accounts/usage-tally';
 import type { RunScheduler } from '../automation/scheduler';
 import type { Membership } from '../cluster/membership';
 import type { ProfileCookies } from '../cookies/profile-cookies';
@@ -56,6 +57,7 @@ export interface AppDeps extends BaseDeps {
   keyCache: KeyCache;
   /** When each key was last used, written at most once a minute. */
   keyUses: KeyUses;
+  usageTally: UsageTally;
   /** Wakes event streams, long polls and the webhook sender once a change is committed. */
   publisher: Publisher;
   /** Records each change of a session, run, profile or proxy as an event of its account. */

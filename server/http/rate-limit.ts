@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { endpoints } from '../../lib/api/endpoints';
 import { HOURLY_LIMITS } from '../accounts/plans';
+import type { UsageTally } from '../accounts/usage-tally';
 import type { Clock } from '../core/clock';
 import { quotaRefusals } from '../core/metrics';
 import { formatWait } from '../core/wait';
@@ -38,9 +39,10 @@ function refusalsOf(db: Database): KnownRefusals {
 
 /**
  * Counts a request against the plan's hourly limit, over the last 60 minutes (the current one included), in the
- * database: shared by every process on it, kept across restarts. Enterprise accounts are not counted at all.
+ * database: shared by every process on it, kept across restarts. Enterprise accounts are never refused: their
+ * requests are only tallied for the dashboard's usage, in memory (`tally`), at no statement per request.
  */
-export function hourlyCount(db: Database): HourlyCount {
+export function hourlyCount(db: Database, tally: UsageTally): HourlyCount {
   const refusals = refusalsOf(db);
   const count = async (
     { id, key_id }: AccountOfKey,
@@ -55,7 +57,9 @@ export function hourlyCount(db: Database): HourlyCount {
   };
   return async (account, nowMs) => {
     const limit = HOURLY_LIMITS[account.plan];
-    return limit === null ? null : toVerdict(await count(account, limit, nowMs), limit, nowMs);
+    if (limit !== null) return toVerdict(await count(account, limit, nowMs), limit, nowMs);
+    tally.count(account.id, account.key_id, nowMs);
+    return null;
   };
 }
 
@@ -80,8 +84,13 @@ export function hourlyLimitReached(account: AccountOfKey, verdict: WindowVerdict
 const STOP_SESSION = endpoints.stopSession;
 
 /** The plan's hourly limit on every request but those of `exceptPath`, which counts its own (/v1/mcp). */
-export function accountRateLimit(db: Database, clock: Clock, exceptPath?: string): MiddlewareHandler<AppEnv> {
-  const count = hourlyCount(db);
+export function accountRateLimit(
+  db: Database,
+  clock: Clock,
+  tally: UsageTally,
+  exceptPath?: string,
+): MiddlewareHandler<AppEnv> {
+  const count = hourlyCount(db, tally);
   return async (c, next) => {
     if (
       c.req.path === exceptPath ||

@@ -39,7 +39,7 @@ function agentOf(given: string | undefined, body: unknown): string {
  */
 export function mcpEndpoint(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const count = hourlyCount(deps.db);
+  const count = hourlyCount(deps.db, deps.usageTally);
   const door = mcpDoor(deps);
   app.post(MCP_PATH, async (c) => {
     const turnedAway = door(c.get('account'));

@@ -53,3 +53,45 @@ export async function requestsPerMinute(db: Queryable, accountId: string, nowMs:
 function minuteOf(ms: number): number {
   return Math.floor(ms / MINUTE_MS);
 }
+
+/** Requests of one account and key (null: no key) in one minute, counted elsewhere and added here. */
+export interface TalliedRequests {
+  accountId: string;
+  keyId: string | null;
+  minute: number;
+  count: number;
+}
+
+/**
+ * Adds requests counted in a process's memory (those of plans without a limit, which `count_request` does not
+ * see) to the account's and the keys' counts, in one statement; their minutes older than the hour go.
+ */
+export async function addRequestCounts(
+  db: Queryable,
+  tallied: TalliedRequests[],
+  nowMs: number,
+): Promise<void> {
+  if (tallied.length === 0) return;
+  await db.query(
+    `with tallied as (
+       select * from unnest($1::text[], $2::text[], $3::int[], $4::int[]) as t(account_id, key_id, minute, count)),
+     pruned as (
+       delete from request_counts where account_id in (select account_id from tallied) and minute < $5),
+     pruned_keys as (
+       delete from key_request_counts where key_id in (select key_id from tallied) and minute < $5),
+     accounts as (
+       insert into request_counts as counted (account_id, minute, count)
+         select account_id, minute, sum(count) from tallied group by account_id, minute
+       on conflict (account_id, minute) do update set count = counted.count + excluded.count)
+     insert into key_request_counts as counted (key_id, minute, count)
+       select key_id, minute, sum(count) from tallied where key_id is not null group by key_id, minute
+     on conflict (key_id, minute) do update set count = counted.count + excluded.count`,
+    [
+      tallied.map((row) => row.accountId),
+      tallied.map((row) => row.keyId),
+      tallied.map((row) => row.minute),
+      tallied.map((row) => row.count),
+      minuteOf(nowMs) - (MINUTES_PER_HOUR - 1),
+    ],
+  );
+}

@@ -211,6 +211,13 @@ describe('keys with a role and a scope', () => {
     });
     expect((await listed(ada)).find((key) => key.name === 'Agent A')?.extension_used_at).toBeNull();
 
+    // Usage per member and key: an owner sees everyone's, an editor their own.
+    const usage = await ada.json<{ by_key: { name: string; requests: number }[] }>('GET', '/usage');
+    expect(usage.body.by_key).toContainEqual(expect.objectContaining({ name: 'Laptop', requests: 1 }));
+    const edsUsage = await ed.json<{ by_member: { name: string }[]; by_key: unknown[] }>('GET', '/usage');
+    expect(edsUsage.body.by_member.map((row) => row.name)).toEqual(['ed@team.example']);
+    expect(edsUsage.body.by_key).toHaveLength(1);
+
     // An editor revokes their own key, never another's.
     expect((await ed.json('DELETE', `/keys/${agent.body.id}`)).status).toBe(403);
     expect((await ed.json<Key>('DELETE', `/keys/${edsOwn.body.id}`)).body).toMatchObject({

@@ -1,11 +1,13 @@
 /**
  * One-time dashboard sign-in links (`keys sign-in-link`, which npm start prints for its local account): an account
- * made on the command line, with no email or password, signs in once and sees its own sessions and usage; a link
+ * made on the command line, with no email or password, signs in once and sees its own sessions and usage (counted
+ * though unlimited), and sets a first password with an email; a link
  * works once, signs in no other account (its expiry: dashboard-expiry.test.ts), and its token is never in the service's logs.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../../lib/api/client';
+import { TALLY_FLUSH_MS } from '../../../server/accounts/usage-tally';
 import { ATTEMPTS_PER_ADDRESS } from '../../../server/dashboard/attempts';
 import { dashboardClient } from '../../support/dashboard-client';
 import type { TestService } from '../../support/harness';
@@ -42,8 +44,18 @@ describe('a one-time sign-in link', () => {
     expect(signedIn).toMatchObject({ status: 200, body: { email: 'local (npm start)', plan: 'enterprise' } });
     const api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
     await api.createProfile({ name: 'Local work' });
-    const usage = await browser.json<{ used_last_hour: number; plan: string }>('GET', '/usage');
-    expect(usage.body.plan).toBe('enterprise');
+    // Unlimited, yet counted (in memory, written every few seconds) per member and key.
+    await vi.waitFor(
+      async () =>
+        expect((await browser.json('GET', '/usage')).body).toMatchObject({
+          plan: 'enterprise',
+          hourly_limit: null,
+          used_last_hour: 1,
+          by_member: [{ name: 'local (npm start)', requests: 1 }],
+          by_key: [{ name: 'local (npm start)', requests: 1 }],
+        }),
+      { timeout: 3 * TALLY_FLUSH_MS, interval: 250 },
+    );
     expect((await browser.json<{ data: unknown[] }>('GET', '/sessions')).body.data).toEqual([]);
     // Its keys are this account's: the one npm start made is listed.
     const keys = await browser.json<{ data: { prefix: string }[] }>('GET', '/keys');

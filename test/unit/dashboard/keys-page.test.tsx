@@ -36,7 +36,7 @@ describe('KeysPage', () => {
   });
 
   it('asks before a revoke in a row of its own under the key, leaving the keys’ cells as they were', async () => {
-    render(<KeysPage role="owner" />);
+    render(<KeysPage myRole="owner" />);
     const row = (await screen.findByText('Laptop')).closest('tr') as HTMLTableRowElement;
     const before = row.innerHTML;
     const columns = row.cells.length;
@@ -54,7 +54,7 @@ describe('KeysPage', () => {
   });
 
   it('warns before revoking the key the extension uses', async () => {
-    render(<KeysPage role="owner" />);
+    render(<KeysPage myRole="owner" />);
     const row = (await screen.findByText('Extension')).closest('tr') as HTMLTableRowElement;
     fireEvent.click(within(row).getByRole('button', { name: 'Revoke' }));
     const warning = screen.getByText(/The Profile Pilot extension used this key/);
