@@ -1,8 +1,10 @@
 /**
  * A person gets an API key from the dashboard in real Chromium, from the extension's "Get an API key" link:
  * signs up, creates two keys, uses one against /v1/profiles, revokes it (401 after), uses the other, sees the
- * usage count move, watches a running session from the Sessions page, signs out and in, changes the password and deletes the account; bad input is answered on
- * the form, and no page breaks its Content-Security-Policy. Saves the README's screenshot of the dashboard.
+ * usage count move, watches a running session from the Sessions page, invites a person who opens the link, chooses
+ * a password and is listed as a member, signs out and in, changes the password and deletes the account; bad input
+ * is answered on the form, and no page breaks its Content-Security-Policy. Saves the README's screenshots of the
+ * dashboard's Keys, Members, Audit and Usage pages.
  */
 import path from 'node:path';
 import { chromium, type Locator, type Page } from 'playwright-core';
@@ -41,24 +43,26 @@ const button = (name: string) => page.getByRole('button', { name, exact: true })
 const keyRow = (name: string): Locator => page.getByRole('row').filter({ hasText: name });
 
 /**
- * Saves the keys page as <name>.png at a desktop window's size: the extension's window is small, so another
- * Chromium shows the page, signed in with the same cookie.
+ * Saves pages of the dashboard as <name>.png at a desktop window's size, each once `ready` is on it: the
+ * extension's window is small, so another Chromium shows them, signed in with the same cookie.
  */
-async function saveDesktopScreenshot(name: string): Promise<void> {
+async function saveDesktopScreenshots(pages: { name: string; hash: string; ready: string }[]): Promise<void> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
   });
   try {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 560 } });
+    const context = await browser.newContext({ viewport: { width: 1100, height: 640 } });
     await context.addCookies(await extension.context.cookies(`${service.baseUrl}/dashboard`));
     const desktop = await context.newPage();
-    await desktop.goto(`${service.baseUrl}/dashboard#/keys`);
-    await desktop.getByRole('row').filter({ hasText: 'CI server' }).waitFor();
-    await desktop.screenshot({
-      path: path.join(inject('screenshotsDir'), `${name}.png`),
-      animations: 'disabled',
-    });
+    for (const { name, hash, ready } of pages) {
+      await desktop.goto(`${service.baseUrl}/dashboard${hash}`);
+      await desktop.getByText(ready).first().waitFor();
+      await desktop.screenshot({
+        path: path.join(inject('screenshotsDir'), `${name}.png`),
+        animations: 'disabled',
+      });
+    }
   } finally {
     await browser.close();
   }
@@ -69,7 +73,7 @@ async function createKey(name: string, days?: number): Promise<string> {
   if (days !== undefined) await field('Expires after (days)').fill(String(days));
   await button('Create key').click();
   await page.getByText('Copy it now: it will not be shown again.').waitFor();
-  const key = (await page.getByTestId('new-key').textContent())?.trim() ?? '';
+  const key = (await page.getByTestId('secret').textContent())?.trim() ?? '';
   await button('Done').click();
   await keyRow(name).waitFor();
   return key;
@@ -115,7 +119,7 @@ describe('the dashboard', () => {
     await field('Password').fill(PASSWORD);
     await button('Sign up').click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
-    await page.getByText(`${EMAIL} · free plan`).waitFor();
+    await page.getByText(`${EMAIL} · owner · free plan`).waitFor();
     await page.getByText('No keys yet: create one above.').waitFor();
   });
 
@@ -173,7 +177,6 @@ describe('the dashboard', () => {
     await page.getByText('At the limit, the service refuses requests with 429').waitFor();
     await page.getByRole('link', { name: 'Keys' }).click();
     await keyRow('CI server').waitFor();
-    await saveDesktopScreenshot('dashboard');
   });
 
   it('lists a running session on the Sessions page, and Watch opens its live view', async () => {
@@ -191,6 +194,52 @@ describe('the dashboard', () => {
     await button('Refresh').click();
     await page.getByText('No session is running.').waitFor();
     await page.getByRole('link', { name: 'Keys' }).click();
+  });
+
+  it('invites a person, who opens the link, chooses a password and is listed as a member', async () => {
+    await page.getByRole('link', { name: 'Members' }).click();
+    await field('Email').fill('grace@example.com');
+    await page.getByLabel('Role').selectOption('editor');
+    await field('Scope').fill('shop, team-a');
+    await button('Invite').click();
+    await page.getByText('Send this link to them: it works once, for 7 days.').waitFor();
+    const link = (await page.getByTestId('secret').textContent())?.trim() ?? '';
+    expect(link).toMatch(new RegExp(`^${service.baseUrl}/dashboard/#/join/[\\w-]{43}$`));
+    await button('Done').click();
+    await saveDesktopScreenshots([
+      { name: 'dashboard', hash: '#/keys', ready: 'CI server' },
+      { name: 'dashboard-audit', hash: '#/audit', ready: 'member.invite' },
+      { name: 'dashboard-usage', hash: '#/usage', ready: 'Requests in the last hour' },
+    ]);
+
+    await button('Sign out').click();
+    await page.getByRole('heading', { name: 'Sign up' }).waitFor();
+    // Opened as a new page would be (a link followed from an email), not as a hash change of this one.
+    await page.goto('about:blank');
+    await page.goto(link);
+    await page.getByText('You are invited to ada@example.com as editor.').waitFor();
+    expect(page.url()).not.toContain('/join/');
+    await field('Choose a password').fill(PASSWORD);
+    await button('Join').click();
+    await page.getByText('grace@example.com · editor · free plan').waitFor();
+    await page.getByRole('link', { name: 'Members' }).click();
+    const grace = page.getByRole('row').filter({ hasText: 'grace@example.com' });
+    await expect(grace.textContent()).resolves.toMatch(/editor.*Tags: shop, team-a/);
+    await page.getByRole('row').filter({ hasText: EMAIL }).waitFor();
+
+    await page.goto('about:blank');
+    await page.goto(link);
+    await page.getByText('This invitation link was used already').waitFor();
+    await button('Sign in instead').click();
+    await button('Sign out').click();
+    await button('Sign in instead').click();
+    await field('Email').fill(EMAIL);
+    await field('Password').fill(PASSWORD);
+    await button('Sign in').click();
+    await page.getByText(`${EMAIL} · owner · free plan`).waitFor();
+    await saveDesktopScreenshots([
+      { name: 'dashboard-members', hash: '#/members', ready: 'grace@example.com' },
+    ]);
   });
 
   it('draws in the dark theme too', async () => {
