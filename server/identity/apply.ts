@@ -50,11 +50,13 @@ export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity)
     const send = (method: string, params: Record<string, unknown> = {}) =>
       pipe.send(method, params, sessionId).catch(() => undefined);
     const applied = await applying.catch(() => null);
+    // A held target may answer nothing until it is let go: a tab opened with noopener (a link's target, a form's,
+    // a middle click) has no renderer before its navigation, which the hold stops, and a service worker's script
+    // is not even fetched. The commands are queued in order before the release, and run before the target's own
+    // script; waiting for their answers first held such a tab forever.
     if (applied && PAGE_TYPES.has(type))
-      await Promise.all(pageCommands(applied, pageScript).map(([method, params]) => send(method, params)));
+      for (const [method, params] of pageCommands(applied, pageScript)) void send(method, params);
     else if (applied && WORKER_TYPES.has(type)) {
-      // A held service worker answers nothing until it is let go (its script is not even fetched): the commands
-      // are queued in order before the release, and run before the worker's own script.
       void send('Network.setUserAgentOverride', applied.userAgentOverride);
       void send('Runtime.evaluate', { expression: workerScript, silent: true });
       // A worker's own workers are held for the identity too: inherited, auto-attach does not hold them.

@@ -3,10 +3,13 @@ import type { AgentDownloads } from './page-downloads';
 import type { AgentTabs } from './tools/page-tool';
 import { watchTab } from './watch-tab';
 
+/** How long after an action a tab with no opener (a middle click's) is still taken as the action's. */
+const CLAIM_AFTER_MS = 2_000;
+
 /**
  * One agent's tabs in a session's browser: the tab it was given, the ones it opens, and the ones their pages open
- * (a link to a new tab, `window.open`, a form's target), in the order they opened. A person's tabs, and another
- * agent's, are never among them.
+ * (a link to a new tab, `window.open`, a form's target, a middle click), in the order they opened. A person's
+ * tabs, and another agent's, are never among them.
  */
 export function agentTabs(first: Page, downloads: AgentDownloads): AgentTabs {
   const own = new Set<Page>();
@@ -18,6 +21,15 @@ export function agentTabs(first: Page, downloads: AgentDownloads): AgentTabs {
     page.once('close', () => own.delete(page));
   };
   adopt(first);
+
+  // A middle click opens a background tab that names no opener: it is the agent's if it opens while the agent
+  // acts. The tabs the service opens for agents start blank, which a clicked link's never is.
+  let acting = 0;
+  let claimUntil = 0;
+  first.context().on('page', (page) => {
+    if ((acting > 0 || Date.now() < claimUntil) && page.url() !== 'about:blank') adopt(page);
+  });
+
   return {
     current: first,
     list: () => [...own].filter((page) => !page.isClosed()),
@@ -25,6 +37,15 @@ export function agentTabs(first: Page, downloads: AgentDownloads): AgentTabs {
       const page = await first.context().newPage();
       adopt(page);
       return page;
+    },
+    async acting<T>(action: Promise<T>): Promise<T> {
+      acting += 1;
+      try {
+        return await action;
+      } finally {
+        acting -= 1;
+        claimUntil = Date.now() + CLAIM_AFTER_MS;
+      }
     },
     downloads,
   };

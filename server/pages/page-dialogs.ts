@@ -24,7 +24,8 @@ export function openDialog(page: Page): Dialog | undefined {
 export function dialogLine(dialog: Dialog): string {
   const message = dialog.message();
   const cut = message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message;
-  return `A ${dialog.type()} dialog is open: ${JSON.stringify(cut)}. Answer it with browser_handle_dialog.`;
+  const kind = dialog.type();
+  return `${kind === 'alert' ? 'An' : 'A'} ${kind} dialog is open: ${JSON.stringify(cut)}. Answer it with browser_handle_dialog.`;
 }
 
 export function refuseWhileOpen(page: Page): void {

@@ -25,5 +25,7 @@ export async function runPageTool(
   // A tab its page opened took the front of the agent's window: the agent's tab is made visible again, since a
   // hidden page runs no animation frame, and a click waits for one.
   await page.bringToFront();
-  return unlessDialogOpens(page, tool.run(tabs, args, context), () => where(page, 'A dialog opened.'));
+  return unlessDialogOpens(page, tabs.acting(tool.run(tabs, args, context)), () =>
+    where(page, 'A dialog opened.'),
+  );
 }

@@ -16,7 +16,9 @@ async function readTargetId(page: Page): Promise<string | null> {
   try {
     const cdp = await page.context().newCDPSession(page);
     const { targetInfo } = await cdp.send('Target.getTargetInfo');
-    await cdp.detach().catch(() => {});
+    // Detaching waits for the tab to run again: under a dialog (an alert raised while it loads) that is when the
+    // dialog is answered, which must not wait for this.
+    void cdp.detach().catch(() => {});
     return targetInfo.targetId;
   } catch {
     return null;

@@ -33,9 +33,12 @@ export const AGENT_PAGE = `<!doctype html><title>Agent page</title>
 
 export const SECOND_PAGE = '<!doctype html><title>Pricing</title><h1>Pricing</h1>';
 export const REPORT = 'quarterly figures: 42\n';
+/** A page that raises an alert from an inline script while it loads. */
+export const ALERT_AT_LOAD = `<!doctype html><title>Welcome page</title><script>alert('Welcome')</script><h1>Loaded after the alert</h1>`;
 
 export function agentSite(path: string): string {
   if (path.startsWith('/second')) return SECOND_PAGE;
   if (path.startsWith('/report')) return REPORT;
+  if (path.startsWith('/alert')) return ALERT_AT_LOAD;
   return AGENT_PAGE;
 }

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { PageAddress } from '../../../lib/api/inputs/automation';
 import { PageProblem } from '../../core/domain-errors';
+import { openDialog } from '../page-dialogs';
 import { cutUrl } from '../page-text';
 import { where } from '../page-where';
 import { runStep } from '../steps';
@@ -30,6 +31,8 @@ async function navigateOrStay(page: Page, go: () => Promise<unknown>): Promise<v
   try {
     await go();
   } catch (error) {
+    // A dialog the page raised while it loaded holds the load: the page stays, for the agent to answer it.
+    if (openDialog(page)) throw error;
     // A network error's page may commit only after the navigation was reported failed.
     if (page.url() === before)
       await page

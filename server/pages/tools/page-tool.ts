@@ -14,6 +14,8 @@ export interface AgentTabs {
   list(): Page[];
   /** Opens a tab of the agent's in the browser's default context, beside the person's. */
   newTab(): Promise<Page>;
+  /** Runs an action on the page; a tab that opens without an opener meanwhile (a middle click's) is the agent's. */
+  acting<T>(action: Promise<T>): Promise<T>;
   downloads: AgentDownloads;
 }
 

@@ -83,6 +83,17 @@ describe('Agents II page tools on a real page', () => {
     );
   });
 
+  it('an alert raised while a page loads: browser_navigate answers that it is open, and once handled the page is there', async () => {
+    const navigated = await call(client, 'browser_navigate', { session_id, url: `${site.origin}/alert` });
+    expect(navigated.isError, textOf(navigated)).toBeFalsy();
+    expect(textOf(navigated)).toContain('An alert dialog is open: "Welcome"');
+    expect(textOf(await call(client, 'browser_handle_dialog', { session_id, accept: true }))).toContain(
+      'Accepted the alert dialog.',
+    );
+    await ok(client, 'browser_wait_for', { session_id, text: 'Loaded after the alert' });
+    expect(await snapshotOf(client, session_id)).toContain('Loaded after the alert');
+  });
+
   it('browser_file_upload gives the caller’s bytes to a file input; a file over 512 KB is refused', async () => {
     let snapshot = await openPage();
     await ok(client, 'browser_type', { session_id, ref: refOf(snapshot, 'textbox', 'Name'), text: 'Ada' });

@@ -65,23 +65,37 @@ describe('two agents in one session', () => {
 });
 
 describe('tabs a page opens', () => {
-  // Links with target="_blank", a form's target and a middle click still open a tab that never loads: not yet here.
-  it('a tab window.open opens is the agent’s to list, select and read, and its own tab stays usable', async () => {
+  const identityOf = async (client: Client) =>
+    (
+      await ok(client, 'browser_evaluate', {
+        session_id,
+        expression: '[navigator.userAgent, navigator.hardwareConcurrency]',
+      })
+    ).result;
+
+  it('a link with target=_blank, a form’s target, a middle click and window.open each open a tab that loads, the agent’s to list, select and read', async () => {
     await ok(first, 'browser_navigate', { session_id, url: `${site.origin}/opener` });
     const opener = await snapshotOf(first, session_id);
+    const identity = await identityOf(first);
+    await ok(first, 'browser_click', { session_id, ref: refOf(opener, 'link', 'Link') });
+    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/1: Popup \S+\/popup\?link$/m);
+    await ok(first, 'browser_click', { session_id, ref: refOf(opener, 'button', 'Send form') });
+    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/2: Popup \S+\/popup\?form=1$/m);
+    await ok(first, 'browser_click', { session_id, ref: refOf(opener, 'link', 'Middle'), button: 'middle' });
+    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/3: Popup \S+\/popup\?middle$/m);
     await ok(first, 'browser_click', { session_id, ref: refOf(opener, 'button', 'Script') });
-    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/1: Popup \S+\/popup\?script/);
+    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/4: Popup \S+\/popup\?script$/m);
     // The other agent's tabs are not among them, nor these among its.
     expect(await tabsOf(first)).not.toContain('/b');
     expect(await tabsOf(second)).not.toContain('/popup');
 
+    // A tab opened without its opener (a link's target) still presents the profile's identity.
     await ok(first, 'browser_tabs', { session_id, action: 'select', index: 1 });
     expect(await snapshotOf(first, session_id)).toContain('Popped');
+    expect(await identityOf(first)).toEqual(identity);
     await ok(first, 'browser_tabs', { session_id, action: 'select', index: 0 });
     const again = await snapshotOf(first, session_id);
-    await ok(first, 'browser_click', { session_id, ref: refOf(again, 'button', 'Script') });
-    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/2: Popup \S+\/popup\?script/);
-    // The popup took the front of the window; the agent's tab still takes a click.
+    // The popups took the front of the window; the agent's tab still takes a click.
     await ok(first, 'browser_click', { session_id, ref: refOf(again, 'link', 'Middle') });
     expect(await snapshotOf(first, session_id)).toContain('Popped');
   });
