@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { checkToolArguments } from './tool-input';
 import { registeredTools, type ToolContext } from './tool-kit';
+import { addBulkTool } from './tools-bulk';
 import { addDownloadTools } from './tools-downloads';
 import { addHandoffTools } from './tools-handoff';
 import { advertiseTools } from './tools-list';
@@ -25,6 +26,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
   );
   checkToolArguments(server);
   addProfileTools(server, ctx);
+  addBulkTool(server, ctx);
   addProxyTools(server, ctx);
   addSessionTools(server, ctx);
   addRunTools(server, ctx);

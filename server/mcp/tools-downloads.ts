@@ -25,7 +25,7 @@ export function addDownloadTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'listSessionDownloads',
       title: 'List or read downloads',
-      description: `A session’s downloads; file_id: that file as a resource (${bytes(MAX_EMBEDDED_DOWNLOAD_BYTES)} at most).`,
+      description: `A session’s downloads; file_id: that file (${bytes(MAX_EMBEDDED_DOWNLOAD_BYTES)} at most).`,
       input: z.object({ session_id: Id, file_id: z.optional(Id) }),
       annotations: { readOnlyHint: true },
     },

@@ -16,8 +16,7 @@ export function addHandoffTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'runAutomation',
       title: 'Ask a person',
-      description:
-        'Asks a person to act in your tab (2FA, consent, a choice) and waits for their answer (5 min).',
+      description: 'Asks a person to act in your tab (2FA, consent, a choice); waits for the answer (5 min).',
       input: z.strictObject({ session_id: Id, ...HelpFields }),
     },
     async ({ session_id, ...fields }) => {

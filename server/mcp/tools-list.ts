@@ -6,7 +6,7 @@ import type { ListedTool } from './tool-kit';
 /**
  * Where a schema says more than an agent needs to choose and call a tool: lengths, bounds, patterns and strictness are
  * still enforced on every call, and a call that breaks one is answered with the rule it broke. A default of
- * null or false (what leaving the field out means anyway) goes too.
+ * null or false (what leaving the field out means anyway) goes too, and so does an object's empty list of properties.
  */
 const LEFT_UNSAID = new Set([
   '$schema',
@@ -52,6 +52,7 @@ function leanSchema(schema: unknown): unknown {
     Object.entries(schema)
       .filter(([key, value]) => !LEFT_UNSAID.has(key) && !(key === 'default' && !value))
       .filter(([key]) => !(key === 'type' && saysItsValues))
+      .filter(([key, value]) => !(key === 'properties' && Object.keys(value as object).length === 0))
       .map(([key, value]) => [key, key === 'properties' ? mapValues(value, leanSchema) : leanSchema(value)]),
   );
   const nullable = orNull(lean);

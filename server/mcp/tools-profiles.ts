@@ -23,7 +23,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'listProfiles',
       title: 'List browser profiles',
-      description: 'One line per profile, newest first; filter by q, tag or status.',
+      description: 'One line per profile; filter by q, tag or status.',
       input: z.extend(z.omit(ProfileListQuery, { total: true }), { detail: Detail }),
       annotations: { readOnlyHint: true },
     },
@@ -66,8 +66,14 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'createProfile',
       title: 'Create a browser profile',
-      description: 'A new profile (its own cookies, identity and proxy). Answers its id.',
+      description: 'A new profile: its own cookies, identity and proxy.',
       input: AgentProfileCreate,
+      advertised: z.object({
+        ...AgentProfileCreate.shape,
+        fingerprint: z.optional(
+          z.object({}).check(z.describe('user_agent, language, timezone, screen {width, height}')),
+        ),
+      }),
     },
     async (body) => {
       const profile = await deps.events.writeWithEvents((tx, emit) =>
@@ -93,7 +99,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
         profile_id: Id,
         changes: z
           .object({ new_identity: z.optional(z.boolean()) })
-          .check(z.describe('Any fields of create_profile; new_identity: a fresh identity.')),
+          .check(z.describe('Any create_profile fields; new_identity: a fresh one.')),
       }),
     },
     async ({ profile_id, changes }) => {
@@ -116,12 +122,11 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'deleteProfile',
       title: 'Delete a browser profile',
-      description: 'Deletes a profile and its data for good (a running one: force).',
+      description: 'Deletes a profile and its data (a running one: force).',
       input: z.object({
         profile_id: Id,
         force: z.optional(z.boolean()),
       }),
-      annotations: { destructiveHint: true },
     },
     async ({ profile_id, force }) => {
       const { db, events, sessions, config, log } = deps;

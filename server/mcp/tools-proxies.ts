@@ -21,7 +21,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'listProxies',
       title: 'List saved proxies',
-      description: 'One line per saved proxy: id, name, URL, users.',
+      description: 'One line per saved proxy.',
       input: z.extend(ProxyListQuery, { detail: Detail }),
       annotations: { readOnlyHint: true },
     },
@@ -38,7 +38,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'createProxy',
       title: 'Save a proxy',
-      description: 'Saves a proxy that profiles share by proxy_id. Answers its id.',
+      description: 'Saves a proxy, for profiles to share by proxy_id.',
       input: ProxyInput,
     },
     async (body) => {

@@ -43,8 +43,7 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'runAutomation',
       title: 'Run an automation script',
-      description:
-        'Runs CSS-selector steps in a new tab (browser started if needed); answers the outcome. For known sequences.',
+      description: 'Runs CSS-selector steps in a new tab (browser started if needed).',
       input: RunCreate,
       advertised: AdvertisedRun,
     },

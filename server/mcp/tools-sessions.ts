@@ -45,7 +45,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'startSession',
       title: 'Start a profile’s browser',
-      description: 'Starts the profile’s browser; its id is the browser_* tools’ session_id.',
+      description: 'Starts the profile’s browser; its id is the session_id of browser_*.',
       input: SessionStart,
     },
     async ({ profile_id, headless }) => {
@@ -66,7 +66,7 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'stopSession',
       title: 'Stop a browser session',
-      description: 'Stops a session’s browser, keeping its data. Do it when done; never counted.',
+      description: 'Stops a session’s browser, keeping its data; never counted.',
       input: z.object({ session_id: Id }),
       annotations: { destructiveHint: false, idempotentHint: true },
       free: true,
@@ -100,10 +100,19 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
     {
       acts: 'putProfileCookies',
       title: 'Import cookies into a profile',
-      description: 'Adds cookies to a profile (replace: drops the others); session cookies are not kept.',
+      description: 'Adds cookies to a profile (replace: drops the others).',
       input: z.object({
         profile_id: Id,
         cookies: CookieImport,
+        replace: z.optional(z.boolean()),
+      }),
+      advertised: z.object({
+        profile_id: Id,
+        cookies: z.array(
+          z
+            .object({ name: z.string(), value: z.string(), domain: z.string() })
+            .check(z.describe('Also path, expires, secure, http_only, same_site.')),
+        ),
         replace: z.optional(z.boolean()),
       }),
     },

@@ -11,7 +11,7 @@ export const snapshot = definePageTool({
   name: 'browser_snapshot',
   title: 'Read the page',
   description:
-    'The page’s accessibility tree, elements marked [ref=eN]; ref: one element’s subtree; depth: levels.',
+    'The page’s accessibility tree, elements marked [ref=eN]; ref: a subtree; depth: levels.',
   input: {
     ref: z.optional(Ref),
     depth: z.optional(z.int().check(z.minimum(1), z.maximum(100))),

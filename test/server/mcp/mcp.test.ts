@@ -21,6 +21,7 @@ const TOOLS = [
   'create_profile',
   'update_profile',
   'delete_profile',
+  'bulk_profiles',
   'list_proxies',
   'create_proxy',
   'check_proxy',
@@ -218,6 +219,32 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
     expect(textOf(await call(client, 'delete_profile', { profile_id: profile.id }))).toBe(
       'There is no profile with this id.',
     );
+    await client.close();
+  });
+
+  it('acts on many profiles in one call with bulk_profiles, as POST /v1/profiles/bulk does', async () => {
+    const client = await connect(httpTransport(service.baseUrl, key));
+    const ids: string[] = [];
+    for (const name of ['Bulk A', 'Bulk B'])
+      ids.push((await ok(client, 'create_profile', { name })).id as string);
+    const bulk = async (args: Record<string, unknown>) => textOf(await call(client, 'bulk_profiles', args));
+    expect((await bulk({ action: 'add_tags', select: { ids }, tags: ['bulk'] })).split('\n')).toEqual([
+      'add_tags on 2 profiles: 2 succeeded, 0 failed.',
+      `${ids[0]} · "Bulk A" · done`,
+      `${ids[1]} · "Bulk B" · done`,
+    ]);
+    expect(textOf(await call(client, 'list_profiles', { tag: 'bulk' }))).toMatch(/^2 of 2 profiles\./);
+    expect(await bulk({ action: 'delete', select: { filter: { tag: 'bulk' } } })).toMatch(
+      /^delete on 2 profiles: 2 succeeded, 0 failed\./,
+    );
+    expect(await bulk({ action: 'stop', select: { ids: [ids[0]] } })).toBe(
+      `stop on 1 profiles: 0 succeeded, 1 failed.\n${ids[0]} · failed: There is no profile with this id.`,
+    );
+    const cookies = await call(client, 'bulk_profiles', { action: 'export_cookies', select: { ids } });
+    expect([cookies.isError, textOf(cookies)]).toEqual([
+      true,
+      'Read cookies with get_cookies, one profile at a time.',
+    ]);
     await client.close();
   });
 
