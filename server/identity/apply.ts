@@ -45,18 +45,20 @@ export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity)
   const workerScript = injectedScript(scriptValues(presented, presented.identity.hardware.cpu_cores, nonce));
   const ownSessions = new Set<string>();
 
-  const prepare = async (sessionId: string, type: string) => {
+  const prepare = async (sessionId: string, type: string, url: string) => {
     // A target may close while it is prepared: its commands fail, and nothing is left to do.
     const send = (method: string, params: Record<string, unknown> = {}) =>
       pipe.send(method, params, sessionId).catch(() => undefined);
     const applied = await applying.catch(() => null);
-    // A held target may answer nothing until it is let go: a tab opened with noopener (a link's target, a form's,
-    // a middle click) has no renderer before its navigation, which the hold stops, and a service worker's script
-    // is not even fetched. The commands are queued in order before the release, and run before the target's own
-    // script; waiting for their answers first held such a tab forever.
-    if (applied && PAGE_TYPES.has(type))
-      for (const [method, params] of pageCommands(applied, pageScript)) void send(method, params);
-    else if (applied && WORKER_TYPES.has(type)) {
+    if (applied && PAGE_TYPES.has(type)) {
+      const commands = pageCommands(applied, pageScript).map(([method, params]) => send(method, params));
+      // A tab with no document yet (opened by a link's target, a form's or a middle click, without its opener)
+      // answers nothing until its navigation, which the hold stops: its commands are queued in order before the
+      // release, and run before its first script. Waiting for their answers held such a tab forever.
+      if (url !== '') await Promise.all(commands);
+    } else if (applied && WORKER_TYPES.has(type)) {
+      // A held service worker answers nothing until it is let go (its script is not even fetched): the commands
+      // are queued in order before the release, and run before the worker's own script.
       void send('Network.setUserAgentOverride', applied.userAgentOverride);
       void send('Runtime.evaluate', { expression: workerScript, silent: true });
       // A worker's own workers are held for the identity too: inherited, auto-attach does not hold them.
@@ -72,8 +74,8 @@ export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity)
     if (message.method === 'Target.detachedFromTarget') ownSessions.delete(child);
     if (message.method !== 'Target.attachedToTarget') return;
     ownSessions.add(child);
-    const type = (message.params?.targetInfo as { type?: string } | undefined)?.type ?? '';
-    void prepare(child, type);
+    const target = message.params?.targetInfo as { type?: string; url?: string } | undefined;
+    void prepare(child, target?.type ?? '', target?.url ?? '');
   });
   const [applied] = await Promise.all([
     applying,
