@@ -10,8 +10,7 @@ import { definePageTool } from './page-tool';
 export const snapshot = definePageTool({
   name: 'browser_snapshot',
   title: 'Read the page',
-  description:
-    'The page’s accessibility tree, elements marked [ref=eN]; ref: a subtree; depth: levels.',
+  description: 'The page’s accessibility tree, elements marked [ref=eN]; ref: a subtree; depth: levels.',
   input: {
     ref: z.optional(Ref),
     depth: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
