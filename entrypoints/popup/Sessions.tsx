@@ -60,6 +60,9 @@ export function Sessions() {
       {/* Nothing to stop: no button that can only be disabled. */}
       {sessions?.length ? (
         <div class="bar">
+          <span class="grow muted" role="status">
+            {t('sessionsCount', sessions.length)}
+          </span>
           <button type="button" ref={opener} disabled={task.busy || asking} onClick={() => setAsking(true)}>
             {t('stopAll')}
           </button>
@@ -128,7 +131,10 @@ function SessionRow({ session, name, picture }: { session: Session; name: string
   const viewOnlyUrl = session.live_view_readonly_url;
   return (
     <li class="row">
-      {picture && session.status === 'running' && <Thumbnail sessionId={session.id} />}
+      {/* A blank page's picture says nothing: none is asked for. */}
+      {picture && session.status === 'running' && page && page.url !== 'about:blank' && (
+        <Thumbnail sessionId={session.id} />
+      )}
       <div class="grow">
         <strong>{name}</strong>
         <small class="muted">
@@ -141,15 +147,6 @@ function SessionRow({ session, name, picture }: { session: Session; name: string
           </small>
         )}
       </div>
-      {url && (
-        <input
-          class="address"
-          readOnly
-          value={url}
-          aria-label={t('cdpUrlNamed', name)}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-      )}
       {url && (
         <button
           type="button"
@@ -179,6 +176,18 @@ function SessionRow({ session, name, picture }: { session: Session; name: string
       >
         {t('stop')}
       </button>
+      {url && (
+        <details class="cdp">
+          <summary>{t('cdpShow')}</summary>
+          <input
+            class="address"
+            readOnly
+            value={url}
+            aria-label={t('cdpUrlNamed', name)}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        </details>
+      )}
       <Problem error={task.error} />
     </li>
   );

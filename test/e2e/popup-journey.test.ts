@@ -119,7 +119,8 @@ describe('a new user in the popup', () => {
     await popup.getByRole('button', { name: `Copy CDP URL of ${PROFILE}` }).waitFor();
     // Each answer carries a freshly signed token: the popup shows one for this session, and it works.
     const sessionEndpoint = `${service.baseUrl.replace('http', 'ws')}/v1/sessions/${running[0]?.id}/cdp/`;
-    // Shown in full in its own field, besides being copied.
+    // Shown in full in its own field behind its summary, besides being copied.
+    await popup.getByText('CDP URL', { exact: true }).click();
     const cdpUrl = await popup.getByRole('textbox', { name: `CDP URL of ${PROFILE}` }).inputValue();
     expect(cdpUrl.startsWith(sessionEndpoint)).toBe(true);
 

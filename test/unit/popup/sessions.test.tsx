@@ -44,6 +44,9 @@ describe('Sessions', () => {
     render(<Sessions />);
     expect(await screen.findByText('Shop')).toBeTruthy();
     expect(screen.getByText(/started 5 minutes ago/)).toBeTruthy();
+    expect(screen.getByText('1 running')).toBeTruthy();
+    // The raw address waits behind its summary.
+    expect(screen.getByText('CDP URL').closest('details')?.open).toBe(false);
     expect(screen.getByLabelText<HTMLInputElement>('CDP URL of Shop').value).toBe(
       'ws://127.0.0.1:9222/devtools/browser/ses_1',
     );
