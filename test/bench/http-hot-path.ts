@@ -26,7 +26,8 @@ const durationS = Number(process.env.DURATION_S ?? 3);
 const warmupS = Number(process.env.WARMUP_S ?? 1);
 const connections = Number(process.env.CONNECTIONS ?? 10);
 const chosenScenarios = process.env.SCENARIOS?.split(',');
-const SEED_WORKERS = 10;
+/** Rows a seeding import sends at once. */
+const SEED_ROWS = 2000;
 const NEEDLE = 'Scale 00042';
 
 interface Target {
@@ -68,26 +69,29 @@ async function serviceTarget(
   return target;
 }
 
-/** Creates profiles `Scale 00000`, `Scale 00001`, … until the list account holds `count`. */
+/** Creates profiles `Scale 00000`, `Scale 00001`, … until the list account holds `count`, by imports of a sheet. */
 async function seed(target: ServiceTarget, count: number): Promise<void> {
-  let next = target.profiles;
-  const worker = async () => {
-    for (let index = next++; index < count; index = next++) {
-      const response = await fetch(`${target.origin}/v1/profiles`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${target.listKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          name: `Scale ${String(index).padStart(5, '0')}`,
-          tags: [`batch-${index % 10}`],
-          proxy: index % 2 === 0 ? 'http://user:secret@proxy.example:8080' : undefined,
-        }),
-      });
-      if (response.status !== 201) throw new Error(`seeding ${target.name}: ${await response.text()}`);
-      const profile = (await response.json()) as { id: string };
-      if (index === Math.floor(count / 2)) target.someProfileId = profile.id;
-    }
-  };
-  await Promise.all(Array.from({ length: SEED_WORKERS }, worker));
+  for (let start = target.profiles; start < count; start += SEED_ROWS) {
+    const indexes = Array.from({ length: Math.min(SEED_ROWS, count - start) }, (_, offset) => start + offset);
+    const rows = indexes.map((index) =>
+      JSON.stringify({
+        name: `Scale ${String(index).padStart(5, '0')}`,
+        tags: [`batch-${index % 10}`],
+        ...(index % 2 === 0 ? { proxy: 'http://user:secret@proxy.example:8080' } : {}),
+      }),
+    );
+    const response = await fetch(`${target.origin}/v1/profiles/import`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${target.listKey}`, 'Content-Type': 'application/x-ndjson' },
+      body: rows.join('\n'),
+    });
+    const answer = (await response.json()) as { items: { ok: boolean; id?: string }[] };
+    const made = answer.items?.filter((item) => item.ok).length;
+    if (response.status !== 200 || made !== rows.length)
+      throw new Error(`seeding ${target.name}: ${JSON.stringify(answer).slice(0, 500)}`);
+    const middle = Math.floor(count / 2) - start;
+    if (middle >= 0 && middle < rows.length) target.someProfileId = answer.items[middle]?.id ?? null;
+  }
   target.profiles = count;
 }
 
