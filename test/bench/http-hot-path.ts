@@ -3,8 +3,8 @@
  * side in one run: the service on PGlite, on PostgreSQL (when installed) and the bare baseline, interleaved,
  * for list, get-by-id, create and `q=` search at each profile count. Prints requests/s, p50/p99 and CPU per
  * request (the service's process and the database's processes) with the ratio to the baseline.
- * Ends with each request's growth: its CPU per request at the largest count against at 1,000 (a list that stays
- * flat grows little). BEFORE=<another checkout> measures that checkout's service beside this one, on PGlite, in
+ * Ends with each request's growth: its CPU per request at the largest count against at 1,000 (or the smallest
+ * measured), which a request that stays flat keeps near ×1. BEFORE=<another checkout> measures that checkout's service beside this one, on PGlite, in
  * the same rounds against the same baseline: a change's before and after, side by side.
  * Run: npm run bench   Settings: SIZES (100,1000,10000), ROUNDS (3), DURATION_S (3), WARMUP_S (1, 0 for none),
  * CONNECTIONS (10), SCENARIOS (all, or some of `list 50,get by id,search q=,create`), BEFORE.
@@ -235,7 +235,7 @@ try {
 } finally {
   for (const target of services) await target.close();
 }
-printGrowth(cpu, 1000, Math.max(...sizes));
+printGrowth(cpu, sizes.includes(1000) ? 1000 : Math.min(...sizes), Math.max(...sizes));
 
 /** Each request's CPU per request at `large` profiles against at `small`, where both were measured. */
 function printGrowth(figures: Map<string, Map<number, number>>, small: number, large: number): void {
