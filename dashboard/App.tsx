@@ -5,6 +5,7 @@ import type { DashboardStatus } from '../lib/dashboard/schemas';
 import { AccountPage } from './AccountPage';
 import { AuditPage } from './AuditPage';
 import { call } from './api';
+import { BatchesPage } from './BatchesPage';
 import { JoinPage } from './JoinPage';
 import { KeysPage } from './KeysPage';
 import { MembersPage } from './MembersPage';
@@ -17,6 +18,7 @@ const PAGES = {
   sessions: 'Sessions',
   members: 'Members',
   audit: 'Audit',
+  batches: 'Batches',
   usage: 'Usage',
   account: 'Account',
 } as const;
@@ -128,6 +130,7 @@ export function App() {
         {page === 'sessions' && <SessionsPage />}
         {page === 'members' && <MembersPage myRole={status.account.role} />}
         {page === 'audit' && mayOpen(status.account.role)(page) && <AuditPage />}
+        {page === 'batches' && <BatchesPage />}
         {page === 'usage' && <UsagePage />}
         {page === 'account' && (
           <AccountPage

@@ -13,6 +13,8 @@ import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { cachedProxies, cachedSessions, connection, type ProfileFilter } from '../../lib/storage';
+import { BatchCard } from '../popup/BatchCard';
+import { BatchList } from '../popup/BatchList';
 import { ColumnsMenu } from './ColumnsMenu';
 import { DEFAULT_LAYOUT, type Layout, sortAfterClick } from './columns';
 import { changeOf, type Edit, type EditableField, editOf } from './edits';
@@ -27,7 +29,8 @@ const TYPING_PAUSE_MS = 300;
 /**
  * Every profile of the account in one table, in a tab: search, status and the order on the service; columns shown,
  * hidden and resized; a spreadsheet's selection with the popup's bulk actions; names, tags and notes edited in
- * place with Undo. It reaches the worker as the popup does, and follows the service's events while open.
+ * place with Undo; every batch, newest first, and the one chosen with its failed runs, retry and export. It reaches
+ * the worker as the popup does, and follows the service’s events while open.
  */
 export function Manager() {
   const saved = useItem(connection);
@@ -101,6 +104,13 @@ function Table() {
           }}
         />
         <ColumnsMenu layout={layout} onLayout={setLayout} />
+        <details class="keys">
+          <summary>{t('batchesTitle')}</summary>
+          <div class="stack batches">
+            <BatchList />
+            <BatchCard />
+          </div>
+        </details>
         <details class="keys">
           <summary>{t('keyboardShortcuts')}</summary>
           <p>{t('managerKeys')}</p>

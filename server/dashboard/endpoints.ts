@@ -1,3 +1,4 @@
+import { BatchList } from '../../lib/api/schemas/automation';
 import { Session } from '../../lib/api/schemas/sessions';
 import { Member } from '../../lib/api/schemas/workspace';
 import { z } from '../../lib/api/zod';
@@ -172,6 +173,8 @@ export const dashboardEndpoints = {
     answer: Session,
     signedIn: true,
   }),
+  /** The account's batches, newest first, each summed up; `?cursor=` the next page. */
+  listBatches: endpoint({ method: 'GET', path: '/batches', status: 200, answer: BatchList, signedIn: true }),
   getUsage: endpoint({ method: 'GET', path: '/usage', status: 200, answer: Usage, signedIn: true }),
   changePassword: endpoint({
     method: 'PUT',

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../lib/api/client';
+import type { Batch } from '../../../lib/api/schemas/automation';
 import type { Session } from '../../../lib/api/schemas/sessions';
 import { profileDataDir } from '../../../server/core/data-dir';
 import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from '../../../server/dashboard/attempts';
@@ -179,7 +180,7 @@ describe('keys and cookies where they do not belong', () => {
 });
 
 describe('running sessions', () => {
-  it('lists the account’s running sessions with their live view addresses, and none of another account’s', async () => {
+  it('lists the account’s running sessions with their live view addresses, and its batches, and none of another account’s', async () => {
     const a = await signedUp();
     const b = await signedUp();
     const { body: created } = await a.client.json<{ key: string }>('POST', '/keys', { name: 'robot' });
@@ -207,6 +208,26 @@ describe('running sessions', () => {
       await api.stopSession({ session_id: session.id });
     }
     expect((await a.client.json<{ data: Session[] }>('GET', '/sessions')).body.data).toEqual([]);
+
+    // Every batch, newest first, each summed up; none of another account's.
+    const batches: string[] = [];
+    for (const name of ['First', 'Second']) {
+      const { batch_id } = await api.bulkProfiles({
+        select: { ids: [profile.id] },
+        action: 'run',
+        name,
+        script: { steps: [{ action: 'goto', url: 'about:blank' }] },
+      });
+      batches.push(batch_id as string);
+      await api.cancelBatch(batch_id as string).catch(() => undefined);
+    }
+    const listed = await a.client.json<{ data: Batch[]; next_cursor: string | null }>('GET', '/batches');
+    expect(listed.body.data.map(({ id, name }) => [id, name])).toEqual([
+      [batches[1], 'Second'],
+      [batches[0], 'First'],
+    ]);
+    expect(listed.body.data[0]?.summary).toMatch(/of 1/);
+    expect((await b.client.json<{ data: Batch[] }>('GET', '/batches')).body.data).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Manager } from '../../../entrypoints/manager/Manager';
 import type { Profile } from '../../../lib/api/schemas/profiles';
-import { connection } from '../../../lib/storage';
+import { connection, lastBatch } from '../../../lib/storage';
 import { mockConnector } from '../popup/connector-mock';
 import { installPopupBrowser, list, ok, profile } from '../popup/harness';
 
@@ -34,6 +34,45 @@ afterEach(cleanup);
 const rowOf = (name: string) => screen.getByText(name, { exact: true }).closest('tr') as HTMLElement;
 
 describe('the manager', () => {
+  it('lists every batch, newest first, each summed up, and shows the one chosen with retry and export', async () => {
+    const batch = (id: string, name: string, failed: number) => ({
+      id,
+      name,
+      created_at: '2025-01-06T08:00:00.000Z',
+      total: 10,
+      queued: 0,
+      running: 0,
+      succeeded: 10 - failed,
+      failed,
+      cancelled: 0,
+      finished: true,
+      paused: false,
+      retried: 0,
+      estimated_finish_at: null,
+      summary: `${10 - failed} of 10 succeeded, ${failed} failed`,
+    });
+    const batches = [batch('bat_2', 'Second', 3), batch('bat_1', 'First', 0)];
+    const mock = mockConnector({
+      ...answers,
+      'batches.list': () => ok(batches),
+      'batch.show': async ({ batchId }) => {
+        await lastBatch.setValue(batchId);
+        return ok(undefined);
+      },
+      'batch.get': ({ batchId }) => ok(batches.find(({ id }) => id === batchId) as (typeof batches)[number]),
+    });
+    render(<Manager />);
+    fireEvent.click(await screen.findByText('Batches', { selector: 'details.keys > summary' }));
+    const listed = await screen.findAllByRole('button', { name: /Second|First/ });
+    expect(listed.map((button) => button.parentElement?.textContent)).toEqual([
+      'Second: 7 of 10 succeeded, 3 failed',
+      'First: 10 of 10 succeeded',
+    ]);
+    fireEvent.click(listed[0] as HTMLElement);
+    expect(await screen.findByRole('button', { name: 'Retry 3 failed' })).toBeTruthy();
+    expect(mock.sentOf('batch.get')[0]?.batchId).toBe('bat_2');
+  });
+
   it('lists every profile in a table read through the worker, a hundred at a time with the total', async () => {
     const mock = mockConnector(answers);
     render(<Manager />);
