@@ -18,6 +18,7 @@ import {
 import { outcomeText } from './bulk-text';
 import { download } from './download';
 import { useItem } from './hooks';
+import { mayOf } from './may';
 
 function saveCookies(result: BulkResult) {
   const named = result.items
@@ -73,7 +74,7 @@ export function BulkActions({
         <span class="grow" role="status">
           {t('selectedCount', count)}
         </span>
-        {offeredActions(selected, limits?.role).map((action) => (
+        {offeredActions(selected, mayOf(limits)).map((action) => (
           <button
             key={action}
             type="button"

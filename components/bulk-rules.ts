@@ -1,9 +1,9 @@
 import type { Script } from '../lib/api/inputs/automation';
 import type { BulkRequestInput, BulkSelection } from '../lib/api/inputs/bulk';
-import { BULK_ACTS, mayCall } from '../lib/api/permissions';
-import type { Role } from '../lib/api/roles';
+import { BULK_ACTS } from '../lib/api/permissions';
 import type { Profile } from '../lib/api/schemas/profiles';
 import type { PlanLimits, ProfileFilter } from '../lib/storage';
+import type { May } from './may';
 
 /** The bar's actions on a selection; each is one bulk request, some after a question. */
 export type BulkAction = 'start' | 'stop' | 'delete' | 'proxy' | 'tags' | 'run' | 'cookies';
@@ -23,14 +23,12 @@ const SENDS: Record<BulkAction, keyof typeof BULK_ACTS> = {
 };
 
 /**
- * The bar's actions on a selection: those the role may take (every one while the role is not known: the service
- * still refuses), less a Start or Stop for none of it.
+ * The bar's actions on a selection: those the key's role may take, less a Start or Stop for none of it.
  */
-export const offeredActions = (selected: Selected, role: Role | undefined): BulkAction[] =>
+export const offeredActions = (selected: Selected, may: May): BulkAction[] =>
   BULK_BAR.filter(
     (action) =>
-      (!role || mayCall(role, BULK_ACTS[SENDS[action]])) &&
-      !(COUNTED.includes(action) && numberFor(selected, action) === 0),
+      may(BULK_ACTS[SENDS[action]]) && !(COUNTED.includes(action) && numberFor(selected, action) === 0),
   );
 
 /** Every profile a list's filter matches, in the list's order, as a bulk action's selection. */

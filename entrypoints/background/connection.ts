@@ -45,13 +45,22 @@ export async function saveConnection(
   return { account, quota: seen };
 }
 
-const limitsOf = ({ plan, hourly_limit, session_limit, name, member, role }: Account): PlanLimits => ({
+const limitsOf = ({
+  plan,
+  hourly_limit,
+  session_limit,
+  name,
+  member,
+  role,
+  may_not,
+}: Account): PlanLimits => ({
   name: plan,
   hourlyLimit: hourly_limit,
   sessionLimit: session_limit,
   workspace: name,
   ...(member ? { member } : {}),
   ...(role ? { role } : {}),
+  ...(may_not ? { mayNot: may_not } : {}),
 });
 
 /** Reads the plan's limits and the key's workspace once if they are not known (a key saved before they were kept). */

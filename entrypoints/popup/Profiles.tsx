@@ -54,7 +54,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const more = useTask();
   const down = useSaidByBanner();
   const key = useItem(plan);
-  const may = mayOf(key?.role);
+  const may = mayOf(key);
   const { editing, edit, close, land } = useEditing<Profile>();
   const [picking, setPicking] = useState<Picking>(NOTHING_PICKED);
   /** What the last bulk action did, as sentences. */

@@ -89,6 +89,8 @@ export interface PlanLimits {
   workspace?: string;
   member?: { id: string; name: string };
   role?: Role;
+  /** The operations the role may not call, as the service said: the popup leaves them out. */
+  mayNot?: string[];
 }
 
 export interface LastProfile {

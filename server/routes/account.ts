@@ -1,3 +1,5 @@
+import type { EndpointName } from '../../lib/api/endpoints';
+import { mayCall, PERMISSIONS } from '../../lib/api/permissions';
 import type { Account } from '../../lib/api/schemas/account';
 import { HOURLY_LIMITS, sessionCap } from '../accounts/plans';
 import { type Route, route } from '../http/route';
@@ -17,6 +19,7 @@ export const accountRoutes: Route[] = [
         member: account.member,
         role: account.role,
         scope: account.scope,
+        may_not: (Object.keys(PERMISSIONS) as EndpointName[]).filter((name) => !mayCall(account.role, name)),
       } satisfies Account,
       status,
     );

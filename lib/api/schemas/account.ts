@@ -20,6 +20,8 @@ export const Account = z.object({
   member: z.optional(z.object({ id: z.string(), name: z.string() })),
   role: z.optional(Role),
   scope: z.optional(Scope),
+  /** The operations (by the API's names, e.g. `deleteProfile`) the key's role may not call: a client offers the rest. */
+  may_not: z.optional(z.array(z.string())),
 });
 
 export type Plan = z.infer<typeof Plan>;

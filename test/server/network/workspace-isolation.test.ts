@@ -71,6 +71,9 @@ describe('a runner limited to team-a', () => {
       role: 'runner',
       scope: { tags: ['team-a'] },
     });
+    // What its role may not call, for the extension to leave out.
+    expect(account.may_not).toEqual(expect.arrayContaining(['deleteProfile', 'updateProfile', 'createKey']));
+    expect(account.may_not).not.toContain('startSession');
   });
 
   it('lists and counts only its scope’s profiles, and answers the others as unknown ids', async () => {

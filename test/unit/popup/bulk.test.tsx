@@ -13,7 +13,7 @@ import {
   savedScripts,
 } from '../../../lib/storage';
 import { type IntentOf, mockConnector } from './connector-mock';
-import { installPopupBrowser, ok, profile, typeInto } from './harness';
+import { asRole, installPopupBrowser, ok, profile, typeInto } from './harness';
 
 const named = (count: number) =>
   Array.from({ length: count }, (_, i) => profile(`prf_${i + 1}`, `Profile ${i + 1}`));
@@ -163,7 +163,7 @@ describe('Bulk actions', () => {
   });
 
   it('offers a runner only what a runner may do, and no Stop while nothing runs', async () => {
-    await open(named(2), { ...FREE, role: 'runner' });
+    await open(named(2), { ...FREE, ...asRole('runner') });
     await cachedSessions.setValue({ data: [], savedAt: 1 });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select all' }));
     const bar = screen.getByText('2 selected').parentElement as HTMLElement;

@@ -5,12 +5,15 @@
 import { fireEvent } from '@testing-library/preact';
 import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import type { EndpointName } from '../../../lib/api/endpoints';
+import { mayCall, PERMISSIONS } from '../../../lib/api/permissions';
+import type { Role } from '../../../lib/api/roles';
 import type { AutomationRun } from '../../../lib/api/schemas/automation';
 import type { Profile } from '../../../lib/api/schemas/profiles';
 import type { ProxyConfig } from '../../../lib/api/schemas/proxies';
 import type { Session } from '../../../lib/api/schemas/sessions';
 import type { Reply, WorkerError } from '../../../lib/messaging/protocol';
-import type { Cached, WatchedRun } from '../../../lib/storage';
+import type { Cached, PlanLimits, WatchedRun } from '../../../lib/storage';
 
 type CachedItem<T> = { setValue(value: Cached<T> | null): Promise<void> };
 
@@ -148,4 +151,10 @@ export function watched(
 /** What a person types into a field (or picks in a select), rendered before the next action. */
 export function typeInto(field: HTMLElement, value: string): void {
   fireEvent.input(field, { target: { value } });
+}
+
+/** What the service says of a key of `role`: the role, and the operations it may not call. */
+export function asRole(role: Role): Pick<PlanLimits, 'role' | 'mayNot'> {
+  const names = Object.keys(PERMISSIONS) as EndpointName[];
+  return { role, mayNot: names.filter((name) => !mayCall(role, name)) };
 }

@@ -7,6 +7,7 @@ import {
   type Selected,
   startsWithoutAsking,
 } from '../../../components/bulk-rules';
+import { mayOf } from '../../../components/may';
 import {
   initialFields,
   passwordProblem,
@@ -19,8 +20,9 @@ import {
   pickOne,
   sameFilter,
 } from '../../../entrypoints/popup/profile-list-rules';
+import type { Role } from '../../../lib/api/roles';
 import type { PlanLimits } from '../../../lib/storage';
-import { profile, proxy } from './harness';
+import { asRole, profile, proxy } from './harness';
 
 const FREE: PlanLimits = { name: 'free', hourlyLimit: 100, sessionLimit: 2 };
 const idle = profile('prf_1', 'Idle');
@@ -99,11 +101,12 @@ describe('What a question offers and sends', () => {
   });
 
   it('offers only the actions the role may take, and no Start or Stop for none', () => {
-    expect(offeredActions(byIds(), undefined)).toHaveLength(7);
-    expect(offeredActions(byIds(), 'editor')).toHaveLength(7);
-    expect(offeredActions(byIds(), 'runner')).toEqual(['start', 'stop', 'run']);
-    expect(offeredActions(byIds(), 'viewer')).toEqual([]);
-    expect(offeredActions(byFilter(), 'runner')).toEqual(['start', 'run']);
+    const may = (role?: Role) => mayOf(role ? { ...FREE, ...asRole(role) } : FREE);
+    expect(offeredActions(byIds(), may())).toHaveLength(7);
+    expect(offeredActions(byIds(), may('editor'))).toHaveLength(7);
+    expect(offeredActions(byIds(), may('runner'))).toEqual(['start', 'stop', 'run']);
+    expect(offeredActions(byIds(), may('viewer'))).toEqual([]);
+    expect(offeredActions(byFilter(), may('runner'))).toEqual(['start', 'run']);
   });
 });
 

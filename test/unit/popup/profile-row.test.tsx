@@ -5,7 +5,7 @@ import { Profiles } from '../../../entrypoints/popup/Profiles';
 import type { Profile } from '../../../lib/api/schemas/profiles';
 import { cachedProfiles, cachedProxies, plan } from '../../../lib/storage';
 import { mockConnector } from './connector-mock';
-import { installPopupBrowser, ok, profile, proxy } from './harness';
+import { asRole, installPopupBrowser, ok, profile, proxy } from './harness';
 
 const NOW = Date.parse('2025-01-06T09:00:00.000Z');
 
@@ -165,7 +165,7 @@ describe('A profile row', () => {
       profile('prf_2', 'Mine', { held_by: { ...held, member: { id: 'mem_me', name: 'Me' } } }),
     );
     const me = { id: 'mem_me', name: 'Me' };
-    await plan.setValue({ name: 'free', hourlyLimit: 100, sessionLimit: 2, member: me, role: 'runner' });
+    await plan.setValue({ name: 'free', hourlyLimit: 100, sessionLimit: 2, member: me, ...asRole('runner') });
     // A runner starts, but neither makes nor edits profiles.
     await waitFor(() => expect(screen.queryByRole('button', { name: 'New profile' })).toBeNull());
     const time = new Date(since).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -177,7 +177,7 @@ describe('A profile row', () => {
     fireEvent.click(within(row('Held')).getByRole('button', { name: 'More actions for Held' }));
     expect(within(row('Held')).queryByRole('button', { name: 'Edit Held' })).toBeNull();
     expect(within(row('Held')).queryByRole('button', { name: 'Delete Held' })).toBeNull();
-    await plan.setValue({ name: 'free', hourlyLimit: 100, sessionLimit: 2, role: 'viewer' });
+    await plan.setValue({ name: 'free', hourlyLimit: 100, sessionLimit: 2, ...asRole('viewer') });
     await waitFor(() => expect(within(row('Held')).queryByRole('button', { name: 'Start Held' })).toBeNull());
   });
 });
