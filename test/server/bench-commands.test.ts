@@ -42,6 +42,10 @@ describe('npm run bench', { timeout: 240_000 }, () => {
       TRAFFIC_SCRIPTS: '20',
       TRAFFIC_MB: '4',
       BATCH_RUNS: '4',
+      FLOODS: 'sign-in',
+      FLOOD_S: '0.5',
+      FLOOD_PROFILES: '20',
+      DATABASES: 'pglite',
     });
     expect(code).toBe(0);
     for (const scenario of ['list 50', 'get by id', 'search q=', 'create']) {
@@ -58,6 +62,7 @@ describe('npm run bench', { timeout: 240_000 }, () => {
     expect(stdout).toMatch(/^4 viewers {2}service CPU .* → -?\d+\.\d% per viewer$/m);
     expect(stdout).toMatch(/^GET \/v1\/profiles with 4 viewers: +\d+ req\/s/m);
     expect(stdout).toMatch(/^batch wall time .* ×\d+\.\d\d$/m);
+    expect(stdout).toMatch(/^sign-in-link guesses ×8 +\d+\.\d +\d+\.\d +×\d+\.\d\d/m);
     for (const line of [
       'page of 20 scripts',
       'one 4 MiB download',
