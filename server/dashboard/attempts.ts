@@ -23,6 +23,10 @@ const LIMITS: AttemptLimitSettings = {
   perEmail: ATTEMPTS_PER_EMAIL_EVERYWHERE,
 };
 
+/** Refusals remembered per database (so per service), at most this many at once. */
+const REMEMBERED_REFUSALS = 10_000;
+const refusals = new WeakMap<Queryable, Map<string, number>>();
+
 /** An attempt under way: succeeded() takes it off the count. */
 export interface Attempt {
   succeeded(): Promise<void>;
@@ -37,10 +41,34 @@ export interface Attempt {
 export class AttemptLimits {
   constructor(private readonly db: Queryable) {}
 
-  /** Counts an attempt; answers the whole seconds to wait when over a limit. */
+  /**
+   * Counts an attempt; answers the whole seconds to wait when over a limit. A refusal is remembered here until its
+   * wait is over, so that a flood of guesses past the limit costs the database nothing.
+   */
   async attempt(address: string, email: string, nowMs: number): Promise<Attempt | { waitSeconds: number }> {
+    const key = `${address}\n${email.toLowerCase()}`;
+    const remembered = this.refused().get(key) ?? 0;
+    if (remembered > nowMs) return waitFor(remembered - nowMs);
     const counted = await countSignInAttempt(this.db, address, email, nowMs, LIMITS);
-    if ('waitMs' in counted) return { waitSeconds: Math.max(1, Math.ceil(counted.waitMs / 1000)) };
+    if ('waitMs' in counted) {
+      this.remember(key, nowMs + counted.waitMs, nowMs);
+      return waitFor(counted.waitMs);
+    }
     return { succeeded: () => forgetSignInAttempt(this.db, counted.id) };
   }
+
+  private refused(): Map<string, number> {
+    const refused = refusals.get(this.db) ?? new Map<string, number>();
+    refusals.set(this.db, refused);
+    return refused;
+  }
+
+  private remember(key: string, untilMs: number, nowMs: number): void {
+    const refused = this.refused();
+    if (refused.size >= REMEMBERED_REFUSALS)
+      for (const [each, until] of refused) if (until <= nowMs) refused.delete(each);
+    if (refused.size < REMEMBERED_REFUSALS) refused.set(key, untilMs);
+  }
 }
+
+const waitFor = (ms: number) => ({ waitSeconds: Math.max(1, Math.ceil(ms / 1000)) });
