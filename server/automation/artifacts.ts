@@ -3,6 +3,7 @@ import type { Limits } from '../core/config';
 import type { Database } from '../db/driver';
 import { bytes } from '../pages/sentences';
 import { findArtifact, insertArtifact } from '../store/artifacts';
+import type { Reader } from '../store/scope';
 import { readArtifactFile, writeArtifactFile } from './artifact-files';
 
 export function artifactPath(runId: string, name: string): string {
@@ -36,11 +37,11 @@ export async function saveArtifact(
 /** A run's artifact of the account: its type and bytes (kept in the database, or on this node's disk). */
 export async function readArtifact(
   { db, dataDir }: { db: Database; dataDir: string },
-  run: { accountId: string; runId: string },
+  { reader, runId }: { reader: Reader; runId: string },
   name: string,
 ): Promise<{ contentType: string; bytes: Uint8Array } | null> {
-  const artifact = await findArtifact(db, run.accountId, run.runId, name);
+  const artifact = await findArtifact(db, reader, runId, name);
   if (!artifact) return null;
-  const bytes = artifact.bytes ?? (await readArtifactFile(dataDir, { ...run, name }));
+  const bytes = artifact.bytes ?? (await readArtifactFile(dataDir, { accountId: reader.id, runId, name }));
   return { contentType: artifact.content_type, bytes };
 }

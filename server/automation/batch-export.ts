@@ -2,6 +2,7 @@ import { csvLine } from '../../lib/csv';
 import { NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import { batchOutputNames, type ExportedRun, exportedRunsPage, findBatch } from '../store/batches';
+import type { Reader } from '../store/scope';
 
 const FIXED_COLUMNS = ['run_id', 'profile_id', 'profile_name', 'status', 'error', 'finished_at'] as const;
 /** Runs read from the database at a time while a file is written: outputs may be megabytes each. */
@@ -20,12 +21,12 @@ export interface BatchFile {
  */
 export async function exportBatch(
   db: Database,
-  accountId: string,
+  reader: Reader,
   id: string,
   format: 'csv' | 'json',
   pageSize = PAGE,
 ): Promise<BatchFile> {
-  if (!(await findBatch(db, accountId, id))) throw new NotFound('batch');
+  if (!(await findBatch(db, reader, id))) throw new NotFound('batch');
   const outputNames = format === 'csv' ? (await batchOutputNames(db, id)).sort() : [];
   const line =
     format === 'json'

@@ -6,6 +6,7 @@ import type { Database } from '../db/driver';
 import { findBatch, insertBatch, latestRunsOfBatch, listBatches } from '../store/batches';
 import type { Holder } from '../store/leases';
 import { type Page, toPage } from '../store/pagination';
+import type { Reader } from '../store/scope';
 import { toBatch } from './batch-summary';
 import type { RunScheduler } from './scheduler';
 
@@ -40,13 +41,13 @@ export async function queueBatch(
   return { batchId, items };
 }
 
-/** The account's batch, summed up. */
+/** The account's batch, summed up, when the reader's scope holds all its profiles. */
 export async function readBatch(
   { db, clock }: Pick<BatchDeps, 'db' | 'clock'>,
-  accountId: string,
+  reader: Reader,
   id: string,
 ): Promise<Batch> {
-  const row = await findBatch(db, accountId, id);
+  const row = await findBatch(db, reader, id);
   if (!row) throw new NotFound('batch');
   return toBatch(row, clock.now());
 }
@@ -54,21 +55,21 @@ export async function readBatch(
 /** A page of the account's batches, newest first, each summed up. */
 export async function readBatches(
   { db, clock }: Pick<BatchDeps, 'db' | 'clock'>,
-  accountId: string,
+  reader: Reader,
   page: { limit: number; after: number | null },
 ): Promise<Page<Batch>> {
   const now = clock.now();
-  return toPage(await listBatches(db, accountId, page), page.limit, (row) => toBatch(row, now));
+  return toPage(await listBatches(db, reader, page), page.limit, (row) => toBatch(row, now));
 }
 
 /** Queues again, in the same batch, the script of each profile whose latest run in it failed. */
 export async function retryFailed(
   deps: BatchDeps,
-  accountId: string,
+  reader: Reader,
   holder: Holder,
   id: string,
 ): Promise<Batch> {
-  if (!(await findBatch(deps.db, accountId, id))) throw new NotFound('batch');
+  if (!(await findBatch(deps.db, reader, id))) throw new NotFound('batch');
   // Runs of one batch share their script and name; grouped all the same, each group queued at once.
   const groups = new Map<string, { script: Script; name: string | null; profileIds: string[] }>();
   for (const run of await latestRunsOfBatch(deps.db, id, 'failed')) {
@@ -79,6 +80,6 @@ export async function retryFailed(
   }
   // A profile deleted since is left failed: its run has nothing to run on.
   for (const group of groups.values())
-    await deps.automation.enqueueBatch(accountId, holder, { id, ...group });
-  return readBatch(deps, accountId, id);
+    await deps.automation.enqueueBatch(reader.id, holder, { id, ...group });
+  return readBatch(deps, reader, id);
 }

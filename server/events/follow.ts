@@ -1,6 +1,7 @@
 import type { ServiceEvent } from '../../lib/api/schemas/events';
 import type { Queryable } from '../db/driver';
 import { eventsAfter, isEventKept, latestEventId } from '../store/events';
+import type { Reader } from '../store/scope';
 import { accountTopic, type Publisher } from './publisher';
 
 const BATCH = 100;
@@ -31,7 +32,8 @@ export async function streamStart(
 export interface FollowOptions {
   db: Queryable;
   publisher: Publisher;
-  accountId: string;
+  /** The account, and the scope whose profiles' events are sent. */
+  reader: Reader;
   start: StreamStart;
   heartbeatMs: number;
   signal: AbortSignal;
@@ -47,11 +49,11 @@ export const RESET = { type: 'stream.reset', created_at: '', data: {} } as const
  * is committed (woken by the publisher, read from the database), with a heartbeat when nothing came for a while.
  */
 export async function followEvents(options: FollowOptions): Promise<void> {
-  const { db, publisher, accountId, signal } = options;
+  const { db, publisher, reader, signal } = options;
   let woken = true;
   let wake = () => {};
   // Subscribed before the first read, so that no commit between the read and the wait goes unnoticed.
-  const unsubscribe = publisher.subscribe(accountTopic(accountId), () => {
+  const unsubscribe = publisher.subscribe(accountTopic(reader.id), () => {
     woken = true;
     wake();
   });
@@ -63,7 +65,7 @@ export async function followEvents(options: FollowOptions): Promise<void> {
     while (!signal.aborted) {
       if (woken) {
         woken = false;
-        const batch = await eventsAfter(db, accountId, last, BATCH);
+        const batch = await eventsAfter(db, reader, last, BATCH);
         for (const event of batch) {
           if (signal.aborted) return;
           await options.send(event);

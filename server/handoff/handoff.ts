@@ -19,6 +19,7 @@ import {
   withdrawRequestsOfEndedSessions,
   withdrawRequestsOfTab,
 } from '../store/help-requests';
+import { everything, type Reader } from '../store/scope';
 import {
   alreadyAnswered,
   helpPending,
@@ -55,7 +56,7 @@ export interface Handoff {
     options: { deadline?: number; abandoned: AbortSignal },
   ): Promise<HelpRequest>;
   /** The person's answer: once, before the request expires. */
-  answer(accountId: string, id: string, answer: HelpAnswer): Promise<HelpRequest>;
+  answer(reader: Reader, id: string, answer: HelpAnswer): Promise<HelpRequest>;
   /** The tab closed: its open request ends withdrawn, and whoever waits on it hears so. */
   withdrawTab(sessionId: string, tabId: string): Promise<void>;
   /**
@@ -129,7 +130,7 @@ export function createHandoff(deps: {
       let current = request;
       for (;;) {
         woken = false;
-        current = (await findHelpRequest(db, accountId, request.id)) ?? current;
+        current = (await findHelpRequest(db, everything(accountId), request.id)) ?? current;
         if (current.status === 'closed' || abandoned.aborted) return current;
         const left = Date.parse(current.expires_at) - clock.now().getTime();
         if (left <= 0) {
@@ -168,8 +169,9 @@ export function createHandoff(deps: {
       return waitForEnd(target.accountId, request, abandoned);
     },
 
-    async answer(accountId, id, answer) {
-      const request = await findHelpRequest(db, accountId, id);
+    async answer(reader, id, answer) {
+      const accountId = reader.id;
+      const request = await findHelpRequest(db, reader, id);
       if (!request) throw new NotFound('help request');
       if (answer.outcome === 'choice' && !request.choices.includes(answer.choice ?? ''))
         throw notAChoice(request);
@@ -182,7 +184,7 @@ export function createHandoff(deps: {
       if (answered) return answered;
       // Answered meanwhile, or its time was up (reported now if no sweep has yet).
       await expire(id);
-      const current = (await findHelpRequest(db, accountId, id)) ?? request;
+      const current = (await findHelpRequest(db, reader, id)) ?? request;
       throw current.status === 'closed' ? alreadyAnswered(current) : timedOut(current);
     },
 

@@ -8,6 +8,7 @@ import type { SessionManager } from '../sessions/manager';
 import { findPlan } from '../store/accounts';
 import { findOpenRequestOfSession } from '../store/help-requests';
 import { countRequest } from '../store/request-counts';
+import { everything } from '../store/scope';
 import { findSessionOfSignedAddress } from '../store/sessions';
 import type { LiveAddress, LiveTokens } from './live-tokens';
 import type { ViewerSession } from './screencast-viewer';
@@ -87,7 +88,7 @@ export async function viewerSessionOf(
       const open = await findOpenRequestOfSession(deps.db, sessionId);
       if (mode !== 'control' || open?.request.id !== requestId)
         throw new Error('This request for help is no longer open on this session.');
-      await deps.handoff.answer(row.account_id, requestId, answer);
+      await deps.handoff.answer(everything(row.account_id), requestId, answer);
     },
   };
   const bar: ViewerBar = {

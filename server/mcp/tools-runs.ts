@@ -75,7 +75,7 @@ async function screenshotsOf({ deps, account }: ToolContext, run: AutomationRun)
   let weight = 0;
   for (const name of names) {
     const where = { db: deps.db, dataDir: deps.config.dataDir };
-    const artifact = await readArtifact(where, { accountId: account.id, runId: run.id }, name);
+    const artifact = await readArtifact(where, { reader: account, runId: run.id }, name);
     if (!artifact || weight + artifact.bytes.byteLength > MAX_SCREENSHOT_BYTES) continue;
     weight += artifact.bytes.byteLength;
     images.push({ data: Buffer.from(artifact.bytes).toString('base64'), mimeType: artifact.contentType });

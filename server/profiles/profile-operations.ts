@@ -87,7 +87,7 @@ export async function deleteOwnProfile(
   }
   const outcome = await events.writeWithEvents(async (tx, emit) => {
     const deleted = await deleteIdleProfile(tx, accountId, id);
-    if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id });
+    if (deleted === 'deleted') await emit(accountId, 'profile.deleted', { id, tags: profile.tags });
     return deleted;
   });
   if (outcome === 'missing') throw new NotFound('profile');

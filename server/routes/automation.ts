@@ -73,31 +73,31 @@ export const automationRoutes: Route[] = [
 
   route('listBatches', async (c, { query, status }, deps) => {
     const page = { limit: query.limit, after: readCursor(query.cursor) };
-    return c.json(await readBatches(deps, c.get('account').id, page), status);
+    return c.json(await readBatches(deps, c.get('account'), page), status);
   }),
 
   route('getBatch', async (c, { params, status }, deps) => {
-    return c.json(await readBatch(deps, c.get('account').id, params.id), status);
+    return c.json(await readBatch(deps, c.get('account'), params.id), status);
   }),
 
   route('pauseBatch', async (c, { params, status }, deps) => {
-    return c.json(await pauseBatch(deps, c.get('account').id, params.id), status);
+    return c.json(await pauseBatch(deps, c.get('account'), params.id), status);
   }),
 
   route('resumeBatch', async (c, { params, status }, deps) => {
-    return c.json(await resumeBatch(deps, c.get('account').id, params.id), status);
+    return c.json(await resumeBatch(deps, c.get('account'), params.id), status);
   }),
 
   route('cancelBatch', async (c, { params, status }, deps) => {
-    return c.json(await cancelBatch(deps, c.get('account').id, params.id), status);
+    return c.json(await cancelBatch(deps, c.get('account'), params.id), status);
   }),
 
   route('retryBatch', async (c, { params, status }, deps) => {
-    return c.json(await retryFailed(deps, c.get('account').id, c.get('account').member, params.id), status);
+    return c.json(await retryFailed(deps, c.get('account'), c.get('account').member, params.id), status);
   }),
 
   route('exportBatch', async (c, { params, query, status }, { db }) => {
-    const file = await exportBatch(db, c.get('account').id, params.id, query.format);
+    const file = await exportBatch(db, c.get('account'), params.id, query.format);
     return c.body(file.body, status, {
       'Content-Type': file.contentType,
       'Content-Disposition': `attachment; filename="${file.fileName}"`,

@@ -30,7 +30,7 @@ export const eventRoutes: Route[] = [
         await followEvents({
           db,
           publisher,
-          accountId: account.id,
+          reader: account,
           start,
           heartbeatMs: config.events.heartbeatMs,
           signal: AbortSignal.any([closed.signal, c.req.raw.signal, lifecycle.shutdownSignal]),

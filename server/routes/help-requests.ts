@@ -6,7 +6,7 @@ import { findHelpRequest, listHelpRequests } from '../store/help-requests';
 /** Requests for a person: the account's (any other account's are not found), and the person's answer. */
 export const helpRequestRoutes: Route[] = [
   route('listHelpRequests', async (c, { query, status }, { db }) => {
-    const page = await listHelpRequests(db, c.get('account').id, {
+    const page = await listHelpRequests(db, c.get('account'), {
       status: query.status,
       limit: query.limit,
       after: readCursor(query.cursor),
@@ -15,12 +15,12 @@ export const helpRequestRoutes: Route[] = [
   }),
 
   route('getHelpRequest', async (c, { params, status }, { db }) => {
-    const request = await findHelpRequest(db, c.get('account').id, params.id);
+    const request = await findHelpRequest(db, c.get('account'), params.id);
     if (!request) throw new NotFound('help request');
     return c.json(request, status);
   }),
 
   route('answerHelpRequest', async (c, { params, body, status }, { handoff }) =>
-    c.json(await handoff.answer(c.get('account').id, params.id, body), status),
+    c.json(await handoff.answer(c.get('account'), params.id, body), status),
   ),
 ];

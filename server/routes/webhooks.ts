@@ -14,7 +14,7 @@ export const webhookRoutes: Route[] = [
     const secret = newWebhookSecret();
     return db.transaction(async (tx) => {
       const webhook = await insertWebhook(tx, clock, {
-        accountId: c.get('account').id,
+        maker: c.get('account'),
         url: body.url,
         eventTypes: [...new Set(body.event_types)],
         secret,
@@ -25,7 +25,7 @@ export const webhookRoutes: Route[] = [
   }),
 
   route('listWebhooks', async (c, { query, status }, { db }) => {
-    const page = await listWebhooks(db, c.get('account').id, {
+    const page = await listWebhooks(db, c.get('account'), {
       limit: query.limit,
       after: readCursor(query.cursor),
     });
@@ -33,12 +33,12 @@ export const webhookRoutes: Route[] = [
   }),
 
   route('deleteWebhook', async (c, { params, status }, { db }) => {
-    if (!(await deleteWebhook(db, c.get('account').id, params.id))) throw new NotFound('webhook');
+    if (!(await deleteWebhook(db, c.get('account'), params.id))) throw new NotFound('webhook');
     return c.body(null, status);
   }),
 
   route('listWebhookDeliveries', async (c, { params, query, status }, { db }) => {
-    const page = await listDeliveries(db, c.get('account').id, params.id, {
+    const page = await listDeliveries(db, c.get('account'), params.id, {
       limit: query.limit,
       after: readCursor(query.cursor),
     });

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
+import { type Reader, scopeOfProfile } from './scope';
 
 /** Records an artifact whose bytes were written to its file (artifact-files.ts). */
 export async function insertArtifact(
@@ -15,16 +16,25 @@ export async function insertArtifact(
   );
 }
 
-/** The account's artifact: its type, and its bytes when the row holds them (rows written before files). */
+/**
+ * The account's artifact, of a run on a profile within the reader's scope: its type, and its bytes when the row
+ * holds them (rows written before files).
+ */
 export async function findArtifact(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   runId: string,
   name: string,
 ): Promise<{ content_type: string; bytes: Uint8Array | null } | null> {
+  const params: unknown[] = [reader.id, runId, name];
+  const runProfile = '(select r.profile_id from automation_runs r where r.id = a.run_id)';
+  const where = [
+    'a.account_id = $1 and a.run_id = $2 and a.name = $3',
+    ...scopeOfProfile(reader, params, runProfile),
+  ];
   const [row] = await db.query<{ content_type: string; bytes: Uint8Array | null }>(
-    'select content_type, bytes from automation_artifacts where account_id = $1 and run_id = $2 and name = $3',
-    [accountId, runId, name],
+    `select a.content_type, a.bytes from automation_artifacts a where ${where.join(' and ')}`,
+    params,
   );
   return row ?? null;
 }

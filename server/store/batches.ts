@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { LATEST_IN_BATCH, RUN_COLUMNS, type RunRow } from './runs';
+import { type Reader, scopeOfBatch } from './scope';
 
 export interface BatchRow {
   seq: number;
@@ -39,11 +40,16 @@ export async function insertBatch(
   return id;
 }
 
-/** The account's batch with its runs counted, each profile by its latest run; null for no such batch. */
-export async function findBatch(db: Queryable, accountId: string, id: string): Promise<BatchRow | null> {
+/**
+ * The account's batch with its runs counted, each profile by its latest run; null for no such batch, or one with a
+ * profile outside the reader's scope.
+ */
+export async function findBatch(db: Queryable, reader: Reader, id: string): Promise<BatchRow | null> {
+  const params: unknown[] = [reader.id, id];
+  const where = ['b.account_id = $1 and b.id = $2', ...scopeOfBatch(reader, params, 'b.id')];
   const [row] = await db.query<BatchRow>(
-    `select ${BATCH_COLUMNS} from automation_batches b where b.account_id = $1 and b.id = $2`,
-    [accountId, id],
+    `select ${BATCH_COLUMNS} from automation_batches b where ${where.join(' and ')}`,
+    params,
   );
   return row ?? null;
 }
@@ -51,13 +57,17 @@ export async function findBatch(db: Queryable, accountId: string, id: string): P
 /** A page of the account's batches, newest first, each counted as findBatch counts one. */
 export async function listBatches(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   options: { limit: number; after: number | null },
 ): Promise<BatchRow[]> {
+  const params: unknown[] = [reader.id, options.limit + 1, options.after];
+  const where = [
+    'b.account_id = $1 and ($3::bigint is null or b.seq < $3::bigint)',
+    ...scopeOfBatch(reader, params, 'b.id'),
+  ];
   return db.query<BatchRow>(
-    `select ${BATCH_COLUMNS} from automation_batches b
-      where b.account_id = $1 and ($3::bigint is null or b.seq < $3::bigint) order by b.seq desc limit $2`,
-    [accountId, options.limit + 1, options.after],
+    `select ${BATCH_COLUMNS} from automation_batches b where ${where.join(' and ')} order by b.seq desc limit $2`,
+    params,
   );
 }
 

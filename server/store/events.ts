@@ -1,6 +1,7 @@
 import type { EventType, ServiceEvent } from '../../lib/api/schemas/events';
 import type { Queryable } from '../db/driver';
 import { storableJson } from './runs';
+import type { Reader } from './scope';
 
 interface EventRow {
   id: string;
@@ -37,6 +38,7 @@ export async function appendEvent(
        select 'whd_' || replace(gen_random_uuid()::text, '-', ''), w.id, $2, event.id, $3, $4, 'pending', $5, $5
          from webhooks w, event
         where w.account_id = $2 and w.status = 'enabled' and $3 = any(w.event_types)
+          and event_in_scope($3, ($4::jsonb) -> 'data', w.scope_tags)
        returning 1)
      select event.id::text as id, (select count(*) from queued)::int as deliveries from event`,
     [EVENT_ORDER_LOCK, event.accountId, event.type, payload, event.createdAt],
@@ -77,6 +79,7 @@ export async function appendEvents(
               'pending', $5, $5
          from unnest($2::bigint[], $3::text[], $4::text[]) as t(event_id, type, payload)
          join webhooks w on w.account_id = $1 and w.status = 'enabled' and t.type = any(w.event_types)
+          and event_in_scope(t.type, t.payload::jsonb -> 'data', w.scope_tags)
        returning 1)
      select count(*)::int as deliveries from queued`,
     [first.accountId, ids.map(String), types, payloads, first.createdAt],
@@ -85,19 +88,23 @@ export async function appendEvents(
 }
 
 /**
- * The account's events after `afterId`, oldest first. Not `audit.recorded`: the audit log is for owners and admins
- * (GET /v1/audit), and reaches only the webhooks that ask for it.
+ * The account's events after `afterId`, oldest first, about profiles within the reader's scope (migration 029). Not
+ * `audit.recorded`: the audit log is for owners and admins (GET /v1/audit), and reaches only the webhooks that ask
+ * for it.
  */
 export async function eventsAfter(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   afterId: string,
   limit: number,
 ): Promise<ServiceEvent[]> {
+  const params: unknown[] = [reader.id, afterId, limit];
+  if (reader.scope) params.push(reader.scope.tags);
+  const scope = reader.scope ? ' and event_in_scope(type, data, $4::text[])' : '';
   const rows = await db.query<EventRow>(
     `select id::text as id, type, data, created_at from events
-      where account_id = $1 and id > $2::bigint and type <> 'audit.recorded' order by id limit $3`,
-    [accountId, afterId, limit],
+      where account_id = $1 and id > $2::bigint and type <> 'audit.recorded'${scope} order by id limit $3`,
+    params,
   );
   // Each row was written through the event log's typed `emit`: its type names the shape of its data.
   return rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() }) as ServiceEvent);

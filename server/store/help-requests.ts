@@ -3,6 +3,7 @@ import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { type Page, toPage } from './pagination';
+import { type Reader, scopeOfProfile } from './scope';
 import { sessionIsLive } from './sessions';
 
 interface HelpRequestRow {
@@ -99,14 +100,20 @@ export async function insertHelpRequest(tx: Queryable, fields: NewHelpRequest): 
   return rows[0] ? toStored(rows[0]).request : null;
 }
 
+/** The account's help request, when its profile is within the reader's scope. */
 export async function findHelpRequest(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   id: string,
 ): Promise<HelpRequest | null> {
+  const params: unknown[] = [reader.id, id];
+  const where = [
+    'account_id = $1 and id = $2',
+    ...scopeOfProfile(reader, params, 'help_requests.profile_id'),
+  ];
   const [row] = await db.query<HelpRequestRow>(
-    `select ${COLUMNS} from help_requests where account_id = $1 and id = $2`,
-    [accountId, id],
+    `select ${COLUMNS} from help_requests where ${where.join(' and ')}`,
+    params,
   );
   return row ? toStored(row).request : null;
 }
@@ -138,16 +145,20 @@ export async function findOpenRequestOfSession(
 
 export async function listHelpRequests(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   options: { status?: HelpRequest['status']; limit: number; after: number | null },
 ): Promise<Page<HelpRequest>> {
   // Written out rather than bound, so that the open list reads its partial index.
   const status = options.status === undefined ? '' : `and status = '${options.status}'`;
+  const params: unknown[] = [reader.id, options.after, options.limit + 1];
+  const scope = scopeOfProfile(reader, params, 'help_requests.profile_id').map(
+    (condition) => ` and ${condition}`,
+  );
   const rows = await db.query<HelpRequestRow>(
     `select ${COLUMNS} from help_requests
-      where account_id = $1 ${status} and ($2::bigint is null or seq < $2)
+      where account_id = $1 ${status} and ($2::bigint is null or seq < $2)${scope.join('')}
       order by seq desc limit $3`,
-    [accountId, options.after, options.limit + 1],
+    params,
   );
   return toPage(rows, options.limit, (row) => toStored(row).request);
 }

@@ -23,6 +23,19 @@ export function scopeOfTags(reader: Reader, params: unknown[], tags = 'p.tags'):
   return [`${tags} ?| $${params.length}::text[]`];
 }
 
+/**
+ * The condition that keeps a batch (`batchId`, a column) within the reader's scope: every profile it runs on is in
+ * scope, so that its counts and outputs tell nothing of a profile outside it.
+ */
+export function scopeOfBatch(reader: Reader, params: unknown[], batchId: string): string[] {
+  if (!reader.scope) return [];
+  params.push(reader.scope.tags);
+  return [
+    `not exists (select from automation_runs sr join profiles sp on sp.id = sr.profile_id
+      where sr.batch_id = ${batchId} and not sp.tags ?| $${params.length}::text[])`,
+  ];
+}
+
 /** The same for a row that names its profile in `profileId` (a session's, a run's): its profile is in scope. */
 export function scopeOfProfile(reader: Reader, params: unknown[], profileId: string): string[] {
   if (!reader.scope) return [];

@@ -3,6 +3,17 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { type Page, toPage } from './pagination';
+import type { Reader } from './scope';
+
+/**
+ * The condition that keeps a webhook within a scoped reader's sight: one made within its scope (the webhook's
+ * tags among the reader's). The whole account's webhooks, and those of other scopes, are another account's to it.
+ */
+function webhookInScope(reader: Reader, params: unknown[]): string {
+  if (!reader.scope) return '';
+  params.push(reader.scope.tags);
+  return ` and scope_tags is not null and scope_tags <@ $${params.length}::text[]`;
+}
 
 interface WebhookRow {
   seq: number;
@@ -73,12 +84,20 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
 export async function insertWebhook(
   db: Queryable,
   clock: Clock,
-  fields: { accountId: string; url: string; eventTypes: string[]; secret: string },
+  fields: { maker: Reader; url: string; eventTypes: string[]; secret: string },
 ): Promise<Webhook> {
   const [row] = await db.query<WebhookRow>(
-    `insert into webhooks (id, account_id, url, event_types, secret, status, created_at)
-     values ($1, $2, $3, $4, $5, 'enabled', $6) returning ${WEBHOOK_COLUMNS}`,
-    [newId('whk'), fields.accountId, fields.url, fields.eventTypes, fields.secret, clock.now()],
+    `insert into webhooks (id, account_id, url, event_types, secret, status, created_at, scope_tags)
+     values ($1, $2, $3, $4, $5, 'enabled', $6, $7) returning ${WEBHOOK_COLUMNS}`,
+    [
+      newId('whk'),
+      fields.maker.id,
+      fields.url,
+      fields.eventTypes,
+      fields.secret,
+      clock.now(),
+      fields.maker.scope?.tags ?? null,
+    ],
   );
   if (!row) throw new Error('insert into webhooks returned no row');
   return toWebhook(row);
@@ -86,36 +105,39 @@ export async function insertWebhook(
 
 export async function listWebhooks(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   options: { limit: number; after: number | null },
 ): Promise<Page<Webhook>> {
+  const params: unknown[] = [reader.id, options.after, options.limit + 1];
+  const scope = webhookInScope(reader, params);
   const rows = await db.query<WebhookRow>(
     `select ${WEBHOOK_COLUMNS} from webhooks
-      where account_id = $1 and ($2::bigint is null or seq < $2) order by seq desc limit $3`,
-    [accountId, options.after, options.limit + 1],
+      where account_id = $1 and ($2::bigint is null or seq < $2)${scope} order by seq desc limit $3`,
+    params,
   );
   return toPage(rows, options.limit, toWebhook);
 }
 
-export async function deleteWebhook(db: Queryable, accountId: string, id: string): Promise<boolean> {
-  const rows = await db.query('delete from webhooks where account_id = $1 and id = $2 returning id', [
-    accountId,
-    id,
-  ]);
+export async function deleteWebhook(db: Queryable, reader: Reader, id: string): Promise<boolean> {
+  const params: unknown[] = [reader.id, id];
+  const scope = webhookInScope(reader, params);
+  const rows = await db.query(
+    `delete from webhooks where account_id = $1 and id = $2${scope} returning id`,
+    params,
+  );
   return rows.length > 0;
 }
 
-/** The webhook's deliveries, newest first; null when the account has no such webhook. */
+/** The webhook's deliveries, newest first; null when the account has no such webhook in the reader's sight. */
 export async function listDeliveries(
   db: Queryable,
-  accountId: string,
+  reader: Reader,
   webhookId: string,
   options: { limit: number; after: number | null },
 ): Promise<Page<WebhookDelivery> | null> {
-  const owned = await db.query('select 1 from webhooks where account_id = $1 and id = $2', [
-    accountId,
-    webhookId,
-  ]);
+  const params: unknown[] = [reader.id, webhookId];
+  const scope = webhookInScope(reader, params);
+  const owned = await db.query(`select 1 from webhooks where account_id = $1 and id = $2${scope}`, params);
   if (owned.length === 0) return null;
   const rows = await db.query<DeliveryRow>(
     `select ${DELIVERY_COLUMNS} from webhook_deliveries

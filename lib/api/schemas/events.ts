@@ -67,7 +67,9 @@ export const ServiceEvent = z.discriminatedUnion('type', [
   eventOf(HELP_EVENTS, HelpRequest),
   eventOf(['profile.created', 'profile.updated'], Profile),
   eventOf(['proxy.created', 'proxy.updated'], ProxyConfig),
-  eventOf(['profile.deleted', 'proxy.deleted'], z.object({ id: Id })),
+  /** A deleted profile's event carries the tags it had, by which a scoped member's stream keeps it or not. */
+  eventOf(['profile.deleted'], z.object({ id: Id, tags: z.optional(z.array(z.string())) })),
+  eventOf(['proxy.deleted'], z.object({ id: Id })),
   eventOf(['proxies.checking'], ProxyCheckJob),
   eventOf(['audit.recorded'], AuditRecord),
 ]);

@@ -1,6 +1,7 @@
 // The cross-account isolation suite, within one workspace: each act made as a runner or as a member of another
 // scope, against profiles outside what its key may see or do. In process; no browser is started.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEventStream } from '../../support/event-stream';
 import { JSON_HEADERS, requester, type TestService } from '../../support/harness';
 import { startServiceInProcess } from '../../support/in-process-service';
 import { call, connect, httpTransport, textOf } from '../../support/mcp-client';
@@ -185,5 +186,116 @@ describe('an editor of another scope (team-b)', () => {
     expect(a1).toMatchObject({ name: 'Shop A1', tags: ['team-a'] });
     const b1 = await (await owner('GET', `/v1/profiles/${ids.b1}`)).json();
     expect(b1.tags).toEqual(['team-b', 'seen']);
+  });
+});
+
+describe('what a profile’s sessions leave: runs, a batch, artifacts, help requests, events, webhooks', () => {
+  let runner: Awaited<ReturnType<typeof madeKey>>;
+  let editor: Awaited<ReturnType<typeof madeKey>>;
+  let batchId = '';
+  const of: Record<'a1' | 'b1', { run: string; session: string; help: string }> = {
+    a1: { run: '', session: '', help: '' },
+    b1: { run: '', session: '', help: '' },
+  };
+
+  beforeAll(async () => {
+    runner = await madeKey('runner', { tags: ['team-a'] }, 'Agent A2');
+    editor = await madeKey('editor', { tags: ['team-b'] }, 'Editor B');
+    // One batch on a profile of each scope: a screenshot (an artifact), then a question for a person.
+    const script = {
+      timeout_ms: 60_000,
+      steps: [
+        { action: 'screenshot', name: 'shot' },
+        { action: 'ask_human', reason: 'check it', name: 'checked' },
+      ],
+    };
+    const bulk = await owner(
+      'POST',
+      '/v1/profiles/bulk',
+      json({ select: { ids: [ids.a1, ids.b1] }, action: 'run', script }),
+    );
+    batchId = ((await bulk.json()) as { batch_id: string }).batch_id;
+    for (;;) {
+      const open = (await (await owner('GET', '/v1/help-requests?status=open')).json()).data as {
+        id: string;
+        profile_id: string;
+        run_id: string;
+        session_id: string;
+      }[];
+      if (open.length === 2) {
+        for (const request of open) {
+          of[request.profile_id === ids.a1 ? 'a1' : 'b1'] = {
+            run: request.run_id,
+            session: request.session_id,
+            help: request.id,
+          };
+        }
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const { help } of Object.values(of)) {
+      if (help) await owner('POST', `/v1/help-requests/${help}/answer`, json({ outcome: 'done' }));
+    }
+  });
+
+  it('answers another scope’s as unknown ids, and lists none of it', async () => {
+    for (const [member, theirs] of [
+      [runner, of.b1],
+      [editor, of.a1],
+    ] as const) {
+      for (const [method, path, body] of [
+        ['GET', `/v1/automation/status?run_id=${theirs.run}`, undefined],
+        ['GET', `/v1/automation/runs/${theirs.run}/artifacts/shot`, undefined],
+        ['GET', `/v1/help-requests/${theirs.help}`, undefined],
+        ['POST', `/v1/help-requests/${theirs.help}/answer`, { outcome: 'declined' }],
+        ['GET', `/v1/sessions/${theirs.session}`, undefined],
+        ['GET', `/v1/sessions/${theirs.session}/thumbnail`, undefined],
+        // The batch holds a profile of each scope: it is all of neither's.
+        ['GET', `/v1/automation/batches/${batchId}`, undefined],
+        ['POST', `/v1/automation/batches/${batchId}/pause`, {}],
+        ['POST', `/v1/automation/batches/${batchId}/cancel`, {}],
+        ['GET', `/v1/automation/batches/${batchId}/export?format=json`, undefined],
+      ] as const) {
+        const response = await member.as(method, path, body === undefined ? {} : json(body));
+        expect(response.status, `${member.role} ${method} ${path}`).toBe(404);
+      }
+      const listed = async (path: string) => JSON.stringify(await (await member.as('GET', path)).json());
+      expect(await listed('/v1/help-requests')).not.toContain(theirs.help);
+      expect(await listed('/v1/automation/status')).not.toContain(theirs.run);
+      expect(await listed('/v1/automation/batches')).not.toContain(batchId);
+    }
+    const own = await runner.as('GET', `/v1/automation/runs/${of.a1.run}/artifacts/shot`);
+    expect(own.status).toBe(200);
+    expect((await (await runner.as('GET', `/v1/help-requests/${of.a1.help}`)).json()).status).toBe('open');
+    expect((await (await owner('GET', `/v1/automation/batches/${batchId}`)).json()).paused).toBe(false);
+  });
+
+  it('follows only its scope’s events, and sees no webhook of another scope nor its deliveries', async () => {
+    const stream = await openEventStream(service.baseUrl, runner.key, { 'Last-Event-ID': '0' });
+    const seen: string[] = [];
+    await stream.nextEvent((event) => {
+      seen.push(JSON.stringify(event.data));
+      return event.type === 'session.help_requested';
+    });
+    stream.close();
+    expect(seen.join('\n')).not.toMatch(new RegExp(`${ids.b1}|${ids.plain}`));
+    expect(seen.join('\n')).toContain(ids.a1);
+
+    const hook = json({ url: 'http://127.0.0.1:9/hook', event_types: ['profile.updated'] });
+    const ownersHook = ((await (await owner('POST', '/v1/webhooks', hook)).json()) as { id: string }).id;
+    const editorsHook = ((await (await editor.as('POST', '/v1/webhooks', hook)).json()) as { id: string }).id;
+    expect((await editor.as('GET', `/v1/webhooks/${ownersHook}/deliveries`)).status).toBe(404);
+    expect((await editor.as('DELETE', `/v1/webhooks/${ownersHook}`)).status).toBe(404);
+    expect(JSON.stringify(await (await editor.as('GET', '/v1/webhooks')).json())).not.toContain(ownersHook);
+    for (const id of [ids.a1, ids.b1]) await owner('PATCH', `/v1/profiles/${id}`, json({ notes: 'seen' }));
+    const deliveries = async (as: typeof owner, hookId: string) =>
+      ((await (await as('GET', `/v1/webhooks/${hookId}/deliveries`)).json()) as { data: unknown[] }).data
+        .length;
+    expect(await deliveries(owner, ownersHook)).toBe(2);
+    expect(await deliveries(editor.as, editorsHook)).toBe(1);
   });
 });
