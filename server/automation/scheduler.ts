@@ -156,7 +156,7 @@ export function createRunScheduler(deps: RunSchedulerDeps): RunScheduler {
 
     async enqueue(reader, holder, body, record, batchId) {
       const accountId = reader.id;
-      const profileId = await targetProfile(db, reader, body);
+      const profileId = await targetProfile(db, reader, holder, body);
       const row = await events.writeWithEvents(async (tx, emit) => {
         // Where its profile's session or earlier runs are; else it waits for room on any node.
         const executor = await executorOfProfile(tx, profileId);

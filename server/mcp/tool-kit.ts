@@ -11,6 +11,7 @@ import { type HourlyCount, hourlyLimitReached } from '../http/rate-limit';
 import type { WindowVerdict } from '../http/sliding-window';
 
 import type { AccountOfKey } from '../store/accounts';
+import { auditTool } from './tool-audit';
 
 /** Who calls the tools of one MCP request, and what the request has counted against the plan's hourly limit. */
 export interface ToolContext {
@@ -53,6 +54,11 @@ export interface ToolSpec<Input extends z.core.$ZodType> {
   annotations?: ToolAnnotations;
   /** Not counted against the hourly limit, so never refused by it (stopping a session). */
   free?: true;
+  /**
+   * false: not recorded in the audit log, though its endpoint is (a click or a question in a session: the session's
+   * start is recorded, not each act in it).
+   */
+  audited?: false;
 }
 
 /** A tool as registered: its name and its shape. */
@@ -99,7 +105,9 @@ export function addTool<Input extends z.core.$ZodType>(
     if (refusal) return refusal;
     try {
       mustMay(ctx.account.role, spec.acts);
-      return toResult(await handler(args));
+      const answer = await handler(args);
+      await auditTool(ctx, spec, args, answer);
+      return toResult(answer);
     } catch (error) {
       return failure(ctx, name, error);
     }

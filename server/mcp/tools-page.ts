@@ -20,6 +20,7 @@ export function addPageTools(server: McpServer, ctx: ToolContext): void {
         input: z.object({ session_id: Id, ...tool.input }),
         // Reading a page is watching it; acting on it is running a script by hand.
         acts: tool.readOnly ? 'getSessionThumbnail' : 'runAutomation',
+        audited: false,
         // openWorldHint is true and readOnlyHint false unless said: only a read-only tool says so.
         ...(tool.readOnly ? { annotations: { readOnlyHint: true } } : {}),
       },

@@ -73,7 +73,7 @@ describe('GET /v1/events', () => {
     ]);
     expect(seen[1]?.data).toMatchObject({ id: profile.id, name: 'Shop' });
     expect(seen[2]?.data).toMatchObject({ id: proxy.id, port: 8081 });
-    expect(seen[3]?.data).toEqual({ id: profile.id });
+    expect(seen[3]?.data).toEqual({ id: profile.id, tags: [] });
     const ids = seen.map((event) => BigInt(event.id));
     expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : 1)));
   });

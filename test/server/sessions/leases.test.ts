@@ -88,6 +88,14 @@ describe('a profile’s lease', () => {
     const problem = await refused.json();
     expect(problem).toMatchObject({ code: 'profile_held', held_by: heldBy });
     expect(problem.detail).toMatch(/^Shop A1 is open by Eve since \d\d:\d\d UTC;/);
+    // A run never drives a session another member holds, named by its session or by its profile.
+    const script = { steps: [{ action: 'wait_for' as const, ms: 1 }] };
+    for (const target of [{ session_id: session.id }, { profile_id: profileId }]) {
+      const run = await apiError(api('olga').runAutomation({ ...target, script }));
+      expect(run).toMatchObject({ status: 409, code: 'profile_held' });
+      expect(run.detail).toMatch(/^Shop A1 is open by Eve since \d\d:\d\d UTC;/);
+    }
+    expect((await api('olga').listRuns()).data).toEqual([]);
 
     expect(await api('olga').getProfile(profileId)).toMatchObject({ status: 'running', held_by: heldBy });
     const listed = (await api('ron').listProfiles()).data.find((profile) => profile.id === profileId);
