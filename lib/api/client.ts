@@ -166,6 +166,8 @@ export function createClient(options: ClientOptions) {
     getHelpRequest: (id: string, o?: CallOptions) => request('getHelpRequest', { params: [id] }, o),
     answerHelpRequest: (id: string, body: BodyOf<'answerHelpRequest'>, o?: CallOptions) =>
       request('answerHelpRequest', { params: [id], body }, o),
+    /** The person takes the request over: they hold its profile until the request ends. */
+    takeHelpRequest: (id: string, o?: CallOptions) => request('takeHelpRequest', { params: [id] }, o),
   };
 }
 

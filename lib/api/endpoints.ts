@@ -253,6 +253,13 @@ export const endpoints = {
     status: 200,
     response: HelpRequest,
   }),
+  takeHelpRequest: endpoint({
+    method: 'POST',
+    idempotent: false,
+    path: '/v1/help-requests/:id/take',
+    status: 200,
+    response: HelpRequest,
+  }),
 
   ...workspaceEndpoints,
 } as const;

@@ -74,6 +74,7 @@ export const PERMISSIONS: Record<EndpointName, Permission> = {
   listHelpRequests: read('list help requests'),
   getHelpRequest: read('read help requests'),
   answerHelpRequest: run('answer help requests'),
+  takeHelpRequest: run('take over help requests'),
   createKey: administer('make keys'),
   listKeys: administer('list keys'),
   revokeKey: administer('revoke keys'),

@@ -4,7 +4,7 @@ import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import type { Clock } from '../core/clock';
 import { NotFound } from '../core/domain-errors';
 import type { Job } from '../core/lifecycle';
-import type { Database } from '../db/driver';
+import type { Database, Queryable } from '../db/driver';
 import type { EventLog } from '../events/event-log';
 import { helpTopic, type Publisher } from '../events/publisher';
 import {
@@ -19,6 +19,7 @@ import {
   withdrawRequestsOfEndedSessions,
   withdrawRequestsOfTab,
 } from '../store/help-requests';
+import { giveBackTakenOver } from '../store/help-takeovers';
 import { everything, type Reader } from '../store/scope';
 import {
   alreadyAnswered,
@@ -74,15 +75,23 @@ export function createHandoff(deps: {
 }): Handoff {
   const { db, clock, events, publisher } = deps;
 
-  const reportAll = (
+  /** Reports the ended requests, and gives the profiles people took over back to their agents. */
+  const reportAll = async (
+    tx: Queryable,
     ended: StoredHelpRequest[],
     emit: Parameters<Parameters<EventLog['writeWithEvents']>[0]>[1],
-  ) => Promise.all(ended.map((each) => emit(each.accountId, 'session.help_answered', each.request)));
+  ) => {
+    await giveBackTakenOver(
+      tx,
+      ended.map((each) => each.request.id),
+    );
+    await Promise.all(ended.map((each) => emit(each.accountId, 'session.help_answered', each.request)));
+  };
 
   /** Ends the request as timed out if it is open and its time is up (whoever comes first reports it). */
   const expire = (id: string) =>
     events.writeWithEvents(async (tx, emit) =>
-      reportAll(await expireDueRequests(tx, clock.now(), { id }), emit),
+      reportAll(tx, await expireDueRequests(tx, clock.now(), { id }), emit),
     );
 
   async function open(target: HelpTarget, fields: HelpFields, deadline: number): Promise<HelpRequest> {
@@ -93,7 +102,7 @@ export function createHandoff(deps: {
     return events.writeWithEvents(async (tx, emit) => {
       // A request of the tab whose time is up but that no sweep has closed yet does not hold the tab.
       const tab = { sessionId: target.sessionId, tabId: target.tabId };
-      await reportAll(await expireDueRequests(tx, now, tab), emit);
+      await reportAll(tx, await expireDueRequests(tx, now, tab), emit);
       if ((await countOpenRequests(tx, target.accountId)) >= MAX_OPEN_REQUESTS) throw tooManyOpen();
       const created = await insertHelpRequest(tx, {
         ...target,
@@ -157,8 +166,8 @@ export function createHandoff(deps: {
 
   const expireDue = async () => {
     await events.writeWithEvents(async (tx, emit) => {
-      await reportAll(await expireDueRequests(tx, clock.now()), emit);
-      await reportAll(await withdrawRequestsOfEndedSessions(tx, clock.now()), emit);
+      await reportAll(tx, await expireDueRequests(tx, clock.now()), emit);
+      await reportAll(tx, await withdrawRequestsOfEndedSessions(tx, clock.now()), emit);
     });
     await pruneClosedRequests(db, new Date(clock.now().getTime() - CLOSED_KEPT_MS));
   };
@@ -178,7 +187,7 @@ export function createHandoff(deps: {
       const now = clock.now();
       const answered = await events.writeWithEvents(async (tx, emit) => {
         const closed = await answerOpenRequest(tx, accountId, id, answer, now);
-        if (closed) await emit(accountId, 'session.help_answered', closed);
+        if (closed) await reportAll(tx, [{ accountId, request: closed }], emit);
         return closed;
       });
       if (answered) return answered;

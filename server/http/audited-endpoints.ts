@@ -67,6 +67,9 @@ export const AUDITED: Partial<Record<EndpointName, AuditedAct>> = {
   startSession: onAnsweredProfile('session.start', sessionOf),
   stopSession: onAnsweredProfile('session.stop', sessionOf),
   runAutomation: onAnsweredProfile('run', runOf),
+  takeHelpRequest: onAnsweredProfile('help.take_over', ({ answer }) => ({
+    help_request_id: field(answer, 'id'),
+  })),
   rerunRun: onAnsweredProfile('run', runOf),
   createProxy: onWorkspace('proxy.create', 'proxy_id'),
   updateProxy: onWorkspace('proxy.edit', 'proxy_id'),

@@ -144,6 +144,11 @@ export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
       'Made by an agent’s request_human tool or a run’s ask_human step; each names the session, profile and tab that asked.',
   },
   getHelpRequest: { summary: 'Read one request for a person' },
+  takeHelpRequest: {
+    summary: 'Take a help request over: you hold its profile while you act, until the request ends',
+    description:
+      'The profile’s lease passes from the agent to you (its session goes on); the answer, or the request’s end, gives it back. Another person’s take-over is 409 `profile_held`.',
+  },
   answerHelpRequest: {
     summary: 'Answer a request for a person: done, a typed answer, a choice, or declined',
     description:

@@ -1,4 +1,5 @@
 import { NotFound } from '../core/domain-errors';
+import { takeOver } from '../handoff/take-over';
 import { type Route, route } from '../http/route';
 import { readCursor } from '../http/validate';
 import { findHelpRequest, listHelpRequests } from '../store/help-requests';
@@ -19,6 +20,10 @@ export const helpRequestRoutes: Route[] = [
     if (!request) throw new NotFound('help request');
     return c.json(request, status);
   }),
+
+  route('takeHelpRequest', async (c, { params, status }, { db }) =>
+    c.json(await takeOver(db, c.get('account'), c.get('account').member, params.id), status),
+  ),
 
   route('answerHelpRequest', async (c, { params, body, status }, { handoff }) =>
     c.json(await handoff.answer(c.get('account'), params.id, body), status),

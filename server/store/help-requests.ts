@@ -25,11 +25,13 @@ interface HelpRequestRow {
   created_at: Date;
   expires_at: Date;
   answered_at: Date | null;
+  taken_by_id: string | null;
+  taken_by_name: string | null;
 }
 
 // The profile's name now, by its primary key (as sessions read it); the table is named unaliased for it.
 const COLUMNS = `seq, id, account_id, session_id, profile_id, tab_id, run_id, reason, question, choices, status,
-  outcome, answer_text, choice, created_at, expires_at, answered_at,
+  outcome, answer_text, choice, created_at, expires_at, answered_at, taken_by_id, taken_by_name,
   (select profile.name from profiles profile where profile.id = help_requests.profile_id) as profile_name`;
 
 /** A request as the API answers it, with the account it belongs to for whoever reports it. */
@@ -58,6 +60,7 @@ function toStored(row: HelpRequestRow): StoredHelpRequest {
       created_at: row.created_at.toISOString(),
       expires_at: row.expires_at.toISOString(),
       answered_at: row.answered_at?.toISOString() ?? null,
+      taken_by: row.taken_by_id ? { id: row.taken_by_id, name: row.taken_by_name ?? '' } : null,
     },
   };
 }

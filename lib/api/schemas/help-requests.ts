@@ -32,6 +32,11 @@ export const HelpRequest = z.object({
   created_at: Timestamp,
   expires_at: Timestamp,
   answered_at: z.nullable(Timestamp),
+  /**
+   * The person who took the request over (`POST /v1/help-requests/:id/take`): they hold the profile until the request
+   * ends, then it goes back to the agent. Absent from a service older than workspaces.
+   */
+  taken_by: z.optional(z.nullable(z.object({ id: z.string(), name: z.string() }))),
 });
 
 export const HelpRequestList = listOf(HelpRequest);

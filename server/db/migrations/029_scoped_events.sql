@@ -16,3 +16,8 @@ create function event_in_scope(event_type text, data jsonb, in_tags text[]) retu
 
 -- A webhook made by a scoped member receives only its scope's events, and only such members see it.
 alter table webhooks add column scope_tags text[];
+
+-- A person who takes over a help request holds its profile while they act: who took it, and the agent who held the
+-- profile before, to whom the lease goes back when the request ends.
+alter table help_requests add column taken_by_id text, add column taken_by_name text,
+  add column agent_id text, add column agent_name text;

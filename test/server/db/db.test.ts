@@ -96,6 +96,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 24, name: 'leases_versions_audit' },
       { version: 26, name: 'help_requests_withdrawn' },
       { version: 28, name: 'proxy_check_jobs' },
+      { version: 29, name: 'scoped_events' },
       { version: 30, name: 'key_extension_use' },
       { version: 33, name: 'search_column' },
     ]);

@@ -16,7 +16,13 @@ const json = (body: unknown) => ({ body: JSON.stringify(body), headers: JSON_HEA
 async function madeKey(role: string, scope?: { tags: string[] }, name = `${role} key`) {
   const response = await owner('POST', '/v1/keys', json({ name, role, ...(scope ? { scope } : {}) }));
   expect(response.status).toBe(201);
-  const made = (await response.json()) as { key: string; role: string; scope: unknown; member_id: string };
+  const made = (await response.json()) as {
+    id: string;
+    key: string;
+    role: string;
+    scope: unknown;
+    member_id: string;
+  };
   return { ...made, as: requester(service.baseUrl, made.key) };
 }
 
@@ -186,6 +192,27 @@ describe('an editor of another scope (team-b)', () => {
     expect(a1).toMatchObject({ name: 'Shop A1', tags: ['team-a'] });
     const b1 = await (await owner('GET', `/v1/profiles/${ids.b1}`)).json();
     expect(b1.tags).toEqual(['team-b', 'seen']);
+  });
+
+  it('is recorded in the audit log for what it does over MCP, as over the API: its member, its key', async () => {
+    const editor = await madeKey('editor', { tags: ['team-b'] }, 'Editor MCP');
+    const client = await connect(httpTransport(service.baseUrl, editor.key));
+    try {
+      const changes = { notes: 'by an agent' };
+      expect((await call(client, 'update_profile', { profile_id: ids.b1, changes })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    const audit = await (
+      await owner('GET', `/v1/audit?profile_id=${ids.b1}&member=${editor.member_id}`)
+    ).json();
+    expect(audit.data).toEqual([
+      expect.objectContaining({
+        action: 'profile.edit',
+        actor: { id: editor.member_id, name: 'Editor MCP', key_id: editor.id },
+        detail: { fields: ['notes'], via: 'mcp' },
+      }),
+    ]);
   });
 });
 

@@ -163,3 +163,44 @@ describe('a profile’s lease', () => {
     expect(events?.count).toBe(log.data.length);
   });
 });
+
+describe('a help request taken over', () => {
+  it('is held by the person who takes it while they act, and given back to the agent by Done', async () => {
+    const profile = await api('olga').createProfile({ name: 'Shop H' });
+    const script = {
+      timeout_ms: 60_000,
+      steps: [{ action: 'ask_human' as const, reason: 'sign in', name: 'ok' }],
+    };
+    const run = await api('ron').runAutomation({ profile_id: profile.id, script });
+    let request = (await api('ron').listHelpRequests({ status: 'open' })).data[0];
+    while (!request) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      request = (await api('ron').listHelpRequests({ status: 'open' })).data[0];
+    }
+    const heldBy = async () => (await api('olga').getProfile(profile.id)).held_by?.member.name;
+    expect(await heldBy()).toBe('Ron');
+
+    const taken = await api('eve').takeHelpRequest(request.id);
+    expect(taken.taken_by).toEqual({ id: members.eve?.id, name: 'Eve' });
+    expect(await heldBy()).toBe('Eve');
+    expect(await api('eve').takeHelpRequest(request.id)).toMatchObject({ taken_by: { name: 'Eve' } });
+    const byRon = await apiError(api('ron').takeHelpRequest(request.id));
+    expect(byRon).toMatchObject({ status: 409, code: 'profile_held' });
+    expect(byRon.detail).toMatch(/^Shop H is open by Eve since/);
+    const ronsRun = await apiError(api('ron').runAutomation({ profile_id: profile.id, script }));
+    expect(ronsRun).toMatchObject({ status: 409, code: 'profile_held' });
+
+    await api('eve').answerHelpRequest(request.id, { outcome: 'done' });
+    expect(await heldBy()).toBe('Ron');
+    const finished = await api('ron').getRun(run.id, { until: 'finished', wait: 30 });
+    expect(finished.status).toBe('succeeded');
+    expect(await heldBy()).toBeUndefined();
+    const audit = await api('olga').listAudit({ profile_id: profile.id });
+    expect(audit.data.map((record) => [record.action, record.actor.name]).reverse()).toEqual([
+      ['profile.create', 'Olga'],
+      ['run', 'Ron'],
+      ['help.take_over', 'Eve'],
+      ['help.take_over', 'Eve'],
+    ]);
+  });
+});
