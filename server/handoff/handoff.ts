@@ -199,7 +199,7 @@ export function createHandoff(deps: {
 
     async withdrawTab(sessionId, tabId) {
       await events.writeWithEvents(async (tx, emit) =>
-        reportAll(await withdrawRequestsOfTab(tx, clock.now(), { sessionId, tabId }), emit),
+        reportAll(tx, await withdrawRequestsOfTab(tx, clock.now(), { sessionId, tabId }), emit),
       );
     },
 

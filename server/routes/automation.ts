@@ -107,7 +107,7 @@ export const automationRoutes: Route[] = [
   }),
 
   route('getArtifact', async (c, { params, status }, { db, config }) => {
-    const run = { accountId: c.get('account').id, runId: params.id };
+    const run = { reader: c.get('account'), runId: params.id };
     const artifact = await readArtifact({ db, dataDir: config.dataDir }, run, params.name);
     if (!artifact) throw new NotFound('artifact');
     return c.body(new Uint8Array(artifact.bytes), status, {

@@ -7,6 +7,7 @@ import { exportBatch } from '../../../server/automation/batch-export';
 import { systemClock } from '../../../server/core/clock';
 import type { Database } from '../../../server/db/driver';
 import { insertBatch } from '../../../server/store/batches';
+import { everything } from '../../../server/store/scope';
 import { openScratchDatabase, type ScratchDatabase } from '../../support/scratch-database';
 
 const RUNS = 7;
@@ -43,7 +44,7 @@ function counting(db: Database): { db: Database; pages: () => number } {
 
 it.each(['csv', 'json'] as const)('streams a %s export a page of runs at a time', async (format) => {
   const { db, pages } = counting(scratch.db);
-  const file = await exportBatch(db, 'acc_export', batchId, format, 2);
+  const file = await exportBatch(db, everything('acc_export'), batchId, format, 2);
   const reader = file.body.getReader();
   const decoder = new TextDecoder();
   let text = decoder.decode((await reader.read()).value);
