@@ -30,7 +30,7 @@ export interface ToolContext {
   agent: string;
 }
 
-/** What a tool answers: a JSON object (shown to the model as text too), or content of its own (an image). */
+/** What a tool answers: a JSON object (sent as its text), a sentence with data, or content of its own (an image). */
 export type ToolAnswer =
   | { structured: Record<string, unknown>; text?: string; images?: ToolImage[] }
   | { text: string }
@@ -121,12 +121,17 @@ async function countCall(ctx: ToolContext): Promise<CallToolResult | null> {
   return verdict.allowed ? null : toolError(hourlyLimitReached(ctx.account, verdict));
 }
 
+/**
+ * An answer says a thing once: an object alone is its JSON as text, never repeated as structured content (no tool
+ * declares an output schema); a sentence comes with the few fields it is about.
+ */
 function toResult(answer: ToolAnswer): CallToolResult {
   if ('content' in answer) return { content: answer.content };
   if (!('structured' in answer)) return { content: [{ type: 'text', text: answer.text }] };
-  const text = answer.text ?? JSON.stringify(answer.structured, null, 1);
   const images = (answer.images ?? []).map((image) => ({ type: 'image' as const, ...image }));
-  return { content: [{ type: 'text', text }, ...images], structuredContent: answer.structured };
+  if (answer.text === undefined)
+    return { content: [{ type: 'text', text: JSON.stringify(answer.structured, null, 1) }, ...images] };
+  return { content: [{ type: 'text', text: answer.text }, ...images], structuredContent: answer.structured };
 }
 
 function toolError(sentence: string): CallToolResult {

@@ -32,7 +32,8 @@ interface Target {
 async function answer(client: Client, name: string, args: Record<string, unknown>) {
   const result = await call(client, name, args);
   if (result.isError) throw new Error(`${name}: ${textOf(result)}`);
-  return result.structuredContent as Record<string, unknown>;
+  // Said once: as structured content beside a sentence, or as the text itself (a baseline may still send both).
+  return (result.structuredContent ?? JSON.parse(textOf(result))) as Record<string, unknown>;
 }
 
 async function target(name: string, root: string | undefined, pageUrl: string): Promise<Target> {

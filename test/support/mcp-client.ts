@@ -101,7 +101,17 @@ export function textOf(result: CallToolResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 }
 
-/** The structured answer of a call that must succeed. */
+/** What an answer says as data: its structured content, or the object its text is (said once, as JSON). */
+export function dataOf(result: CallToolResult): Record<string, unknown> {
+  if (result.structuredContent) return result.structuredContent;
+  try {
+    return JSON.parse(textOf(result)) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/** The data of a call that must succeed. */
 export async function ok(
   client: Client,
   name: string,
@@ -109,7 +119,7 @@ export async function ok(
 ): Promise<Record<string, unknown>> {
   const result = await call(client, name, args);
   expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
-  return result.structuredContent as Record<string, unknown>;
+  return dataOf(result);
 }
 
 /** The ref of the snapshot's line that names an element, e.g. `- textbox "Email" [ref=e3]`. */

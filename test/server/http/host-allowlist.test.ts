@@ -210,7 +210,9 @@ describe('an absolute-form request target', () => {
         }),
       );
       expect(listed.status).toBe(200);
-      const { data } = JSON.parse(listed.body).result.structuredContent as { data: { cdp_url: string }[] };
+      const { data } = JSON.parse(JSON.parse(listed.body).result.content[0].text) as {
+        data: { cdp_url: string }[];
+      };
       expect(data.map((item) => new URL(item.cdp_url).host)).toEqual([own]);
     } finally {
       await client.stopSession({ session_id: session.id });

@@ -6,6 +6,7 @@ import { startServiceInProcess } from '../../support/in-process-service';
 import {
   call,
   connect,
+  dataOf,
   httpTransport,
   ok,
   refOf,
@@ -95,11 +96,11 @@ async function fillTheForm(
   };
   const { tools } = await client.listTools();
   expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
-  const profile = (await step('create_profile', { name: `Agent ${label}` })).structuredContent as {
+  const profile = dataOf(await step('create_profile', { name: `Agent ${label}` })) as { id: string };
+  const session = dataOf(await step('start_session', { profile_id: profile.id, headless: true })) as {
     id: string;
+    status: string;
   };
-  const session = (await step('start_session', { profile_id: profile.id, headless: true }))
-    .structuredContent as { id: string; status: string };
   expect(session.status).toBe('running');
   const session_id = session.id;
   await step('browser_navigate', { session_id, url: pageUrl });
@@ -153,7 +154,7 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
         ],
       },
     });
-    expect(run.structuredContent).toMatchObject({ status: 'succeeded', output: { label: 'Sign up' } });
+    expect(dataOf(run)).toMatchObject({ status: 'succeeded', output: { label: 'Sign up' } });
     // The screenshot comes as an image the client can show, not only as the API address it cannot open.
     const image = run.content.find((part) => part.type === 'image');
     expect(image?.type === 'image' && Buffer.from(image.data, 'base64').subarray(1, 4).toString()).toBe(
@@ -348,6 +349,9 @@ describe('answers an agent can afford', () => {
     const created = await call(client, 'create_profile', { name: 'Shop 500', identity_preset: 'laptop' });
     expect(JSON.stringify(created).length).toBeLessThan(300);
     const id = (created.structuredContent as { id: string }).id;
+    // Said once: the object is the answer's text, not repeated as structured content.
+    const read = await call(client, 'get_profile', { profile_id: id });
+    expect([read.structuredContent, read.content.length]).toEqual([undefined, 1]);
     const full = await ok(client, 'get_profile', { profile_id: id });
     expect(full).toMatchObject({ id, name: 'Shop 500', identity: expect.any(Object) });
     await client.close();

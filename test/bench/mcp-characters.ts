@@ -1,0 +1,171 @@
+/**
+ * Characters an agent reads per task over MCP, on this checkout's service and on a baseline checkout's, side by side
+ * in one run: each task is the calls an agent makes (the MCP SDK's client over /v1/mcp, on loopback pages in a
+ * started session), and its figure is the length of every whole answer as JSON (text, structured content and all),
+ * as the issue's suite measured them. Prints each task's figures, their ratio, and the total per task.
+ * Run: BASELINE=/path/to/a/checkout/of/main node --import tsx test/bench/mcp-characters.ts
+ * Without BASELINE, this checkout alone. Not a pass/fail test: the figures are for reading.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type ServiceHandle, startService } from '../support/harness';
+import { call, connect, dataOf, httpTransport, servePages, textOf } from '../support/mcp-client';
+
+const FORM = `<!doctype html><title>Sign up</title><label>Email <input></label><button onclick="out.textContent = 'Welcome'">Sign up</button><p id="out"></p>`;
+const rows = (count: number) =>
+  `<!doctype html><title>Orders</title><table>${Array.from(
+    { length: count },
+    (_, i) =>
+      `<tr><td>Order ${i}</td><td>${i % 7 ? 'on time' : 'late'}</td><td><button onclick="document.title='Picked ${i}'">Pick ${i}</button></td></tr>`,
+  ).join('')}</table>`;
+const LOGS = `<!doctype html><title>Logs</title><script>for (let i = 0; i < 40; i++) console.log('chatter ' + i); console.error('boom');</script>`;
+const PAGES: Record<string, string> = {
+  '/form': FORM,
+  '/table': rows(200),
+  '/rows': rows(3000),
+  '/logs': LOGS,
+};
+
+interface Agent {
+  name: string;
+  service: ServiceHandle;
+  client: Client;
+  session_id: string;
+  profiles: string[];
+  tools: Set<string>;
+  chars: Map<string, number>;
+}
+
+/** One task's calls; each answer's characters are added to the task's figure. */
+type Task = (
+  act: (tool: string, args: Record<string, unknown>) => Promise<CallToolResult>,
+  agent: Agent,
+) => Promise<void>;
+
+const refIn = (text: string, name: string) => {
+  const line = text.split('\n').find((entry) => entry.includes(name) && entry.includes('[ref='));
+  const ref = line && /\[ref=(\w+)\]/.exec(line)?.[1];
+  if (!ref) throw new Error(`no ref for ${name} in:\n${text.slice(0, 2000)}`);
+  return ref;
+};
+
+const TASKS: [string, Task][] = [
+  ['read a profile', (act, { profiles }) => act('get_profile', { profile_id: profiles[0] }).then(() => {})],
+  ['list sessions in full', (act) => act('list_sessions', { detail: true }).then(() => {})],
+  [
+    'fill a form',
+    async (act, { session_id }) => {
+      await act('browser_navigate', { session_id, url: `${site.origin}/form` });
+      const page = textOf(await act('browser_snapshot', { session_id }));
+      await act('browser_type', { session_id, ref: refIn(page, 'textbox "Email"'), text: 'ada@example.com' });
+      await act('browser_click', { session_id, ref: refIn(page, 'button "Sign up"') });
+      await act('browser_find', { session_id, text: 'Welcome' });
+    },
+  ],
+  [
+    'status of row 150 of 200',
+    async (act, { session_id }) => {
+      await act('browser_navigate', { session_id, url: `${site.origin}/table` });
+      await act('browser_find', { session_id, text: 'Order 150' });
+    },
+  ],
+  [
+    'pick row 2345 of 3000',
+    async (act, { session_id }) => {
+      await act('browser_navigate', { session_id, url: `${site.origin}/rows` });
+      const found = textOf(await act('browser_find', { session_id, text: 'Pick 2345' }));
+      await act('browser_click', { session_id, ref: refIn(found, 'Pick 2345') });
+    },
+  ],
+  [
+    'the page’s console errors',
+    async (act, { session_id }) => {
+      await act('browser_navigate', { session_id, url: `${site.origin}/logs` });
+      await act('browser_console_messages', { session_id, level: 'error' });
+    },
+  ],
+  [
+    'tag three profiles',
+    async (act, { profiles, tools }) => {
+      if (tools.has('bulk_profiles'))
+        await act('bulk_profiles', { action: 'add_tags', select: { ids: profiles }, tags: ['bench'] });
+      else
+        for (const profile_id of profiles)
+          await act('update_profile', { profile_id, changes: { tags: ['bench'] } });
+    },
+  ],
+  [
+    'a script run',
+    async (act, { profiles }) => {
+      const script = {
+        steps: [
+          { action: 'goto', url: `${site.origin}/form` },
+          { action: 'extract', selector: 'button', name: 'label' },
+        ],
+      };
+      await act('run_script', { profile_id: profiles[1], script });
+    },
+  ],
+];
+
+async function agent(name: string, root: string | undefined): Promise<Agent> {
+  const service = await startService({ root, env: { EGRESS_ALLOW: 'loopback' } });
+  const client = await connect(
+    httpTransport(service.baseUrl, await service.createKey('enterprise', 'bench')),
+  );
+  const profiles: string[] = [];
+  for (const label of ['A', 'B', 'C'])
+    profiles.push(dataOf(await call(client, 'create_profile', { name: `Bench ${label}` })).id as string);
+  const started = dataOf(await call(client, 'start_session', { profile_id: profiles[0], headless: true }));
+  const tools = new Set((await client.listTools()).tools.map((tool) => tool.name));
+  return { name, service, client, session_id: started.id as string, profiles, tools, chars: new Map() };
+}
+
+async function runTasks(on: Agent): Promise<void> {
+  for (const [task, run] of TASKS) {
+    let chars = 0;
+    await run(async (tool, args) => {
+      const result = await call(on.client, tool, args);
+      if (result.isError) throw new Error(`${on.name}: ${task}: ${tool}: ${textOf(result)}`);
+      chars += JSON.stringify(result).length;
+      return result;
+    }, on);
+    on.chars.set(task, chars);
+  }
+}
+
+async function close(done: Agent): Promise<void> {
+  await call(done.client, 'stop_session', { session_id: done.session_id }).catch(() => undefined);
+  await done.client.close();
+  await done.service.close();
+}
+
+const site = await servePages((path) => PAGES[path.split('?')[0] ?? ''] ?? FORM);
+const agents: Agent[] = [];
+try {
+  if (process.env.BASELINE) agents.push(await agent('baseline', process.env.BASELINE));
+  agents.push(await agent('this checkout', undefined));
+  for (const on of agents) await runTasks(on);
+  const total = (on: Agent) => [...on.chars.values()].reduce((sum, chars) => sum + chars, 0);
+  const base = agents.length > 1 ? (agents[0] as Agent) : null;
+  const mine = agents[agents.length - 1] as Agent;
+  const number = (value: number) => value.toLocaleString('en-US').padStart(9);
+  console.log(
+    `MCP answers, characters per task (whole answers as JSON)${base ? ': baseline, this checkout, ratio' : ''}`,
+  );
+  for (const [task] of TASKS) {
+    const now = mine.chars.get(task) ?? 0;
+    const before = base?.chars.get(task);
+    const columns =
+      before === undefined ? number(now) : `${number(before)} ${number(now)}  ×${(now / before).toFixed(2)}`;
+    console.log(`  ${task.padEnd(28)} ${columns}`);
+  }
+  const perTask = (on: Agent) => total(on) / TASKS.length;
+  const summary = base
+    ? `${number(Math.round(perTask(base)))} ${number(Math.round(perTask(mine)))}  ×${(perTask(mine) / perTask(base)).toFixed(2)}`
+    : number(Math.round(perTask(mine)));
+  console.log(`  ${'per task'.padEnd(28)} ${summary}`);
+} finally {
+  await Promise.all(agents.map(close));
+  await site.close();
+}
