@@ -95,7 +95,7 @@ export const Intents = {
   'proxies.checkAll': intent({}),
   /** Each failing proxy replaced, on every profile that uses it, by the proxy of a pasted line. */
   'proxies.replace': intent({
-    replacements: z.array(z.object({ from: Id, line: z.string() })).check(z.maxLength(1000)),
+    replacements: z.array(z.object({ from: Id, line: z.string() })),
   }),
   /** Proxies saved from a part of a pasted list, numbered lines; answers the paste's tally so far with this part. */
   'proxies.paste': intent({
