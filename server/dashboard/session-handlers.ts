@@ -25,7 +25,7 @@ export const sessionHandlers: DashboardHandlers<
 
   // Read as GET /v1/automation/batches: fifty a page, newest first.
   listBatches: (c, { account }, deps) =>
-    readBatches(deps, account.id, { limit: 50, after: readCursor(c.req.query('cursor')) }),
+    readBatches(deps, account, { limit: 50, after: readCursor(c.req.query('cursor')) }),
 
   async stopSession(_c, { account, params }, { db, sessions }) {
     const row = await sessionOf(db, account, params.id);
