@@ -68,6 +68,7 @@ const BODIES: Record<string, Record<string, unknown>> = {
   },
   'PUT /v1/proxies/:id': { name: 'Proxy', scheme: 'socks5', host: 'proxy.example', port: 1080 },
   'POST /v1/proxies/paste': { lines: ['http://user:pass@127.0.0.1:3128'] },
+  'POST /v1/proxies/replace': { replacements: [{ from: 'prx_dead', to: 'prx_fresh' }] },
   'POST /v1/keys': { name: 'Agent', role: 'runner', scope: { tags: ['eu'] } },
   'POST /v1/members/invitations': { email: 'eve@example.com', role: 'editor', scope: { tags: ['eu'] } },
   'PATCH /v1/members/:id': { role: 'viewer', scope: { tags: ['eu'] } },
