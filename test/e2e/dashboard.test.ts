@@ -133,7 +133,7 @@ describe('the dashboard', () => {
     expect(await keyRow('CI server').textContent()).not.toMatch(/Expires.*Never/);
   });
 
-  it('fits a 390-px phone: the header covers nothing, the keys do not scroll sideways; times read relative', async () => {
+  it('fits a 390-px phone: the header covers nothing and shows the account whole, the fields align, the keys do not scroll sideways; times read relative', async () => {
     const desktop = page.viewportSize();
     await page.setViewportSize({ width: 390, height: 844 });
     const fit = await page.evaluate(() => {
@@ -147,9 +147,21 @@ describe('the dashboard', () => {
         accountLines: Math.round(
           account.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(account).lineHeight),
         ),
+        accountWhole: account.scrollWidth <= account.clientWidth,
+        // The form's fields start at one left edge, one under the other.
+        fieldLefts: new Set(
+          [...document.querySelectorAll('form .field')].map((each) => each.getBoundingClientRect().left),
+        ).size,
       };
     });
-    expect(fit).toEqual({ headingBelowHeader: true, sideways: false, accountLines: 1 });
+    expect(fit).toEqual({
+      headingBelowHeader: true,
+      sideways: false,
+      accountLines: 1,
+      accountWhole: true,
+      fieldLefts: 1,
+    });
+    await page.screenshot({ path: path.join(inject('screenshotsDir'), 'dashboard-390.png') });
     if (desktop) await page.setViewportSize(desktop);
     const created = keyRow('Laptop').locator('time').first();
     expect(await created.textContent()).toMatch(/now|ago/);
