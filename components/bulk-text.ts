@@ -5,8 +5,8 @@ import { t } from '../lib/i18n';
 import { type BulkAction, numberFor, roomFor, type Selected, startOutgrowsRoom } from './bulk-rules';
 import { bulkCostText } from './quota';
 
-/** Failures named one by one in the outcome; the rest are counted. */
-const NAMED_FAILURES = 10;
+/** Problems said in the outcome, the most met first; the failures of the rest are counted. */
+const SAID_PROBLEMS = 10;
 
 /** A bulk start's outcome: "Starting 100: 8 now, 92 waiting for room." (the failed are named apart). */
 export function startingText(result: BulkResult): string {
@@ -14,13 +14,24 @@ export function startingText(result: BulkResult): string {
   return t('bulkStarting', result.succeeded, result.succeeded - waiting, waiting);
 }
 
-/** What a bulk action did: how many it did, then each failure by the profile's name with the service's sentence. */
+/**
+ * What a bulk action did: how many it did, then each problem once with the service's sentence, by the profile's name
+ * when one profile met it, else by how many and the first few names.
+ */
 export function outcomeText(action: BulkActionName, result: BulkResult): string {
-  const failed = result.items.filter((item) => !item.ok);
-  const lines = failed
-    .slice(0, NAMED_FAILURES)
-    .map(({ id, name, problem }) => `${name ?? id}: ${problem?.detail}`);
-  if (failed.length > NAMED_FAILURES) lines.push(t('bulkMoreFailed', failed.length - NAMED_FAILURES));
+  const said = result.problems.slice(0, SAID_PROBLEMS);
+  const lines = said.map(({ count, profiles, detail }) =>
+    count === 1
+      ? `${profiles[0]}: ${detail}`
+      : t(
+          'bulkProblemMany',
+          count,
+          [...profiles, ...(count > profiles.length ? ['…'] : [])].join(', '),
+          detail,
+        ),
+  );
+  const unsaid = result.failed - said.reduce((sum, { count }) => sum + count, 0);
+  if (unsaid > 0) lines.push(t('bulkMoreFailed', unsaid));
   const done = result.batch_id
     ? t('bulkDone_batch', result.succeeded, result.selected)
     : action === 'start'

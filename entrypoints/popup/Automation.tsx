@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { outcomeText } from '../../components/bulk-text';
 import { Field } from '../../components/Field';
 import { useDraft, useItem, useTask } from '../../components/hooks';
 import { Outcome } from '../../components/Outcome';
@@ -83,10 +84,7 @@ export function Automation({ focus }: { focus?: string | undefined }) {
       const request = { select: { ids: profileIds }, action: 'run' as const, script, ...named };
       const reply = await task.run(() => connector.send({ type: 'profiles.bulk', request }));
       if (!reply.ok) return;
-      const failed = reply.value.items.flatMap(({ id, ok, problem }) =>
-        ok ? [] : [`${picked.find((profile) => profile.id === id)?.name ?? id}: ${problem?.detail}`],
-      );
-      setOutcome([t('bulkDone_batch', reply.value.succeeded, profileIds.length), ...failed].join('\n'));
+      setOutcome(outcomeText('run', reply.value));
     }
     // The run or batch appears above the form, out of sight: it is brought into view.
     recentRuns.current?.scrollIntoView({ block: 'start' });

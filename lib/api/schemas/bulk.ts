@@ -20,6 +20,16 @@ export const BulkItem = z.object({
   problem: z.optional(z.object({ status: z.number(), code: z.string(), detail: z.string() })),
 });
 
+/** One problem the failed items met, said once: how many profiles met it, the first few by name. */
+export const BulkProblem = z.object({
+  status: z.number(),
+  code: z.string(),
+  detail: z.string(),
+  count: z.number(),
+  /** The first profiles that met it, by name (by id for an id that is no profile of the account). */
+  profiles: z.array(z.string()),
+});
+
 /** The answer to a bulk action: one item per profile selected, in the selection's order. */
 export const BulkResult = z.object({
   action: z.string(),
@@ -33,8 +43,11 @@ export const BulkResult = z.object({
   batch_id: z.optional(z.string()),
   /** set_proxy from a list: how many of its proxies were saved anew (the others were already the account's). */
   proxies_created: z.optional(z.number()),
+  /** The failed items' problems, each said once, the most met first. */
+  problems: z.array(BulkProblem),
   items: z.array(BulkItem),
 });
 
 export type BulkItem = z.infer<typeof BulkItem>;
 export type BulkResult = z.infer<typeof BulkResult>;
+export type BulkProblem = z.infer<typeof BulkProblem>;

@@ -82,6 +82,34 @@ describe('bulk actions on a selection', () => {
     expect(answer.items[0]?.problem?.detail).toMatch(/has 20 tags; with these it would have more than 20/);
   });
 
+  it('says each problem once, with how many profiles met it and the first few by name', async () => {
+    const tags = Array.from({ length: 20 }, (_, n) => `t${n}`);
+    const full = await profiles(api, 'Overfull', 7, tags);
+    const unknown = ['prf_unknown1', 'prf_unknown2'];
+    const answer = await bulk({
+      select: { ids: [unknown[0] as string, ...full.map(({ id }) => id), unknown[1] as string] },
+      action: 'add_tags',
+      tags: ['x'],
+    });
+    expect(answer).toMatchObject({ selected: 9, succeeded: 0, failed: 9 });
+    expect(answer.problems).toEqual([
+      {
+        status: 422,
+        code: 'validation_failed',
+        detail: expect.stringMatching(/has 20 tags; with these it would have more than 20/),
+        count: 7,
+        profiles: ['Overfull 1', 'Overfull 2', 'Overfull 3', 'Overfull 4', 'Overfull 5'],
+      },
+      {
+        status: 404,
+        code: 'not_found',
+        detail: 'There is no profile with this id.',
+        count: 2,
+        profiles: unknown,
+      },
+    ]);
+  });
+
   it('selects by a filter in the database: a tag, #tag in the search, a status', async () => {
     const tagged = await profiles(api, 'Filtered', 3, ['north-7']);
     await profiles(api, 'Unfiltered', 2, ['south-7']);

@@ -120,6 +120,15 @@ describe('Automation', () => {
           succeeded: 1,
           failed: 1,
           batch_id: 'bat_1',
+          problems: [
+            {
+              status: 404,
+              code: 'not_found',
+              detail: 'There is no profile with this id.',
+              count: 1,
+              profiles: ['Mail'],
+            },
+          ],
           items: [
             { id: 'prf_1', ok: true, run_id: 'run_1' },
             {

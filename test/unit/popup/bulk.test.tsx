@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Profiles } from '../../../entrypoints/popup/Profiles';
-import type { BulkResult } from '../../../lib/api/schemas/bulk';
+import type { BulkProblem, BulkResult } from '../../../lib/api/schemas/bulk';
 import type { Profile } from '../../../lib/api/schemas/profiles';
 import {
   cachedProfiles,
@@ -56,11 +56,15 @@ function answered(intent: IntentOf<'profiles.bulk'>, failing: Record<string, str
       : {}),
   }));
   const succeeded = items.filter((item) => item.ok).length;
+  const problems = items.flatMap(({ name, problem }) =>
+    problem ? [{ ...problem, count: 1, profiles: [name] }] : [],
+  );
   return {
     action: intent.request.action,
     selected: ids.length,
     succeeded,
     failed: ids.length - succeeded,
+    problems,
     items,
   };
 }
@@ -109,6 +113,25 @@ describe('Bulk actions', () => {
     expect(mock.sentOf('profiles.bulk')).toHaveLength(1);
   });
 
+  it('says a problem many profiles met once, with how many and the first names', async () => {
+    const sentence = 'Your enterprise plan allows 50 sessions at once; stop one to start another.';
+    await open(named(3), ENTERPRISE, {
+      'profiles.bulk': (intent) => {
+        const result = answered(intent, { prf_1: sentence, prf_2: sentence, prf_3: sentence });
+        const problems = [
+          { ...(result.problems[0] as BulkProblem), count: 12, profiles: ['Profile 1', 'Profile 2'] },
+        ];
+        return ok({ ...result, selected: 13, failed: 13, problems });
+      },
+    });
+    for (const name of ['Profile 1', 'Profile 2', 'Profile 3']) pick(name);
+    fireEvent.click(screen.getByRole('button', { name: 'Start 3' }));
+    const outcome = await screen.findByText(/^Starting 0: 0 now/);
+    expect(outcome.textContent).toBe(
+      `Starting 0: 0 now, 0 waiting for room.\n12 profiles (Profile 1, Profile 2, …): ${sentence}\n…and 1 more failed.`,
+    );
+  });
+
   it('puts the focus on Cancel, the safe answer, when asked to delete', async () => {
     await open(named(2), FREE);
     pick('Profile 2');
@@ -122,7 +145,7 @@ describe('Bulk actions', () => {
     const all = named(120);
     const mock = await open(all.slice(0, 50), ENTERPRISE, {
       'profiles.bulk': ({ request }) =>
-        ok({ action: request.action, selected: 120, succeeded: 120, failed: 0, items: [] }),
+        ok({ action: request.action, selected: 120, succeeded: 120, failed: 0, problems: [], items: [] }),
     });
     await cachedProfiles.setValue({
       data: all.slice(0, 50),
