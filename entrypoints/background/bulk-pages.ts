@@ -1,4 +1,5 @@
 import { BULK_LIMITS } from '../../lib/api/bulk-limits';
+import { sumProblems } from '../../lib/api/bulk-problems';
 import type { ApiClient } from '../../lib/api/client';
 import type { BulkRequestInput } from '../../lib/api/inputs/bulk';
 import type { BulkResult } from '../../lib/api/schemas/bulk';
@@ -16,8 +17,12 @@ export async function exportCookiesInPages(
 ): Promise<BulkResult> {
   const { ids, filter } = request.select;
   const items: BulkResult['items'] = [];
-  const send = async (page: string[]) =>
-    items.push(...(await api.bulkProfiles({ ...request, select: { ids: page } })).items);
+  let problems: BulkResult['problems'] = [];
+  const send = async (page: string[]) => {
+    const part = await api.bulkProfiles({ ...request, select: { ids: page } });
+    items.push(...part.items);
+    problems = sumProblems([...problems, ...part.problems]);
+  };
   if (ids) for (let start = 0; start < ids.length; start += PAGE) await send(ids.slice(start, start + PAGE));
   else {
     let cursor: string | undefined;
@@ -28,5 +33,6 @@ export async function exportCookiesInPages(
     } while (cursor);
   }
   const succeeded = items.filter(({ ok }) => ok).length;
-  return { action: request.action, selected: items.length, succeeded, failed: items.length - succeeded, items };
+  const failed = items.length - succeeded;
+  return { action: request.action, selected: items.length, succeeded, failed, problems, items };
 }

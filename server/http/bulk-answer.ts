@@ -1,4 +1,5 @@
-import type { BulkItem, BulkProblem, BulkResult } from '../../lib/api/schemas/bulk';
+import { sumProblems } from '../../lib/api/bulk-problems';
+import type { BulkItem, BulkResult } from '../../lib/api/schemas/bulk';
 import type { Logger } from '../core/log';
 import type { BulkDone } from '../profiles/profile-bulk';
 import { domainProblem } from './errors';
@@ -33,26 +34,13 @@ export function bulkAnswer(action: string, done: BulkDone, log: Logger): BulkRes
     ...(action === 'start' ? { waiting } : {}),
     ...(done.batchId ? { batch_id: done.batchId } : {}),
     ...(done.proxiesCreated === undefined ? {} : { proxies_created: done.proxiesCreated }),
-    problems: problemsOf(items),
+    problems: sumProblems(
+      items.flatMap(({ id, name, problem }) =>
+        problem ? [{ ...problem, count: 1, profiles: [name ?? id] }] : [],
+      ),
+    ),
     items,
   };
-}
-
-/** Profiles named per problem in its summary; the rest are counted. */
-const NAMED_PER_PROBLEM = 5;
-
-/** The failed items summed up by problem: each code and sentence once, with its count, the most met first. */
-function problemsOf(items: BulkItem[]): BulkProblem[] {
-  const problems = new Map<string, BulkProblem>();
-  for (const { id, name, problem } of items) {
-    if (!problem) continue;
-    const key = `${problem.code}\n${problem.detail}`;
-    const summed = problems.get(key) ?? { ...problem, count: 0, profiles: [] };
-    summed.count += 1;
-    if (summed.profiles.length < NAMED_PER_PROBLEM) summed.profiles.push(name ?? id);
-    problems.set(key, summed);
-  }
-  return [...problems.values()].sort((a, b) => b.count - a.count);
 }
 
 function itemProblem(error: unknown, log: Logger): { status: number; code: string; detail: string } {

@@ -14,7 +14,25 @@ function service(profiles: number) {
       asked.push(named);
       const items = named.map((id) => ({ id, name: `Seller ${id}`, ok: id !== 'prf_7', cookies: [] }));
       const failed = items.filter(({ ok }) => !ok).length;
-      return { action: body.action, selected: named.length, succeeded: named.length - failed, failed, items };
+      const problems = named.includes('prf_7')
+        ? [
+            {
+              status: 404,
+              code: 'not_found',
+              detail: 'There is no profile with this id.',
+              count: 1,
+              profiles: ['prf_7'],
+            },
+          ]
+        : [];
+      return {
+        action: body.action,
+        selected: named.length,
+        succeeded: named.length - failed,
+        failed,
+        problems,
+        items,
+      };
     },
     async listProfiles(query?: { limit?: number; cursor?: string; sort?: string }) {
       expect(query?.sort).toBe('name');
@@ -36,6 +54,7 @@ describe('cookie export of more than 100 profiles', () => {
     expect(asked.map((page) => page.length)).toEqual([100, 100, 50]);
     expect(result.items.map(({ id }) => id)).toEqual(ids);
     expect([result.selected, result.succeeded, result.failed]).toEqual([250, 249, 1]);
+    expect(result.problems).toMatchObject([{ code: 'not_found', count: 1, profiles: ['prf_7'] }]);
   });
 
   it('reads a filter’s profiles from the list in its order, a page at a time', async () => {
