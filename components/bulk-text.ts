@@ -1,4 +1,5 @@
 import type { BulkActionName } from '../lib/api/bulk-limits';
+import { sumProblems } from '../lib/api/bulk-problems';
 import type { QuotaSnapshot } from '../lib/api/rate-limit';
 import type { BulkResult } from '../lib/api/schemas/bulk';
 import { t } from '../lib/i18n';
@@ -19,7 +20,7 @@ export function startingText(result: BulkResult): string {
  * when one profile met it, else by how many and the first few names.
  */
 export function outcomeText(action: BulkActionName, result: BulkResult): string {
-  const said = result.problems.slice(0, SAID_PROBLEMS);
+  const said = sumProblems(result.problems).slice(0, SAID_PROBLEMS);
   const lines = said.map(({ count, profiles, detail }) =>
     count === 1
       ? `${profiles[0]}: ${detail}`

@@ -1,5 +1,4 @@
 import { BULK_LIMITS } from '../../lib/api/bulk-limits';
-import { sumProblems } from '../../lib/api/bulk-problems';
 import type { ApiClient } from '../../lib/api/client';
 import type { BulkRequestInput } from '../../lib/api/inputs/bulk';
 import type { BulkResult } from '../../lib/api/schemas/bulk';
@@ -17,11 +16,12 @@ export async function exportCookiesInPages(
 ): Promise<BulkResult> {
   const { ids, filter } = request.select;
   const items: BulkResult['items'] = [];
-  let problems: BulkResult['problems'] = [];
+  // Each page's problems as it said them: the popup sums them up (the worker is kept small).
+  const problems: BulkResult['problems'] = [];
   const send = async (page: string[]) => {
     const part = await api.bulkProfiles({ ...request, select: { ids: page } });
     items.push(...part.items);
-    problems = sumProblems([...problems, ...part.problems]);
+    problems.push(...part.problems);
   };
   if (ids) for (let start = 0; start < ids.length; start += PAGE) await send(ids.slice(start, start + PAGE));
   else {

@@ -5,7 +5,7 @@ const NAMED_PER_PROBLEM = 5;
 
 /**
  * Problems summed up: the same code and sentence said once, their counts added and the first few names kept, the
- * most met first. The service sums an answer's items this way, and the extension the answers of a paged action.
+ * most met first. The service sums an answer's items this way, and the popup the pages of a paged action.
  */
 export function sumProblems(problems: BulkProblem[]): BulkProblem[] {
   const summed = new Map<string, BulkProblem>();
