@@ -128,11 +128,11 @@ export function App() {
           {t('openManager')}
         </button>
         <RowMenu label={t('popupMenu')}>
+          <strong>{t('shortcutsHeading')}</strong>
+          <Shortcuts />
           <button type="button" onClick={() => browser.runtime.openOptionsPage()}>
             {t('settings')}
           </button>
-          <strong>{t('shortcutsHeading')}</strong>
-          <Shortcuts />
         </RowMenu>
       </footer>
     </>
