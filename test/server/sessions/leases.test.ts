@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { Role } from '../../../lib/api/roles';
+import type { HelpRequest } from '../../../lib/api/schemas/help-requests';
 import { createApp } from '../../../server/boot/app';
 import { wireService } from '../../../server/boot/wiring';
 import { systemClock } from '../../../server/core/clock';
@@ -10,6 +11,7 @@ import { createLifecycle } from '../../../server/core/lifecycle';
 import { createLogger } from '../../../server/core/log';
 import type { AppDeps } from '../../../server/http/deps';
 import { createAccountWithKey, insertKey } from '../../../server/store/accounts';
+import { insertHelpRequest } from '../../../server/store/help-requests';
 import { apiError } from '../../support/harness';
 import { openScratchDatabase, type ScratchDatabase } from '../../support/scratch-database';
 
@@ -161,5 +163,56 @@ describe('a profile’s lease', () => {
       [accountId],
     );
     expect(events?.count).toBe(log.data.length);
+  });
+});
+
+describe('a help request taken over', () => {
+  it('is held by the person who takes it while they act, and given back to the agent by Done', async () => {
+    const profile = await api('olga').createProfile({ name: 'Shop H' });
+    const session = await api('ron').startSession({ profile_id: profile.id });
+    // The agent's question on its session, as its request_human or a run's ask_human stores it.
+    const now = new Date();
+    const request = (await insertHelpRequest(scratch.db, {
+      accountId,
+      sessionId: session.id,
+      profileId: profile.id,
+      tabId: 'tab-1',
+      runId: null,
+      reason: 'sign in',
+      question: null,
+      choices: [],
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    })) as HelpRequest;
+    const heldBy = async () => (await api('olga').getProfile(profile.id)).held_by?.member.name;
+    expect(await heldBy()).toBe('Ron');
+
+    const taken = await api('eve').takeHelpRequest(request.id);
+    expect(taken.taken_by).toEqual({ id: members.eve?.id, name: 'Eve' });
+    expect(await heldBy()).toBe('Eve');
+    expect(await api('eve').takeHelpRequest(request.id)).toMatchObject({ taken_by: { name: 'Eve' } });
+    const byRon = await apiError(api('ron').takeHelpRequest(request.id));
+    expect(byRon).toMatchObject({ status: 409, code: 'profile_held' });
+    expect(byRon.detail).toMatch(/^Shop H is open by Eve since/);
+    const script = { steps: [{ action: 'wait_for' as const, ms: 1 }] };
+    const ronsRun = await apiError(api('ron').runAutomation({ session_id: session.id, script }));
+    expect(ronsRun).toMatchObject({ status: 409, code: 'profile_held' });
+
+    expect(await api('eve').answerHelpRequest(request.id, { outcome: 'done' })).toMatchObject({
+      outcome: 'done',
+    });
+    expect(await heldBy()).toBe('Ron');
+    const late = await apiError(api('eve').takeHelpRequest(request.id));
+    expect(late).toMatchObject({ status: 409, code: 'help_answered' });
+    await api('ron').stopSession({ session_id: session.id });
+    expect(await heldBy()).toBeUndefined();
+    const audit = await api('olga').listAudit({ profile_id: profile.id });
+    expect(audit.data.map((record) => [record.action, record.actor.name]).reverse()).toEqual([
+      ['profile.create', 'Olga'],
+      ['session.start', 'Ron'],
+      ['help.take_over', 'Eve'],
+      ['help.take_over', 'Eve'],
+      ['session.stop', 'Ron'],
+    ]);
   });
 });
