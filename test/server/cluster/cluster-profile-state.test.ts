@@ -5,7 +5,10 @@ import { startPageServer } from '../../support/browser-fixtures';
 import { type ServiceHandle, startService } from '../../support/harness';
 import { type PostgresServer, postgresForTests, startPostgres } from '../../support/postgres-server';
 
-/* Two processes of the service, each with its own data dir, on one PostgreSQL: a profile's browser data follows it. */
+/*
+ * Two processes of the service, each with its own data dir, on one PostgreSQL: a profile's browser data follows it,
+ * and its lease (one holder) holds across them until the holder's process dies.
+ */
 
 const bin = postgresForTests();
 let postgres: PostgresServer;
@@ -45,7 +48,8 @@ describe.skipIf(!bin)('a profile’s browser data across processes', () => {
   beforeAll(async () => {
     postgres = await startPostgres(bin as string);
     // The page server listens on loopback, which sessions reach only when the operator allows it.
-    const env = { DATABASE_URL: postgres.url, EGRESS_ALLOW: 'loopback' };
+    // A short lease, so that a killed process's profiles are free again in seconds (the default is 30 s).
+    const env = { DATABASE_URL: postgres.url, EGRESS_ALLOW: 'loopback', PROFILE_LEASE_TTL: '3' };
     // The second starts once the first has migrated the new database (one of two started at once exited, once).
     [first, pages] = await Promise.all([startService({ env }), startPageServer()]);
     second = await startService({ env });
@@ -125,4 +129,40 @@ describe.skipIf(!bin)('a profile’s browser data across processes', () => {
       );
     });
   });
+
+  // Last: it kills the first process.
+  it('refuses another member’s start on the other process while one holds it, and frees it within 60 s of a kill -9', async () => {
+    const profile = await clientOf(first).createProfile({ name: 'Held' });
+    const held = await clientOf(first).startSession({ profile_id: profile.id, headless: true });
+    const made = await fetch(`${first.baseUrl}/v1/keys`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Eve', role: 'editor' }),
+    });
+    const eveKey = ((await made.json()) as { key: string }).key;
+    const eve = createClient({ baseUrl: second.baseUrl, apiKey: eveKey, fetch });
+    const refused = await eve
+      .startSession({ profile_id: profile.id, headless: true })
+      .catch((error) => error);
+    expect(refused).toMatchObject({ status: 409, code: 'profile_held' });
+    expect(refused.detail).toMatch(/^Held is open by .+ since \d\d:\d\d UTC;/);
+
+    await first.kill();
+    const killedAt = Date.now();
+    let taken: Awaited<ReturnType<typeof eve.startSession>> | undefined;
+    while (!taken && Date.now() - killedAt < 60_000) {
+      taken = await eve.startSession({ profile_id: profile.id, headless: true }).catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return undefined;
+      });
+    }
+    expect(taken?.status).toBe('running');
+    expect(Date.now() - killedAt).toBeLessThan(60_000);
+    expect((await eve.getProfile(profile.id)).held_by).toMatchObject({
+      member: { name: 'Eve' },
+      session_id: taken?.id,
+    });
+    expect(held.id).not.toBe(taken?.id);
+    await eve.stopSession({ session_id: taken?.id as string });
+  }, 120_000);
 });
