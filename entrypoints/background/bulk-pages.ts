@@ -1,12 +1,10 @@
-import { BULK_LIMITS } from '../../lib/api/bulk-limits';
+import { MAX_COOKIE_EXPORTS as PAGE } from '../../lib/api/bulk-limits';
 import type { ApiClient } from '../../lib/api/client';
 import type { BulkRequestInput } from '../../lib/api/inputs/bulk';
 import type { BulkResult } from '../../lib/api/schemas/bulk';
 
-const PAGE = BULK_LIMITS.export_cookies;
-
 /**
- * Cookies of any number of profiles: the service answers at most BULK_LIMITS.export_cookies a request, so the
+ * Cookies of any number of profiles: the service answers at most MAX_COOKIE_EXPORTS a request, so the
  * selection goes a page at a time, one request after another (the ids named, or the filter's profiles read from
  * the list in its order), and the answers are merged in the selection's order.
  */

@@ -12,7 +12,6 @@ import {
   lastBatch,
   pendingView,
   preferences,
-  proxyCheckJob,
   savedScripts,
 } from '../../lib/storage';
 import { exportCookiesInPages } from './bulk-pages';
@@ -142,11 +141,8 @@ export function createIntentHandlers({
       return check;
     },
     'proxies.paste': ({ lines, tally }) => pasteProxyLines(lines, tally),
-    async 'proxies.checkAll'() {
-      const job = await (await requireApi()).checkAllProxies();
-      await proxyCheckJob.setValue(job);
-      return job;
-    },
+    // The job's events (proxies.checking, from its start) keep its progress in proxyCheckJob.
+    'proxies.checkAll': async () => (await requireApi()).checkAllProxies(),
     'proxies.replace': ({ replacements }) => replaceWithLines(replacements),
     async 'proxy.save'({ proxyId, proxy }) {
       const api = await requireApi();

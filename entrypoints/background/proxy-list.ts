@@ -1,5 +1,4 @@
 import type { ProxyReplaceResult } from '../../lib/api/schemas/proxy-fleet';
-import { t } from '../../lib/i18n';
 import { addToTally, type PastedLine, type PasteTally, pasteSummary } from '../../lib/proxy-paste';
 import { requireApi } from './connection';
 
@@ -19,16 +18,16 @@ export async function pasteProxyLines(
 
 /**
  * Replaces proxies on every profile that uses them, each by the proxy of its pasted line (saved now, or the saved
- * one that says the same). A line that is no proxy stops it before any profile changes, naming the line.
+ * one that says the same). A line that is no proxy stops it before any profile changes, with the service's reason.
  */
 export async function replaceWithLines(
   replacements: { from: string; line: string }[],
 ): Promise<ProxyReplaceResult> {
   const api = await requireApi();
   const pasted = await api.pasteProxies(replacements.map(({ line }) => line));
-  const refused = pasted.items.findIndex((item) => !item.ok);
-  if (refused >= 0)
-    throw new Error(t('replaceLineRefused', refused + 1, pasted.items[refused]?.problem?.detail ?? ''));
+  // The service's sentence says why ("Not a proxy: must be host:port, …"); the preview showed whose line it is.
+  const refused = pasted.items.find((item) => !item.ok);
+  if (refused) throw new Error(refused.problem?.detail);
   return api.replaceProxies({
     replacements: replacements.map(({ from }, index) => ({ from, to: pasted.items[index]?.id as string })),
   });

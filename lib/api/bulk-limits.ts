@@ -13,6 +13,9 @@ export const BULK_ACTIONS = [
 
 export type BulkActionName = (typeof BULK_ACTIONS)[number];
 
+/** The most profiles one export_cookies request reads the cookie jars of. */
+export const MAX_COOKIE_EXPORTS = 100;
+
 /**
  * How many profiles one request may act on, by action: changes of rows go to ten thousand in one statement;
  * what starts or stops a browser, queues a run or reads a cookie jar is one step per profile, and so fewer.
@@ -26,7 +29,7 @@ export const BULK_LIMITS: Record<BulkActionName, number> = {
   start: 1_000,
   stop: 1_000,
   delete: 1_000,
-  export_cookies: 100,
+  export_cookies: MAX_COOKIE_EXPORTS,
 };
 
 /** The most ids one request may name, whatever its action. */
