@@ -47,9 +47,9 @@ import { runWxt } from '../../scripts/wxt';
 // batches, pasted proxies summed up part by part, sheet import and export) took the worker to 27.3 KB, and the
 // popup's batch list and bulk start wording the manager to 46,309 bytes (popup chunk 39,777, its own 6,532). The
 // manager misses issue 53's 45 KB by that much; its budget goes back to 45 when the shared chunk is trimmed.
-// The manager's budget is issue 53's 45 KB again. Measured at 21:13 UTC on 28 Nov (gzip -9 of wxt build's chunks):
-// popup chunk 41,870 bytes, manager's own 6,614 (48,484 in all), worker 28,677: the shared popup chunk is over
-// its 39 KB, and the manager with it, until that chunk is trimmed or split; the worker is 5 bytes over its 28 KB.
+// The manager's budget is issue 53's 45 KB again. Measured at 21:15 UTC on 28 Nov (gzip -9 of wxt build's chunks):
+// popup chunk 41,947 bytes, manager's own 6,616 (48,563 in all), worker 28,728: the shared popup chunk is over
+// its 39 KB, and the manager with it, until that chunk is trimmed or split; the worker is 56 bytes over its 28 KB.
 const BUDGETS_KB = { popup: 39, background: 28, dashboard: 30, manager: 45 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
