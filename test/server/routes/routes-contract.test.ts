@@ -46,6 +46,14 @@ const DASHBOARD_ROUTES = [
   'GET /dashboard/api/usage',
   'PUT /dashboard/api/password',
   'DELETE /dashboard/api/account',
+  'GET /dashboard/api/members',
+  'PATCH /dashboard/api/members/:id',
+  'DELETE /dashboard/api/members/:id',
+  'POST /dashboard/api/members/invitations',
+  'POST /dashboard/api/invitation',
+  'POST /dashboard/api/join',
+  'GET /dashboard/api/audit',
+  'GET /dashboard/api/batches',
 ];
 
 /** The live view: its page (the token in the address is its credential) and the page's script and style. */
