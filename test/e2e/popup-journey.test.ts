@@ -59,7 +59,9 @@ afterAll(() => cleanup.run());
 describe('a new user in the popup', () => {
   it('sets up with a key the service’s command line made', async () => {
     const serviceUrl = popup.getByLabel('Service URL');
-    expect(await serviceUrl.inputValue()).toBe('http://127.0.0.1:8787');
+    // No service answers at the local address here: the field waits for the person's, with an example.
+    await expect.poll(() => serviceUrl.inputValue()).toBe('');
+    expect(await serviceUrl.getAttribute('placeholder')).toBe('https://pilot.example.com');
     await serviceUrl.fill(service.baseUrl);
     await popup.getByLabel('API key').fill(key);
     await saveScreenshot(popup, 'setup');
