@@ -1,6 +1,7 @@
 import { mustMay } from '../accounts/permit';
 import { invite, removeMember, updateMember } from '../accounts/workspace';
 import { recordAct } from '../http/audit-call';
+import { releaseProfilesOfMember } from '../profiles/profile-release';
 import { auditPage } from '../routes/audit';
 import { invitationUrl } from '../routes/workspace';
 import { listMembers } from '../store/members';
@@ -38,6 +39,7 @@ export const memberHandlers: DashboardHandlers<
   async removeMember(_c, { account, params }, deps) {
     mustMay(account.role, 'removeMember');
     await removeMember(deps, account, params.id);
+    await releaseProfilesOfMember(deps, account.id, params.id);
     await recordAct(deps, account.id, account, 'removeMember', {
       params,
       body: null,

@@ -1,10 +1,10 @@
 import type { Profile } from '../../lib/api/schemas/profiles';
-import { Conflict } from '../core/domain-errors';
+import { Conflict, NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
-import { findHolder, freeLease } from '../store/leases';
+import { findHolder, freeLease, profilesHeldBy } from '../store/leases';
 import { getProfile } from '../store/profiles';
-import type { Reader } from '../store/scope';
+import { everything, type Reader } from '../store/scope';
 import { findSession } from '../store/sessions';
 import { profileOf } from './profile-of';
 
@@ -26,4 +26,20 @@ export async function releaseProfile(
   if (session) await sessions.stop(session, 'released');
   await freeLease(db, profileId, holder);
   return (await getProfile(db, reader, profileId)) ?? profile;
+}
+
+/** Frees what a member removed from the workspace held: each session stops, saving its browser data. */
+export async function releaseProfilesOfMember(
+  deps: { db: Database; sessions: Pick<SessionManager, 'stop'> },
+  accountId: string,
+  memberId: string,
+): Promise<void> {
+  for (const profileId of await profilesHeldBy(deps.db, accountId, memberId)) {
+    try {
+      await releaseProfile(deps, everything(accountId), profileId);
+    } catch (error) {
+      // Stopped or deleted meanwhile: nothing of it is held any more.
+      if (!(error instanceof Conflict || error instanceof NotFound)) throw error;
+    }
+  }
 }

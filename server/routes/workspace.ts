@@ -1,6 +1,7 @@
 import { invite, makeAgentKey, removeMember, updateMember } from '../accounts/workspace';
 import { NotFound } from '../core/domain-errors';
 import { type Route, route } from '../http/route';
+import { releaseProfilesOfMember } from '../profiles/profile-release';
 import { findWorkspaceKey, listMembers, listWorkspaceKeys, revokeWorkspaceKey } from '../store/members';
 
 /** The address of an invitation's link on the dashboard: its token after the hash, never sent in a request. */
@@ -41,6 +42,7 @@ export const workspaceRoutes: Route[] = [
 
   route('removeMember', async (c, { params, status }, deps) => {
     await removeMember(deps, c.get('account'), params.id);
+    await releaseProfilesOfMember(deps, c.get('account').id, params.id);
     return c.body(null, status);
   }),
 ];

@@ -64,6 +64,15 @@ export async function lockLease(
   return { heldBy: row ? toHeldBy(row) : null, generation: row?.generation ?? 0 };
 }
 
+/** The profiles of the account a member holds now. */
+export async function profilesHeldBy(db: Queryable, accountId: string, memberId: string): Promise<string[]> {
+  const rows = await db.query<{ profile_id: string }>(
+    `select l.profile_id from profile_leases l where l.account_id = $1 and l.holder_id = $2 and ${HELD}`,
+    [accountId, memberId],
+  );
+  return rows.map((row) => row.profile_id);
+}
+
 /** Who holds the profile now, or null. */
 export async function findHolder(db: Queryable, profileId: string): Promise<HeldBy | null> {
   const [row] = await db.query<HeldByColumns>(

@@ -215,4 +215,40 @@ describe('a help request taken over', () => {
       ['session.stop', 'Ron'],
     ]);
   });
+
+  it('is released when its holder is removed from the workspace, the session stopped and its state saved', async () => {
+    const id = newId('mem');
+    await deps.db.query(
+      `insert into members (id, account_id, name, role, created_at) values ($1, $2, 'Max', 'editor', now())`,
+      [id, accountId],
+    );
+    const max = await insertKey(deps.db, {
+      accountId,
+      memberId: id,
+      name: 'Max',
+      createdAt: new Date(),
+      expiresAt: null,
+    });
+    const maxApi = createClient({
+      baseUrl: 'http://127.0.0.1',
+      apiKey: max.key,
+      fetch: (input, init) => Promise.resolve(app.request(input as string, init)),
+    });
+    const profile = await api('olga').createProfile({ name: 'Max’s shop' });
+    const session = await maxApi.startSession({ profile_id: profile.id });
+    expect((await api('olga').getProfile(profile.id)).held_by?.member.name).toBe('Max');
+
+    const removed = await app.request(`/v1/members/${id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${members.olga?.key}` },
+    });
+    expect(removed.status).toBe(204);
+    expect(await api('olga').getProfile(profile.id)).toMatchObject({ status: 'idle', held_by: null });
+    expect(await api('olga').getSession(session.id)).toMatchObject({
+      status: 'stopped',
+      stop_reason: 'released',
+    });
+    const started = await api('eve').startSession({ profile_id: profile.id });
+    await api('eve').stopSession({ session_id: started.id });
+  });
 });
