@@ -101,8 +101,8 @@ export function MemberRow(props: { member: Member; myRole: Role; manages: boolea
             <fieldset class="confirm">
               <legend>
                 Remove “{member.email ?? member.name}”? Their keys stop working at once and they are signed
-                out of the dashboard. Sessions they started keep running, and keep their profiles, until
-                stopped.
+                out of the dashboard. Profiles they have open are released: each session stops and its browser
+                data is saved.
               </legend>
               <Problem text={problem} />
               <div class="bar">
