@@ -1,6 +1,8 @@
+import type { EndpointName } from '../../lib/api/endpoints';
 import { recordAuditAfter } from '../audit/record-audit';
 import { AUDITED, type AuditedRequest } from '../http/audited-endpoints';
-import type { ToolAnswer, ToolContext, ToolSpec } from './tool-kit';
+import type { AppDeps } from '../http/deps';
+import type { AccountOfKey } from '../store/accounts';
 
 /**
  * Records a tool's act in the audit log as the endpoint it does the same as records its call (audit-call.ts), by
@@ -8,10 +10,10 @@ import type { ToolAnswer, ToolContext, ToolSpec } from './tool-kit';
  * for the endpoint's. `via: "mcp"` says which door it came through.
  */
 export async function auditTool(
-  ctx: ToolContext,
-  spec: Pick<ToolSpec<never>, 'acts' | 'audited'>,
+  ctx: { deps: Pick<AppDeps, 'events' | 'clock'>; account: AccountOfKey },
+  spec: { acts: EndpointName; audited?: false },
   args: unknown,
-  answer: ToolAnswer,
+  answer: object,
 ): Promise<void> {
   const act = AUDITED[spec.acts];
   if (!act || spec.audited === false) return;
