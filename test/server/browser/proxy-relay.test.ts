@@ -146,12 +146,18 @@ describe('who a session’s relay serves', () => {
 });
 
 describe('where relays run', () => {
-  /** This process's threads by niceness (the 19th field of each task's stat, after the command's parenthesis). */
-  const threadNiceness = () =>
-    readdirSync('/proc/self/task').map((task) => {
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    });
+  /** A thread's niceness (the 19th field of its stat, after the command's parenthesis). */
+  const niceness = (task: string | number) => {
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  };
+  /** This process's threads by niceness, the main one (whose id is the process's) first. */
+  const threadNiceness = () => [
+    niceness(process.pid),
+    ...readdirSync('/proc/self/task')
+      .filter((task) => Number(task) !== process.pid)
+      .map(niceness),
+  ];
 
   it('moves sessions’ bytes on a thread below the priority of the one that answers the API', async () => {
     const route = await openSessionRelay({ upstream: null, policy: LOOPBACK_ALLOWED });
