@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock';
 import type { Logger } from '../core/log';
 import type { Database } from '../db/driver';
-import { findActiveRunsOfNode, findOrphanedRuns } from '../store/node-runs';
+import { claimOrphanedRun, findActiveRunsOfNode, findOrphanedRuns } from '../store/node-runs';
 import { isWaiting } from '../store/room-waits';
 import { retryAt } from './passing-failure';
 import type { RunChanges } from './run-changes';
@@ -23,6 +23,7 @@ export function createRunRecovery(deps: {
   return {
     async sweepOrphans() {
       for (const run of await findOrphanedRuns(db)) {
+        if (!(await claimOrphanedRun(db, run))) continue;
         log.warn('run lost with its node', { run_id: run.id, node_id: run.node_id });
         // One that had not started waits for room on another node; one that had is retried, within bounds.
         if (run.status === 'queued') {

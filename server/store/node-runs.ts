@@ -9,6 +9,21 @@ export async function findOrphanedRuns(db: Queryable): Promise<RunRow[]> {
   );
 }
 
+/**
+ * Takes an orphaned run from its lost node for this sweep: false when another node's sweep took it first, so that
+ * a run is requeued, and its retry counted, once.
+ */
+export async function claimOrphanedRun(
+  db: Queryable,
+  run: { id: string; node_id: string | null },
+): Promise<boolean> {
+  const rows = await db.query(
+    'update automation_runs set node_id = null where id = $1 and node_id = $2 returning id',
+    [run.id, run.node_id],
+  );
+  return rows.length > 0;
+}
+
 /** This node's queued or running runs (and those from before there were nodes, but not those waiting for room). */
 export async function findActiveRunsOfNode(db: Queryable, nodeId: string): Promise<RunRow[]> {
   return db.query<RunRow>(

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileCreate } from '../../../lib/api/inputs/profiles';
 import type { Database } from '../../../server/db/driver';
 import { createAccountWithKey } from '../../../server/store/accounts';
-import { findOrphanedRuns } from '../../../server/store/node-runs';
+import { claimOrphanedRun, findOrphanedRuns } from '../../../server/store/node-runs';
 import { leaveCluster, registerNode, removeLostNodes } from '../../../server/store/nodes';
 import { insertProfile } from '../../../server/store/profiles';
-import { finishRun, insertRun, markRunStarted } from '../../../server/store/runs';
+import { finishRun, insertRun, markRunStarted, type RunRow } from '../../../server/store/runs';
 import { findOrphanedSessions, insertStartingSession, markRunning } from '../../../server/store/sessions';
 import { openScratchDatabase, type ScratchDatabase } from '../../support/scratch-database';
 
@@ -56,8 +56,16 @@ describe('a lost node’s sessions and runs', () => {
 
     // A sweep that finds the session stopped before its run is failed would show a stopped session's run
     // still running to whoever looks in between.
-    expect((await findOrphanedRuns(db)).map(({ id }) => id)).toEqual([run.id]);
+    const [orphan] = await findOrphanedRuns(db);
+    expect(orphan?.id).toBe(run.id);
     expect(await findOrphanedSessions(db, 'node_sweeping')).toEqual([]);
+    // Two survivors' sweeps find it at once: one takes it (to queue it again, its retry counted once).
+    const claims = await Promise.all([
+      claimOrphanedRun(db, orphan as RunRow),
+      claimOrphanedRun(db, orphan as RunRow),
+    ]);
+    expect(claims.sort()).toEqual([false, true]);
+    expect(await findOrphanedRuns(db)).toEqual([]);
     await finishRun(db, clock, run.id, { status: 'failed', output: {}, error: 'Lost with its machine.' });
     expect(await findOrphanedSessions(db, 'node_sweeping')).toMatchObject([
       { id: session.id, profile_name: 'On the lost node', status: 'running' },
