@@ -32,9 +32,9 @@ export async function rowAction(popup: Page, profile: string, action: string): P
   await popup.getByRole('button', { name: `${action} ${profile}` }).click();
 }
 
-/** The names of the profiles Automation's picker lists. */
+/** The names of the profiles Automation's picker lists (not its "Tick all N shown"). */
 export function pickable(popup: Page): Promise<string[]> {
-  return popup.getByRole('group', { name: 'Profiles to run on' }).locator('label').allTextContents();
+  return popup.getByRole('group', { name: 'Profiles to run on' }).locator('li label').allTextContents();
 }
 
 /** Ticks a profile in Automation's picker. */
