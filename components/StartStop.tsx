@@ -6,19 +6,28 @@ import type { useTask } from './hooks';
 
 /**
  * A profile's one primary action, Start or Stop; busy, it keeps the focus and says what is under way. On a
- * profile another member holds, Start says who (the service refuses it with the same sentence).
+ * profile another member holds, Start says who (the service refuses it with the same sentence). While the
+ * profile's start waits in the service's line for a free browser, Start is off and says so.
  */
 export function StartStop({
   profile: { id, name },
   running,
   task,
   holder = null,
+  waiting = false,
 }: {
   profile: Profile;
   running: boolean;
   task: ReturnType<typeof useTask>;
   holder?: HeldBy | null;
+  waiting?: boolean;
 }) {
+  if (waiting && !running)
+    return (
+      <button type="button" aria-disabled="true" aria-label={`${t('waitingForRoom')} ${name}`}>
+        {t('start')}
+      </button>
+    );
   return (
     <button
       type="button"

@@ -33,8 +33,9 @@ export function createCommandHandler({ sessions, runs, feedback }: CommandDeps) 
     async [COMMANDS.startLastProfile]() {
       const profile = await lastProfile.getValue();
       if (!profile) return feedback(routes.home, t('noLastProfile'));
-      await sessions.start(profile.id);
-      await feedback(routes.profile(profile.id), t('sessionStarted', profile.name));
+      const started = await sessions.start(profile.id);
+      const said = started.status === 'waiting' ? 'sessionWaiting' : 'sessionStarted';
+      await feedback(routes.profile(profile.id), t(said, profile.name));
     },
 
     async [COMMANDS.stopAllSessions]() {

@@ -5,8 +5,10 @@ import {
   cachedProxies,
   cachedSessions,
   type ProfileListing,
+  waitingStarts,
 } from '../../lib/storage';
 import { change, readWhole, type Stored } from './in-turn';
+import { withoutStarts } from './waiting-starts';
 
 type CachedList<T> = Stored<Cached<T> | null>;
 
@@ -54,7 +56,11 @@ export async function forgetProfile(profileId: string): Promise<void> {
     const total = cached?.total;
     return kept && typeof total === 'number' ? { ...kept, total: Math.max(0, total - gone) } : kept;
   };
-  await Promise.all([change(cachedProfiles, fewer), change(cachedSessions, others)]);
+  await Promise.all([
+    change(cachedProfiles, fewer),
+    change(cachedSessions, others),
+    change(waitingStarts, (waiting) => withoutStarts(waiting, [profileId])),
+  ]);
 }
 
 /** How many entries a list is read with, a page: what the cached lists hold. */

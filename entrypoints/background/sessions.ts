@@ -1,11 +1,12 @@
 import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
-import type { Session } from '../../lib/api/schemas/sessions';
+import type { Session, SessionStartAnswer } from '../../lib/api/schemas/sessions';
 import type { StopAllResult } from '../../lib/messaging/protocol';
 import { type Cached, cachedProfiles, cachedSessions, lastProfile, preferences } from '../../lib/storage';
 import { sentenceOf } from './connection';
 import { changed, inTurn, readWhole } from './in-turn';
 import { profileName } from './profiles';
+import { markWaiting, startsServed } from './waiting-starts';
 
 export interface SessionsDeps {
   /** A client, or a `no_key` error. */
@@ -18,6 +19,9 @@ export interface SessionsDeps {
 export type Sessions = ReturnType<typeof createSessions>;
 
 const isLive = (session: Session) => session.status === 'starting' || session.status === 'running';
+
+/** How long a start is held for room before the service answers that it waits in line (within a worker's 30 s). */
+export const START_WAIT_S = 20;
 
 /**
  * Starts and stops sessions by profile and keeps the cached list (and the cached profiles' status) true to
@@ -48,6 +52,7 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
     const byProfile = new Map(saved.data.map((session) => [session.profile_id, session]));
     await Promise.all([
       cachedSessions.setValue(saved),
+      startsServed(onlyId ? [onlyId] : [...byProfile.keys()]),
       profiles &&
         cachedProfiles.setValue({
           ...profiles,
@@ -151,13 +156,21 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
       if (known && session.stop_reason === 'browser_exited') await onExited(session);
     },
 
-    async start(profileId: string, headless?: boolean): Promise<Session> {
+    /**
+     * Starts the profile's browser; with no room, the start waits in the service's line and the profile is marked
+     * waiting until its session's event (or a fresh list) says it runs.
+     */
+    async start(profileId: string, headless?: boolean): Promise<SessionStartAnswer> {
       const client = await api();
       // Unticked, the preference leaves it to the service, which opens a window only where there is a display.
       const wanted = headless ?? ((await preferences.getValue()).headless || undefined);
       const session = await client
-        .startSession({ profile_id: profileId, headless: wanted })
+        .startSessionInLine({ profile_id: profileId, headless: wanted, wait: START_WAIT_S })
         .catch(correctedAfter);
+      if (session.status === 'waiting') {
+        await inTurn(async () => markWaiting(profileId, now(), await cachedSessions.getValue()));
+        return session;
+      }
       await Promise.all([
         remember(session),
         lastProfile.setValue({ id: profileId, name: await profileName(session) }),

@@ -24,6 +24,8 @@ interface ProfileRowProps {
   onSelect: (selected: boolean) => void;
   /** Another member who holds the profile now. */
   holder: HeldBy | null;
+  /** Its start waits in the service's line for a free browser. */
+  waiting: boolean;
   may: May;
 }
 
@@ -34,7 +36,8 @@ interface ProfileRowProps {
  * key's role may take it.
  */
 export function ProfileRow(props: ProfileRowProps) {
-  const { profile, proxy, focused, onTag, onEdit, onDeleted, selected, onSelect, holder, may } = props;
+  const { profile, proxy, focused, onTag, onEdit, onDeleted, selected, onSelect, holder, waiting, may } =
+    props;
   const { id, name } = profile;
   const task = useTask();
   /** Whether a confirmation is open, and whether it is the one for a running profile. */
@@ -64,7 +67,9 @@ export function ProfileRow(props: ProfileRowProps) {
         <strong class="name" title={name}>
           {name}
         </strong>
-        <span class={running ? 'status on' : 'status'}>{running ? t('running') : t('idle')}</span>
+        <span class={running ? 'status on' : 'status'}>
+          {running ? t('running') : waiting ? t('waitingForRoom') : t('idle')}
+        </span>
         <small class="muted meta" title={profile.notes || undefined}>
           {holder && (
             <span class="holder" title={t('heldBySince', holder.member.name, exactly(holder.since))}>
@@ -92,7 +97,7 @@ export function ProfileRow(props: ProfileRowProps) {
         )}
       </div>
       {may(running ? 'stopSession' : 'startSession') && (
-        <StartStop profile={profile} running={running} task={task} holder={holder} />
+        <StartStop profile={profile} running={running} task={task} holder={holder} waiting={waiting} />
       )}
       <RowMenu label={t('moreActionsNamed', name)} lands={id}>
         {may('updateProfile') && (

@@ -16,7 +16,7 @@ import { PROFILE_SORTS, type ProfileSortName } from '../../lib/api/profile-sorts
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { cachedProfiles, cachedProxies, type ProfileFilter, plan } from '../../lib/storage';
+import { cachedProfiles, cachedProxies, type ProfileFilter, plan, waitingStarts } from '../../lib/storage';
 import { ProfileForm } from './ProfileForm';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProfileRow } from './ProfileRow';
@@ -54,6 +54,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const more = useTask();
   const down = useSaidByBanner();
   const key = useItem(plan);
+  const waiting = useItem(waitingStarts);
   const may = mayOf(key);
   const { editing, edit, close, land } = useEditing<Profile>();
   const [picking, setPicking] = useState<Picking>(NOTHING_PICKED);
@@ -195,6 +196,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             onEdit={() => edit(profile)}
             onDeleted={() => land('')}
             holder={heldByOther(profile, key?.member?.id)}
+            waiting={profile.id in (waiting ?? {})}
             may={may}
             selected={isPicked(picking, profile.id)}
             onSelect={(on) => setPicking(pickOne(picking, shown, profile.id, on))}

@@ -9,7 +9,7 @@ import type { ProfileImportResult } from '../api/schemas/profile-import';
 import type { Profile, ProfileUpdated } from '../api/schemas/profiles';
 import type { ProxyCheck, ProxyConfig } from '../api/schemas/proxies';
 import type { ProxyCheckJob, ProxyReplaceResult } from '../api/schemas/proxy-fleet';
-import type { Session } from '../api/schemas/sessions';
+import type { Session, SessionStartAnswer } from '../api/schemas/sessions';
 import type { PasteTally } from '../proxy-paste';
 import type { WatchedRun } from '../storage';
 import type { Intent, IntentType } from './intents';
@@ -55,7 +55,8 @@ export interface IntentReplies {
   'proxies.replace': ProxyReplaceResult;
   'proxies.paste': { tally: PasteTally; summary: string };
   'proxy.save': ProxyConfig;
-  'session.start': Session;
+  /** The session, or the start's place in the service's line for a free browser. */
+  'session.start': SessionStartAnswer;
   'session.stop': Session;
   'session.stopAll': StopAllResult;
   /** Whether it opened: false when the session no longer runs. */

@@ -129,6 +129,8 @@ export const openRequests = item<HelpRequest[]>('local:openRequests', []);
 export const quota = item<QuotaSnapshot | null>('local:quota', null);
 /** What the key's plan allows, as the service last said: warnings before a bulk action are drawn from it. */
 export const plan = item<PlanLimits | null>('local:plan', null);
+/** Profiles whose start waits in the service's line for a free browser, each with when it was asked. */
+export const waitingStarts = item<Record<string, string>>('local:waitingStarts', {});
 export const lastProfile = item<LastProfile | null>('local:lastProfile', null);
 export const lastRun = item<LastRun | null>('local:lastRun', null);
 /** The id of the last batch run on many profiles, shown in Automation until another replaces it. */

@@ -15,6 +15,7 @@ import {
   findSession,
   findSessionOfProfile,
   insertStartingSession,
+  LIVE_SESSION_STATUSES,
   markFailed,
   markRunning,
   type SessionRow,
@@ -63,6 +64,10 @@ export function createSessionStarter(parts: SessionParts, deps: StarterDeps): Se
     headless = config.headless,
   ): Promise<SessionRow> {
     if (slots.hasRoom()) return startHere(accountId, profileId, holder, headless);
+    // A profile that runs already is told so, room or not (a start with `wait` would otherwise join the line).
+    const known = await findSessionOfProfile(db, accountId, profileId);
+    if (known && (LIVE_SESSION_STATUSES as readonly string[]).includes(known.status))
+      throw sessionExists(known);
     const elsewhere = await cluster.peers.startElsewhere(accountId, profileId, holder, headless);
     if (elsewhere === null) throw cluster.draining() ? shuttingDown() : atCapacity(config.limits.maxBrowsers);
     const row = await findSession(db, everything(accountId), elsewhere);

@@ -20,6 +20,7 @@ let service: TestService;
 let site: Server;
 let origin: string;
 let profile: Profile;
+let second: Profile;
 
 async function send<I extends Intent>(intent: I): Promise<Reply<IntentReplies[I['type']]>> {
   const [reply] = await fakeBrowser.runtime.onMessage.trigger(intent, POPUP);
@@ -40,11 +41,13 @@ beforeAll(async () => {
   site = createServer((_request, response) => response.setHeader('Content-Type', 'text/html').end(PAGE));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  // The site listens on loopback, which sessions reach only when the operator allows it.
-  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback' } });
+  // The site listens on loopback, which sessions reach only when the operator allows it. One browser at a time:
+  // a second start waits in line for it.
+  service = await startServiceInProcess({ env: { EGRESS_ALLOW: 'loopback', MAX_BROWSERS: '1' } });
   const key = await service.createKey('enterprise');
   const api = createClient({ baseUrl: service.baseUrl, apiKey: key, fetch });
   profile = await api.createProfile({ name: 'Worker test' });
+  second = await api.createProfile({ name: 'Second in line' });
   installBrowser();
   await connection.setValue({ serviceUrl: service.baseUrl, apiKey: key });
   background.main();
@@ -65,7 +68,7 @@ describe('the worker with the real service', () => {
   it('starts and stops a profile’s browser', async () => {
     const started = await send({ type: 'session.start', profileId: profile.id, headless: true });
     expect(started).toMatchObject({ ok: true, value: { profile_id: profile.id, status: 'running' } });
-    expect(started.ok && started.value.cdp_url).toMatch(
+    expect(started.ok && 'cdp_url' in started.value && started.value.cdp_url).toMatch(
       /^ws:\/\/127\.0\.0\.1:\d+\/v1\/sessions\/ses_\w+\/cdp\//,
     );
     expect((await cachedSessions.getValue())?.data.map((s) => s.profile_id)).toEqual([profile.id]);
@@ -79,6 +82,16 @@ describe('the worker with the real service', () => {
     const stopped = await send({ type: 'session.stop', profileId: profile.id });
     expect(stopped).toMatchObject({ ok: true, value: { status: 'stopped', stop_reason: 'user' } });
     expect((await cachedSessions.getValue())?.data).toEqual([]);
+  });
+
+  it('starts a profile with no browser free once one is, instead of failing', async () => {
+    await send({ type: 'session.start', profileId: profile.id, headless: true });
+    // Sent first, the second start finds no room (at once) well before the first browser is closed (a second).
+    const inLine = send({ type: 'session.start', profileId: second.id, headless: true });
+    await send({ type: 'session.stop', profileId: profile.id });
+    expect(await inLine).toMatchObject({ ok: true, value: { profile_id: second.id, status: 'running' } });
+    expect((await cachedSessions.getValue())?.data.map((s) => s.profile_id)).toEqual([second.id]);
+    await send({ type: 'session.stop', profileId: second.id });
   });
 
   it('runs a script and follows it to its end, announcing the result', async () => {

@@ -77,6 +77,8 @@ export class FakeService {
   readonly endedAt = new Map<string, number>();
   /** The service refuses every request with this status while set (e.g. 503), or drops the connection (0). */
   outage: number | null = null;
+  /** No browser is free: a start given `wait` answers that it waits in line (202), as the service's does. */
+  noRoom = false;
   private readonly limiter = new SlidingWindowLimiter(HOUR_MS);
   /** The list position of every run and session, as the service's `seq`. */
   private readonly seqs = new Map<string, number>();
@@ -327,7 +329,13 @@ export class FakeService {
     if (method === 'GET' && sessionId)
       return json(200, this.sessions.get(sessionId) ?? throwing(new NotFound('session')));
     if (method === 'POST' && path === '/v1/sessions/start') {
-      const { profile_id } = JSON.parse(String(body)) as { profile_id: string };
+      const { profile_id, wait } = JSON.parse(String(body)) as { profile_id: string; wait?: number };
+      if (this.noRoom && wait)
+        return json(202, {
+          profile_id,
+          status: 'waiting',
+          detail: `No room for a browser came within ${wait} s.`,
+        });
       const running = this.liveSessionOf(profile_id);
       if (running)
         return problem({

@@ -187,6 +187,8 @@ describe('the queue for browsers', () => {
     await api.startSession({ profile_id: a });
     await api.startSession({ profile_id: b });
     expect((await apiError(api.startSession({ profile_id: c }))).code).toBe('at_capacity');
+    // A profile that runs is told so, not put in line for a second browser.
+    expect((await apiError(api.startSessionInLine({ profile_id: a, wait: 1 }))).code).toBe('session_exists');
 
     const waiting = await api.startSessionInLine({ profile_id: c, wait: 1 });
     expect(waiting).toMatchObject({ profile_id: c, status: 'waiting' });

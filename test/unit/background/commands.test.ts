@@ -64,6 +64,16 @@ describe('keyboard shortcuts', () => {
     expect(await press(COMMANDS.startLastProfile)).toEqual(['#/', SESSION_EXISTS_DETAIL]);
   });
 
+  it('start-last-profile says the profile starts once a browser is free when none is now', async () => {
+    await lastProfile.setValue({ id: 'prf_1', name: 'Shop' });
+    service.noRoom = true;
+    expect(await press(COMMANDS.startLastProfile)).toEqual([
+      '#/profiles/prf_1',
+      'No browser is free now: Shop starts once one is.',
+    ]);
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('');
+  });
+
   it('stop-all-sessions asks first, stops them all on a second press and says how many, or that none was running', async () => {
     expect(await press(COMMANDS.stopAllSessions)).toEqual(['#/', 'No sessions are running.']);
     service.startSession('prf_1');

@@ -171,7 +171,11 @@ describe('messages', () => {
     await preferences.setValue({ notifyRuns: true, notifySessionExits: true, headless: true });
     const reply = await send({ type: 'session.start', profileId: 'prf_1' });
     expect(reply).toMatchObject({ ok: true, value: { profile_id: 'prf_1', status: 'running' } });
-    expect(JSON.parse(service.requests.at(-1)?.body ?? '')).toEqual({ profile_id: 'prf_1', headless: true });
+    expect(JSON.parse(service.requests.at(-1)?.body ?? '')).toEqual({
+      profile_id: 'prf_1',
+      headless: true,
+      wait: 20,
+    });
     expect((await cachedSessions.getValue())?.data).toHaveLength(1);
     expect(await lastProfile.getValue()).toEqual({ id: 'prf_1', name: 'Shop' });
     await vi.advanceTimersByTimeAsync(0);
@@ -180,7 +184,7 @@ describe('messages', () => {
 
   it('session.start leaves the window to the service unless the person chose headless', async () => {
     await send({ type: 'session.start', profileId: 'prf_1' });
-    expect(JSON.parse(service.requests.at(-1)?.body ?? '')).toEqual({ profile_id: 'prf_1' });
+    expect(JSON.parse(service.requests.at(-1)?.body ?? '')).toEqual({ profile_id: 'prf_1', wait: 20 });
   });
 
   it('session.start changes the status of that profile only, whatever the session cache missed', async () => {

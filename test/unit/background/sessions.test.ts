@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { inTurn } from '../../../entrypoints/background/in-turn';
-import { createSessions } from '../../../entrypoints/background/sessions';
+import { forgetProfile } from '../../../entrypoints/background/lists';
+import { createSessions, START_WAIT_S } from '../../../entrypoints/background/sessions';
 import type { ApiClient } from '../../../lib/api/client';
-import type { Session } from '../../../lib/api/schemas/sessions';
-import { cachedProfiles, cachedSessions } from '../../../lib/storage';
+import type { Session, SessionStartWaiting } from '../../../lib/api/schemas/sessions';
+import { cachedProfiles, cachedSessions, waitingStarts } from '../../../lib/storage';
 import { profile, session } from '../popup/harness';
 
 const started = session('ses_1', 'prf_1');
@@ -13,11 +14,30 @@ const started = session('ses_1', 'prf_1');
 function clientAnsweringOnCue() {
   let answer: (value: Session) => void = () => undefined;
   const answered = new Promise<Session>((resolve) => (answer = resolve));
-  const client = { startSession: () => answered } as unknown as ApiClient;
+  const client = { startSessionInLine: () => answered } as unknown as ApiClient;
   return { client, answer: () => answer(started) };
 }
 
 beforeEach(() => fakeBrowser.reset());
+
+const inLine: SessionStartWaiting = {
+  profile_id: 'prf_1',
+  status: 'waiting',
+  detail: 'No room came within 20 s.',
+};
+
+/** The worker's sessions on a service with no free browser now: each start answers its place in line. */
+function noRoom() {
+  const asked: unknown[] = [];
+  const client = {
+    startSessionInLine: async (body: unknown) => {
+      asked.push(body);
+      return inLine;
+    },
+  } as unknown as ApiClient;
+  const sessions = createSessions({ api: async () => client, now: () => 0, onExited: async () => {} });
+  return { sessions, asked };
+}
 
 describe('the worker’s sessions', () => {
   it('keeps the DevTools address a start answered when the running event was read before that answer was saved', async () => {
@@ -38,7 +58,7 @@ describe('the worker’s sessions', () => {
 
   it('marks a profile just started as used then, before its list is read again', async () => {
     await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
-    const client = { startSession: async () => started } as unknown as ApiClient;
+    const client = { startSessionInLine: async () => started } as unknown as ApiClient;
     const sessions = createSessions({ api: async () => client, now: () => 0, onExited: async () => {} });
     await sessions.start('prf_1');
     expect((await cachedProfiles.getValue())?.data[0]).toMatchObject({
@@ -62,5 +82,38 @@ describe('the worker’s sessions', () => {
       throw new Error('read again');
     };
     expect(await sessions.reconcile(10_000)).toEqual([started]);
+  });
+
+  it('marks a profile whose start waits in line for a free browser, and shows it running once its session’s event comes', async () => {
+    await cachedProfiles.setValue({ data: [profile('prf_1', 'Shop')], savedAt: 1 });
+    const { sessions, asked } = noRoom();
+    expect(await sessions.start('prf_1')).toEqual(inLine);
+    expect(asked).toEqual([{ profile_id: 'prf_1', wait: START_WAIT_S }]);
+    expect(await waitingStarts.getValue()).toEqual({ prf_1: new Date(0).toISOString() });
+    expect((await cachedProfiles.getValue())?.data[0]?.status).toBe('idle');
+
+    await sessions.apply({ ...started, cdp_url: null });
+    expect(await waitingStarts.getValue()).toEqual({});
+    expect((await cachedProfiles.getValue())?.data[0]).toMatchObject({
+      status: 'running',
+      session_id: 'ses_1',
+    });
+  });
+
+  it('forgets a waiting start once its session failed, or once its profile was deleted', async () => {
+    const { sessions } = noRoom();
+    await sessions.start('prf_1');
+    await sessions.apply({ ...started, status: 'failed', error: 'The browser exited.' });
+    expect(await waitingStarts.getValue()).toEqual({});
+    await sessions.start('prf_1');
+    await forgetProfile('prf_1');
+    expect(await waitingStarts.getValue()).toEqual({});
+  });
+
+  it('leaves a profile running, not waiting, when its session’s event came before the start’s answer of waiting', async () => {
+    const { sessions } = noRoom();
+    await sessions.apply(started);
+    await sessions.start('prf_1');
+    expect(await waitingStarts.getValue()).toEqual({});
   });
 });

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it } from 'vitest';
 import { Profiles } from '../../../entrypoints/popup/Profiles';
 import type { Profile } from '../../../lib/api/schemas/profiles';
-import { cachedProfiles, cachedProxies, cachedSessions } from '../../../lib/storage';
+import { cachedProfiles, cachedProxies, cachedSessions, waitingStarts } from '../../../lib/storage';
 import { type IntentOf, mockConnector } from './connector-mock';
 import {
   fail,
@@ -266,6 +266,25 @@ describe('Profiles', () => {
     await waitFor(() => expect(mock.sentOf('session.stop')).toHaveLength(1));
     expect(mock.sent()).toContainEqual({ type: 'session.start', profileId: 'prf_1' });
     expect(mock.sent()).toContainEqual({ type: 'session.stop', profileId: 'prf_4' });
+  });
+
+  it('says a profile whose start waits in line for a free browser is waiting, and running once it starts', async () => {
+    installPopupBrowser();
+    mockConnector({ 'profiles.refresh': listed(shop, mail) });
+    await waitingStarts.setValue({ prf_1: '2025-01-06T09:00:00.000Z' });
+    render(<Profiles />);
+    const waiting = await screen.findByRole('button', { name: 'Waiting for a free browser… Shop' });
+    expect(waiting.getAttribute('aria-disabled')).toBe('true');
+    expect(within(row('Shop')).getByText('Waiting for a free browser…')).toBeTruthy();
+    expect(within(row('Mail')).getByText('Idle')).toBeTruthy();
+    // Its session's event reached the worker: the profile runs and waits no more.
+    await cachedProfiles.setValue({
+      data: [{ ...shop, status: 'running', session_id: 'ses_9' }, mail],
+      savedAt: 2,
+    });
+    await waitingStarts.setValue({});
+    expect(await screen.findByRole('button', { name: 'Stop Shop' })).toBeTruthy();
+    expect(within(row('Shop')).getByText('Running')).toBeTruthy();
   });
 
   it('asks before deleting, and deletes', async () => {
