@@ -16,9 +16,11 @@ export interface AppliedIdentity {
 const PAGE_TYPES = new Set(['page', 'iframe']);
 const WORKER_TYPES = new Set(['worker', 'shared_worker', 'service_worker']);
 /**
- * The browser session attaches to every top-level target but the browser sessions relayed clients open (each would
- * be a second path to the same tabs, and the script would run once per path); a tab's or frame's session to its
- * frames and dedicated workers only, as service and shared workers are the browser session's already.
+ * Chromium's own default filter, written out: the browser session attaches to every page itself (not to the `tab`
+ * target around it, so a page comes as a `page` and gets the page commands) and to every service and shared worker.
+ * A page's, frame's or dedicated worker's session attaches to its frames and dedicated workers only: service and
+ * shared workers are the browser session's already, and each target has one path. A relayed client's own browser
+ * session is announced to the browser session too, whatever the filter: `applyIdentity` leaves it to its client.
  */
 const ROOT_ATTACH = {
   autoAttach: true,
@@ -73,8 +75,10 @@ export async function applyIdentity(pipe: CdpPipe, presented: PresentedIdentity)
     if (!mine || typeof child !== 'string') return;
     if (message.method === 'Target.detachedFromTarget') ownSessions.delete(child);
     if (message.method !== 'Target.attachedToTarget') return;
-    ownSessions.add(child);
     const target = message.params?.targetInfo as { type?: string; url?: string } | undefined;
+    // A relayed client's browser session (`Target.attachToBrowserTarget`): what it attaches is a second path.
+    if (target?.type === 'browser') return;
+    ownSessions.add(child);
     void prepare(child, target?.type ?? '', target?.url ?? '');
   });
   const [applied] = await Promise.all([

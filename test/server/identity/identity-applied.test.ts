@@ -1,11 +1,16 @@
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Identity } from '../../../lib/api/schemas/identity';
+import type { CdpMessage, CdpPipe } from '../../../server/browser/cdp-pipe';
+import { applyIdentity } from '../../../server/identity/apply';
 import type { CheckReadings } from '../../../server/identity/check-page';
+import { generateIdentity } from '../../../server/identity/generate';
+import { presentIdentity } from '../../../server/identity/presented';
 import type { ScopeReading } from '../../../server/identity/scope-reading';
 import { launchBrowser } from '../../../server/sessions/launch-browser';
 import { CHROMIUM, LOOPBACK_ALLOWED, makeTempDir, relayDevtools } from '../../support/browser-fixtures';
+import { seededRandom } from '../../support/seeded-random';
 import { serviceSuite } from '../../support/service-suite';
 
 const suite = serviceSuite({
@@ -173,5 +178,40 @@ describe('a profile’s identity in its browser', () => {
     const screen = check.surfaces.find((surface) => surface.surface === 'screen');
     expect(screen?.seen.page).toEqual(identity.screen);
     expect(check.ok).toBe(true);
+  });
+});
+
+describe('the service’s own DevTools session', () => {
+  it('prepares each page by one path: a relayed client’s browser session and what it attaches stay the client’s', async () => {
+    const listeners: ((message: CdpMessage) => void)[] = [];
+    const sent: { method: string; sessionId?: string }[] = [];
+    const pipe = {
+      onMessage: (listener: (message: CdpMessage) => void) => listeners.push(listener),
+      send: async (method: string, _params?: Record<string, unknown>, sessionId?: string) => {
+        sent.push({ method, sessionId });
+        return method === 'Browser.getVersion' ? { product: 'HeadlessChrome/156.0.7000.1' } : {};
+      },
+    } as unknown as CdpPipe;
+    await applyIdentity(pipe, presentIdentity(generateIdentity(undefined, seededRandom(51)), {}, null));
+    const attached = (sessionId: string, type: string, on?: string) => {
+      const message = {
+        method: 'Target.attachedToTarget',
+        params: { sessionId, targetInfo: { type, url: 'about:blank' } },
+      };
+      for (const listener of listeners) listener(on ? { ...message, sessionId: on } : message);
+    };
+    // As Chromium tells them: a client's Target.attachToBrowserTarget is announced on the browser session, the
+    // page the client opens is attached on the browser session and on the client's.
+    attached('client', 'browser');
+    attached('own-page', 'page');
+    attached('client-page', 'page', 'client');
+    await vi.waitFor(() =>
+      expect(sent.map((command) => command.method)).toContain('Runtime.runIfWaitingForDebugger'),
+    );
+    const sessions = new Set(sent.map((command) => command.sessionId));
+    expect(sessions).toEqual(new Set([undefined, 'own-page']));
+    expect(sent.filter((command) => command.method === 'Page.addScriptToEvaluateOnNewDocument')).toHaveLength(
+      1,
+    );
   });
 });
