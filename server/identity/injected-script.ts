@@ -1,4 +1,5 @@
-import { installReadBackNoise, varyPixels, varySamples } from './read-back-noise';
+import { varyPixels } from './blended-pixels';
+import { installReadBackNoise, varySamples } from './read-back-noise';
 
 /** What a page or worker learns from script alone, for surfaces Chromium has no override for. */
 export interface InjectedValues {
@@ -25,11 +26,15 @@ export function injectedScript(values: InjectedValues): string {
   // A TypeScript runner may wrap named functions in a `__name` helper of its own: a local one stands in for it.
   // The parts go in by name, as their source: a test runner rewrites what one module imports from another.
   const noise = [varyPixels, varySamples, installReadBackNoise].map((part) => part.toString()).join('\n');
-  return `(() => { const __name = (f) => f; ${noise}\n(${install.toString()})(${JSON.stringify(values)}, installReadBackNoise); })();`;
+  return `(() => { const __name = (f) => f; ${noise}\n(${install.toString()})(${JSON.stringify(values)}, installReadBackNoise, varyPixels); })();`;
 }
 
 // Runs in the page: only what every scope has (no DOM assumed), and nothing visible left on the global object.
-function install(values: InjectedValues, noise: typeof installReadBackNoise): void {
+function install(
+  values: InjectedValues,
+  noise: typeof installReadBackNoise,
+  pixels: typeof varyPixels,
+): void {
   const scope = globalThis as unknown as Record<string, { prototype: object } | undefined>;
   const functionPrototype = Function.prototype;
   const originalToString = functionPrototype.toString;
@@ -184,5 +189,5 @@ function install(values: InjectedValues, noise: typeof installReadBackNoise): vo
         return answer;
       });
 
-  noise({ seed: values.seed, scope, replaceMethod });
+  noise({ seed: values.seed, scope, replaceMethod, varyPixels: pixels });
 }

@@ -1,14 +1,21 @@
+import type { varyPixels } from './blended-pixels';
+
 /**
  * The profile's read-back noise (canvas, WebGL, audio), run in every realm by the injected script. Noise is a pure
- * function of the seed and the value read: it sets the lowest bit of an opaque pixel's channel, or of an audio
- * sample, from a hash of the seed and the value's other bits. So it is the same on every start, through every
- * route and for any rectangle read; a value read, written back and read again stays as first read; transparent
- * pixels and silence (zeros) stay as the browser made them.
+ * function of the seed and the value read: it sets the lowest bit of a blended pixel's channel, or of an audio
+ * sample, from a hash of the seed and the value's other bits. A pixel is blended where real rendering differs
+ * between machines (anti-aliased edges, text, gradients): see `varyPixels`. Solid areas, sharp edges and pixels of
+ * unrelated colours (what a page that checks its own `fillRect`s draws) read back exactly as drawn. The noise is
+ * the same on every start, through every route and for any rectangle read (a rectangle is read with its
+ * neighbours); a value read, written back and read again stays as first read; transparent pixels and silence
+ * (zeros) stay as the browser made them.
  */
 
 /** What the injected script hands over: its captured intrinsics and its way of replacing a method. */
 export interface NoiseKit {
   seed: number;
+  /** Handed over, not imported: a test runner rewrites what one module imports from another. */
+  varyPixels: typeof varyPixels;
   scope: Record<string, { prototype: object } | undefined>;
   replaceMethod(
     owner: object | undefined,
@@ -16,30 +23,6 @@ export interface NoiseKit {
     after: (answer: unknown, self: unknown, args: unknown[]) => unknown,
     call?: (original: (...args: unknown[]) => unknown, self: unknown, args: unknown[]) => unknown,
   ): void;
-}
-
-/** Varies the opaque pixels of `words` (RGBA bytes read as little-endian words) from `from` to `to`. */
-export function varyPixels(words: Uint32Array, from: number, to: number, seed: number): boolean {
-  let lastIn = -1;
-  let lastOut = 0;
-  let changed = false;
-  for (let index = from; index < to; index += 1) {
-    const word = words[index] as number;
-    if (word >>> 24 !== 0xff) continue;
-    if (word !== lastIn) {
-      let hash = ((word & 0xfefefe) ^ seed) >>> 0;
-      hash = ((hash * 0x9e3b5) ^ (hash >>> 15) ^ seed) >>> 0;
-      hash = ((hash * 0x5bd1f) ^ (hash >>> 13)) >>> 0;
-      const shift = ((hash >>> 8) % 3) * 8;
-      lastIn = word;
-      lastOut = ((word & ~(1 << shift)) | (((hash >>> 4) & 1) << shift)) >>> 0;
-    }
-    if (lastOut !== word) {
-      words[index] = lastOut;
-      changed = true;
-    }
-  }
-  return changed;
 }
 
 /** Varies the non-zero, finite samples of `bits` (float32 samples read as words). */
@@ -57,9 +40,8 @@ export function varySamples(bits: Uint32Array, count: number, seed: number): voi
 // Runs in the page: every call below goes through an intrinsic captured here, before any page script ran, so
 // that no page can see it run (a spy on drawImage, createElement or a width getter never fires).
 export function installReadBackNoise(kit: NoiseKit): void {
-  const { seed, scope, replaceMethod } = kit;
+  const { seed, scope, replaceMethod, varyPixels } = kit;
   const { apply, construct, getOwnPropertyDescriptor, getPrototypeOf } = Reflect;
-  const least = Math.min;
   const member = (owner: string, name: string, kind: 'value' | 'get' | 'set' = 'value') => {
     const prototype = scope[owner]?.prototype;
     const descriptor = prototype && getOwnPropertyDescriptor(prototype, name);
@@ -79,14 +61,38 @@ export function installReadBackNoise(kit: NoiseKit): void {
     if (offset % 4 !== 0) return null;
     return construct(Words, [apply(bufferOf, array, []), offset, count]);
   };
-  const imageDataOf = member('ImageData', 'data', 'get');
-  function varyImage(image: unknown): boolean {
+  const [imageDataOf, imageWidthOf, imageHeightOf] = [
+    member('ImageData', 'data', 'get'),
+    member('ImageData', 'width', 'get'),
+    member('ImageData', 'height', 'get'),
+  ];
+  /** An image's pixels as words, with its size; null for any but 8-bit RGBA. */
+  function pixelsOf(image: unknown): { words: Uint32Array; width: number; height: number } | null {
     const data = imageDataOf && apply(imageDataOf, image, []);
-    if (apply(kindOf, data, []) !== 'Uint8ClampedArray') return false;
-    const count = (apply(lengthOf, data, []) as number) / 4;
-    const words = wordsOf(data, 0, count);
-    return words !== null && varyPixels(words, 0, count, seed);
+    if (!imageWidthOf || !imageHeightOf || apply(kindOf, data, []) !== 'Uint8ClampedArray') return null;
+    const width = apply(imageWidthOf, image, []) as number;
+    const height = apply(imageHeightOf, image, []) as number;
+    const words = wordsOf(data, 0, width * height);
+    return words && { words, width, height };
   }
+  const anyOpaque = (words: Uint32Array, count: number) => {
+    for (let index = 0; index < count; index += 1) if ((words[index] as number) >>> 24 === 0xff) return true;
+    return false;
+  };
+  /** Puts the inner `width`×`height` of a read padded by one pixel on each side into `words`. */
+  const inner = (padded: Uint32Array, words: Uint32Array, width: number, height: number) => {
+    for (let y = 0; y < height; y += 1)
+      for (let x = 0; x < width; x += 1)
+        words[y * width + x] = padded[(y + 1) * (width + 2) + x + 1] as number;
+  };
+  /** A page's own rectangle argument, converted as the browser converts a `long`, or null where that runs its code. */
+  const long = (value: unknown) =>
+    (typeof value === 'object' && value !== null) || typeof value === 'function' || typeof value === 'symbol'
+      ? null
+      : (value as number) | 0;
+  /** Where a rectangle read starts: a negative size reads back from its corner. */
+  const start = (corner: number | null, size: number | null) =>
+    corner === null || size === null ? null : size < 0 ? corner + size : corner;
 
   type Call = (...args: unknown[]) => unknown;
   /** A kind of canvas a copy is drawn on, with its own and its context's methods as the browser made them. */
@@ -138,7 +144,8 @@ export function installReadBackNoise(kit: NoiseKit): void {
     apply(setHeight, copy, [height]);
     apply(drawImage, context, [source, 0, 0]);
     const image = apply(getImageData, context, [0, 0, width, height]);
-    if (!varyImage(image)) return null;
+    const pixels = pixelsOf(image);
+    if (!pixels || !varyPixels(pixels.words, width, height, 0, seed)) return null;
     apply(putImageData, context, [image, 0, 0]);
     return copy;
   }
@@ -157,30 +164,73 @@ export function installReadBackNoise(kit: NoiseKit): void {
   };
   const same = (answer: unknown) => answer;
   // After the copies took the browser's own getImageData.
-  for (const owner of ['CanvasRenderingContext2D', 'OffscreenCanvasRenderingContext2D'])
-    replaceMethod(scope[owner]?.prototype, 'getImageData', (image) => {
-      varyImage(image);
-      return image;
-    });
+  // A rectangle is read again with its neighbours: its pixels vary as they do in the whole canvas.
+  const readVaried = (kind: Kind) => (image: unknown, self: unknown, args: unknown[]) => {
+    const pixels = pixelsOf(image);
+    if (!pixels || !anyOpaque(pixels.words, pixels.width * pixels.height) || !kind.getImageData) return image;
+    const { words, width, height } = pixels;
+    const left = start(long(args[0]), long(args[2]));
+    const top = start(long(args[1]), long(args[3]));
+    if (left === null || top === null) varyPixels(words, width, height, 0, seed);
+    else {
+      const around = [left - 1, top - 1, width + 2, height + 2, args[4]];
+      const padded = pixelsOf(apply(kind.getImageData, self, around));
+      if (padded && varyPixels(padded.words, width + 2, height + 2, 1, seed))
+        inner(padded.words, words, width, height);
+    }
+    return image;
+  };
+  replaceMethod(scope.CanvasRenderingContext2D?.prototype, 'getImageData', readVaried(kinds.element));
+  replaceMethod(
+    scope.OffscreenCanvasRenderingContext2D?.prototype,
+    'getImageData',
+    readVaried(kinds.offscreen),
+  );
   for (const name of ['toDataURL', 'toBlob'])
     replaceMethod(scope.HTMLCanvasElement?.prototype, name, same, exportVaried(kinds.element));
   replaceMethod(scope.OffscreenCanvas?.prototype, 'convertToBlob', same, exportVaried(kinds.offscreen));
 
-  const RGBA = 0x1908;
-  const UNSIGNED_BYTE = 0x1401;
-  for (const owner of ['WebGLRenderingContext', 'WebGL2RenderingContext'])
-    replaceMethod(scope[owner]?.prototype, 'readPixels', (answer, _self, args) => {
+  const [RGBA, UNSIGNED_BYTE, PACK_ALIGNMENT] = [0x1908, 0x1401, 0x0d05];
+  // WebGL 2's row length, skipped rows and pixels, and pack buffer: all unset, or the rows are not packed tight.
+  const PACKING_2 = [0x0d02, 0x0d03, 0x0d04, 0x88ed];
+  const Bytes = Uint8Array;
+  for (const owner of ['WebGLRenderingContext', 'WebGL2RenderingContext']) {
+    const getParameter = member(owner, 'getParameter');
+    const packing = owner === 'WebGL2RenderingContext' ? PACKING_2 : [];
+    const packedTight = (self: unknown) => {
+      if (!getParameter || (apply(getParameter, self, [PACK_ALIGNMENT]) as number) > 4) return false;
+      for (let index = 0; index < packing.length; index += 1)
+        if (apply(getParameter, self, [packing[index]])) return false;
+      return true;
+    };
+    replaceMethod(scope[owner]?.prototype, 'readPixels', same, (original: Call, self, args) => {
+      const answer = apply(original, self, args);
       const pixels = args[6];
+      const x = long(args[0]);
+      const y = long(args[1]);
+      const width = long(args[2]);
+      const height = long(args[3]);
       if (args[4] !== RGBA || args[5] !== UNSIGNED_BYTE || apply(kindOf, pixels, []) !== 'Uint8Array')
         return answer;
-      const offset = (args[7] as number) | 0;
-      const room = (((apply(lengthOf, pixels, []) as number) - offset) / 4) | 0;
-      const asked = ((args[2] as number) * (args[3] as number)) | 0;
-      const count = least(asked, room);
-      const words = count > 0 ? wordsOf(pixels, offset, count) : null;
-      if (words) varyPixels(words, 0, count, seed);
+      if (x === null || y === null || width === null || height === null || width <= 0 || height <= 0)
+        return answer;
+      const offset = args[7] === undefined ? 0 : long(args[7]);
+      const count = width * height;
+      if (
+        offset === null ||
+        (apply(lengthOf, pixels, []) as number) - offset < count * 4 ||
+        !packedTight(self)
+      )
+        return answer;
+      const words = wordsOf(pixels, offset, count);
+      const padded = construct(Bytes, [(width + 2) * (height + 2) * 4]);
+      apply(original, self, [x - 1, y - 1, width + 2, height + 2, RGBA, UNSIGNED_BYTE, padded]);
+      const around = wordsOf(padded, 0, (width + 2) * (height + 2));
+      if (words && around && varyPixels(around, width + 2, height + 2, 1, seed))
+        inner(around, words, width, height);
       return answer;
     });
+  }
 
   // Audio: each buffer's samples varied once, before its first read (what a page writes after stays as written).
   const varied = new WeakSet<object>();

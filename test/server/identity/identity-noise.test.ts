@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { varyPixels } from '../../../server/identity/blended-pixels';
 import { generateIdentity } from '../../../server/identity/generate';
 import { presentIdentity } from '../../../server/identity/presented';
-import { varyPixels, varySamples } from '../../../server/identity/read-back-noise';
+import { varySamples } from '../../../server/identity/read-back-noise';
 import { browserSuite, median } from '../../support/browser-fixtures';
 import { seededRandom } from '../../support/seeded-random';
 
@@ -59,9 +60,9 @@ window.samplesOf = async (frequency) => {
 const evaluate = <T>(name: 'profile' | 'bare', expression: string) =>
   (pages[name] as Page).evaluate(expression) as Promise<T>;
 
-function varied(pixels: number[]): number[] {
+function varied(pixels: number[], width: number, height: number): number[] {
   const bytes = Uint8Array.from(pixels);
-  varyPixels(new Uint32Array(bytes.buffer), 0, bytes.length / 4, seed);
+  varyPixels(new Uint32Array(bytes.buffer), width, height, 0, seed);
   return Array.from(bytes);
 }
 
@@ -74,9 +75,17 @@ describe('the profile’s read-back noise', () => {
       copy.getContext('2d').putImageData(canvas.getContext('2d').getImageData(0, 0, 96, 48), 0, 0);
       const offscreen = new OffscreenCanvas(96, 48);
       offscreen.getContext('2d').drawImage(canvas, 0, 0);
-      const gl = document.createElement('canvas').getContext('webgl');
-      gl.clearColor(0.3, 0.6, 0.2, 1); gl.clear(gl.COLOR_BUFFER_BIT);
-      const webgl = new Uint8Array(16); gl.readPixels(0, 0, 2, 2, gl.RGBA, gl.UNSIGNED_BYTE, webgl);
+      // Six columns from one colour to another, as across an anti-aliased edge.
+      const glCanvas = document.createElement('canvas'); glCanvas.width = 6; glCanvas.height = 2;
+      const gl = glCanvas.getContext('webgl', { preserveDrawingBuffer: true });
+      gl.enable(gl.SCISSOR_TEST);
+      for (let column = 0; column < 6; column += 1) {
+        const part = column / 5;
+        gl.scissor(column, 0, 1, 2); gl.clearColor(0.2 + 0.6 * part, 0.4 + 0.2 * part, 0.8 - 0.6 * part, 1);
+        gl.clear(gl.COLOR_BUFFER_BIT);
+      }
+      const webgl = new Uint8Array(48); gl.readPixels(0, 0, 6, 2, gl.RGBA, gl.UNSIGNED_BYTE, webgl);
+      const webglMiddle = new Uint8Array(8); gl.readPixels(2, 1, 2, 1, gl.RGBA, gl.UNSIGNED_BYTE, webglMiddle);
       return {
         pixels: Array.from(canvas.getContext('2d').getImageData(0, 0, 96, 48).data),
         corner: Array.from(canvas.getContext('2d').getImageData(40, 20, 8, 4).data),
@@ -85,6 +94,7 @@ describe('the profile’s read-back noise', () => {
         blob: await bytesOf(await new Promise((resolve) => canvas.toBlob(resolve))),
         offscreen: await bytesOf(await offscreen.convertToBlob()),
         webgl: Array.from(webgl),
+        webglMiddle: Array.from(webglMiddle),
       };
     })()`;
     type Reading = {
@@ -95,9 +105,10 @@ describe('the profile’s read-back noise', () => {
       blob: number[];
       offscreen: number[];
       webgl: number[];
+      webglMiddle: number[];
     };
     const [seen, raw] = [await evaluate<Reading>('profile', read), await evaluate<Reading>('bare', read)];
-    const expected = varied(raw.pixels);
+    const expected = varied(raw.pixels, 96, 48);
     expect(expected).not.toEqual(raw.pixels);
     expect(seen.pixels).toEqual(expected);
     // A rectangle reads as the same part of the whole.
@@ -117,7 +128,49 @@ describe('the profile’s read-back noise', () => {
     expect(Buffer.from(seen.blob).toString('base64')).toBe(seen.direct.split(',')[1]);
     expect(Buffer.from(seen.offscreen).toString('base64')).toBe(seen.direct.split(',')[1]);
     expect(raw.roundTrip).toBe(raw.direct);
-    expect(seen.webgl).toEqual(varied(raw.webgl));
+    const webgl = varied(raw.webgl, 6, 2);
+    expect(webgl).not.toEqual(raw.webgl);
+    expect(seen.webgl).toEqual(webgl);
+    expect(seen.webglMiddle).toEqual(webgl.slice(32, 40));
+  });
+
+  it('reads back solid fills exactly as drawn: CreepJS’s "pixel data modified" probe finds nothing', async () => {
+    // CreepJS (docs/creep.js, getPixelMods and getCanvas2d): 8×8 pixels of unrelated colours, each filled 1×1 and
+    // read back 1×1, must read as filled; a cleared canvas reads as zeros; a 2×2 black square with a white arc
+    // reads as on a bare browser. Here with a fixed sequence of colours (xorshift), ten grids.
+    const probe = `(() => {
+      let state = 51;
+      const next = () => { state ^= state << 13; state ^= state >>> 17; state ^= state << 5; return (state >>> 8) & 255; };
+      const modified = [];
+      for (let grid = 0; grid < 10; grid += 1) {
+        const canvas = document.createElement('canvas'); canvas.width = 8; canvas.height = 8;
+        const context = canvas.getContext('2d', { willReadFrequently: true, desynchronized: true });
+        const filled = [];
+        for (let x = 0; x < 8; x += 1)
+          for (let y = 0; y < 8; y += 1) {
+            const colour = [next(), next(), next(), 255];
+            context.fillStyle = 'rgba(' + colour.join(', ') + ')'; context.fillRect(x, y, 1, 1);
+            filled.push([x, y, colour.join(',')]);
+          }
+        for (const [x, y, colour] of filled) {
+          const read = Array.from(context.getImageData(x, y, 1, 1).data).join(',');
+          if (read !== colour) modified.push(x + ',' + y + ': ' + colour + ' read as ' + read);
+        }
+        context.clearRect(0, 0, 8, 8);
+        if (Math.max(...context.getImageData(0, 0, 8, 8).data)) modified.push('cleared canvas');
+      }
+      const small = document.createElement('canvas'); small.width = 2; small.height = 2;
+      const context = small.getContext('2d');
+      context.fillStyle = '#000'; context.fillRect(0, 0, 2, 2); context.fillStyle = '#fff'; context.fillRect(2, 2, 1, 1);
+      context.beginPath(); context.arc(0, 0, 2, 0, 1, true); context.closePath(); context.fill();
+      const solid = document.createElement('canvas'); solid.width = 40; solid.height = 20;
+      const flat = solid.getContext('2d');
+      flat.fillStyle = '#2a6'; flat.fillRect(0, 0, 40, 20); flat.fillStyle = '#c31'; flat.fillRect(10, 5, 20, 10);
+      return { modified, lowEntropy: context.getImageData(0, 0, 2, 2).data.join(''), solid: solid.toDataURL() };
+    })()`;
+    const [seen, raw] = [await evaluate('profile', probe), await evaluate('bare', probe)];
+    expect(seen).toEqual(raw);
+    expect(seen).toMatchObject({ modified: [] });
   });
 
   it('varies audio as a pure function of the seed and the samples, and leaves silence silent', async () => {
