@@ -1,8 +1,9 @@
 /**
  * Bulk work on a thousand profiles in the real popup against the real service: all matching a tag selected at
  * once, a pasted list of a thousand proxies assigned one to one, tags added, a script run on them as one batch.
- * Two sessions at a time: the batch's runs beyond them wait their turn in the queue (none fails for want of room),
- * and the batch is cancelled rather than waited for (its retry and export: test/server/automation/batches.test.ts).
+ * Three browsers at a time (MAX_BROWSERS): the batch's runs beyond them wait their turn in the queue (none fails
+ * for want of room), and the batch is cancelled rather than waited for (its retry and export:
+ * test/server/automation/batches.test.ts). A batch of sixty others is waited for: it ends all succeeded by itself.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AutomationRun, Batch } from '../../lib/api/schemas/automation';
@@ -11,8 +12,9 @@ import { axeViolations } from './support/axe';
 import { controllerForFile, createProfile } from './support/controller';
 import { goTo, saveScript } from './support/popup';
 
-const controller = controllerForFile({ env: async () => ({ ENTERPRISE_MAX_SESSIONS: '2' }) });
+const controller = controllerForFile({ env: async () => ({ MAX_BROWSERS: '3' }) });
 const COUNT = 1000;
+const SIXTY = 60;
 /** One proxy per profile, each a login of its own on a loopback port (the operator allows loopback here). */
 const PROXIES = Array.from(
   { length: COUNT },
@@ -22,7 +24,10 @@ const PROXIES = Array.from(
 describe('bulk work on a thousand profiles', () => {
   beforeAll(async () => {
     const { api } = controller;
-    const rows = Array.from({ length: COUNT }, (_, n) => `Fleet ${String(n + 1).padStart(4, '0')},,fleet,`);
+    const rows = [
+      ...Array.from({ length: COUNT }, (_, n) => `Fleet ${String(n + 1).padStart(4, '0')},,fleet,`),
+      ...Array.from({ length: SIXTY }, (_, n) => `Batch ${n + 1},,sixty,`),
+    ];
     const imported = await api.send('POST', '/v1/profiles/import', {
       headers: { 'Content-Type': 'text/csv', 'Idempotency-Key': crypto.randomUUID() },
       body: ['name,proxy,tags,notes', ...rows].join('\n'),
@@ -87,7 +92,7 @@ describe('bulk work on a thousand profiles', () => {
       .filter({ hasText: `Queued ${COUNT} of ${COUNT} as one batch` })
       .waitFor({ timeout: 60_000 });
 
-    // The thousand wait their turn for a browser (two sessions at a time on this plan) rather than fail: none has
+    // The thousand wait their turn for a browser (three at a time on this machine) rather than fail: none has
     // failed for want of room, and the batch, cancelled, ends with every run accounted for.
     const { data: latest } = await api.get<{ data: AutomationRun[] }>('/v1/automation/status?limit=1');
     const batchId = latest[0]?.batch_id as string;
@@ -105,4 +110,40 @@ describe('bulk work on a thousand profiles', () => {
     expect(cancelled.succeeded + cancelled.failed + cancelled.cancelled).toBe(COUNT);
     expect(cancelled.cancelled).toBeGreaterThan(0);
   }, 600_000);
+
+  it('runs a script on sixty profiles as one batch, three browsers at a time, to 60 of 60 succeeded with no retry by hand', async () => {
+    const popup = await controller.extension.openPopup('#/automation');
+    await saveScript(popup, 'Count links', {
+      steps: [{ action: 'evaluate', expression: 'document.links.length' }],
+    });
+    await goTo(popup, 'Profiles');
+    await popup.getByLabel('Search profiles').fill('#sixty');
+    await expect
+      .poll(() =>
+        popup
+          .getByRole('status')
+          .filter({ hasText: /profiles?$/ })
+          .textContent(),
+      )
+      .toBe(`50 of ${SIXTY} profiles`);
+    await popup.getByRole('button', { name: `Select all ${SIXTY} matching` }).click();
+    await popup.getByRole('button', { name: 'Run script…' }).click();
+    await popup.getByLabel('Saved script').selectOption('Count links');
+    const began = Date.now();
+    await popup.getByRole('button', { name: `Run on ${SIXTY}` }).click();
+    await popup
+      .getByRole('status')
+      .filter({ hasText: `Queued ${SIXTY} of ${SIXTY} as one batch` })
+      .waitFor();
+    await goTo(popup, 'Automation');
+    const card = popup.getByRole('article', { name: 'Batch: Count links' });
+    await expect
+      .poll(() => card.getByRole('status').first().textContent(), { timeout: 300_000, interval: 1_000 })
+      .toMatch(/^60 of 60 succeeded/);
+    console.info(
+      `a batch of ${SIXTY} on 3 browsers: ${await card.getByRole('status').first().textContent()} in ${Date.now() - began} ms`,
+    );
+    // Nothing to retry: Retry stayed off throughout.
+    expect(await card.getByRole('button', { name: /^Retry/ }).isDisabled()).toBe(true);
+  }, 360_000);
 });
