@@ -130,7 +130,7 @@ function toResult(answer: ToolAnswer): CallToolResult {
   if (!('structured' in answer)) return { content: [{ type: 'text', text: answer.text }] };
   const images = (answer.images ?? []).map((image) => ({ type: 'image' as const, ...image }));
   if (answer.text === undefined)
-    return { content: [{ type: 'text', text: JSON.stringify(answer.structured, null, 1) }, ...images] };
+    return { content: [{ type: 'text', text: JSON.stringify(answer.structured) }, ...images] };
   return { content: [{ type: 'text', text: answer.text }, ...images], structuredContent: answer.structured };
 }
 

@@ -34,7 +34,7 @@ export function addDownloadTools(server: McpServer, ctx: ToolContext): void {
       if (file_id === undefined) {
         const downloads = await downloadsOfSession(deps.config.dataDir, session);
         const heading = `${downloads.length} download${downloads.length === 1 ? '' : 's'}.`;
-        return { text: [heading, ...downloads.map(downloadLine)].join('\n'), structured: { downloads } };
+        return { text: [heading, ...downloads.map(downloadLine)].join('\n') };
       }
       const file = await openSessionDownload(deps.config.dataDir, session, file_id);
       const uri = `${origin}/v1/sessions/${session_id}/downloads/${file.download.id}`;

@@ -58,7 +58,7 @@ export function findLines(snapshot: string, text: string): { text: string; match
   const heading =
     matches.length === 0
       ? `No element's name or text holds ${JSON.stringify(text)}.`
-      : `${matches.length} line${matches.length === 1 ? '' : 's'} hold ${JSON.stringify(text)}; act on their refs.` +
+      : `${matches.length} ${matches.length === 1 ? 'line holds' : 'lines hold'} ${JSON.stringify(text)}; act on their refs.` +
         (left > 0
           ? ` ${left} left out: search for longer text, or read a part with browser_snapshot ref.`
           : '');

@@ -39,11 +39,8 @@ export async function waitFor(
       .catch(late(`${JSON.stringify(text_gone)} did not go away`));
   if (!download) return where(page, 'Waited.');
   const ended = await waitForDownloads(downloads, stop);
-  const answer = await where(
+  return where(
     page,
     `Downloads ended:\n${ended.map(downloadLine).join('\n')}\nRead one with session_downloads.`,
   );
-  return 'structured' in answer
-    ? { ...answer, structured: { ...answer.structured, downloads: ended } }
-    : answer;
 }

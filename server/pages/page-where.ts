@@ -10,13 +10,14 @@ export async function addressOf(page: Page): Promise<{ url: string; title: strin
   return { url: cutUrl(page.url()), title: cutTitle(title) };
 }
 
-/** What was done and where the tab is now, or the dialog that holds it. */
+/** A tab's address and title, each said once: `http://shop.test/cart (Your basket)`. */
+export function placeOf({ url, title }: { url: string; title: string }): string {
+  return title ? `${url} (${title})` : url;
+}
+
+/** What was done and where the tab is now, and the dialog that holds it if one does. */
 export async function where(page: Page, done: string): Promise<PageAnswer> {
-  const { url, title } = await addressOf(page);
+  const place = placeOf(await addressOf(page));
   const dialog = openDialog(page);
-  const next = dialog ? dialogLine(dialog) : 'Take a snapshot to see the page as it is now.';
-  return {
-    text: `${done} Page URL: ${url}. ${next}`,
-    structured: { url, title, ...(dialog ? { dialog: dialogLine(dialog) } : {}) },
-  };
+  return { text: `${done} Now at ${place}.${dialog ? ` ${dialogLine(dialog)}` : ''}` };
 }

@@ -9,7 +9,16 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type ServiceHandle, startService } from '../support/harness';
-import { call, connect, httpTransport, refOf, servePages, snapshotOf, textOf } from '../support/mcp-client';
+import {
+  call,
+  connect,
+  dataOf,
+  httpTransport,
+  refOf,
+  servePages,
+  snapshotOf,
+  textOf,
+} from '../support/mcp-client';
 import { median } from './support/load';
 
 const clicks = Number(process.env.CLICKS ?? 30);
@@ -32,8 +41,7 @@ interface Target {
 async function answer(client: Client, name: string, args: Record<string, unknown>) {
   const result = await call(client, name, args);
   if (result.isError) throw new Error(`${name}: ${textOf(result)}`);
-  // Said once: as structured content beside a sentence, or as the text itself (a baseline may still send both).
-  return (result.structuredContent ?? JSON.parse(textOf(result))) as Record<string, unknown>;
+  return dataOf(result);
 }
 
 async function target(name: string, root: string | undefined, pageUrl: string): Promise<Target> {

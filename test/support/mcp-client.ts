@@ -111,6 +111,31 @@ export function dataOf(result: CallToolResult): Record<string, unknown> {
   }
 }
 
+/**
+ * Where a page tool's answer says its tab is, said once in its text: `Clicked e4. Now at URL (Title).`, or a
+ * snapshot's or find's first line `URL (Title)`.
+ */
+export function placeIn(result: CallToolResult): { url: string; title: string } {
+  const text = textOf(result);
+  const line = /Now at (.+?)\.(?: |$)/m.exec(text)?.[1] ?? text.split('\n')[0] ?? '';
+  const [, url = '', title = ''] = /^(\S+)(?: \((.*)\))?$/.exec(line) ?? [];
+  return { url, title };
+}
+
+/** The downloads an answer lists, one a line: `id "name" type, size` (or `, state: error`). */
+export function downloadsIn(
+  result: CallToolResult,
+): { id: string; name: string; content_type: string; outcome: string }[] {
+  return [...textOf(result).matchAll(/^(\S+) ("(?:[^"\\]|\\.)*") (\S+), (.*)$/gm)].map(
+    ([, id = '', name = '""', content_type = '', outcome = '']) => ({
+      id,
+      name: JSON.parse(name) as string,
+      content_type,
+      outcome,
+    }),
+  );
+}
+
 /** The data of a call that must succeed. */
 export async function ok(
   client: Client,

@@ -13,6 +13,6 @@ export const evaluate = definePageTool({
       stop,
       timeLimitMs: evaluateTimeoutMs,
     });
-    return { text: JSON.stringify(result), structured: { result } };
+    return { text: JSON.stringify(result) };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from '../../../lib/api/zod';
 import { findLines } from '../find-lines';
 import { refsOf } from '../page-refs';
-import { cutUrl } from '../page-text';
+import { addressOf, placeOf } from '../page-where';
 import { definePageTool } from './page-tool';
 
 export const find = definePageTool({
@@ -12,6 +12,6 @@ export const find = definePageTool({
   readOnly: true,
   async run(tab, { text }) {
     const found = findLines(await refsOf(tab.current).read(), text);
-    return { text: `Page URL: ${cutUrl(tab.current.url())}\n${found.text}` };
+    return { text: `${placeOf(await addressOf(tab.current))}\n${found.text}` };
   },
 });

@@ -3,7 +3,7 @@ import { z } from '../../../lib/api/zod';
 import { dialogLine, openDialog } from '../page-dialogs';
 import { refsOf } from '../page-refs';
 import { cutUrl } from '../page-text';
-import { addressOf } from '../page-where';
+import { addressOf, placeOf } from '../page-where';
 import { withinBytes } from '../within-bytes';
 import { definePageTool } from './page-tool';
 
@@ -20,16 +20,12 @@ export const snapshot = definePageTool({
   async run(tab, { ref, depth }, { maxOutputBytes }) {
     const page = tab.current;
     const dialog = openDialog(page);
-    if (dialog) return { text: `Page URL: ${cutUrl(page.url())}\n${dialogLine(dialog)}` };
+    if (dialog) return { text: `${cutUrl(page.url())}\n${dialogLine(dialog)}` };
     const tree = withinBytes(
       await refsOf(page).read({ ref, depth }),
       maxOutputBytes,
       `# (cut at ${maxOutputBytes} bytes: find elements with browser_find, or read one part with ref and depth)`,
     );
-    const { url, title } = await addressOf(page);
-    return {
-      text: `Page URL: ${url}\nPage title: ${title}\n\`\`\`yaml\n${tree}\n\`\`\``,
-      structured: { url, title },
-    };
+    return { text: `${placeOf(await addressOf(page))}\n\`\`\`yaml\n${tree}\n\`\`\`` };
   },
 });

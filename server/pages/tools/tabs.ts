@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { PageAddress } from '../../../lib/api/inputs/automation';
 import { z } from '../../../lib/api/zod';
 import { PageProblem } from '../../core/domain-errors';
-import { addressOf } from '../page-where';
+import { addressOf, placeOf } from '../page-where';
 import { runStep } from '../steps';
 import { definePageTool, stepContext } from './page-tool';
 
@@ -35,14 +35,12 @@ export const tabs = definePageTool({
       await closing.close();
       if (closing === tab.current) tab.current = open()[0] as Page;
     }
-    const list = await Promise.all(
-      open().map(async (page, number) => ({
-        index: number,
-        ...(await addressOf(page)),
-        current: page === tab.current,
-      })),
+    const lines = await Promise.all(
+      open().map(
+        async (page, index) =>
+          `${index}: ${page === tab.current ? '(current) ' : ''}${placeOf(await addressOf(page))}`,
+      ),
     );
-    const lines = list.map((t) => `${t.index}: ${t.current ? '(current) ' : ''}${t.title} ${t.url}`);
-    return { text: lines.join('\n'), structured: { tabs: list } };
+    return { text: lines.join('\n') };
   },
 });

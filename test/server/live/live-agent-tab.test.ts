@@ -10,9 +10,11 @@ import { CHROMIUM } from '../../support/browser-fixtures';
 import type { TestService } from '../../support/harness';
 import { startServiceInProcess } from '../../support/in-process-service';
 import {
+  call,
   connect,
   httpTransport,
   ok,
+  placeIn,
   servePages,
   snapshotOf,
   startPageSession,
@@ -87,8 +89,8 @@ it('navigates from the address bar, and refuses an address the egress policy for
     .poll(() => viewer.getByRole('status').textContent())
     .toMatch(/127\.0\.0\.2 is in the loopback range 127\.0\.0\.0\/8, which sessions may not reach/);
   await expect.poll(() => address.inputValue()).toBe(`${site.origin}/typed`);
-  const agentSees = await ok(agent, 'browser_snapshot', { session_id: sessionId });
-  expect(agentSees.url).toBe(`${site.origin}/typed`);
+  const agentSees = await call(agent, 'browser_snapshot', { session_id: sessionId });
+  expect(placeIn(agentSees).url).toBe(`${site.origin}/typed`);
 
   // Back goes to the page before.
   await viewer.getByRole('button', { name: 'Back' }).click();

@@ -5,8 +5,10 @@ import type { TestService } from '../../support/harness';
 import {
   call,
   connect,
+  downloadsIn,
   httpTransport,
   ok,
+  placeIn,
   refOf,
   snapshotOf,
   startPageSession,
@@ -51,12 +53,14 @@ async function refusal(name: string, args: Record<string, unknown>, by = client)
 }
 
 const textOfPage = async (id: string) =>
-  (
-    await ok(client, 'browser_evaluate', {
-      session_id,
-      expression: `document.getElementById('${id}').textContent`,
-    })
-  ).result;
+  JSON.parse(
+    textOf(
+      await call(client, 'browser_evaluate', {
+        session_id,
+        expression: `document.getElementById('${id}').textContent`,
+      }),
+    ),
+  ) as unknown;
 
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 
@@ -97,12 +101,12 @@ describe('Agents II page tools on a real page', () => {
   it('browser_file_upload gives the caller’s bytes to a file input; a file over 512 KB is refused', async () => {
     let snapshot = await openPage();
     await ok(client, 'browser_type', { session_id, ref: refOf(snapshot, 'textbox', 'Name'), text: 'Ada' });
-    const upload = await ok(client, 'browser_file_upload', {
+    const upload = await call(client, 'browser_file_upload', {
       session_id,
       ref: refOf(snapshot, 'button', 'Photo'),
       files: [{ name: '../../etc/avatar.txt', base64: base64('pixels') }],
     });
-    expect(upload.url).toBe(`${site.origin}/form`);
+    expect(placeIn(upload).url).toBe(`${site.origin}/form`);
     snapshot = await snapshotOf(client, session_id);
     await call(client, 'browser_click', { session_id, ref: refOf(snapshot, 'button', 'Send') });
     await ok(client, 'browser_handle_dialog', { session_id, accept: true });
@@ -165,8 +169,10 @@ describe('Agents II page tools on a real page', () => {
     const menu = await snapshotOf(client, session_id);
     await ok(client, 'browser_click', { session_id, ref: refOf(menu, 'link', 'Pricing') });
     await ok(client, 'browser_wait_for', { session_id, text: 'Pricing' });
-    expect((await ok(client, 'browser_history', { session_id, go: 'back' })).url).toBe(`${site.origin}/form`);
-    expect((await ok(client, 'browser_history', { session_id, go: 'forward' })).url).toBe(
+    expect(placeIn(await call(client, 'browser_history', { session_id, go: 'back' })).url).toBe(
+      `${site.origin}/form`,
+    );
+    expect(placeIn(await call(client, 'browser_history', { session_id, go: 'forward' })).url).toBe(
       `${site.origin}/second`,
     );
   });
@@ -191,11 +197,16 @@ describe('Agents II page tools on a real page', () => {
   it('a download waited for is listed and read back, by MCP and by API; another account gets 404', async () => {
     const snapshot = await openPage();
     await ok(client, 'browser_click', { session_id, ref: refOf(snapshot, 'link', 'Download report') });
-    const waited = await ok(client, 'browser_wait_for', { session_id, download: true });
-    const [download] = waited.downloads as { id: string; name: string; size: number; content_type: string }[];
-    expect(download).toMatchObject({ name: 'report.txt', size: REPORT.length, content_type: 'text/plain' });
-    const listed = await ok(client, 'session_downloads', { session_id });
-    expect(listed.downloads).toEqual([expect.objectContaining({ id: download?.id, state: 'completed' })]);
+    const waited = await call(client, 'browser_wait_for', { session_id, download: true });
+    const [download] = downloadsIn(waited);
+    expect(download).toMatchObject({
+      name: 'report.txt',
+      outcome: `${REPORT.length} bytes`,
+      content_type: 'text/plain',
+    });
+    const listed = await call(client, 'session_downloads', { session_id });
+    expect(listed.structuredContent).toBeUndefined();
+    expect(downloadsIn(listed)).toEqual([{ ...download }]);
     const read = await call(client, 'session_downloads', { session_id, file_id: download?.id });
     expect(read.content[1]).toMatchObject({
       type: 'resource',
@@ -256,6 +267,6 @@ describe('Agents II tools refused', () => {
       const result = await call(client, name, { session_id: id, ...args });
       expect(textOf(result), name).toMatch(/^The session is stopped; start the profile's session again\.$/);
     }
-    expect(await ok(client, 'session_downloads', { session_id: id })).toEqual({ downloads: [] });
+    expect(textOf(await call(client, 'session_downloads', { session_id: id }))).toBe('0 downloads.');
   });
 });

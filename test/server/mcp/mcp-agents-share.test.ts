@@ -51,7 +51,7 @@ describe('two agents in one session', () => {
     const a = await snapshotOf(first, session_id);
     expect(a).toContain('Page A');
     expect(await snapshotOf(second, session_id)).toContain('Page B');
-    expect(await tabsOf(second)).toMatch(/^0: \(current\) B http:\S+\/b$/);
+    expect(await tabsOf(second)).toMatch(/^0: \(current\) http:\S+\/b \(B\)$/);
 
     // A dialog in one agent's tab holds that tab only.
     await call(first, 'browser_click', { session_id, ref: refOf(a, 'button', 'Ask') });
@@ -60,31 +60,33 @@ describe('two agents in one session', () => {
     );
     expect(await snapshotOf(second, session_id)).toContain('Page B');
     await ok(first, 'browser_handle_dialog', { session_id, accept: true, prompt_text: 'Ada' });
-    expect(await tabsOf(first)).toMatch(/^0: \(current\) Ada http:\S+\/a$/);
+    expect(await tabsOf(first)).toMatch(/^0: \(current\) http:\S+\/a \(Ada\)$/);
   });
 });
 
 describe('tabs a page opens', () => {
   const identityOf = async (client: Client) =>
-    (
-      await ok(client, 'browser_evaluate', {
-        session_id,
-        expression: '[navigator.userAgent, navigator.hardwareConcurrency]',
-      })
-    ).result;
+    JSON.parse(
+      textOf(
+        await call(client, 'browser_evaluate', {
+          session_id,
+          expression: '[navigator.userAgent, navigator.hardwareConcurrency]',
+        }),
+      ),
+    ) as unknown;
 
   it('a link with target=_blank, a form’s target, a middle click and window.open each open a tab that loads, the agent’s to list, select and read', async () => {
     await ok(first, 'browser_navigate', { session_id, url: `${site.origin}/opener` });
     const opener = await snapshotOf(first, session_id);
     const identity = await identityOf(first);
     await ok(first, 'browser_click', { session_id, ref: refOf(opener, 'link', 'Link') });
-    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/1: Popup \S+\/popup\?link$/m);
+    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/1: \S+\/popup\?link \(Popup\)$/m);
     await ok(first, 'browser_click', { session_id, ref: refOf(opener, 'button', 'Send form') });
-    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/2: Popup \S+\/popup\?form=1$/m);
+    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/2: \S+\/popup\?form=1 \(Popup\)$/m);
     await ok(first, 'browser_click', { session_id, ref: refOf(opener, 'link', 'Middle'), button: 'middle' });
-    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/3: Popup \S+\/popup\?middle$/m);
+    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/3: \S+\/popup\?middle \(Popup\)$/m);
     await ok(first, 'browser_click', { session_id, ref: refOf(opener, 'button', 'Script') });
-    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/4: Popup \S+\/popup\?script$/m);
+    await expect.poll(() => tabsOf(first), { timeout: 15_000 }).toMatch(/4: \S+\/popup\?script \(Popup\)$/m);
     // The other agent's tabs are not among them, nor these among its.
     expect(await tabsOf(first)).not.toContain('/b');
     expect(await tabsOf(second)).not.toContain('/popup');

@@ -7,8 +7,10 @@ import { startServiceInProcess } from '../../support/in-process-service';
 import {
   call,
   connect,
+  downloadsIn,
   httpTransport,
   ok,
+  placeIn,
   refOf,
   servePages,
   snapshotOf,
@@ -92,10 +94,10 @@ async function journey(transport: Transport, pick: number): Promise<void> {
     await ok(client, 'browser_handle_dialog', { session_id, accept: true });
     await ok(client, 'browser_wait_for', { session_id, text: 'Sent Grace with cv.txt (text/plain): hello' });
 
-    expect((await ok(client, 'browser_history', { session_id, go: 'back' })).url).toBe(
+    expect(placeIn(await call(client, 'browser_history', { session_id, go: 'back' })).url).toBe(
       `${site.origin}/second`,
     );
-    expect((await ok(client, 'browser_history', { session_id, go: 'forward' })).url).toBe(
+    expect(placeIn(await call(client, 'browser_history', { session_id, go: 'forward' })).url).toBe(
       `${site.origin}/form`,
     );
     snapshot = await snapshotOf(client, session_id);
@@ -103,8 +105,7 @@ async function journey(transport: Transport, pick: number): Promise<void> {
     expect(await snapshotOf(client, session_id)).toContain('link "Pricing"');
 
     await ok(client, 'browser_click', { session_id, ref: refOf(snapshot, 'link', 'Download report') });
-    const waited = await ok(client, 'browser_wait_for', { session_id, download: true });
-    const [download] = waited.downloads as { id: string }[];
+    const [download] = downloadsIn(await call(client, 'browser_wait_for', { session_id, download: true }));
     const read = await call(client, 'session_downloads', { session_id, file_id: download?.id });
     expect(read.content[1]).toMatchObject({ type: 'resource', resource: { text: REPORT } });
 

@@ -187,7 +187,7 @@ describe('browser_evaluate that never ends', () => {
     expect(textOf(hung)).toMatch(/did not finish within 3 s .*it was ended and the page is free/);
     expect(Date.now() - started).toBeLessThan(20_000);
     const next = Date.now();
-    expect(textOf(await call(client, 'browser_snapshot', { session_id }))).toContain('Page title: Plain');
+    expect(textOf(await call(client, 'browser_snapshot', { session_id }))).toMatch(/^\S+ \(Plain\)\n/);
     expect(Date.now() - next).toBeLessThan(10_000);
   }, 60_000);
 
@@ -197,7 +197,7 @@ describe('browser_evaluate that never ends', () => {
       expression: 'new Promise((resolve) => setTimeout(resolve, 10)).then(() => { for (;;) {} })',
     });
     expect(textOf(hung)).toMatch(/did not finish within 3 s/);
-    expect(await ok(client, 'browser_evaluate', { session_id, expression: '6 * 7' })).toEqual({ result: 42 });
+    expect(textOf(await call(client, 'browser_evaluate', { session_id, expression: '6 * 7' }))).toBe('42');
   }, 60_000);
 
   it('an evaluation its client abandons is ended, so the next call does not wait for it', async () => {
@@ -221,7 +221,7 @@ describe('browser_evaluate that never ends', () => {
     abandoned.abort();
     expect(await sent).toBe('abandoned');
     const next = Date.now();
-    expect(await ok(client, 'browser_evaluate', { session_id, expression: '6 * 7' })).toEqual({ result: 42 });
+    expect(textOf(await call(client, 'browser_evaluate', { session_id, expression: '6 * 7' }))).toBe('42');
     expect(Date.now() - next).toBeLessThan(10_000);
   }, 60_000);
 });

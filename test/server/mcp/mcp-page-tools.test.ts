@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, ok, refOf, snapshotOf, textOf } from '../../support/mcp-client';
+import { call, ok, placeIn, refOf, snapshotOf, textOf } from '../../support/mcp-client';
 import { openPageToolsSuite, type PageToolsSuite } from '../../support/page-tools-suite';
 
 /*
@@ -94,9 +94,25 @@ describe('MCP page tools on a real page', () => {
     expect(await refusal('browser_navigate', { url: 'http://0.0.0.0:9/' })).toContain(
       `The tab stays at ${origin}/order.`,
     );
-    expect(textOf(await call(client, 'browser_snapshot', { session_id }))).toContain(
-      `Page URL: ${origin}/order`,
-    );
+    expect(placeIn(await call(client, 'browser_snapshot', { session_id }))).toEqual({
+      url: `${origin}/order`,
+      title: 'Order',
+    });
+  });
+
+  it('says the address and title once in each answer, as text alone', async () => {
+    const answers = [
+      await call(client, 'browser_navigate', { session_id, url: `${origin}/order` }),
+      await call(client, 'browser_snapshot', { session_id }),
+      await call(client, 'browser_find', { session_id, text: 'Newsletter' }),
+      await call(client, 'browser_press_key', { session_id, key: 'Tab' }),
+      await call(client, 'browser_tabs', { session_id, action: 'list' }),
+    ];
+    for (const answer of answers) {
+      expect(answer).toEqual({ content: [{ type: 'text', text: expect.any(String) }] });
+      expect(textOf(answer).split(`${origin}/order`), textOf(answer)).toHaveLength(2);
+      expect(textOf(answer).split('(Order)'), textOf(answer)).toHaveLength(2);
+    }
   });
 
   it('browser_fill_form fills a textbox, a checkbox, a radio and a combobox in one call', async () => {
@@ -170,15 +186,16 @@ describe('MCP page tools on a real page', () => {
         session_id,
         expression: "document.getElementById('state').textContent",
       }),
-    ).toEqual({ result: 'Order: , news false, colour none, size s, toppings none' });
+    ).toBe('Order: , news false, colour none, size s, toppings none');
+    // The value as JSON, said once: no structured content repeating it.
     expect(
-      await ok(client, 'browser_evaluate', {
+      await call(client, 'browser_evaluate', {
         session_id,
         expression: 'new Promise((resolve) => setTimeout(() => resolve({ answer: 6 * 7 }), 100))',
       }),
-    ).toEqual({ result: { answer: 42 } });
+    ).toEqual({ content: [{ type: 'text', text: '{"answer":42}' }] });
     await ok(client, 'browser_evaluate', { session_id, expression: "document.title = 'Changed by agent'" });
-    expect(await ok(client, 'browser_snapshot', { session_id })).toMatchObject({ title: 'Changed by agent' });
+    expect(placeIn(await call(client, 'browser_snapshot', { session_id })).title).toBe('Changed by agent');
     expect(
       await refusal('browser_evaluate', { expression: "(() => { throw new Error('no such order') })()" }),
     ).toMatch(/no such order/);
@@ -186,24 +203,28 @@ describe('MCP page tools on a real page', () => {
 
   it('browser_tabs lists, opens, selects and closes the browser’s tabs', async () => {
     await openOrder();
-    const listed = (await ok(client, 'browser_tabs', { session_id, action: 'list' })) as {
-      tabs: { index: number; url: string; current: boolean }[];
+    // One line a tab, `index: URL (Title)`, the current one marked: `1: (current) URL (Title)`.
+    const tabs = async (args: Record<string, unknown>) => {
+      const result = await call(client, 'browser_tabs', { session_id, ...args });
+      expect(result).toEqual({ content: [{ type: 'text', text: expect.any(String) }] });
+      const lines = textOf(result).split('\n');
+      const current = lines.filter((line) => line.includes(': (current) '));
+      expect(current).toHaveLength(1);
+      const [index = '', , url] = (current[0] as string).split(' ');
+      return { count: lines.length, index: Number.parseInt(index, 10), url };
     };
-    const order = listed.tabs.find((tab) => tab.current);
-    expect(order?.url).toBe(`${origin}/order`);
+    const order = await tabs({ action: 'list' });
+    expect(order.url).toBe(`${origin}/order`);
 
-    const opened = (await ok(client, 'browser_tabs', { session_id, action: 'new', url: `${origin}/basket` }))
-      .tabs as { index: number; url: string; current: boolean }[];
-    expect(opened).toHaveLength(listed.tabs.length + 1);
-    const basket = opened.find((tab) => tab.current);
-    expect(basket?.url).toBe(`${origin}/basket`);
+    const basket = await tabs({ action: 'new', url: `${origin}/basket` });
+    expect(basket).toEqual({ count: order.count + 1, index: order.count, url: `${origin}/basket` });
     expect(await tabAddresses()).toContain(`${origin}/basket`);
     expect(await snapshotOf(client, session_id)).toContain('heading "Your basket"');
 
-    await ok(client, 'browser_tabs', { session_id, action: 'select', index: order?.index });
+    await ok(client, 'browser_tabs', { session_id, action: 'select', index: order.index });
     expect(await snapshotOf(client, session_id)).toContain('checkbox "Newsletter"');
 
-    await ok(client, 'browser_tabs', { session_id, action: 'close', index: basket?.index });
+    await ok(client, 'browser_tabs', { session_id, action: 'close', index: basket.index });
     expect(await tabAddresses()).not.toContain(`${origin}/basket`);
     expect(await refusal('browser_tabs', { action: 'select', index: 50 })).toBe(
       'There is no tab 50; list the tabs to see their numbers.',

@@ -352,6 +352,8 @@ describe('answers an agent can afford', () => {
     // Said once: the object is the answer's text, not repeated as structured content.
     const read = await call(client, 'get_profile', { profile_id: id });
     expect([read.structuredContent, read.content.length]).toEqual([undefined, 1]);
+    // As compact JSON: no indentation or line breaks to pay for.
+    expect(textOf(read)).toBe(JSON.stringify(JSON.parse(textOf(read))));
     const full = await ok(client, 'get_profile', { profile_id: id });
     expect(full).toMatchObject({ id, name: 'Shop 500', identity: expect.any(Object) });
     await client.close();
