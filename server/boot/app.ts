@@ -12,6 +12,7 @@ import { idempotency } from '../http/idempotency';
 import { accountRateLimit } from '../http/rate-limit';
 import { requestLog } from '../http/request-log';
 import { measureRequests } from '../http/request-metrics';
+import { takeTurns } from '../http/request-turns';
 import type { Route } from '../http/route';
 import { takeStreamSlot } from '../http/stream-slot';
 import { refuseNulInPath } from '../http/validate';
@@ -49,6 +50,10 @@ export function createApp(
   app.route('/internal', internalRoutes(deps));
   app.route('/', livePages({ db: deps.db, tokens: deps.liveTokens }));
   app.use('/v1/*', authenticate(deps.db, deps.clock, deps.keyCache, deps.keyUses));
+  app.use(
+    '/v1/*',
+    takeTurns(deps.turns, (c) => c.get('account').id),
+  );
   app.use('/v1/events', takeStreamSlot(deps.streams));
   app.use('/v1/*', accountRateLimit(deps.db, deps.clock, deps.usageTally, MCP_PATH));
   app.use('/v1/*', methodNotAllowedOnFixedPaths(app));

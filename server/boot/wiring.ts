@@ -8,12 +8,14 @@ import { joinCluster } from '../cluster/membership';
 import { createPeers, nodeAuthKey } from '../cluster/peers';
 import { relayThroughDatabase } from '../cluster/relayed-publisher';
 import { createProfileCookies } from '../cookies/profile-cookies';
+import { Activity } from '../core/activity';
 import { newId } from '../core/ids';
 import { createEventLog } from '../events/event-log';
 import { createPublisher } from '../events/publisher';
 import { StreamSlots } from '../events/stream-slots';
 import { createHandoff } from '../handoff/handoff';
 import type { AppDeps, BaseDeps } from '../http/deps';
+import { RequestTurns } from '../http/request-turns';
 import { tracingTo } from '../http/tracing';
 import { LiveTokens } from '../live/live-tokens';
 import { withLiveViewUrls } from '../live/live-view-urls';
@@ -108,6 +110,7 @@ export function wireService(base: BaseDeps): AppDeps {
   const keyUses = createKeyUses(base.db, base.log);
   const usageTally = createUsageTally(base.db);
   const streams = new StreamSlots();
+  const activity = new Activity();
   return {
     ...base,
     sessions,
@@ -131,6 +134,8 @@ export function wireService(base: BaseDeps): AppDeps {
     events,
     handoff,
     streams,
+    activity,
+    turns: new RequestTurns(activity),
     nodeId,
     nodeAuthKey: authKey,
     membership,

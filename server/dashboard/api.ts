@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
+import { clientAddress } from '../http/client-address';
 import type { AppDeps } from '../http/deps';
 import type { AppEnv } from '../http/env';
+import { takeTurns } from '../http/request-turns';
 import { ServedNames } from '../http/served-names';
 import { accountHandlers } from './account-handlers';
 import { noApiKeys, noStore, sameOriginOnly } from './guards';
@@ -19,6 +21,10 @@ import { signInHandlers } from './sign-in-handlers';
 export function dashboardApi(deps: AppDeps): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
   api.use('*', noApiKeys(), sameOriginOnly(new ServedNames(deps.config), deps.config.port), noStore());
+  api.use(
+    '*',
+    takeTurns(deps.turns, (c) => `address ${clientAddress(c)}`),
+  );
   registerDashboardEndpoints(api, deps, {
     ...signInHandlers,
     ...joinHandlers,

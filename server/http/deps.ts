@@ -4,6 +4,7 @@ import type { UsageTally } from '../accounts/usage-tally';
 import type { RunScheduler } from '../automation/scheduler';
 import type { Membership } from '../cluster/membership';
 import type { ProfileCookies } from '../cookies/profile-cookies';
+import type { Activity } from '../core/activity';
 import type { Clock } from '../core/clock';
 import type { Config } from '../core/config';
 import type { Job, Lifecycle } from '../core/lifecycle';
@@ -20,6 +21,7 @@ import type { ProxyChecks } from '../proxies/check-all';
 import type { RoomQueue } from '../queue/room-queue';
 import type { CdpTokens } from '../sessions/cdp-tokens';
 import type { SessionManager } from '../sessions/manager';
+import type { RequestTurns } from './request-turns';
 import type { Tracing } from './tracing';
 
 /** What the process provides: the database, settings, logs, time, and start-up and shutdown hooks. */
@@ -66,6 +68,10 @@ export interface AppDeps extends BaseDeps {
   handoff: Handoff;
   /** Event streams open per account (SSE and WebSocket), within the plan's cap. */
   streams: StreamSlots;
+  /** Which accounts use this process now: heavy work gives way while others do. */
+  activity: Activity;
+  /** Each account's turns at being served (request-turns.ts). */
+  turns: RequestTurns;
   nodeId: string;
   /** What the other nodes' requests to this one carry. */
   nodeAuthKey: string;

@@ -11,9 +11,16 @@ export interface MessageRate {
   past: 'close' | 'pause';
 }
 
+/** How long a socket closed for its rate stays open, unread, before it is ended. */
+const CLOSED_GRACE_MS = 1000;
+
 /**
  * Spends one of the socket's tokens on each message it receives: true when the message may be handled, false
  * when it came past the rate (the socket is then closing). Install before any other message listener.
+ *
+ * A socket closed for its rate is read no further (a flood goes on arriving until the client sees the close, and
+ * decoding it cost the service as much as the flood itself) and is ended CLOSED_GRACE_MS later: a client that
+ * opens again at once is slowed to one socket a second.
  */
 export function meteredMessages(webSocket: WebSocket, rate: MessageRate, now = Date.now): () => boolean {
   let tokens = rate.burst;
@@ -27,8 +34,11 @@ export function meteredMessages(webSocket: WebSocket, rate: MessageRate, now = D
     tokens -= 1;
     if (tokens >= 0) return true;
     if (rate.past === 'close') {
-      if (webSocket.readyState === webSocket.OPEN)
+      if (webSocket.readyState === webSocket.OPEN) {
         webSocket.close(1008, `more than ${rate.perSecond} messages a second; open it again more slowly`);
+        webSocket.pause();
+        setTimeout(() => webSocket.terminate(), CLOSED_GRACE_MS).unref();
+      }
       return false;
     }
     if (resuming === undefined) {

@@ -5,6 +5,7 @@ import { mustMay } from '../accounts/permit';
 import { queueBatch } from '../automation/batches';
 import type { RunScheduler } from '../automation/scheduler';
 import type { ProfileCookies } from '../cookies/profile-cookies';
+import type { Activity } from '../core/activity';
 import type { Clock } from '../core/clock';
 import { InvalidInput, NotFound } from '../core/domain-errors';
 import type { Logger } from '../core/log';
@@ -24,6 +25,7 @@ import { deleteOwnProfile } from './profile-operations';
 export interface BulkDeps {
   db: Database;
   clock: Clock;
+  activity: Activity;
   events: EventLog;
   sessions: SessionManager;
   automation: RunScheduler;

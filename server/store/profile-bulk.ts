@@ -69,6 +69,23 @@ export async function lockProfileTags(
   return new Map(rows.map(({ id, tags }) => [id, tags]));
 }
 
+/**
+ * The saved proxy of each of the account's profiles among `ids` (null: none; undefined: a proxy of its own, or
+ * none saved), locked until the transaction ends.
+ */
+export async function lockProfileProxies(
+  tx: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<Map<string, string | null | undefined>> {
+  const rows = await tx.query<{ id: string; proxy_id: string | null; own: boolean }>(
+    `select id, proxy_id, proxy_host is not null as own from profiles
+      where account_id = $1 and id = any($2::text[]) for update`,
+    [accountId, ids],
+  );
+  return new Map(rows.map(({ id, proxy_id, own }) => [id, own ? undefined : proxy_id]));
+}
+
 /** Gives each profile its tags, in one statement. */
 export async function writeProfileTags(
   tx: Queryable,

@@ -41,11 +41,15 @@ describe('a live view socket flooded with messages', () => {
     const session = await suite.api.startSession({ profile_id: profile.id, headless: true });
 
     const viewOnly = await opened(session.live_view_readonly_url as string);
+    const flooded = performance.now();
     const closed = await flood(viewOnly, 5_000, 5_000);
     expect(closed).toEqual({
       code: 1008,
       reason: 'more than 100 messages a second; open it again more slowly',
     });
+    // The service read no further and ended the socket a second later: a client that floods and opens again
+    // at once is slowed to a socket a second.
+    expect(performance.now() - flooded).toBeGreaterThanOrEqual(950);
 
     const control = await opened(session.live_view_url as string);
     expect(await flood(control, 2_000, 1_500)).toBeNull();

@@ -187,6 +187,12 @@ describe('bulk actions on a selection', () => {
     const saved = await api.getProxy(first as string);
     expect(saved).toMatchObject({ name: 'amy@gate.example:8000', has_password: true });
     expect(JSON.stringify(answer)).not.toContain('secret');
+    // The same paste again finds every profile pointing there already: each answered, none written again.
+    const before = (await api.getProfile(ids[0] as string)).updated_at;
+    const again = await bulk({ select: { ids }, action: 'set_proxy', proxies: lines });
+    expect(again).toMatchObject({ succeeded: 4, proxies_created: 0 });
+    expect(again.items.map((item) => item.proxy_id)).toEqual([first, second, third, fourth]);
+    expect((await api.getProfile(ids[0] as string)).updated_at).toBe(before);
 
     const uneven = await apiError(bulk({ select: { ids }, action: 'set_proxy', proxies: lines.slice(1) }));
     expect(uneven.status).toBe(422);

@@ -1,0 +1,157 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Activity } from '../core/activity';
+import { DomainError } from '../core/domain-errors';
+import type { AppEnv } from './env';
+
+/** Requests an account may have served at once: alone on the service, and while other accounts are active. */
+const ALONE = 6;
+const SHARED = 2;
+/** How far (ms of service) an account may run ahead of the least served active account before it waits. */
+const LEAD_MS = 5;
+/** The most one request counts for: longer, it waits on a browser, a stream or a long poll, not on this process. */
+const COUNTED_MS = 50;
+/** A request served this long stops holding its account's turn. */
+const FRESH_MS = 250;
+/** How long after its last request an account still counts as active. */
+const ACTIVE_MS = 1000;
+/** Requests an account may have waiting for a turn; one more is answered 429. */
+const LINE = 64;
+
+interface Turns {
+  /** Time this account's requests were served (each counted up to COUNTED_MS), comparable between accounts. */
+  servedMs: number;
+  seenAtMs: number;
+  serving: number;
+  line: Array<() => void>;
+}
+
+/**
+ * Turns on this process for each account (issue 54), shared by the time each account's requests take: while other
+ * accounts are active, an account that has been served LEAD_MS more than the least served of them waits until they
+ * catch up, and has at most SHARED requests served at once. So one account sending eight requests at once, or
+ * requests that each take long (a large export), gets about half of the process beside another busy account, and
+ * a quiet account is served at once. Alone, an account has ALONE at once. Heavy work inside one request gives way
+ * of its own (Activity.giveWay).
+ */
+export class RequestTurns {
+  private readonly accounts = new Map<string, Turns>();
+  private recheck: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly activity: Activity,
+    private readonly nowMs: () => number = () => performance.now(),
+  ) {}
+
+  /** Waits for a turn of `key`; resolves with what gives it back (once), or null when its line is full. */
+  async take(key: string): Promise<(() => void) | null> {
+    this.activity.seen(key);
+    const turns = this.arrive(key);
+    if (turns.line.length === 0 && this.mayServe(key, turns)) turns.serving++;
+    else if (turns.line.length >= LINE) return null;
+    // Woken with its turn already counted, so that two turns given back at once never wake past the limit.
+    else await new Promise<void>((resolve) => this.wait(turns, resolve));
+    return this.turnOf(turns);
+  }
+
+  /** The account's turns, seen now: one that was not active starts level with the least served active account. */
+  private arrive(key: string): Turns {
+    const now = this.nowMs();
+    let turns = this.accounts.get(key);
+    if (!turns || !this.isActive(turns, now)) {
+      const level = this.leastServed(key, now) ?? 0;
+      turns = turns
+        ? { ...turns, servedMs: Math.max(turns.servedMs, level) }
+        : { servedMs: level, seenAtMs: now, serving: 0, line: [] };
+      this.accounts.set(key, turns);
+    }
+    turns.seenAtMs = now;
+    return turns;
+  }
+
+  private mayServe(key: string, turns: Turns): boolean {
+    const least = this.leastServed(key, this.nowMs());
+    if (least === null) return turns.serving < ALONE;
+    return turns.serving < SHARED && turns.servedMs <= least + LEAD_MS;
+  }
+
+  /** The least time served among the active accounts other than `key`; null when none is active. */
+  private leastServed(key: string, now: number): number | null {
+    let least: number | null = null;
+    for (const [other, turns] of this.accounts)
+      if (other !== key && this.isActive(turns, now) && (least === null || turns.servedMs < least))
+        least = turns.servedMs;
+    return least;
+  }
+
+  private isActive(turns: Turns, now: number): boolean {
+    return turns.serving > 0 || turns.line.length > 0 || turns.seenAtMs >= now - ACTIVE_MS;
+  }
+
+  private wait(turns: Turns, wake: () => void): void {
+    turns.line.push(wake);
+    this.recheckSoon();
+  }
+
+  /** Another account that stops sending stops counting after ACTIVE_MS, with no turn given back to say so. */
+  private recheckSoon(): void {
+    if (this.recheck) return;
+    this.recheck = setTimeout(() => {
+      this.recheck = null;
+      this.wakeWaiting();
+    }, 50);
+    this.recheck.unref();
+  }
+
+  private turnOf(turns: Turns): () => void {
+    const started = this.nowMs();
+    let given = false;
+    const giveBack = () => {
+      if (given) return;
+      given = true;
+      clearTimeout(stale);
+      turns.servedMs += Math.min(this.nowMs() - started, COUNTED_MS);
+      turns.serving--;
+      this.wakeWaiting();
+    };
+    const stale = setTimeout(giveBack, FRESH_MS);
+    stale.unref();
+    return giveBack;
+  }
+
+  /** Serves waiting requests, the least served account first, as far as the rules allow; forgets idle accounts. */
+  private wakeWaiting(): void {
+    const now = this.nowMs();
+    const waiting = [...this.accounts].filter(([, turns]) => turns.line.length > 0);
+    waiting.sort(([, a], [, b]) => a.servedMs - b.servedMs);
+    for (const [key, turns] of waiting)
+      while (turns.line.length > 0 && this.mayServe(key, turns)) {
+        turns.serving++;
+        (turns.line.shift() as () => void)();
+      }
+    for (const [key, turns] of this.accounts) if (!this.isActive(turns, now)) this.accounts.delete(key);
+    if (waiting.some(([, turns]) => turns.line.length > 0)) this.recheckSoon();
+  }
+}
+
+/** Each request takes a turn of its account (or, before sign-in, of its address) and gives it back when answered. */
+export function takeTurns(
+  turns: RequestTurns,
+  keyOf: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => string,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const giveBack = await turns.take(keyOf(c));
+    if (!giveBack)
+      throw new DomainError({
+        status: 429,
+        code: 'rate_limited',
+        detail:
+          'This account has too many requests waiting for an answer; wait for some to answer before sending more.',
+        retryAfterSeconds: 1,
+      });
+    try {
+      await next();
+    } finally {
+      giveBack();
+    }
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Each account's turns at being served (issue 54): an account sending many requests at once, or requests that take
+ * long, shares the process by time with the other active accounts instead of taking it.
+ */
+import { describe, expect, it } from 'vitest';
+import { Activity } from '../../../server/core/activity';
+import { RequestTurns } from '../../../server/http/request-turns';
+
+function turnsAt() {
+  const clock = { now: 0 };
+  const turns = new RequestTurns(new Activity(() => clock.now), () => clock.now);
+  return { clock, turns };
+}
+
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('request turns', () => {
+  it('serve 6 requests of an account alone at once, and 2 once another account is active', async () => {
+    const { turns } = turnsAt();
+    const alone = await Promise.all(Array.from({ length: 6 }, () => turns.take('a')));
+    let seventh: (() => void) | null = null;
+    const waiting = turns.take('a').then((giveBack) => {
+      seventh = giveBack;
+    });
+    await settled();
+    expect(seventh).toBeNull();
+    const other = await turns.take('b');
+    for (const giveBack of alone.slice(0, 4)) giveBack?.();
+    await settled();
+    expect(seventh).toBeNull();
+    alone[4]?.();
+    await waiting;
+    expect(seventh).not.toBeNull();
+    for (const giveBack of [alone[5], seventh, other]) (giveBack as (() => void) | null)?.();
+  });
+
+  it('keep an account served more than another active one waiting until the other catches up', async () => {
+    const { clock, turns } = turnsAt();
+    (await turns.take('quiet'))?.();
+    const heavy = await turns.take('heavy');
+    clock.now += 30;
+    heavy?.();
+    let next: (() => void) | null = null;
+    const waiting = turns.take('heavy').then((giveBack) => {
+      next = giveBack;
+    });
+    await settled();
+    expect(next).toBeNull();
+    // The quiet account is served at once, and once it has been served 25 ms the heavy one is next.
+    const quiet = await turns.take('quiet');
+    clock.now += 26;
+    quiet?.();
+    await waiting;
+    expect(next).not.toBeNull();
+    (next as (() => void) | null)?.();
+  });
+
+  it('serve a waiting account once the others stop being active', async () => {
+    const { clock, turns } = turnsAt();
+    (await turns.take('quiet'))?.();
+    const heavy = await turns.take('heavy');
+    clock.now += 40;
+    heavy?.();
+    const waiting = turns.take('heavy');
+    clock.now += 1001;
+    expect(await waiting).not.toBeNull();
+  });
+
+  it('give a turn back once, however often it is given back, and refuse a line longer than 64', async () => {
+    const { turns } = turnsAt();
+    const served = await Promise.all(Array.from({ length: 6 }, () => turns.take('a')));
+    const line = Array.from({ length: 64 }, () => turns.take('a'));
+    expect(await turns.take('a')).toBeNull();
+    served[0]?.();
+    served[0]?.();
+    const first = await line[0];
+    expect(first).not.toBeNull();
+    let second: (() => void) | null = null;
+    void line[1]?.then((giveBack) => {
+      second = giveBack;
+    });
+    await settled();
+    expect(second).toBeNull();
+    for (const giveBack of served) giveBack?.();
+    for (const taken of line) (await taken)?.();
+  });
+
+  it('stop counting a request served longer than 250 ms: a long poll does not hold its account', async () => {
+    const turns = new RequestTurns(new Activity());
+    await Promise.all(Array.from({ length: 6 }, () => turns.take('a')));
+    const started = performance.now();
+    const next = await turns.take('a');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+    next?.();
+  });
+});
