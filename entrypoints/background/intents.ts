@@ -93,8 +93,8 @@ export function createIntentHandlers({
       return result;
     },
     'batch.get': async ({ batchId }) => (await requireApi()).getBatch(batchId),
-    'batch.failed': async ({ batchId }) =>
-      (await (await requireApi()).listRuns({ batch_id: batchId, status: 'failed', limit: 100 })).data,
+    'batch.runs': async ({ batchId, status, cursor }) =>
+      (await requireApi()).listRuns({ batch_id: batchId, status, cursor, limit: LIST_PAGE }),
     'batch.retry': async ({ batchId }) => (await requireApi()).retryBatch(batchId),
     'batch.export': async ({ batchId, format }) =>
       (await (await requireApi()).exportBatch(batchId, format)).text(),

@@ -15,6 +15,7 @@ import { connector } from '../../lib/messaging/connector';
 import { cachedProxies, cachedSessions, connection, type ProfileFilter } from '../../lib/storage';
 import { BatchCard } from '../popup/BatchCard';
 import { BatchList } from '../popup/BatchList';
+import { BatchRuns } from './BatchRuns';
 import { ColumnsMenu } from './ColumnsMenu';
 import { DEFAULT_LAYOUT, type Layout, sortAfterClick } from './columns';
 import { changeOf, type Edit, type EditableField, editOf } from './edits';
@@ -108,7 +109,8 @@ function Table() {
           <summary>{t('batchesTitle')}</summary>
           <div class="stack batches">
             <BatchList />
-            <BatchCard />
+            <BatchCard runsApart />
+            <BatchRuns />
           </div>
         </details>
         <details class="keys">

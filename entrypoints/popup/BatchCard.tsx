@@ -15,9 +15,10 @@ const FOLLOW_MS = 2000;
 /**
  * The last run on many profiles as one card: its summary and its runs counted, followed until every run ended,
  * with when it should finish; pause, resume, or cancel of what has not finished; its failed runs on asking;
- * retry of the failed, in the same batch; its outputs exported as CSV or JSON.
+ * retry of the failed, in the same batch; its outputs exported as CSV or JSON. `runsApart`: its runs are listed
+ * beside it (the manager's), so it does not offer its failed ones.
  */
-export function BatchCard() {
+export function BatchCard({ runsApart = false }: { runsApart?: boolean }) {
   const batchId = useItem(lastBatch);
   const [batch, setBatch] = useState<Batch | null>(null);
   const [failedOnly, setFailedOnly] = useState(false);
@@ -45,8 +46,8 @@ export function BatchCard() {
     setFailedOnly(on);
     setFailed(null);
     if (!on || !batchId) return;
-    const reply = await task.run(() => connector.send({ type: 'batch.failed', batchId }));
-    if (reply.ok) setFailed(reply.value);
+    const reply = await task.run(() => connector.send({ type: 'batch.runs', batchId, status: 'failed' }));
+    if (reply.ok) setFailed(reply.value.data);
   }
 
   async function retry() {
@@ -100,14 +101,16 @@ export function BatchCard() {
         </div>
       )}
       <div class="bar wrap">
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={failedOnly}
-            onInput={(event) => showFailed(event.currentTarget.checked)}
-          />
-          {t('batchFailedOnly')}
-        </label>
+        {!runsApart && (
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={failedOnly}
+              onInput={(event) => showFailed(event.currentTarget.checked)}
+            />
+            {t('batchFailedOnly')}
+          </label>
+        )}
         <button type="button" disabled={task.busy || batch.failed === 0} onClick={retry}>
           {t('batchRetry', batch.failed)}
         </button>

@@ -11,7 +11,7 @@ import { exactly, fromNow } from '../../lib/when';
 import { WatchButton } from './WatchButton';
 
 /** A run or step status as people read it: `status_succeeded` → "Succeeded". */
-const statusText = (status: string) => t(`status_${status}` as MessageName);
+export const statusText = (status: string) => t(`status_${status}` as MessageName);
 
 /** An output value that is the address of a screenshot stored with the run. */
 const ARTIFACT = /^\/v1\/automation\/runs\/[^/]+\/artifacts\/[^/]+$/;

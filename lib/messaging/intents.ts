@@ -3,6 +3,7 @@ import type { BulkRequestInput } from '../api/inputs/bulk';
 import type { ProfileCreate, ProfileUpdate } from '../api/inputs/profiles';
 import type { ProxyInput } from '../api/inputs/proxies';
 import { PROFILE_SORTS } from '../api/profile-sorts';
+import { RunStatus } from '../api/schemas/automation';
 import { Id } from '../api/schemas/common';
 import { z } from '../api/zod';
 
@@ -123,9 +124,9 @@ export const Intents = {
   'run.cancel': intent({ runId: Id }),
   /** The same script on the same profile again, followed like a run just started. */
   'run.rerun': intent({ runId: Id }),
-  /** A batch summed up; its failed runs; its failed runs queued again; its outputs as a file's text. */
+  /** A batch summed up; a page of its runs (of one status); its failed runs queued again; its outputs as text. */
   'batch.get': intent({ batchId: Id }),
-  'batch.failed': intent({ batchId: Id }),
+  'batch.runs': intent({ batchId: Id, status: z.optional(RunStatus), cursor: z.optional(z.string()) }),
   'batch.retry': intent({ batchId: Id }),
   'batch.export': intent({ batchId: Id, format: z.enum(['csv', 'json']) }),
   /** A batch paused, resumed, or its runs that have not finished cancelled; answered summed up. */

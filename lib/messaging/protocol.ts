@@ -35,7 +35,7 @@ export interface IntentReplies {
   'profile.create': Profile;
   'profiles.bulk': BulkResult;
   'batch.get': Batch;
-  'batch.failed': AutomationRun[];
+  'batch.runs': { data: AutomationRun[]; next_cursor: string | null };
   'batch.retry': Batch;
   'batch.export': string;
   'batch.pause': Batch;

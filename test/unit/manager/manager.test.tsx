@@ -2,10 +2,11 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Manager } from '../../../entrypoints/manager/Manager';
+import type { AutomationRun } from '../../../lib/api/schemas/automation';
 import type { Profile } from '../../../lib/api/schemas/profiles';
 import { connection, lastBatch } from '../../../lib/storage';
 import { mockConnector } from '../popup/connector-mock';
-import { installPopupBrowser, list, ok, profile } from '../popup/harness';
+import { AT, installPopupBrowser, list, ok, profile, watched } from '../popup/harness';
 
 const profiles = [
   profile('prf_1', 'Shop', { tags: ['shop'], notes: 'old note' }),
@@ -71,6 +72,69 @@ describe('the manager', () => {
     fireEvent.click(listed[0] as HTMLElement);
     expect(await screen.findByRole('button', { name: 'Retry 3 failed' })).toBeTruthy();
     expect(mock.sentOf('batch.get')[0]?.batchId).toBe('bat_2');
+  });
+
+  it('shows the chosen batch’s runs with their state, a page at a time, and those of one state on asking', async () => {
+    await lastBatch.setValue('bat_1');
+    const run = (id: string, profile_name: string, status: AutomationRun['status']) =>
+      watched({ id, profile_name, status, batch_id: 'bat_1' }).run;
+    const first = [
+      run('run_3', 'Shop', 'succeeded'),
+      run('run_2', 'Mail', 'running'),
+      run('run_1', 'Bank', 'queued'),
+    ];
+    const failed = run('run_0', 'Farm', 'failed');
+    const mock = mockConnector({
+      ...answers,
+      'batches.list': () => ok([]),
+      'batch.get': () =>
+        ok({
+          id: 'bat_1',
+          name: 'Read prices',
+          created_at: AT,
+          total: 4,
+          queued: 1,
+          running: 1,
+          succeeded: 1,
+          failed: 1,
+          cancelled: 0,
+          finished: false,
+          paused: false,
+          retried: 0,
+          estimated_finish_at: null,
+          summary: '1 of 4 succeeded, 1 failed',
+        }),
+      'batch.runs': ({ status, cursor }) =>
+        ok(
+          status === 'failed' || cursor
+            ? { data: [failed], next_cursor: null }
+            : { data: first, next_cursor: 'cursor_2' },
+        ),
+    });
+    render(<Manager />);
+    fireEvent.click(await screen.findByText('Batches', { selector: 'details.keys > summary' }));
+    const runs = await screen.findByRole('region', { name: 'The batch’s runs' });
+    const states = () =>
+      within(runs)
+        .getAllByRole('listitem')
+        .map(
+          (item) =>
+            `${item.querySelector('strong')?.textContent} ${item.querySelector('.status')?.textContent}`,
+        );
+    await waitFor(() =>
+      expect(states()).toEqual(['Run on Shop succeeded', 'Run on Mail running', 'Run on Bank queued']),
+    );
+    // The card beside it no longer offers the failed only: the list does.
+    expect(screen.queryByRole('checkbox', { name: 'Show the failed only' })).toBeNull();
+    fireEvent.click(within(runs).getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(states()).toHaveLength(4));
+    expect(states()[3]).toBe('Run on Farm failed');
+    expect(mock.sentOf('batch.runs').at(-1)).toMatchObject({ batchId: 'bat_1', cursor: 'cursor_2' });
+    expect(within(runs).queryByRole('button', { name: 'Load more' })).toBeNull();
+
+    fireEvent.input(within(runs).getByLabelText('Show'), { target: { value: 'failed' } });
+    await waitFor(() => expect(states()).toEqual(['Run on Farm failed']));
+    expect(mock.sentOf('batch.runs').at(-1)).toMatchObject({ batchId: 'bat_1', status: 'failed' });
   });
 
   it('lists every profile in a table read through the worker, a hundred at a time with the total', async () => {

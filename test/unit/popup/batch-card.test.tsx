@@ -39,7 +39,7 @@ describe('the batch card', () => {
     }).run;
     const mock = mockConnector({
       'batch.get': () => ok(batch()),
-      'batch.failed': () => ok([failedRun]),
+      'batch.runs': () => ok({ data: [failedRun], next_cursor: null }),
       'batch.retry': () => ok(batch({ failed: 0, queued: 1, finished: false })),
       'batch.export': ({ format }) => ok(format === 'csv' ? 'run_id\r\n' : '[]'),
     });
