@@ -11,6 +11,9 @@ import type { varyPixels } from './blended-pixels';
  * (zeros) stay as the browser made them.
  */
 
+/** Pixels of a rectangle at (x, y) of a read, in the read's coordinates, as words; null where they cannot be read. */
+type Around = (x: number, y: number, width: number, height: number) => Uint32Array | null;
+
 /** What the injected script hands over: its captured intrinsics and its way of replacing a method. */
 export interface NoiseKit {
   seed: number;
@@ -75,16 +78,35 @@ export function installReadBackNoise(kit: NoiseKit): void {
     const words = wordsOf(data, 0, width * height);
     return words && { words, width, height };
   }
-  const anyOpaque = (words: Uint32Array, count: number) => {
-    for (let index = 0; index < count; index += 1) if ((words[index] as number) >>> 24 === 0xff) return true;
-    return false;
-  };
-  /** Puts the inner `width`×`height` of a read padded by one pixel on each side into `words`. */
-  const inner = (padded: Uint32Array, words: Uint32Array, width: number, height: number) => {
-    for (let y = 0; y < height; y += 1)
-      for (let x = 0; x < width; x += 1)
-        words[y * width + x] = padded[(y + 1) * (width + 2) + x + 1] as number;
-  };
+  /**
+   * Varies a rectangle read as the whole canvas varies it: its inside from its own pixels, each edge from a strip
+   * three pixels wide read anew with the canvas's pixels around it (`around`, in the read's coordinates).
+   */
+  function varyRead(words: Uint32Array, width: number, height: number, around: Around): void {
+    if (width < 3 || height < 3) {
+      const padded = around(-1, -1, width + 2, height + 2);
+      if (padded && varyPixels(padded, width + 2, height + 2, 1, seed))
+        for (let y = 0; y < height; y += 1)
+          for (let x = 0; x < width; x += 1)
+            words[y * width + x] = padded[(y + 1) * (width + 2) + x + 1] as number;
+      return;
+    }
+    varyPixels(words, width, height, 1, seed);
+    const row = (y: number) => {
+      const strip = around(-1, y - 1, width + 2, 3);
+      if (strip && varyPixels(strip, width + 2, 3, 1, seed))
+        for (let x = 0; x < width; x += 1) words[y * width + x] = strip[width + 3 + x] as number;
+    };
+    const column = (x: number) => {
+      const strip = around(x - 1, -1, 3, height + 2);
+      if (strip && varyPixels(strip, 3, height + 2, 1, seed))
+        for (let y = 0; y < height; y += 1) words[y * width + x] = strip[(y + 1) * 3 + 1] as number;
+    };
+    row(0);
+    row(height - 1);
+    column(0);
+    column(width - 1);
+  }
   /** A page's own rectangle argument, converted as the browser converts a `long`, or null where that runs its code. */
   const long = (value: unknown) =>
     (typeof value === 'object' && value !== null) || typeof value === 'function' || typeof value === 'symbol'
@@ -166,18 +188,18 @@ export function installReadBackNoise(kit: NoiseKit): void {
   // After the copies took the browser's own getImageData.
   // A rectangle is read again with its neighbours: its pixels vary as they do in the whole canvas.
   const readVaried = (kind: Kind) => (image: unknown, self: unknown, args: unknown[]) => {
+    const { getImageData } = kind;
     const pixels = pixelsOf(image);
-    if (!pixels || !anyOpaque(pixels.words, pixels.width * pixels.height) || !kind.getImageData) return image;
+    if (!pixels || !getImageData) return image;
     const { words, width, height } = pixels;
     const left = start(long(args[0]), long(args[2]));
     const top = start(long(args[1]), long(args[3]));
     if (left === null || top === null) varyPixels(words, width, height, 0, seed);
-    else {
-      const around = [left - 1, top - 1, width + 2, height + 2, args[4]];
-      const padded = pixelsOf(apply(kind.getImageData, self, around));
-      if (padded && varyPixels(padded.words, width + 2, height + 2, 1, seed))
-        inner(padded.words, words, width, height);
-    }
+    else
+      varyRead(words, width, height, (x, y, stripWidth, stripHeight) => {
+        const strip = apply(getImageData, self, [left + x, top + y, stripWidth, stripHeight, args[4]]);
+        return pixelsOf(strip)?.words ?? null;
+      });
     return image;
   };
   replaceMethod(scope.CanvasRenderingContext2D?.prototype, 'getImageData', readVaried(kinds.element));
@@ -223,11 +245,12 @@ export function installReadBackNoise(kit: NoiseKit): void {
       )
         return answer;
       const words = wordsOf(pixels, offset, count);
-      const padded = construct(Bytes, [(width + 2) * (height + 2) * 4]);
-      apply(original, self, [x - 1, y - 1, width + 2, height + 2, RGBA, UNSIGNED_BYTE, padded]);
-      const around = wordsOf(padded, 0, (width + 2) * (height + 2));
-      if (words && around && varyPixels(around, width + 2, height + 2, 1, seed))
-        inner(around, words, width, height);
+      if (words)
+        varyRead(words, width, height, (left, bottom, stripWidth, stripHeight) => {
+          const strip = construct(Bytes, [stripWidth * stripHeight * 4]);
+          apply(original, self, [x + left, y + bottom, stripWidth, stripHeight, RGBA, UNSIGNED_BYTE, strip]);
+          return wordsOf(strip, 0, stripWidth * stripHeight);
+        });
       return answer;
     });
   }
