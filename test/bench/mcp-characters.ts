@@ -3,12 +3,19 @@
  * in one run: each task is the calls an agent makes (the MCP SDK's client over /v1/mcp, on loopback pages in a
  * started session), and its figure is the length of every whole answer as JSON (text, structured content and all),
  * as the issue's suite measured them. Prints each task's figures, their ratio, and the total per task.
- * Run: BASELINE=/path/to/a/checkout/of/main node --import tsx test/bench/mcp-characters.ts
- * Without BASELINE, this checkout alone. Not a pass/fail test: the figures are for reading.
+ * With PEER, the same page tasks on @playwright/mcp over stdio (the peer the issue compared with; it has no
+ * profiles, sessions or scripts), and the tasks it did in fewer characters.
+ * Run: BASELINE=/path/to/a/checkout/of/main PEER=/path/to/@playwright/mcp/cli.js npm run bench:characters
+ * Without BASELINE or PEER, this checkout alone. Not a pass/fail test: the figures are for reading.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type ServiceHandle, startService } from '../support/harness';
+import { findChrome } from '../../server/browser/find-chrome';
+import { startService } from '../support/harness';
 import { call, connect, dataOf, httpTransport, servePages, textOf } from '../support/mcp-client';
 
 const FORM = `<!doctype html><title>Sign up</title><label>Email <input></label><button onclick="out.textContent = 'Welcome'">Sign up</button><p id="out"></p>`;
@@ -28,12 +35,14 @@ const PAGES: Record<string, string> = {
 
 interface Agent {
   name: string;
-  service: ServiceHandle;
   client: Client;
   session_id: string;
   profiles: string[];
   tools: Set<string>;
   chars: Map<string, number>;
+  /** The peer's arguments differ: no session, and `target` for a ref. */
+  argsFor?: (args: Record<string, unknown>) => Record<string, unknown>;
+  close(): Promise<void>;
 }
 
 /** One task's calls; each answer's characters are added to the task's figure. */
@@ -118,54 +127,97 @@ async function agent(name: string, root: string | undefined): Promise<Agent> {
     profiles.push(dataOf(await call(client, 'create_profile', { name: `Bench ${label}` })).id as string);
   const started = dataOf(await call(client, 'start_session', { profile_id: profiles[0], headless: true }));
   const tools = new Set((await client.listTools()).tools.map((tool) => tool.name));
-  return { name, service, client, session_id: started.id as string, profiles, tools, chars: new Map() };
+  const session_id = started.id as string;
+  const close = async () => {
+    await call(client, 'stop_session', { session_id }).catch(() => undefined);
+    await client.close();
+    await service.close();
+  };
+  return { name, client, session_id, profiles, tools, chars: new Map(), close };
 }
+
+/** @playwright/mcp over stdio, headless, on the Chromium the service uses, its files in a folder of its own. */
+async function peer(cli: string): Promise<Agent> {
+  const cwd = await mkdtemp(path.join(tmpdir(), 'peer-mcp-'));
+  const chromium = process.env.CHROME_PATH || findChrome() || 'chromium';
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, '--headless', '--isolated', '--no-sandbox', '--executable-path', chromium],
+    cwd,
+    stderr: 'ignore',
+  });
+  const client = await connect(transport);
+  const tools = new Set((await client.listTools()).tools.map((tool) => tool.name));
+  const argsFor = ({ session_id: _, ref, ...args }: Record<string, unknown>) =>
+    ref === undefined ? args : { ...args, target: ref };
+  const close = async () => {
+    await client.close();
+    await rm(cwd, { recursive: true, force: true });
+  };
+  return { name: 'peer', client, session_id: '', profiles: [], tools, chars: new Map(), argsFor, close };
+}
+
+/** A task whose tools an agent does not have (the peer's profiles and scripts): it has no figure there, nor one that made no call. */
+class NotOffered extends Error {}
 
 async function runTasks(on: Agent): Promise<void> {
   for (const [task, run] of TASKS) {
     let chars = 0;
-    await run(async (tool, args) => {
-      const result = await call(on.client, tool, args);
+    let calls = 0;
+    const act = async (tool: string, args: Record<string, unknown>) => {
+      if (!on.tools.has(tool)) throw new NotOffered(tool);
+      calls += 1;
+      const result = await call(on.client, tool, on.argsFor ? on.argsFor(args) : args);
       if (result.isError) throw new Error(`${on.name}: ${task}: ${tool}: ${textOf(result)}`);
       chars += JSON.stringify(result).length;
       return result;
-    }, on);
-    on.chars.set(task, chars);
+    };
+    try {
+      await run(act, on);
+      if (calls > 0) on.chars.set(task, chars);
+    } catch (error) {
+      if (!(error instanceof NotOffered)) throw error;
+    }
   }
-}
-
-async function close(done: Agent): Promise<void> {
-  await call(done.client, 'stop_session', { session_id: done.session_id }).catch(() => undefined);
-  await done.client.close();
-  await done.service.close();
 }
 
 const site = await servePages((path) => PAGES[path.split('?')[0] ?? ''] ?? FORM);
 const agents: Agent[] = [];
 try {
-  if (process.env.BASELINE) agents.push(await agent('baseline', process.env.BASELINE));
-  agents.push(await agent('this checkout', undefined));
+  const base = process.env.BASELINE ? await agent('baseline', process.env.BASELINE) : null;
+  if (base) agents.push(base);
+  const mine = await agent('this checkout', undefined);
+  agents.push(mine);
+  const rival = process.env.PEER ? await peer(process.env.PEER) : null;
+  if (rival) agents.push(rival);
   for (const on of agents) await runTasks(on);
   const total = (on: Agent) => [...on.chars.values()].reduce((sum, chars) => sum + chars, 0);
-  const base = agents.length > 1 ? (agents[0] as Agent) : null;
-  const mine = agents[agents.length - 1] as Agent;
   const number = (value: number) => value.toLocaleString('en-US').padStart(9);
+  const heading = [base ? 'baseline, this checkout, ratio' : 'this checkout', rival ? 'peer' : ''];
   console.log(
-    `MCP answers, characters per task (whole answers as JSON)${base ? ': baseline, this checkout, ratio' : ''}`,
+    `MCP answers, characters per task (whole answers as JSON): ${heading.filter(Boolean).join('; ')}`,
   );
   for (const [task] of TASKS) {
     const now = mine.chars.get(task) ?? 0;
     const before = base?.chars.get(task);
+    const theirs = rival?.chars.get(task);
     const columns =
       before === undefined ? number(now) : `${number(before)} ${number(now)}  ×${(now / before).toFixed(2)}`;
-    console.log(`  ${task.padEnd(28)} ${columns}`);
+    const peerColumn = rival ? `  ${theirs === undefined ? '        —' : number(theirs)}` : '';
+    console.log(`  ${task.padEnd(28)} ${columns}${peerColumn}`);
   }
   const perTask = (on: Agent) => total(on) / TASKS.length;
   const summary = base
     ? `${number(Math.round(perTask(base)))} ${number(Math.round(perTask(mine)))}  ×${(perTask(mine) / perTask(base)).toFixed(2)}`
     : number(Math.round(perTask(mine)));
   console.log(`  ${'per task'.padEnd(28)} ${summary}`);
+  if (rival) {
+    const fewer = TASKS.map(([task]) => task).filter(
+      (task) => (rival.chars.get(task) ?? Number.POSITIVE_INFINITY) < (mine.chars.get(task) ?? 0),
+    );
+    console.log(`  tasks the peer did in fewer characters: ${fewer.length ? fewer.join(', ') : 'none'}`);
+  }
 } finally {
-  await Promise.all(agents.map(close));
+  await Promise.all(agents.map((on) => on.close()));
   await site.close();
 }
