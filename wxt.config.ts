@@ -1,33 +1,6 @@
 import preact from '@preact/preset-vite';
-import type { GetModuleInfo } from 'rollup';
-import type { InlineConfig } from 'vite';
-import { defineConfig } from 'wxt';
+import { defineConfig, type EntrypointGroup } from 'wxt';
 import { preactWithoutInnerHtml } from './scripts/preact-without-inner-html';
-
-/**
- * The pages are built together, and Rollup would split what the popup and the manager share into a chunk of its
- * own, which costs the popup 2.5 KB of its budget in imports, exports and lost inlining. Instead every module the
- * popup's entry reaches goes into the popup's one script, which the manager loads beside its own (the popup's
- * `main.tsx` draws nothing on the manager's page); what only the manager uses stays in the manager's.
- */
-function keepPopupWhole(config: InlineConfig) {
-  const output = config.build?.rollupOptions?.output;
-  if (!output || Array.isArray(output)) return;
-  const popupEntry = /\/entrypoints\/popup\/main\.tsx$/;
-  const reached = new Map<string, boolean>();
-  const fromPopup = (id: string, info: GetModuleInfo): boolean => {
-    const known = reached.get(id);
-    if (known !== undefined) return known;
-    reached.set(id, false);
-    const yes =
-      popupEntry.test(id) ||
-      id.includes('wxt-html-plugins') ||
-      (info(id)?.importers ?? []).some((importer) => fromPopup(importer, info));
-    reached.set(id, yes);
-    return yes;
-  };
-  output.manualChunks = (id, { getModuleInfo }) => (fromPopup(id, getModuleInfo) ? 'popup' : undefined);
-}
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
@@ -43,11 +16,19 @@ export default defineConfig({
     },
   }),
   hooks: {
+    // WXT builds its pages together, and Rollup would split what they share into chunks that cost each page imports,
+    // exports and lost inlining, and make the manager load the popup's whole script. Built one by one, each page's
+    // script holds only what that page uses.
+    'entrypoints:grouped': (_wxt, groups) => {
+      const alone = groups.flatMap((group): EntrypointGroup[] =>
+        Array.isArray(group) ? group.map((entry) => [entry]) : [group],
+      );
+      groups.splice(0, groups.length, ...alone);
+    },
     // Every entry point uses the browser's own promise-based API (`chrome` on MV3, `browser` on Firefox); the
     // polyfill would cost the popup 2.7 KB of its 25 KB budget and the worker 2.5 KB of its 20 KB for nothing
     // they use (Chromium 156 answers a Promise returned by the worker's message listener, as Firefox does).
-    'vite:build:extendConfig': (entrypoints, config) => {
-      if (entrypoints.some(({ name }) => name === 'manager')) keepPopupWhole(config);
+    'vite:build:extendConfig': (_entrypoints, config) => {
       const alias = config.resolve?.alias;
       if (Array.isArray(alias)) {
         config.resolve = { ...config.resolve, alias: alias.filter((entry) => entry.find !== 'wxt/browser') };

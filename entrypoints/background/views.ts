@@ -1,5 +1,4 @@
 import { browser } from 'wxt/browser';
-import { routes } from '../../lib/messaging/protocol';
 import { pendingView } from '../../lib/storage';
 
 /**
@@ -18,11 +17,11 @@ export async function openView(route: string): Promise<void> {
   await browser.tabs.create({ url: browser.runtime.getURL(`/popup.html${route}`) });
 }
 
-/** The options page, or the popup's settings view in a tab where there is none. */
+/** The options page, in a tab of its own where the browser will not open it as the options. */
 export async function openSettings(): Promise<void> {
   try {
     await browser.runtime.openOptionsPage();
   } catch {
-    await openView(routes.settings);
+    await browser.tabs.create({ url: browser.runtime.getURL('/options.html') });
   }
 }

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { ConnectForm } from '../../components/ConnectForm';
 import { useItem } from '../../components/hooks';
-import { Options } from '../../components/Options';
 import { Outcome } from '../../components/Outcome';
 import { quotaText } from '../../components/quota';
 import { RowMenu } from '../../components/RowMenu';
@@ -61,9 +60,8 @@ export function App() {
   useEffect(() => (apiKey ? connector.followEvents() : undefined), [apiKey]);
   if (!saved) return null;
 
-  // Routes: #/<view>, #/runs/<id> (a run in Automation), #/profiles/<id> (a profile), #/settings.
+  // Routes: #/<view>, #/runs/<id> (a run in Automation), #/profiles/<id> (a profile).
   const [, route = '', id] = hash.split('/').map(decodeURIComponent);
-  if (route === 'settings') return <Options />;
   if (!saved.apiKey || connecting)
     return (
       <main>

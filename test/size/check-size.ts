@@ -53,7 +53,9 @@ import { runWxt } from '../../scripts/wxt';
 // popup's chunk to 41,947 bytes, the manager to 48,563 (its own 6,616) and the worker to 28,728 (gzip -9, 21:15
 // UTC on 28 Nov). Trimming the shared chunk back under 39 KB is open work in issue 53; these budgets keep the
 // next change from growing it further unseen.
-const BUDGETS_KB = { popup: 42, background: 29, dashboard: 30, manager: 49 };
+// Then each page is built alone (wxt.config.ts): the manager loads only what it uses, not the popup's script,
+// and the popup no longer carries the options page: the manager from 48,563 to 31,233 bytes, the popup to 40,473.
+const BUDGETS_KB = { popup: 42, background: 29, dashboard: 30, manager: 45 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 

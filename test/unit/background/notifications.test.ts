@@ -161,12 +161,13 @@ describe('clicking a notification', () => {
     expect(await pendingView.getValue()).toBeNull();
   });
 
-  it('opens the options page for settings, or the popup’s settings view without one', async () => {
+  it('opens the options page for settings, or the options in a tab where the browser will not', async () => {
     await openFromNotification('#/settings', vi.fn(), vi.fn());
     expect(stubs.openOptionsPage).toHaveBeenCalledOnce();
     stubs.openOptionsPage.mockRejectedValueOnce(new Error('no options page'));
     await openFromNotification('#/settings', vi.fn(), vi.fn());
-    expect(stubs.openPopup).toHaveBeenCalledOnce();
-    expect(await pendingView.getValue()).toBe('#/settings');
+    expect(stubs.openPopup).not.toHaveBeenCalled();
+    const tabs = await fakeBrowser.tabs.query({});
+    expect(tabs.map((tab) => tab.url)).toContain('chrome-extension://test-extension-id/options.html');
   });
 });

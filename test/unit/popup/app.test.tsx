@@ -212,13 +212,6 @@ describe('App', () => {
     expect(mock.sentOf('pendingView.shown')).toHaveLength(1);
   });
 
-  it('shows the settings at #/settings', async () => {
-    await connected();
-    location.hash = '#/settings';
-    render(<App />);
-    expect(await screen.findByRole('button', { name: 'Forget key' })).toBeTruthy();
-  });
-
   it('says the key’s workspace and role at its foot, and opens the options page from Settings in its menu', async () => {
     await connected();
     const member = { id: 'mem_1', name: 'Eve' };
