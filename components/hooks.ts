@@ -1,16 +1,13 @@
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { WxtStorageItem } from 'wxt/utils/storage';
 import type { Reply, WorkerError } from '../lib/messaging/protocol';
 import { type Cached, drafts } from '../lib/storage';
+import type { StoredItem } from '../lib/storage/item';
 import { keepable, restore } from './draft-keeping';
 import { noteReply } from './service-down';
 
-// biome-ignore lint/suspicious/noExplicitAny: any item, whatever its metadata
-type Item<T> = WxtStorageItem<T, any>;
-
 /** A storage item's value, kept current as it changes; undefined until read. */
-export function useItem<T>(item: Item<T>): T | undefined {
+export function useItem<T>(item: StoredItem<T>): T | undefined {
   const [value, setValue] = useState<T>();
   useEffect(() => {
     // A change seen while the first read is on its way is newer than what that read will bring.
@@ -46,7 +43,7 @@ export function useTask() {
  * if `ifMissing`). `list` is undefined until there is something to draw.
  */
 export function useList<T>(
-  item: Item<Cached<T> | null>,
+  item: StoredItem<Cached<T> | null>,
   refreshIntent: () => Promise<Reply<unknown>>,
   ifMissing = false,
 ) {

@@ -1,10 +1,10 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
-import { storage } from 'wxt/utils/storage';
 import { addManagerMenuItem, MANAGER_MENU_ITEM, openManager } from '../../lib/manager-tab';
 import { createReceiver } from '../../lib/messaging/receive';
 import { EMPTY_HISTORY, type PollHistory } from '../../lib/scheduling/watch-plan';
 import { connection, watchedRuns } from '../../lib/storage';
+import { defineItem } from '../../lib/storage/item';
 import { keepBadgeCurrent } from './badge';
 import { createCommandHandler } from './commands';
 import { connect, latestQuota, requireApi } from './connection';
@@ -28,10 +28,7 @@ import { createWatcher, WATCH_ALARM } from './watcher';
 const STALE_ON_START_MS = 15 * 60_000;
 
 /** The watcher's own bookkeeping; only the worker reads it. */
-const watchHistory = storage.defineItem<PollHistory>('local:watchHistory', {
-  fallback: EMPTY_HISTORY,
-  version: 1,
-});
+const watchHistory = defineItem<PollHistory>('local:watchHistory', EMPTY_HISTORY);
 
 function quietly(task: Promise<unknown>): void {
   task.catch((error) =>

@@ -1,4 +1,3 @@
-import { type StorageItemKey, storage } from 'wxt/utils/storage';
 import type { Script } from '../api/inputs/automation';
 import type { ProfileSortName } from '../api/profile-sorts';
 import type { QuotaSnapshot } from '../api/rate-limit';
@@ -10,16 +9,17 @@ import type { Profile } from '../api/schemas/profiles';
 import type { ProxyConfig } from '../api/schemas/proxies';
 import type { ProxyCheckJob } from '../api/schemas/proxy-fleet';
 import type { Session } from '../api/schemas/sessions';
+import { defineItem as item } from './item';
 
 /**
- * Everything the extension remembers, as WXT storage items shared by the popup, the options page and the
+ * Everything the extension remembers, as storage items (item.ts) shared by the popup, the options page and the
  * worker. All live in `local:` (never `sync:`, so the key never leaves the machine) except two that last a
  * browser session (`session:`): the view a notification asks the popup to open, and the drafts of its forms.
  *
  * One writer each: the worker writes every item the pages read; a page writes only its own drafts.
  *
- * Versioning: every item is at version 1. When a shape changes, give its item `version: 2` and a
- * `migrations: { 2: (v1) => v2 }` entry; values written before carry no version and are read as version 1.
+ * A value is stored as it is under its item's key: when an item's shape changes, give it a new key, so that a
+ * value of the old shape is never read as the new.
  */
 
 export const DEFAULT_SERVICE_URL = 'http://127.0.0.1:8787';
@@ -103,10 +103,6 @@ export interface LastRun {
   profile_id: string;
   script: Script;
   name?: string;
-}
-
-function item<T>(key: StorageItemKey, fallback: T) {
-  return storage.defineItem<T>(key, { fallback, version: 1 });
 }
 
 export const connection = item<Connection>('local:connection', {

@@ -55,7 +55,9 @@ import { runWxt } from '../../scripts/wxt';
 // next change from growing it further unseen.
 // Then each page is built alone (wxt.config.ts): the manager loads only what it uses, not the popup's script,
 // and the popup no longer carries the options page: the manager from 48,563 to 31,233 bytes, the popup to 40,473.
-const BUDGETS_KB = { popup: 42, background: 29, dashboard: 30, manager: 45 };
+// Then the storage items are the extension's own (lib/storage/item.ts), without WXT's versions, metadata and locks:
+// the popup to 37,692 bytes, the manager to 28,405, the worker to 25,948.
+const BUDGETS_KB = { popup: 39, background: 29, dashboard: 30, manager: 45 };
 const root = resolve(import.meta.dirname, '../..');
 const outDir = join(root, '.output/chrome-mv3');
 

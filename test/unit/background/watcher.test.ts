@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { storage } from 'wxt/utils/storage';
 import { connect, latestQuota } from '../../../entrypoints/background/connection';
 import { createWatcher, WATCH_ALARM } from '../../../entrypoints/background/watcher';
 import { EMPTY_HISTORY, type PollHistory } from '../../../lib/scheduling/watch-plan';
 import { connection, type WatchedRun, watchedRuns } from '../../../lib/storage';
+import { defineItem } from '../../../lib/storage/item';
 import type { FakeService } from '../../support/fake-service';
 import { installBrowser, installService, sent } from './browser-stubs';
 
 const START = Date.UTC(2025, 0, 6, 9);
-const watchHistory = storage.defineItem<PollHistory>('local:watchHistory', { fallback: EMPTY_HISTORY });
+const watchHistory = defineItem<PollHistory>('local:watchHistory', EMPTY_HISTORY);
 
 let service: FakeService;
 /** Each worker instance is a generation; answers to an ended generation's requests reach no one. */

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { storage } from 'wxt/utils/storage';
 import {
   cachedSessions,
   connection,
@@ -11,6 +10,7 @@ import {
   quota,
   watchedRuns,
 } from '../../../lib/storage';
+import { defineItem } from '../../../lib/storage/item';
 
 beforeEach(() => {
   fakeBrowser.reset();
@@ -45,34 +45,29 @@ describe('storage items', () => {
   });
 });
 
-describe('versions and migrations', () => {
-  it('reads a value written today as version 1 when an item moves to version 2', async () => {
-    // Today's shape, as an installed extension stored it.
-    await preferences.setValue({ notifyRuns: false, notifySessionExits: true, headless: true });
-    const migrate = vi.fn((v1: object) => ({ ...v1, sound: false }));
-    const next = storage.defineItem('local:preferences', { version: 2, migrations: { 2: migrate } });
-    expect(await next.getValue()).toEqual({
-      notifyRuns: false,
-      notifySessionExits: true,
-      headless: true,
-      sound: false,
-    });
-    expect(migrate).toHaveBeenCalledOnce();
-    expect(await next.getMeta()).toEqual({ v: 2 });
-    // Migrated once: a later start does not migrate again.
-    const again = storage.defineItem('local:preferences', { version: 2, migrations: { 2: migrate } });
-    await again.getValue();
-    expect(migrate).toHaveBeenCalledOnce();
+describe('an item', () => {
+  const runs = defineItem<string[]>('local:runs', []);
+
+  it('reads what an installed extension stored under its key, and null removes it', async () => {
+    await fakeBrowser.storage.local.set({ runs: ['run_1'] });
+    expect(await runs.getValue()).toEqual(['run_1']);
+    const seen = defineItem<string | null>('session:seen', null);
+    await seen.setValue('run_1');
+    await seen.setValue(null);
+    expect(await fakeBrowser.storage.session.get()).toEqual({});
+    expect(await seen.getValue()).toBeNull();
   });
 
-  it('keeps a fresh install at the defaults, without running a migration', async () => {
-    const migrate = vi.fn();
-    const next = storage.defineItem('local:watchedRuns', {
-      fallback: [],
-      version: 2,
-      migrations: { 2: migrate },
-    });
-    expect(await next.getValue()).toEqual([]);
-    expect(migrate).not.toHaveBeenCalled();
+  it('tells its watchers of each new value, the fallback once removed, and not of equal writes or other keys', async () => {
+    const heard = vi.fn();
+    const unwatch = runs.watch(heard);
+    await runs.setValue(['run_1']);
+    await runs.setValue(['run_1']);
+    await fakeBrowser.storage.local.set({ other: ['run_2'] });
+    await fakeBrowser.storage.session.set({ runs: ['run_3'] });
+    await fakeBrowser.storage.local.remove('runs');
+    unwatch();
+    await runs.setValue(['run_4']);
+    expect(heard.mock.calls).toEqual([[['run_1']], [[]]]);
   });
 });
