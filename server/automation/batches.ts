@@ -3,8 +3,9 @@ import type { Batch } from '../../lib/api/schemas/automation';
 import type { Clock } from '../core/clock';
 import { NotFound } from '../core/domain-errors';
 import type { Database } from '../db/driver';
+import { profileHeld } from '../sessions/lease-errors';
 import { findBatch, insertBatch, latestRunsOfBatch, listBatches } from '../store/batches';
-import type { Holder } from '../store/leases';
+import { type Holder, heldByOthers } from '../store/leases';
 import { type Page, toPage } from '../store/pagination';
 import type { Reader } from '../store/scope';
 import { toBatch } from './batch-summary';
@@ -21,7 +22,8 @@ export type BatchItem = { id: string; runId: string } | { id: string; error: unk
 
 /**
  * Queues `script` on each profile as one batch, in order, in one transaction whatever their number (up to the bulk
- * cap); an id that is no profile of the account is answered not found.
+ * cap); an id that is no profile of the account is answered not found, and a profile another member holds now is
+ * answered `profile_held` and not queued (its run would only fail when its turn came).
  */
 export async function queueBatch(
   { db, clock, automation }: BatchDeps,
@@ -31,11 +33,20 @@ export async function queueBatch(
   script: Script,
   name: string | null,
 ): Promise<{ batchId: string; items: BatchItem[] }> {
+  const held = await heldByOthers(db, accountId, profileIds, holder.id);
+  const free = profileIds.filter((id) => !held.has(id));
   const batchId = await insertBatch(db, clock, accountId, name);
-  const runs = await automation.enqueueBatch(accountId, holder, { id: batchId, profileIds, script, name });
+  const runs = await automation.enqueueBatch(accountId, holder, {
+    id: batchId,
+    profileIds: free,
+    script,
+    name,
+  });
   const runOf = new Map(runs.map((run) => [run.profile_id, run.id]));
   const items = profileIds.map((id): BatchItem => {
     const runId = runOf.get(id);
+    const heldBy = held.get(id);
+    if (heldBy) return { id, error: profileHeld(heldBy.name, heldBy.heldBy) };
     return runId ? { id, runId } : { id, error: new NotFound('profile') };
   });
   return { batchId, items };

@@ -82,6 +82,21 @@ export async function findHolder(db: Queryable, profileId: string): Promise<Held
   return row ? toHeldBy(row) : null;
 }
 
+/** The account's profiles among `ids` that a member other than `memberId` holds now: each one's name and holder. */
+export async function heldByOthers(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+  memberId: string,
+): Promise<Map<string, { name: string; heldBy: HeldBy }>> {
+  const rows = await db.query<HeldByColumns & { id: string; name: string }>(
+    `select p.id, p.name, ${HELD_BY_COLUMNS} from profiles p ${JOIN_LEASE}
+      where p.account_id = $1 and p.id = any($2::text[]) and ${HELD} and l.holder_id <> $3`,
+    [accountId, ids, memberId],
+  );
+  return new Map(rows.map((row) => [row.id, { name: row.name, heldBy: toHeldBy(row) as HeldBy }]));
+}
+
 /** Gives the profile to `holder` for `sessionId` on `nodeId` as the lease's next generation, and answers it. */
 export async function takeLease(
   tx: Queryable,

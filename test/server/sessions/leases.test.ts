@@ -98,7 +98,6 @@ describe('a profile’s lease', () => {
       expect(run.detail).toMatch(/^Shop A1 is open by Eve since \d\d:\d\d UTC;/);
     }
     expect((await api('olga').listRuns()).data).toEqual([]);
-
     expect(await api('olga').getProfile(profileId)).toMatchObject({ status: 'running', held_by: heldBy });
     const listed = (await api('ron').listProfiles()).data.find((profile) => profile.id === profileId);
     expect(listed?.held_by).toMatchObject(heldBy);
@@ -250,5 +249,24 @@ describe('a help request taken over', () => {
     });
     const started = await api('eve').startSession({ profile_id: profile.id });
     await api('eve').stopSession({ session_id: started.id });
+  });
+});
+
+describe('a batch on profiles another member holds', () => {
+  it('answers each held profile at once with who holds it, and queues only the free ones', async () => {
+    const held = (await api('olga').createProfile({ name: 'Shop H1' })).id;
+    const free = (await api('olga').createProfile({ name: 'Shop H2' })).id;
+    const session = await api('eve').startSession({ profile_id: held });
+    const script = { steps: [{ action: 'wait_for' as const, ms: 1 }] };
+    const before = new Set((await api('olga').listRuns()).data.map((run) => run.id));
+    const batch = await api('olga').bulkProfiles({ select: { ids: [held, free] }, action: 'run', script });
+    expect(batch.items.map((item) => [item.name, item.ok, item.problem?.code])).toEqual([
+      ['Shop H1', false, 'profile_held'],
+      ['Shop H2', true, undefined],
+    ]);
+    expect(batch.items[0]?.problem?.detail).toMatch(/^Shop H1 is open by Eve since \d\d:\d\d UTC;/);
+    const queued = (await api('olga').listRuns()).data.filter((run) => !before.has(run.id));
+    expect(queued.map((run) => run.profile_id)).toEqual([free]);
+    await api('eve').stopSession({ session_id: session.id });
   });
 });
