@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/driver';
 import {
   type AttemptLimitSettings,
+  attemptsFromAddress,
   countSignInAttempt,
   forgetSignInAttempt,
 } from '../store/sign-in-attempts';
@@ -47,11 +48,14 @@ export class AttemptLimits {
    */
   async attempt(address: string, email: string, nowMs: number): Promise<Attempt | { waitSeconds: number }> {
     const key = `${address}\n${email.toLowerCase()}`;
-    const remembered = this.refused().get(key) ?? 0;
+    const remembered = Math.max(this.refused().get(key) ?? 0, this.refused().get(address) ?? 0);
     if (remembered > nowMs) return waitFor(remembered - nowMs);
     const counted = await countSignInAttempt(this.db, address, email, nowMs, LIMITS);
     if ('waitMs' in counted) {
       this.remember(key, nowMs + counted.waitMs, nowMs);
+      // Refused for the address as a whole: its guesses with ever new emails (or link tokens) are refused here too.
+      if ((await attemptsFromAddress(this.db, address, nowMs - ATTEMPT_WINDOW_MS)) >= ATTEMPTS_PER_ADDRESS)
+        this.remember(address, nowMs + counted.waitMs, nowMs);
       return waitFor(counted.waitMs);
     }
     return { succeeded: () => forgetSignInAttempt(this.db, counted.id) };

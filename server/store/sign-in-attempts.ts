@@ -36,6 +36,15 @@ export async function countSignInAttempt(
   return row.attempt_id === null ? { waitMs: Number(row.wait_ms) } : { id: row.attempt_id };
 }
 
+/** The attempts counted from one address since `sinceMs`. */
+export async function attemptsFromAddress(db: Queryable, address: string, sinceMs: number): Promise<number> {
+  const [row] = await db.query<{ count: number }>(
+    'select count(*)::int as count from sign_in_attempts where address = $1 and at_ms > $2',
+    [address, sinceMs],
+  );
+  return row?.count ?? 0;
+}
+
 /** A successful attempt no longer counts toward any limit. */
 export async function forgetSignInAttempt(db: Queryable, id: string): Promise<void> {
   await db.query('delete from sign_in_attempts where id = $1', [id]);
