@@ -63,11 +63,20 @@ const limitsOf = ({
   ...(may_not ? { mayNot: may_not } : {}),
 });
 
-/** Reads the plan's limits and the key's workspace once if they are not known (a key saved before they were kept). */
-export async function knowPlan(): Promise<void> {
-  if ((await plan.getValue())?.workspace) return;
+/** How long the plan, the workspace and the member's role read from the service are taken as still true. */
+const PLAN_FRESH_MS = 30_000;
+let planReadAt = Number.NEGATIVE_INFINITY;
+
+/**
+ * Reads the plan's limits, the key's workspace and its member's role again when the popup opens, at most every
+ * PLAN_FRESH_MS: an owner may have changed the role (or the scope) since, and the popup offers what the role may do.
+ */
+export async function knowPlan(now = Date.now()): Promise<void> {
+  if ((await plan.getValue())?.workspace && now - planReadAt < PLAN_FRESH_MS) return;
   const api = await connect();
-  if (api) await plan.setValue(limitsOf(await api.getAccount()));
+  if (!api) return;
+  await plan.setValue(limitsOf(await api.getAccount()));
+  planReadAt = now;
 }
 
 export async function forgetKey(): Promise<void> {

@@ -303,6 +303,27 @@ describe('messages', () => {
       sessionLimit: 2,
       workspace: 'Local',
     });
+    // Read again when the popup opens half a minute later, not sooner: an owner may have changed the role since.
+    const asked = answer('GET', '/v1/account', () =>
+      Response.json({
+        id: 'acc_1',
+        name: 'Local',
+        plan: 'free',
+        hourly_limit: 100,
+        session_limit: 2,
+        key_prefix: 'pp',
+        created_at: '',
+        member: { id: 'mem_1', name: 'Eve' },
+        role: 'viewer',
+      }),
+    );
+    vi.setSystemTime(START + 80_000);
+    await send({ type: 'sessions.refresh' });
+    expect(asked).toHaveLength(0);
+    vi.setSystemTime(START + 91_000);
+    await send({ type: 'sessions.refresh' });
+    expect(asked).toHaveLength(1);
+    expect(await plan.getValue()).toMatchObject({ member: { name: 'Eve' }, role: 'viewer' });
   });
 
   it('sessions.refresh says in a sentence why the service cannot be reached, keeping what it knew', async () => {
