@@ -2,7 +2,9 @@
  * A batch of two-step runs on a service with MAX_BROWSERS=4, against its ideal measured in the same run: the
  * batch's wall time (from the bulk POST to "finished") against (runs ÷ 4) × one run's time alone (from its POST
  * to its result, its browser started and stopped for it; median of 3); and another account's API p95 while the
- * batch runs against the same account's p95 with the service idle.
+ * batch runs against the same account's p95 with the service idle. Beside the ideal, (runs ÷ 4) × the time of four
+ * runs posted at once (no line: each has its browser at once): what the machine's cores allow four browsers,
+ * so that the queue's own cost reads apart from theirs (on 2 cores, four launches at once take longer than one).
  * Run: npm run bench   Settings: BATCH_RUNS (200).
  */
 import { once } from 'node:events';
@@ -84,6 +86,14 @@ try {
     alone.push(ms);
   }
   const oneRun = median(alone);
+  const [fourAtOnce] = await timed(() =>
+    Promise.all(
+      ids.slice(3, 3 + MAX_BROWSERS).map(async (id) => {
+        const run = await untilFinished(batcher, await batcher.runAutomation({ profile_id: id, script }));
+        if (run.status !== 'succeeded') throw new Error(`a run of four at once ${run.status}: ${run.error}`);
+      }),
+    ),
+  );
 
   const idleUntil = Date.now() + 5000;
   const idle = await latencies(other, () => Date.now() > idleUntil, 50);
@@ -106,6 +116,10 @@ try {
   console.log(`\na batch of ${runs} two-step runs on MAX_BROWSERS=${MAX_BROWSERS}: ${batch.summary}`);
   console.log(
     `batch wall time        ${(wall / 1000).toFixed(1).padStart(7)} s    ideal (${runs} ÷ ${MAX_BROWSERS} × one run of ${(oneRun / 1000).toFixed(2)} s) ${(ideal / 1000).toFixed(1).padStart(7)} s   ×${(wall / ideal).toFixed(2)}`,
+  );
+  const fourPaced = (runs / MAX_BROWSERS) * fourAtOnce;
+  console.log(
+    `                               four at once (${runs} ÷ ${MAX_BROWSERS} × four runs posted together in ${(fourAtOnce / 1000).toFixed(2)} s) ${(fourPaced / 1000).toFixed(1).padStart(7)} s   ×${(wall / fourPaced).toFixed(2)}`,
   );
   console.log(
     `other account's p95     ${p95(loaded).toFixed(1).padStart(7)} ms   idle p95 ${p95(idle).toFixed(1).padStart(7)} ms   ×${(p95(loaded) / p95(idle)).toFixed(2)}   (${loaded.length} and ${idle.length} requests)`,
