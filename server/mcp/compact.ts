@@ -60,8 +60,3 @@ export function linesAnswer<T>(
 
 /** A list tool's switch to whole objects. */
 export const Detail = z.optional(z.boolean());
-
-/** A write's answer: what changed, in a sentence and as data, never the whole object again. */
-export function changed(sentence: string, structured: Record<string, unknown>): ToolAnswer {
-  return { text: sentence, structured };
-}

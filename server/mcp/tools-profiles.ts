@@ -8,7 +8,7 @@ import { requireInScope } from '../profiles/in-scope';
 import { profileOf } from '../profiles/profile-of';
 import { createOwnProfile, deleteOwnProfile, updateOwnProfile } from '../profiles/profile-operations';
 import { countProfiles, listProfiles } from '../store/profiles';
-import { changed, Detail, linesAnswer, profileLine } from './compact';
+import { Detail, linesAnswer, profileLine } from './compact';
 import { addTool, type ToolContext } from './tool-kit';
 
 /** The profile tools: the same functions as /v1/profiles, for the caller's account only. */
@@ -79,10 +79,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
       const profile = await deps.events.writeWithEvents((tx, emit) =>
         createOwnProfile(tx, emit, deps.clock, accountId, body),
       );
-      return changed(`Created profile ${profile.id} ${JSON.stringify(profile.name)}.`, {
-        id: profile.id,
-        name: profile.name,
-      });
+      return { structured: { id: profile.id, name: profile.name } };
     },
   );
 
@@ -105,13 +102,13 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
     async ({ profile_id, changes }) => {
       await requireInScope(deps.db, ctx.account, profile_id);
       const profile = await updateOwnProfile(deps, accountId, profile_id, changes);
-      const fields = Object.keys(changes);
-      const when = profile.applies_at_next_start ? ' It applies at the next start of its session.' : '';
-      return changed(`Changed ${fields.join(', ') || 'nothing'} of ${profile.id}.${when}`, {
-        id: profile.id,
-        changed: fields,
-        applies_at_next_start: profile.applies_at_next_start,
-      });
+      return {
+        structured: {
+          id: profile.id,
+          changed: Object.keys(changes),
+          applies_at_next_start: profile.applies_at_next_start,
+        },
+      };
     },
   );
 
@@ -132,7 +129,7 @@ export function addProfileTools(server: McpServer, ctx: ToolContext): void {
       const { db, events, sessions, config, log } = deps;
       const parts = { db, events, sessions, dataDir: config.dataDir, log };
       await deleteOwnProfile(parts, ctx.account, profile_id, force === true);
-      return changed(`Deleted profile ${profile_id}.`, { deleted: profile_id });
+      return { structured: { deleted: profile_id } };
     },
   );
 }

@@ -6,7 +6,7 @@ import { z } from '../../lib/api/zod';
 import { readCursor } from '../http/validate';
 import { checkOwnProxy, createOwnProxy } from '../proxies/proxy-operations';
 import { listProxies } from '../store/proxies';
-import { changed, Detail, linesAnswer, proxyLine } from './compact';
+import { Detail, linesAnswer, proxyLine } from './compact';
 import { addTool, type ToolContext } from './tool-kit';
 
 /** The proxy tools: the same functions as /v1/proxies, for the caller's account only. */
@@ -45,10 +45,7 @@ export function addProxyTools(server: McpServer, ctx: ToolContext): void {
       const proxy = await deps.events.writeWithEvents((tx, emit) =>
         createOwnProxy(tx, emit, deps.clock, accountId, body),
       );
-      return changed(`Saved proxy ${proxy.id} ${JSON.stringify(proxy.name)} (${proxy.url}).`, {
-        id: proxy.id,
-        name: proxy.name,
-      });
+      return { structured: { id: proxy.id, name: proxy.name, url: proxy.url } };
     },
   );
 

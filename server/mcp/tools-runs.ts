@@ -58,7 +58,7 @@ export function addRunTools(server: McpServer, ctx: ToolContext): void {
         ? `The run ${run.id} is still ${run.status}; it goes on, and GET /v1/automation/status?run_id=${run.id} tells its end.`
         : undefined;
       const images = await screenshotsOf(ctx, run);
-      return { structured: run, images, ...(text ? { text: `${text}\n${JSON.stringify(run)}` } : {}) };
+      return { structured: run, images, ...(text ? { text } : {}) };
     },
   );
 }

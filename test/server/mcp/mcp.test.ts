@@ -348,7 +348,11 @@ describe('answers an agent can afford', () => {
 
     const created = await call(client, 'create_profile', { name: 'Shop 500', identity_preset: 'laptop' });
     expect(JSON.stringify(created).length).toBeLessThan(300);
-    const id = (created.structuredContent as { id: string }).id;
+    // What was made, as compact JSON said once: its id and name, not the whole profile.
+    expect(created).toEqual({
+      content: [{ type: 'text', text: expect.stringMatching(/^\{"id":"prf_\w+","name":"Shop 500"\}$/) }],
+    });
+    const id = dataOf(created).id as string;
     // Said once: the object is the answer's text, not repeated as structured content.
     const read = await call(client, 'get_profile', { profile_id: id });
     expect([read.structuredContent, read.content.length]).toEqual([undefined, 1]);
