@@ -3,7 +3,9 @@ import { Field } from '../components/Field';
 import type { AuditRecord } from '../lib/api/schemas/leases';
 import type { Member } from '../lib/api/schemas/workspace';
 import { call } from './api';
+import { ListHead } from './ListHead';
 import { Problem } from './Problem';
+import { usePages } from './use-loaded';
 import { When } from './When';
 
 interface Filter {
@@ -35,25 +37,14 @@ const detailOf = (detail: Record<string, unknown>) =>
  */
 export function AuditPage() {
   const [filter, setFilter] = useState<Filter>({ profile_id: '', member: '', since: '' });
-  const [records, setRecords] = useState<AuditRecord[]>([]);
-  const [next, setNext] = useState<string | null>(null);
+  const {
+    items: records,
+    next,
+    problem,
+    load,
+  } = usePages<AuditRecord>((cursor) => `/audit?${queryOf(filter, cursor)}`);
   const [members, setMembers] = useState<Member[]>([]);
-  const [problem, setProblem] = useState<string>();
-
-  const load = (cursor?: string) =>
-    call<{ data: AuditRecord[]; next_cursor: string | null }>(
-      'GET',
-      `/audit?${queryOf(filter, cursor)}`,
-    ).then(
-      (page) => {
-        setRecords(cursor ? [...records, ...page.data] : page.data);
-        setNext(page.next_cursor);
-        setProblem(undefined);
-      },
-      (error: Error) => setProblem(error.message),
-    );
   useEffect(() => {
-    void load();
     call<{ data: Member[] }>('GET', '/members').then(
       ({ data }) => setMembers(data),
       () => {},
@@ -88,18 +79,10 @@ export function AuditPage() {
         <button type="submit">Show</button>
       </form>
       <Problem text={problem} />
-      {records.length === 0 && !problem && <p>Nothing recorded matches.</p>}
-      {records.length > 0 && (
+      {records?.length === 0 && !problem && <p>Nothing recorded matches.</p>}
+      {records && records.length > 0 && (
         <table>
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Who</th>
-              <th>Act</th>
-              <th>Profile</th>
-              <th>Details</th>
-            </tr>
-          </thead>
+          <ListHead columns={['When', 'Who', 'Act', 'Profile', 'Details']} />
           <tbody>
             {records.map((record) => (
               <tr key={record.id}>

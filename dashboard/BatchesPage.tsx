@@ -1,27 +1,13 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { Batch } from '../lib/api/schemas/automation';
-import { call } from './api';
+import { ListHead } from './ListHead';
 import { Problem } from './Problem';
+import { usePages } from './use-loaded';
 import { When } from './When';
 
 /** Every batch of the account, newest first, each with its summary; More reads the next page. */
 export function BatchesPage() {
-  const [batches, setBatches] = useState<Batch[]>();
-  const [next, setNext] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string>();
-  const load = (cursor?: string) =>
-    call<{ data: Batch[]; next_cursor: string | null }>(
-      'GET',
-      `/batches${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
-    ).then(
-      ({ data, next_cursor }) => {
-        setBatches((shown) => (cursor ? [...(shown ?? []), ...data] : data));
-        setNext(next_cursor);
-        setProblem(undefined);
-      },
-      (error: Error) => setProblem(error.message),
-    );
-  useEffect(() => void load(), []);
+  const pathOf = (cursor?: string) => (cursor ? `/batches?cursor=${encodeURIComponent(cursor)}` : '/batches');
+  const { items: batches, next, problem, load } = usePages<Batch>(pathOf);
 
   return (
     <section class="stack">
@@ -31,13 +17,7 @@ export function BatchesPage() {
       {batches?.length === 0 && <p>No batch yet: run a script on several profiles from the extension.</p>}
       {batches && batches.length > 0 && (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Batch</th>
-              <th scope="col">Made</th>
-              <th scope="col">Summary</th>
-            </tr>
-          </thead>
+          <ListHead columns={['Batch', 'Made', 'Summary']} />
           <tbody>
             {batches.map((batch) => (
               <tr key={batch.id}>

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { Field } from '../components/Field';
 import { mayCall } from '../lib/api/permissions';
 import type { Role } from '../lib/api/roles';
@@ -10,14 +10,16 @@ import {
   MAX_KEY_LIFETIME_DAYS,
 } from '../lib/dashboard/schemas';
 import { call } from './api';
+import { ListHead } from './ListHead';
 import { Problem } from './Problem';
+import { QuestionRow } from './RowBelow';
 import { Secret } from './Secret';
 import { grantable, SCOPE_HINT, scopeLabel, scopeOf } from './scope';
 import { useForm } from './use-form';
+import { useLoaded } from './use-loaded';
 import { When } from './When';
 
-/** The keys table's columns, which the revoke question's row spans. */
-const COLUMNS = 9;
+const COLUMNS = ['Name', 'Role', 'Scope', 'Prefix', 'Created', 'Last used', 'Expires', 'State'];
 
 /**
  * The workspace's keys (a member who is not an owner or admin: their own), each with the role and scope it acts
@@ -25,19 +27,12 @@ const COLUMNS = 9;
  * which asks first and warns when the extension uses the key.
  */
 export function KeysPage({ myRole }: { myRole: Role }) {
-  const [keys, setKeys] = useState<DashboardKey[]>();
-  const [problem, setProblem] = useState<string>();
+  const { data, problem, setProblem, load } = useLoaded<{ data: DashboardKey[] }>('/keys');
+  const keys = data?.data;
   const [created, setCreated] = useState<CreatedDashboardKey>();
   const [confirming, setConfirming] = useState<string>();
   const form = useForm({ name: '', role: '', scope: '', expires_in_days: '' }, CreateKeyInput);
   const makesAgents = mayCall(myRole, 'createKey');
-
-  const load = () =>
-    call<{ data: DashboardKey[] }>('GET', '/keys').then(
-      ({ data }) => setKeys(data),
-      (error: Error) => setProblem(error.message),
-    );
-  useEffect(() => void load(), []);
 
   async function create(event: Event) {
     event.preventDefault();
@@ -115,21 +110,7 @@ export function KeysPage({ myRole }: { myRole: Role }) {
       {keys?.length === 0 && <p>No keys yet: create one above.</p>}
       {keys && keys.length > 0 && (
         <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Role</th>
-              <th>Scope</th>
-              <th>Prefix</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Expires</th>
-              <th>State</th>
-              <th>
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <ListHead columns={COLUMNS} actions />
           <tbody>
             {keys.map((key) => (
               <Fragment key={key.id}>
@@ -172,34 +153,27 @@ export function KeysPage({ myRole }: { myRole: Role }) {
                     )}
                   </td>
                 </tr>
-                {/* The question has a row of its own: inside the key's row it would widen a column and reflow the table. */}
                 {confirming === key.id && (
-                  <tr>
-                    <td colSpan={COLUMNS}>
-                      <fieldset class="confirm">
-                        <legend>
-                          Revoke “{key.name}”? Programs using it are refused at once.
-                          {key.extension_used_at && (
-                            <>
-                              {' '}
-                              <strong>
-                                The Profile Pilot extension used this key <When iso={key.extension_used_at} />
-                                : it is disconnected until it is given another key.
-                              </strong>
-                            </>
-                          )}
-                        </legend>
-                        <div class="bar">
-                          <button type="button" class="danger" onClick={() => revoke(key)}>
-                            Revoke key
-                          </button>
-                          <button type="button" onClick={() => setConfirming(undefined)}>
-                            Cancel
-                          </button>
-                        </div>
-                      </fieldset>
-                    </td>
-                  </tr>
+                  <QuestionRow
+                    columns={COLUMNS.length + 1}
+                    question={
+                      <>
+                        Revoke “{key.name}”? Programs using it are refused at once.
+                        {key.extension_used_at && (
+                          <>
+                            {' '}
+                            <strong>
+                              The Profile Pilot extension used this key <When iso={key.extension_used_at} />:
+                              it is disconnected until it is given another key.
+                            </strong>
+                          </>
+                        )}
+                      </>
+                    }
+                    yes="Revoke key"
+                    onYes={() => revoke(key)}
+                    onCancel={() => setConfirming(undefined)}
+                  />
                 )}
               </Fragment>
             ))}

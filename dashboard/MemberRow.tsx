@@ -5,12 +5,12 @@ import type { Member } from '../lib/api/schemas/workspace';
 import { MemberChangeInput } from '../lib/dashboard/workspace-schemas';
 import { call } from './api';
 import { Problem } from './Problem';
+import { QuestionRow, RowBelow } from './RowBelow';
 import { grantable, SCOPE_HINT, scopeLabel, scopeOf, scopeText } from './scope';
 import { useForm } from './use-form';
 import { When } from './When';
 
-/** The members table's columns, which a question's or a change's row spans. */
-const COLUMNS = 5;
+export const COLUMNS = ['Name', 'Role', 'Scope', 'Since'];
 
 /**
  * One member: name, role, scope and since when; for an owner or admin, Change (role and scope, in a row of its
@@ -71,51 +71,43 @@ export function MemberRow(props: { member: Member; myRole: Role; manages: boolea
         </td>
       </tr>
       {open === 'change' && (
-        <tr>
-          <td colSpan={COLUMNS}>
-            <form class="stack confirm" onSubmit={change} noValidate>
-              <div class="bar fields">
-                <Field label="New role" as="select" {...form.bind('role')}>
-                  {grantable(myRole).map((each) => (
-                    <option key={each}>{each}</option>
-                  ))}
-                </Field>
-                <Field label="New scope" hint={SCOPE_HINT} {...form.bind('scope')} />
-              </div>
-              <Problem text={form.problem} />
-              <div class="bar">
-                <button type="submit" disabled={form.busy}>
-                  Save
-                </button>
-                <button type="button" onClick={() => setOpen(undefined)}>
-                  Cancel
-                </button>
-              </div>
-            </form>
-          </td>
-        </tr>
+        <RowBelow columns={COLUMNS.length + 1}>
+          <form class="stack confirm" onSubmit={change} noValidate>
+            <div class="bar fields">
+              <Field label="New role" as="select" {...form.bind('role')}>
+                {grantable(myRole).map((each) => (
+                  <option key={each}>{each}</option>
+                ))}
+              </Field>
+              <Field label="New scope" hint={SCOPE_HINT} {...form.bind('scope')} />
+            </div>
+            <Problem text={form.problem} />
+            <div class="bar">
+              <button type="submit" disabled={form.busy}>
+                Save
+              </button>
+              <button type="button" onClick={() => setOpen(undefined)}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </RowBelow>
       )}
       {open === 'remove' && (
-        <tr>
-          <td colSpan={COLUMNS}>
-            <fieldset class="confirm">
-              <legend>
-                Remove “{member.email ?? member.name}”? Their keys stop working at once and they are signed
-                out of the dashboard. Profiles they have open are released: each session stops and its browser
-                data is saved.
-              </legend>
-              <Problem text={problem} />
-              <div class="bar">
-                <button type="button" class="danger" onClick={remove}>
-                  Remove member
-                </button>
-                <button type="button" onClick={() => setOpen(undefined)}>
-                  Cancel
-                </button>
-              </div>
-            </fieldset>
-          </td>
-        </tr>
+        <QuestionRow
+          columns={COLUMNS.length + 1}
+          question={
+            <>
+              Remove “{member.email ?? member.name}”? Their keys stop working at once and they are signed out
+              of the dashboard. Profiles they have open are released: each session stops and its browser data
+              is saved.
+            </>
+          }
+          yes="Remove member"
+          problem={problem}
+          onYes={remove}
+          onCancel={() => setOpen(undefined)}
+        />
       )}
     </>
   );

@@ -1,33 +1,27 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { Field } from '../components/Field';
 import { mayCall } from '../lib/api/permissions';
 import type { Role } from '../lib/api/roles';
 import type { Member } from '../lib/api/schemas/workspace';
 import { type Invitation, InviteInput } from '../lib/dashboard/workspace-schemas';
 import { call } from './api';
-import { MemberRow } from './MemberRow';
+import { ListHead } from './ListHead';
+import { COLUMNS, MemberRow } from './MemberRow';
 import { Problem } from './Problem';
 import { Secret } from './Secret';
 import { grantable, SCOPE_HINT, scopeOf } from './scope';
 import { useForm } from './use-form';
+import { useLoaded } from './use-loaded';
 
 /**
  * The workspace's people and agents, with their role and scope. Owners and admins invite people (the one-time
  * link is shown once), change a member's role or scope, and remove a member after a question saying what happens.
  */
 export function MembersPage({ myRole }: { myRole: Role }) {
-  const [members, setMembers] = useState<Member[]>();
-  const [problem, setProblem] = useState<string>();
+  const { data, problem, load } = useLoaded<{ data: Member[] }>('/members');
   const [invitation, setInvitation] = useState<Invitation>();
   const form = useForm({ email: '', role: 'runner', scope: '' }, InviteInput);
   const manages = mayCall(myRole, 'inviteMember');
-
-  const load = () =>
-    call<{ data: Member[] }>('GET', '/members').then(
-      ({ data }) => setMembers(data),
-      (error: Error) => setProblem(error.message),
-    );
-  useEffect(() => void load(), []);
 
   async function invite(event: Event) {
     event.preventDefault();
@@ -72,21 +66,11 @@ export function MembersPage({ myRole }: { myRole: Role }) {
         </form>
       )}
       <Problem text={problem} />
-      {members && (
+      {data && (
         <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Role</th>
-              <th>Scope</th>
-              <th>Since</th>
-              <th>
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <ListHead columns={COLUMNS} actions />
           <tbody>
-            {members.map((member) => (
+            {data.data.map((member) => (
               <MemberRow key={member.id} member={member} myRole={myRole} manages={manages} onChanged={load} />
             ))}
           </tbody>

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Session } from '../lib/api/schemas/sessions';
 import { call } from './api';
+import { ListHead } from './ListHead';
 import { Problem } from './Problem';
+import { useLoaded } from './use-loaded';
 import { When } from './When';
 
 /**
@@ -9,19 +11,10 @@ import { When } from './When';
  * live view, with control), Copy view-only link, Stop, and Stop all once confirmed.
  */
 export function SessionsPage() {
-  const [sessions, setSessions] = useState<Session[]>();
-  const [problem, setProblem] = useState<string>();
+  const { data, problem, setProblem, load } = useLoaded<{ data: Session[] }>('/sessions');
+  const sessions = data?.data;
   const [query, setQuery] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const load = () =>
-    call<{ data: Session[] }>('GET', '/sessions').then(
-      ({ data }) => {
-        setSessions(data);
-        setProblem(undefined);
-      },
-      (error: Error) => setProblem(error.message),
-    );
-  useEffect(() => void load(), []);
 
   const stop = (ids: string[]) =>
     Promise.all(ids.map((id) => call('POST', `/sessions/${id}/stop`)))
@@ -85,16 +78,7 @@ export function SessionsPage() {
       {shown?.length === 0 && sessions?.length ? <p>No running session matches.</p> : null}
       {shown && shown.length > 0 && (
         <table>
-          <thead>
-            <tr>
-              <th>Profile</th>
-              <th>Page</th>
-              <th>Started</th>
-              <th>
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <ListHead columns={['Profile', 'Page', 'Started']} actions />
           <tbody>
             {shown.map((session) => (
               <SessionRow key={session.id} session={session} stop={() => stop([session.id])} />

@@ -1,20 +1,15 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { UsageRow } from '../lib/api/schemas/usage';
 import type { Usage } from '../lib/dashboard/schemas';
-import { call } from './api';
+import { ListHead } from './ListHead';
 import { Problem } from './Problem';
 import { UsageChart } from './UsageChart';
+import { useLoaded } from './use-loaded';
 
 /** Requests of the last hour per member or per key, the most first. */
 function UsageTable({ title, rows }: { title: string; rows: UsageRow[] }) {
   return (
     <table>
-      <thead>
-        <tr>
-          <th>{title}</th>
-          <th>Requests in the last hour</th>
-        </tr>
-      </thead>
+      <ListHead columns={[title, 'Requests in the last hour']} />
       <tbody>
         {rows.map((row) => (
           <tr key={row.id}>
@@ -32,17 +27,7 @@ function UsageTable({ title, rows }: { title: string; rows: UsageRow[] }) {
  * key), and what happens at the limit.
  */
 export function UsagePage() {
-  const [usage, setUsage] = useState<Usage>();
-  const [problem, setProblem] = useState<string>();
-  const load = () =>
-    call<Usage>('GET', '/usage').then(
-      (next) => {
-        setUsage(next);
-        setProblem(undefined);
-      },
-      (error: Error) => setProblem(error.message),
-    );
-  useEffect(() => void load(), []);
+  const { data: usage, problem, load } = useLoaded<Usage>('/usage');
 
   return (
     <section class="stack">
