@@ -81,6 +81,8 @@ export function createClient(options: ClientOptions) {
     getAccount: (o?: CallOptions) => request('getAccount', {}, o),
 
     listProfiles: (query?: QueryOf<'listProfiles'>, o?: CallOptions) => request('listProfiles', { query }, o),
+    listProfileTags: (query?: QueryOf<'listProfileTags'>, o?: CallOptions) =>
+      request('listProfileTags', { query }, o),
     createProfile: (body: BodyOf<'createProfile'>, o?: PostOptions) => request('createProfile', { body }, o),
     getProfile: (id: string, o?: CallOptions) => request('getProfile', { params: [id] }, o),
     updateProfile: (id: string, body: BodyOf<'updateProfile'>, o?: CallOptions) =>

@@ -8,7 +8,7 @@ import { HelpRequest, HelpRequestList } from './schemas/help-requests';
 import { IdentityCheck } from './schemas/identity-check';
 import { ProfileVersion, ProfileVersionList } from './schemas/leases';
 import { ProfileImportResult } from './schemas/profile-import';
-import { Profile, ProfileList, ProfileUpdated } from './schemas/profiles';
+import { Profile, ProfileList, ProfileTagList, ProfileUpdated } from './schemas/profiles';
 import { ProxyCheck, ProxyConfig, ProxyList } from './schemas/proxies';
 import { ProxyCheckJob, ProxyReplaceResult } from './schemas/proxy-fleet';
 import { ProxyPasteResult } from './schemas/proxy-paste';
@@ -34,6 +34,12 @@ export const endpoints = {
     path: '/v1/profiles',
     status: 200,
     response: ProfileList,
+  }),
+  listProfileTags: endpoint({
+    method: 'GET',
+    path: '/v1/profiles/tags',
+    status: 200,
+    response: ProfileTagList,
   }),
   createProfile: endpoint({
     method: 'POST',

@@ -23,6 +23,7 @@ const administer = (act: string) => may('admin', act);
 export const PERMISSIONS: Record<EndpointName, Permission> = {
   getAccount: read('read the workspace'),
   listProfiles: read('list profiles'),
+  listProfileTags: read('list profiles'),
   createProfile: edit('create profiles'),
   getProfile: read('read profiles'),
   updateProfile: edit('edit profiles'),

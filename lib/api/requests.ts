@@ -13,6 +13,7 @@ import {
   ProfileDeleteQuery,
   ProfileExportQuery,
   ProfileListQuery,
+  ProfileTagQuery,
   ProxyListQuery,
   RunStatusQuery,
   SessionListQuery,
@@ -28,6 +29,7 @@ type Schema = z.core.$ZodType;
 /** What each endpoint takes: its query string and JSON body. The service validates with these. */
 export const requests = {
   listProfiles: { query: ProfileListQuery },
+  listProfileTags: { query: ProfileTagQuery },
   createProfile: { body: ProfileCreate },
   updateProfile: { body: ProfileUpdate },
   cloneProfile: { body: ProfileClone },

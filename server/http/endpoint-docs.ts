@@ -14,6 +14,11 @@ export interface EndpointDoc {
 export const endpointDocs: { [N in EndpointName]: EndpointDoc } = {
   getAccount: { summary: 'The account of the key' },
   listProfiles: { summary: 'List profiles' },
+  listProfileTags: {
+    summary: 'List the tags of the profiles, with how many carry each',
+    description:
+      'Most used first, then A to Z. A key limited to tags sees the tags of the profiles in its scope.',
+  },
   createProfile: { summary: 'Create a profile' },
   getProfile: { summary: 'Read one profile' },
   updateProfile: { summary: 'Change a profile (applies at its next start if it runs)' },

@@ -18,9 +18,16 @@ import {
 import { releaseProfile } from '../profiles/profile-release';
 import { listVersions, restoreVersion } from '../profiles/profile-versions';
 import { readSortedCursor, type SortedPosition } from '../store/profile-order';
+import { listProfileTags } from '../store/profile-tags';
 import { countProfiles } from '../store/profiles';
 
 export const profileRoutes: Route[] = [
+  // Before getProfile, whose `:id` would take the word `tags`.
+  route('listProfileTags', async (c, { query, status }, { db }) => {
+    const offset = readCursor(query.cursor) ?? 0;
+    return c.json(await listProfileTags(db, c.get('account'), { limit: query.limit, offset }), status);
+  }),
+
   route('listProfiles', async (c, { query, status }, { db }) => {
     const reader = c.get('account');
     const filter = { q: query.q, tag: query.tag, status: query.status };

@@ -26,6 +26,8 @@ export const PageQuery = {
 /** A list of profiles in the order of: newest first, name (A to Z), last used first, running first. */
 export const ProfileSort = z.enum(PROFILE_SORTS);
 
+export const ProfileTagQuery = z.object(PageQuery);
+
 export const ProfileListQuery = z.object({
   ...PageQuery,
   /**

@@ -43,8 +43,14 @@ export const Profile = z.object({
 /** A page of profiles; `total` (every profile the filters match) only when asked with `?total=true`. */
 export const ProfileList = z.extend(listOf(Profile), { total: z.optional(z.number()) });
 
+/** A tag of the profiles a key may see, and how many of them carry it. */
+export const ProfileTag = z.object({ tag: z.string(), count: z.number() });
+/** The tags, most used first (then A to Z), a page at a time. */
+export const ProfileTagList = listOf(ProfileTag);
+
 /** A changed profile; a running one's changes apply at its next start, which `applies_at_next_start` says. */
 export const ProfileUpdated = z.extend(Profile, { applies_at_next_start: z.boolean() });
 
 export type Profile = z.infer<typeof Profile>;
 export type ProfileUpdated = z.infer<typeof ProfileUpdated>;
+export type ProfileTag = z.infer<typeof ProfileTag>;

@@ -16,6 +16,8 @@ import { openScratchDatabase, type ScratchDatabase } from '../../support/scratch
 
 let scratch: ScratchDatabase;
 let api: ApiClient;
+let appFetch: typeof fetch;
+let ownerKey: string;
 let savedProxyId: string;
 const names: Record<string, string> = {};
 
@@ -27,11 +29,13 @@ beforeAll(async () => {
   const app = createApp(
     wireService({ db, config, log, clock: systemClock, lifecycle: createLifecycle(log) }),
   );
+  appFetch = (input, init) => Promise.resolve(app.request(input as string, init));
   const { key, account_id: accountId } = await createAccountWithKey(db, systemClock, { plan: 'enterprise' });
+  ownerKey = key;
   api = createClient({
     baseUrl: 'http://127.0.0.1',
     apiKey: key,
-    fetch: (input, init) => Promise.resolve(app.request(input as string, init)),
+    fetch: appFetch,
   });
   const saved = await api.createProxy({ scheme: 'http', host: 'gate.example', port: 8080, username: 'ann' });
   savedProxyId = saved.id;
@@ -99,6 +103,39 @@ describe('GET /v1/profiles in order', () => {
       'Invalid query: cursor: use the next_cursor of the previous page, in the same sort, as it came.',
     ]);
     expect((await apiError(api.listProfiles({ cursor: page.next_cursor as string }))).status).toBe(422);
+  });
+});
+
+describe('GET /v1/profiles/tags', () => {
+  it('lists every tag with how many profiles carry it, most used first, a page at a time', async () => {
+    const first = await api.listProfileTags({ limit: 2 });
+    expect(first.data).toEqual([
+      { tag: 'team-a', count: 2 },
+      { tag: 'ateam', count: 1 },
+    ]);
+    const rest = await api.listProfileTags({ limit: 2, cursor: first.next_cursor as string });
+    expect(rest).toEqual({
+      data: [
+        { tag: 'team-b', count: 1 },
+        { tag: 'x', count: 1 },
+      ],
+      next_cursor: null,
+    });
+    expect((await apiError(api.listProfileTags({ cursor: 'nope' }))).status).toBe(422);
+  });
+
+  it('shows a key limited to a tag only the tags of the profiles in its scope', async () => {
+    const made = await appFetch('http://127.0.0.1/v1/keys', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ownerKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Team A', role: 'viewer', scope: { tags: ['team-a'] } }),
+    });
+    const { key } = (await made.json()) as { key: string };
+    const scoped = createClient({ baseUrl: 'http://127.0.0.1', apiKey: key, fetch: appFetch });
+    expect((await scoped.listProfileTags()).data).toEqual([
+      { tag: 'team-a', count: 2 },
+      { tag: 'x', count: 1 },
+    ]);
   });
 });
 
