@@ -9,6 +9,7 @@ import type { Handlers } from '../../lib/messaging/receive';
 import {
   cachedProfiles,
   cachedProxies,
+  cachedTags,
   lastBatch,
   pendingView,
   preferences,
@@ -52,6 +53,7 @@ export function createIntentHandlers({
   return {
     'profiles.refresh': ({ filter }) => refreshProfiles(filter),
     'profiles.more': () => moreProfiles(),
+    'profiles.tags': () => refreshList(cachedTags, async () => (await requireApi()).listProfileTags(LIST)),
     'profiles.search': ({ type: _, ...asked }) => searchProfiles(asked),
     async 'profiles.import'({ text }) {
       const result = await (await requireApi()).importProfiles(text, 'csv');

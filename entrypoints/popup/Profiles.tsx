@@ -16,7 +16,14 @@ import { PROFILE_SORTS, type ProfileSortName } from '../../lib/api/profile-sorts
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { type MessageName, t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { cachedProfiles, cachedProxies, type ProfileFilter, plan, waitingStarts } from '../../lib/storage';
+import {
+  cachedProfiles,
+  cachedProxies,
+  cachedTags,
+  type ProfileFilter,
+  plan,
+  waitingStarts,
+} from '../../lib/storage';
 import { ProfileForm } from './ProfileForm';
 import { TYPING_PAUSE_MS } from './ProfilePicker';
 import { ProfileRow } from './ProfileRow';
@@ -50,6 +57,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
   const listing = useItem(cachedProfiles);
   // Saved proxies by name, fetched once if they were never listed.
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
+  const { list: tags } = useList(cachedTags, () => connector.send({ type: 'profiles.tags' }));
   const task = useTask();
   const more = useTask();
   const down = useSaidByBanner();
@@ -136,11 +144,7 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
             ))}
           </select>
         </div>
-        <TagChips
-          tags={shown?.flatMap(({ tags }) => tags) ?? []}
-          active={filter?.tag}
-          onPick={(tag) => change({ tag })}
-        />
+        <TagChips tags={tags ?? []} active={filter?.tag} onPick={(tag) => change({ tag })} />
         {shown?.length && typeof total === 'number' ? (
           <div class="bar">
             <span class="muted grow" role="status" aria-busy={task.busy}>

@@ -54,6 +54,8 @@ export const Intents = {
   'profiles.refresh': intent({ filter: z.optional(z.strictObject(narrowing)) }),
   /** The next page of the profiles listed, added to the cached list. */
   'profiles.more': intent({}),
+  /** The tags of every profile the key may see, with their counts, the most used first. */
+  'profiles.tags': intent({}),
   /**
    * A page of the profiles whose name or tags hold `q` (and the rest of a filter), answered and not cached: a
    * picker's own search and the manager's table, which the Profiles view's list and filter know nothing of.

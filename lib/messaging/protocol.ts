@@ -26,6 +26,7 @@ export interface StopAllResult {
 export interface IntentReplies {
   'profiles.refresh': undefined;
   'profiles.more': undefined;
+  'profiles.tags': undefined;
   'profiles.search': { data: Profile[]; next_cursor: string | null; total?: number | undefined };
   'profiles.import': ProfileImportResult;
   'profiles.export': string;

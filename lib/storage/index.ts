@@ -5,7 +5,7 @@ import type { Role } from '../api/roles';
 import type { Plan } from '../api/schemas/account';
 import type { AutomationRun } from '../api/schemas/automation';
 import type { HelpRequest } from '../api/schemas/help-requests';
-import type { Profile } from '../api/schemas/profiles';
+import type { Profile, ProfileTag } from '../api/schemas/profiles';
 import type { ProxyConfig } from '../api/schemas/proxies';
 import type { ProxyCheckJob } from '../api/schemas/proxy-fleet';
 import type { Session } from '../api/schemas/sessions';
@@ -115,6 +115,8 @@ export const preferences = item<Preferences>('local:preferences', {
   headless: false,
 });
 export const cachedProfiles = item<ProfileListing | null>('local:cachedProfiles', null);
+/** The tags of every profile the key may see, with their counts, for the list's chips. */
+export const cachedTags = item<Cached<ProfileTag> | null>('local:cachedTags', null);
 export const cachedProxies = item<Cached<ProxyConfig> | null>('local:cachedProxies', null);
 /** Sessions that are starting or running, as the service last said. */
 export const cachedSessions = item<Cached<Session> | null>('local:cachedSessions', null);

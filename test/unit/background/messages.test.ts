@@ -6,6 +6,7 @@ import {
   cachedProfiles,
   cachedProxies,
   cachedSessions,
+  cachedTags,
   connection,
   lastProfile,
   lastRun,
@@ -421,14 +422,18 @@ describe('intents that change the lists and settings', () => {
     expect((await cachedProxies.getValue())?.data.map(({ id }) => id)).toEqual(['prx_1']);
   });
 
-  it('profiles.refresh reads the first page and its total; proxies.refresh the whole list; dated now', async () => {
+  it('profiles.refresh reads the first page and its total; proxies.refresh the whole list; profiles.tags every tag; dated now', async () => {
     const asked = answerProfiles(() => ({ data: [profile('prf_9', 'New')], next_cursor: 'c2', total: 51 }));
     answer('GET', '/v1/proxies', () =>
       Response.json({ data: [proxy('prx_1', 'Office')], next_cursor: null }),
     );
+    const tags = [{ tag: 'vip', count: 40 }];
+    answer('GET', '/v1/profiles/tags', () => Response.json({ data: tags, next_cursor: null }));
     vi.setSystemTime(START + 5_000);
     expect(await send({ type: 'profiles.refresh' })).toEqual({ ok: true, value: undefined });
     expect(await send({ type: 'proxies.refresh' })).toEqual({ ok: true, value: undefined });
+    expect(await send({ type: 'profiles.tags' })).toEqual({ ok: true, value: undefined });
+    expect(await cachedTags.getValue()).toEqual({ data: tags, savedAt: START + 5_000 });
     expect(asked).toEqual(['limit=50&total=true']);
     expect(await cachedProfiles.getValue()).toEqual({
       data: [profile('prf_9', 'New')],

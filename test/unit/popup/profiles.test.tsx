@@ -3,7 +3,13 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it } from 'vitest';
 import { Profiles } from '../../../entrypoints/popup/Profiles';
 import type { Profile } from '../../../lib/api/schemas/profiles';
-import { cachedProfiles, cachedProxies, cachedSessions, waitingStarts } from '../../../lib/storage';
+import {
+  cachedProfiles,
+  cachedProxies,
+  cachedSessions,
+  cachedTags,
+  waitingStarts,
+} from '../../../lib/storage';
 import { type IntentOf, mockConnector } from './connector-mock';
 import {
   fail,
@@ -145,7 +151,8 @@ describe('Profiles', () => {
   it('narrows to a tag from a row and to a status, and widens again', async () => {
     installPopupBrowser();
     const eu = profile('prf_5', 'Berlin', { tags: ['eu', 'retail'] });
-    const mock = mockConnector({ 'profiles.refresh': searched(shop, eu) });
+    const tags = refreshed(cachedTags, { tag: 'eu', count: 1 }, { tag: 'retail', count: 1 });
+    const mock = mockConnector({ 'profiles.refresh': searched(shop, eu), 'profiles.tags': tags });
     render(<Profiles />);
     fireEvent.click(await screen.findByRole('button', { name: 'More actions for Berlin' }));
     fireEvent.click(screen.getByRole('button', { name: 'Show profiles tagged eu' }));
@@ -169,20 +176,36 @@ describe('Profiles', () => {
     });
   });
 
-  it('offers the tags listed as chips that filter, and sorts on the service', async () => {
+  it('offers every profile’s tags as chips, most used first with their counts, the one in force first and pressed; sorts on the service', async () => {
     installPopupBrowser();
     const eu = profile('prf_5', 'Berlin', { tags: ['eu', 'retail'] });
     const us = profile('prf_6', 'Austin', { tags: ['us'] });
-    const mock = mockConnector({ 'profiles.refresh': searched(shop, eu, us) });
+    // The account's tags, as the service counts them: some on profiles past the loaded page.
+    const tags = refreshed(
+      cachedTags,
+      { tag: 'vip', count: 40 },
+      { tag: 'eu', count: 12 },
+      { tag: 'us', count: 3 },
+      { tag: 'retail', count: 1 },
+    );
+    const mock = mockConnector({ 'profiles.refresh': searched(shop, eu, us), 'profiles.tags': tags });
     render(<Profiles />);
     const chips = within(await screen.findByRole('group', { name: 'Show only a tag' }));
-    expect(chips.getAllByRole('button').map((button) => button.textContent)).toEqual([
-      '#eu',
-      '#retail',
-      '#us',
+    const shown = () =>
+      chips
+        .getAllByRole('button')
+        .map((button) => [button.textContent, button.title, button.getAttribute('aria-pressed')]);
+    await waitFor(() => expect(chips.getAllByRole('button')).toHaveLength(4));
+    expect(shown()).toEqual([
+      ['#vip', 'Profiles with this tag: 40', 'false'],
+      ['#eu', 'Profiles with this tag: 12', 'false'],
+      ['#us', 'Profiles with this tag: 3', 'false'],
+      ['#retail', 'Profiles with this tag: 1', 'false'],
     ]);
+    expect(mock.sentOf('profiles.tags')).toHaveLength(1);
     fireEvent.click(chips.getByRole('button', { name: '#us' }));
     await waitFor(() => expect(screen.queryByText('Berlin')).toBeNull());
+    expect(shown()[0]).toEqual(['#us', 'Profiles with this tag: 3', 'true']);
     typeInto(screen.getByLabelText('Sort'), 'name');
     await waitFor(() =>
       expect(mock.sentOf('profiles.refresh').at(-1)).toEqual({
