@@ -12,7 +12,13 @@ import { StatusFilter } from '../../components/StatusFilter';
 import type { ProfileUpdate } from '../../lib/api/inputs/profiles';
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
-import { cachedProxies, cachedSessions, connection, type ProfileFilter } from '../../lib/storage';
+import {
+  cachedProxies,
+  cachedSessions,
+  connection,
+  type ProfileFilter,
+  waitingStarts,
+} from '../../lib/storage';
 import { BatchCard } from '../popup/BatchCard';
 import { BatchList } from '../popup/BatchList';
 import { BatchRuns } from './BatchRuns';
@@ -51,6 +57,7 @@ export function Manager() {
 function Table() {
   const { list: proxies } = useList(cachedProxies, () => connector.send({ type: 'proxies.refresh' }), true);
   const sessions = useItem(cachedSessions);
+  const waiting = useItem(waitingStarts);
   const [typed, setTyped] = useState<ProfileFilter>({});
   const settled = useSettled(typed, TYPING_PAUSE_MS);
   // One object per filter asked for, so that the pages are read again only when it changes.
@@ -171,6 +178,7 @@ function Table() {
           selection={selection}
           onSelection={setSelection}
           isRunning={(profile) => (runningIds ? runningIds.has(profile.id) : profile.status === 'running')}
+          isWaiting={(profile) => profile.id in (waiting ?? {})}
           proxyOf={(profile) => proxyText(profile, proxies)}
           editing={editing}
           onEdit={setEditing}

@@ -29,6 +29,8 @@ interface TableProps {
   selection: Selection;
   onSelection: (selection: Selection) => void;
   isRunning: (profile: Profile) => boolean;
+  /** Its start waits in the service's line for a free browser. */
+  isWaiting: (profile: Profile) => boolean;
   proxyOf: (profile: Profile) => string;
   editing: { id: string; field: EditableField } | null;
   onEdit: (editing: { id: string; field: EditableField } | null) => void;
@@ -144,6 +146,7 @@ export function ProfileTable(props: TableProps) {
                 index={index + 2}
                 columns={columns}
                 running={props.isRunning(profile)}
+                waiting={props.isWaiting(profile)}
                 proxy={props.proxyOf(profile)}
                 selected={isSelected(selection, profile.id)}
                 current={index === Math.min(current, rows.length - 1)}

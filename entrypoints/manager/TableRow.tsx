@@ -21,6 +21,8 @@ export interface RowProps {
   index: number;
   columns: Column[];
   running: boolean;
+  /** Its start waits in the service's line for a free browser. */
+  waiting: boolean;
   proxy: string;
   selected: boolean;
   /** The row that is the table's one Tab stop. */
@@ -35,7 +37,7 @@ export interface RowProps {
 
 /** One profile as a table row: a cell a column, name, tags and notes edited in place on a double click. */
 export function TableRow(props: RowProps) {
-  const { profile, index, columns, running, proxy, selected, current, editing } = props;
+  const { profile, index, columns, running, waiting, proxy, selected, current, editing } = props;
   const task = useTask();
   const { name } = profile;
   const cell = (id: ColumnId) => {
@@ -50,7 +52,11 @@ export function TableRow(props: RowProps) {
       );
     if (id === 'name') return <strong>{name}</strong>;
     if (id === 'status')
-      return <span class={running ? 'status on' : 'status'}>{t(running ? 'running' : 'idle')}</span>;
+      return (
+        <span class={running ? 'status on' : 'status'}>
+          {t(running ? 'running' : waiting ? 'waitingForRoom' : 'idle')}
+        </span>
+      );
     if (id === 'tags') return profile.tags.map((tag) => `#${tag}`).join(' ');
     if (id === 'proxy') return proxy;
     if (id === 'notes') return profile.notes;
@@ -93,7 +99,7 @@ export function TableRow(props: RowProps) {
         </td>
       ))}
       <td class="actions">
-        <StartStop profile={profile} running={running} task={task} />
+        <StartStop profile={profile} running={running} task={task} waiting={waiting} />
         <RowMenu label={t('moreActionsNamed', name)}>
           {EDITABLE.map((id) => (
             <button key={id} type="button" onClick={() => props.onEdit(id as EditableField)}>

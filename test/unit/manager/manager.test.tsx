@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Manager } from '../../../entrypoints/manager/Manager';
 import type { AutomationRun } from '../../../lib/api/schemas/automation';
 import type { Profile } from '../../../lib/api/schemas/profiles';
-import { connection, lastBatch } from '../../../lib/storage';
+import { connection, lastBatch, waitingStarts } from '../../../lib/storage';
 import { mockConnector } from '../popup/connector-mock';
 import { AT, installPopupBrowser, list, ok, profile, watched } from '../popup/harness';
 
@@ -144,6 +144,15 @@ describe('the manager', () => {
     expect(screen.getByRole('status').textContent).toBe('3 profiles');
     // Who holds a profile: the workspace member its session runs for.
     expect(within(rowOf('Mail')).getByText('Ann')).toBeTruthy();
+    // A start that waits in the service's line for a free browser: said in its row, Start off meanwhile.
+    expect(within(rowOf('Bank')).getByText('Idle')).toBeTruthy();
+    await waitingStarts.setValue({ prf_3: '2025-01-06T09:00:00.000Z' });
+    await within(rowOf('Bank')).findByText('Waiting for a free browser…');
+    expect(
+      within(rowOf('Bank'))
+        .getByRole('button', { name: 'Waiting for a free browser… Bank' })
+        .getAttribute('aria-disabled'),
+    ).toBe('true');
     expect(screen.getByRole('columnheader', { name: /Held by/ })).toBeTruthy();
     expect(mock.sentOf('profiles.search')[0]).toEqual({
       type: 'profiles.search',
