@@ -280,17 +280,16 @@ describe('messages', () => {
     vi.setSystemTime(START + 60_000);
     expect(await send({ type: 'runs.seen' })).toEqual({ ok: true, value: undefined });
     expect(await watchedRuns.getValue()).toMatchObject([{ seen: true }]);
-    answer('GET', '/v1/account', () =>
-      Response.json({
-        id: 'acc_1',
-        name: 'Local',
-        plan: 'free',
-        hourly_limit: 100,
-        session_limit: 2,
-        key_prefix: 'pp',
-        created_at: '',
-      }),
-    );
+    const account = {
+      id: 'acc_1',
+      name: 'Local',
+      plan: 'free',
+      hourly_limit: 100,
+      session_limit: 2,
+      key_prefix: 'pp',
+      created_at: '',
+    };
+    answer('GET', '/v1/account', () => Response.json(account));
     const reply = await send({ type: 'sessions.refresh' });
     expect(reply).toMatchObject({ ok: true, value: [{ id: session.id }] });
     expect((await cachedSessions.getValue())?.data.map((s) => s.id)).toEqual([session.id]);
@@ -306,17 +305,7 @@ describe('messages', () => {
     });
     // Read again when the popup opens half a minute later, not sooner: an owner may have changed the role since.
     const asked = answer('GET', '/v1/account', () =>
-      Response.json({
-        id: 'acc_1',
-        name: 'Local',
-        plan: 'free',
-        hourly_limit: 100,
-        session_limit: 2,
-        key_prefix: 'pp',
-        created_at: '',
-        member: { id: 'mem_1', name: 'Eve' },
-        role: 'viewer',
-      }),
+      Response.json({ ...account, member: { id: 'mem_1', name: 'Eve' }, role: 'viewer' }),
     );
     vi.setSystemTime(START + 80_000);
     await send({ type: 'sessions.refresh' });
