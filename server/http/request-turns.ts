@@ -15,7 +15,7 @@ const FRESH_MS = 250;
 /** How long after its last request an account still counts as active. */
 const ACTIVE_MS = 1000;
 /** Requests an account may have waiting for a turn; one more is answered 429. */
-const LINE = 64;
+const LINE = 1000;
 
 interface Turns {
   /** Time this account's requests were served (each counted up to COUNTED_MS), comparable between accounts. */

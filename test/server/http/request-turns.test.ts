@@ -66,10 +66,10 @@ describe('request turns', () => {
     expect(await waiting).not.toBeNull();
   });
 
-  it('give a turn back once, however often it is given back, and refuse a line longer than 64', async () => {
+  it('give a turn back once, however often it is given back, and refuse a line longer than 1,000', async () => {
     const { turns } = turnsAt();
     const served = await Promise.all(Array.from({ length: 6 }, () => turns.take('a')));
-    const line = Array.from({ length: 64 }, () => turns.take('a'));
+    const line = Array.from({ length: 1000 }, () => turns.take('a'));
     expect(await turns.take('a')).toBeNull();
     served[0]?.();
     served[0]?.();
