@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { Field } from '../components/Field';
-import { ChangePasswordInput, DeleteAccountInput, MIN_PASSWORD_LENGTH } from '../lib/dashboard/schemas';
+import { ChangePasswordInput, DeleteAccountInput } from '../lib/dashboard/schemas';
 import { call } from './api';
+import { NewPasswordField } from './fields';
 import { Problem } from './Problem';
 import { useForm } from './use-form';
 
@@ -62,13 +63,7 @@ export function AccountPage(props: {
             <Field label="Email" type="email" autocomplete="email" {...passwords.bind('email')} />
           </>
         )}
-        <Field
-          label="New password"
-          type="password"
-          autocomplete="new-password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-          {...passwords.bind('new_password')}
-        />
+        <NewPasswordField label="New password" {...passwords.bind('new_password')} />
         <Problem text={passwords.problem} />
         {changed && (
           <p role="status" class="ok">

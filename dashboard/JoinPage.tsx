@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { Field } from '../components/Field';
-import { MIN_PASSWORD_LENGTH } from '../lib/dashboard/schemas';
 import { type InvitationOffer, JoinInput } from '../lib/dashboard/workspace-schemas';
 import { call } from './api';
+import { NewPasswordField } from './fields';
 import { Problem } from './Problem';
 import { useForm } from './use-form';
 
@@ -44,13 +43,7 @@ export function JoinPage({ token, onDone }: { token: string; onDone: () => void 
             You are invited to <strong>{offer.workspace}</strong> as {offer.role}. You will sign in as{' '}
             <strong>{offer.email}</strong>.
           </p>
-          <Field
-            label="Choose a password"
-            type="password"
-            autocomplete="new-password"
-            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-            {...form.bind('password')}
-          />
+          <NewPasswordField label="Choose a password" {...form.bind('password')} />
           <Problem text={form.problem} />
           <button type="submit" class="primary" disabled={form.busy}>
             Join

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { Field } from '../components/Field';
 import type { Role } from '../lib/api/roles';
 import type { Member } from '../lib/api/schemas/workspace';
 import { MemberChangeInput } from '../lib/dashboard/workspace-schemas';
 import { call } from './api';
+import { RoleScopeFields } from './fields';
 import { Problem } from './Problem';
 import { QuestionRow, RowBelow } from './RowBelow';
-import { grantable, SCOPE_HINT, scopeLabel, scopeOf, scopeText } from './scope';
+import { scopeLabel, scopeOf, scopeText } from './scope';
 import { useForm } from './use-form';
 import { When } from './When';
 
@@ -74,12 +74,7 @@ export function MemberRow(props: { member: Member; myRole: Role; manages: boolea
         <RowBelow columns={COLUMNS.length + 1}>
           <form class="stack confirm" onSubmit={change} noValidate>
             <div class="bar fields">
-              <Field label="New role" as="select" {...form.bind('role')}>
-                {grantable(myRole).map((each) => (
-                  <option key={each}>{each}</option>
-                ))}
-              </Field>
-              <Field label="New scope" hint={SCOPE_HINT} {...form.bind('scope')} />
+              <RoleScopeFields myRole={myRole} bind={form.bind} changing />
             </div>
             <Problem text={form.problem} />
             <div class="bar">

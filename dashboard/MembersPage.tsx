@@ -5,11 +5,12 @@ import type { Role } from '../lib/api/roles';
 import type { Member } from '../lib/api/schemas/workspace';
 import { type Invitation, InviteInput } from '../lib/dashboard/workspace-schemas';
 import { call } from './api';
+import { RoleScopeFields } from './fields';
 import { ListHead } from './ListHead';
 import { COLUMNS, MemberRow } from './MemberRow';
 import { Problem } from './Problem';
 import { Secret } from './Secret';
-import { grantable, SCOPE_HINT, scopeOf } from './scope';
+import { scopeOf } from './scope';
 import { useForm } from './use-form';
 import { useLoaded } from './use-loaded';
 
@@ -52,12 +53,7 @@ export function MembersPage({ myRole }: { myRole: Role }) {
           <h2>Invite a person</h2>
           <div class="bar fields">
             <Field label="Email" type="email" {...form.bind('email')} />
-            <Field label="Role" as="select" {...form.bind('role')}>
-              {grantable(myRole).map((each) => (
-                <option key={each}>{each}</option>
-              ))}
-            </Field>
-            <Field label="Scope" hint={SCOPE_HINT} {...form.bind('scope')} />
+            <RoleScopeFields myRole={myRole} bind={form.bind} />
           </div>
           <Problem text={form.problem} />
           <button type="submit" disabled={form.busy}>
