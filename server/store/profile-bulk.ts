@@ -6,7 +6,7 @@ import { queryAsJson } from './json-rows';
 import { orderOf } from './profile-order';
 import {
   filterConditions,
-  PROFILES_FROM,
+  PROFILES_LIVE_FROM,
   type ProfileFilter,
   type ProfileRow,
   SELECT_PROFILES,
@@ -29,7 +29,7 @@ export async function selectProfileIds(
   const where = ['p.account_id = $1', ...scopeOfTags(reader, params), ...filterConditions(filter, params)];
   const { orderBy } = orderOf(filter.sort, null, params);
   const rows = await db.query<{ id: string }>(
-    `select p.id ${PROFILES_FROM} where ${where.join(' and ')} order by ${orderBy} limit ${limit + 1}`,
+    `select p.id ${PROFILES_LIVE_FROM} where ${where.join(' and ')} order by ${orderBy} limit ${limit + 1}`,
     params,
   );
   return rows.map(({ id }) => id);

@@ -5,7 +5,7 @@ import { HELD_BY_COLUMNS, type HeldByColumns } from './leases';
 import { nextCursor, sortKeyColumn } from './profile-order';
 import {
   listConditions,
-  PROFILES_FROM,
+  PROFILES_LIVE_FROM,
   type ProfileListOptions,
   type ProfileRow,
   SELECT_PROFILES,
@@ -36,7 +36,7 @@ export async function listProfileEntries(
   const rows = await queryAsJson<ProfileEntry>(
     db,
     `select p.seq, p.id, p.revision, s.id as live_session_id, ${HELD_BY_COLUMNS}${sortKeyColumn(options.sort)}
-       ${PROFILES_FROM} ${sql}`,
+       ${PROFILES_LIVE_FROM} ${sql}`,
     params,
     outputOrder,
   );
