@@ -53,19 +53,15 @@ export interface ProfileFilter {
 }
 
 /**
- * A profile `p` with its live session `s` (the partial unique index on sessions allows at most one per profile)
- * and its lease `l`: what a list is filtered, ordered and paged on. Without the proxy's join, which a search's
- * plan, made again at every run, took a third longer to make (PGlite, 10,000 profiles).
+ * A profile `p`, its live session `s` (a partial unique index allows one) and its lease `l`: what a list filters,
+ * orders and pages on, without the proxy's join, which made a search's plan (made at every run) a third slower.
  */
 export const PROFILES_LIVE_FROM = `
     from profiles p
     left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}
     ${JOIN_LEASE}`;
 
-/**
- * The same with the profile's effective proxy `x` (its own, or the saved one it points at). Without the proxy's
- * password, which no answer shows.
- */
+/** The same with its effective proxy `x` (its own or its saved one), whose password no answer shows. */
 export const PROFILES_FROM = `${PROFILES_LIVE_FROM}
     left join proxies x on x.id = p.proxy_id`;
 
