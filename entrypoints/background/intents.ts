@@ -90,6 +90,7 @@ export function createIntentHandlers({
           ? await exportCookiesInPages(api, body)
           : await api.bulkProfiles(body);
       if (result.batch_id) await lastBatch.setValue(result.batch_id);
+      await sessions.inLine(result.items.filter((item) => item.waiting).map((item) => item.id));
       // What changed is read again: rows deleted, tags and proxies changed, sessions started.
       await refreshProfiles().catch(() => undefined);
       return result;

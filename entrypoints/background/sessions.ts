@@ -138,6 +138,11 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
     return reconciling;
   }
 
+  /** Starts of these profiles wait in the service's line for a free browser (a 202, a bulk start's `waiting`). */
+  function inLine(profileIds: readonly string[]): Promise<void> {
+    return inTurn(async () => markWaiting(profileIds, now(), await cachedSessions.getValue()));
+  }
+
   /** Our cache was wrong about this profile: learn the truth, then report the service's answer. */
   async function correctedAfter(error: unknown): Promise<never> {
     if (error instanceof ApiError && error.status === 409) await reconcile().catch(() => undefined);
@@ -146,6 +151,7 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
 
   return {
     reconcile,
+    inLine,
 
     /** A change the event stream reported: the cache follows; a browser that exited on its own is announced. */
     async apply(session: Session): Promise<void> {
@@ -168,7 +174,7 @@ export function createSessions({ api, now, onExited }: SessionsDeps) {
         .startSessionInLine({ profile_id: profileId, headless: wanted, wait: START_WAIT_S })
         .catch(correctedAfter);
       if (session.status === 'waiting') {
-        await inTurn(async () => markWaiting(profileId, now(), await cachedSessions.getValue()));
+        await inLine([profileId]);
         return session;
       }
       await Promise.all([

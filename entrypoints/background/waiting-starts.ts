@@ -16,13 +16,17 @@ export async function startsServed(profileIds: readonly string[]): Promise<void>
 }
 
 /**
- * Marks the profile's start as waiting in the service's line since `at`, unless its session is already known
- * (its event came before the start's answer). Call it in turn.
+ * Marks the profiles' starts as waiting in the service's line since `at`, but those whose session is already
+ * known (its event came before the start's answer). Call it in turn.
  */
-export async function markWaiting(profileId: string, at: number, sessions: Cached<Session> | null) {
-  if (sessions?.data.some((session) => session.profile_id === profileId)) return;
-  await waitingStarts.setValue({
-    ...(await waitingStarts.getValue()),
-    [profileId]: new Date(at).toISOString(),
-  });
+export async function markWaiting(
+  profileIds: readonly string[],
+  at: number,
+  sessions: Cached<Session> | null,
+) {
+  const known = new Set(sessions?.data.map((session) => session.profile_id));
+  const since = new Date(at).toISOString();
+  const waiting = profileIds.filter((id) => !known.has(id)).map((id) => [id, since]);
+  if (waiting.length)
+    await waitingStarts.setValue({ ...(await waitingStarts.getValue()), ...Object.fromEntries(waiting) });
 }

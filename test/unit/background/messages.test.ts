@@ -15,6 +15,7 @@ import {
   preferences,
   quota,
   savedScripts,
+  waitingStarts,
   watchedRuns,
 } from '../../../lib/storage';
 import { type FakeService, SESSION_EXISTS_DETAIL } from '../../support/fake-service';
@@ -207,6 +208,24 @@ describe('messages', () => {
       error: { code: 'session_exists', status: 409, message: SESSION_EXISTS_DETAIL },
     });
     expect((await cachedSessions.getValue())?.data.map((s) => s.id)).toEqual([existing.id]);
+  });
+
+  it('profiles.bulk start marks the profiles that wait in line for a free browser, not those started', async () => {
+    const item = (id: string, more: object) => ({ id, ok: true, ...more });
+    answer('POST', '/v1/profiles/bulk', () =>
+      Response.json({
+        action: 'start',
+        selected: 2,
+        succeeded: 2,
+        failed: 0,
+        waiting: 1,
+        problems: [],
+        items: [item('prf_1', { session_id: 'ses_9' }), item('prf_2', { waiting: true })],
+      }),
+    );
+    const request = { select: { ids: ['prf_1', 'prf_2'] }, action: 'start' as const };
+    expect(await send({ type: 'profiles.bulk', request })).toMatchObject({ ok: true, value: { waiting: 1 } });
+    expect(await waitingStarts.getValue()).toEqual({ prf_2: new Date(START).toISOString() });
   });
 
   it('session.stop stops it and takes it off the badge', async () => {
