@@ -21,7 +21,9 @@ it('refuses an address past its limit with no statement, whatever new email or l
   const limits = new AttemptLimits(counted);
   const now = Date.now();
   for (let index = 0; index < ATTEMPTS_PER_ADDRESS; index++)
-    expect(await limits.attempt('192.0.2.9', `guess${index}@example.com`, now)).not.toHaveProperty('waitSeconds');
+    expect(await limits.attempt('192.0.2.9', `guess${index}@example.com`, now)).not.toHaveProperty(
+      'waitSeconds',
+    );
   expect(await limits.attempt('192.0.2.9', 'token-a', now)).toHaveProperty('waitSeconds');
   const before = statements;
   for (const token of ['token-b', 'token-c', 'token-d'])
