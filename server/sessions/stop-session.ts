@@ -41,6 +41,8 @@ export interface SessionStopper {
 export function createSessionStopper(parts: SessionParts): SessionStopper {
   const { db, clock, config, log, events, cluster, profileState, browsers, launching } = parts;
   const stopping = new Map<string, Promise<Session>>();
+  /** Browsers of sessions stopped as lost, while they end. */
+  const ending = new Map<string, Promise<void>>();
   const saveProfile = (row: SessionRow) =>
     profileState.save(row.profile_id, profileDataDir(config.dataDir, row.profile_id), row.lease_generation);
 
@@ -86,7 +88,7 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
 
   /** A session declared lost while its node lived on: its browser is ended wherever it still runs. */
   async function endLostBrowser(row: SessionRow): Promise<Session> {
-    if (browsers.has(row.id)) await endBrowser(row.id);
+    if (browsers.has(row.id) || ending.has(row.id)) await endBrowser(row.id);
     else if (row.node_id !== null && row.node_id !== cluster.nodeId)
       await cluster.peers.stopElsewhere(row, 'node_lost').catch((error: unknown) => {
         log.warn('the node that ran a lost session did not answer its stop', { session_id: row.id, error });
@@ -94,12 +96,20 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
     return toSession(row);
   }
 
+  /**
+   * Ends the browser of a session stopped as lost. A second caller while it ends (the sweep of lost browsers, and a
+   * stop asked through another node) waits for the same end, so that neither answers before the browser is gone.
+   */
   async function endBrowser(sessionId: string): Promise<void> {
+    const already = ending.get(sessionId);
+    if (already) return already;
     const browser = browsers.get(sessionId);
     if (!browser) return;
     browsers.delete(sessionId);
     log.warn('ending the browser of a session stopped as lost', { session_id: sessionId });
-    await browser.stop();
+    const ended = browser.stop().finally(() => ending.delete(sessionId));
+    ending.set(sessionId, ended);
+    await ended;
   }
 
   async function stopLeftover(row: SessionRow): Promise<void> {
