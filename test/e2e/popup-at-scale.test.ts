@@ -215,8 +215,9 @@ describe('the popup at 300 profiles', () => {
       .poll(async () => (await listedNames()).slice(0, 3))
       .toEqual(['Seller 150', 'Buyer 144', 'Shop 6']);
     expect(await count()).toBe(`50 of ${TOTAL} profiles`);
+    // The chips are the account's tags, most used first.
     const chips = popup.getByRole('group', { name: 'Show only a tag' }).getByRole('button');
-    expect(await chips.allTextContents()).toEqual(['#shop', '#team-a', '#team-b', '#warm-up']);
+    expect(await chips.allTextContents()).toEqual(['#team-a', '#team-b', '#warm-up', '#shop']);
     // Each row says what differs: its proxy by name, where it comes out or that it fails, and its tags.
     await rowOf(popup, 'Seller 150')
       .getByText(`Frankfurt residential ✓ ${EXITS.fra?.place}`, { exact: false })
