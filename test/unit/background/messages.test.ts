@@ -26,6 +26,17 @@ const START = Date.UTC(2025, 0, 6, 9);
 const script = { steps: [{ action: 'goto' as const, url: 'https://example.com' }] };
 let service: FakeService;
 
+/** The account GET /v1/account answers for the saved key. */
+const LOCAL_ACCOUNT = {
+  id: 'acc_1',
+  name: 'Local',
+  plan: 'free',
+  hourly_limit: 100,
+  session_limit: 2,
+  key_prefix: 'pp',
+  created_at: '',
+};
+
 /** Delivers a message as the browser would, and resolves with the worker's answer (if it gave one). */
 async function deliver(message: unknown, sender: object = POPUP): Promise<Reply<unknown> | undefined> {
   const [reply] = await fakeBrowser.runtime.onMessage.trigger(message, sender);
@@ -299,16 +310,7 @@ describe('messages', () => {
     vi.setSystemTime(START + 60_000);
     expect(await send({ type: 'runs.seen' })).toEqual({ ok: true, value: undefined });
     expect(await watchedRuns.getValue()).toMatchObject([{ seen: true }]);
-    const account = {
-      id: 'acc_1',
-      name: 'Local',
-      plan: 'free',
-      hourly_limit: 100,
-      session_limit: 2,
-      key_prefix: 'pp',
-      created_at: '',
-    };
-    answer('GET', '/v1/account', () => Response.json(account));
+    answer('GET', '/v1/account', () => Response.json(LOCAL_ACCOUNT));
     const reply = await send({ type: 'sessions.refresh' });
     expect(reply).toMatchObject({ ok: true, value: [{ id: session.id }] });
     expect((await cachedSessions.getValue())?.data.map((s) => s.id)).toEqual([session.id]);
@@ -324,7 +326,7 @@ describe('messages', () => {
     });
     // Read again when the popup opens half a minute later, not sooner: an owner may have changed the role since.
     const asked = answer('GET', '/v1/account', () =>
-      Response.json({ ...account, member: { id: 'mem_1', name: 'Eve' }, role: 'viewer' }),
+      Response.json({ ...LOCAL_ACCOUNT, member: { id: 'mem_1', name: 'Eve' }, role: 'viewer' }),
     );
     vi.setSystemTime(START + 80_000);
     await send({ type: 'sessions.refresh' });
@@ -643,17 +645,7 @@ describe('intents that change the lists and settings', () => {
 
   it('connection.save checks the key with one request and saves it and the quota only when accepted', async () => {
     await connection.setValue({ serviceUrl: 'http://127.0.0.1:8787', apiKey: null });
-    const account = {
-      id: 'acc_1',
-      name: 'Local',
-      plan: 'free',
-      hourly_limit: 100,
-      session_limit: 2,
-      key_prefix: 'pp',
-      created_at: '',
-      member: { id: 'mem_1', name: 'Eve' },
-      role: 'runner',
-    };
+    const account = { ...LOCAL_ACCOUNT, member: { id: 'mem_1', name: 'Eve' }, role: 'runner' };
     answer('GET', '/v1/account', () =>
       Response.json(account, { headers: { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '72' } }),
     );
