@@ -110,7 +110,7 @@ export function wireService(base: BaseDeps): AppDeps {
   const keyUses = createKeyUses(base.db, base.log);
   const usageTally = createUsageTally(base.db);
   const streams = new StreamSlots();
-  const activity = new Activity();
+  const turns = new RequestTurns();
   return {
     ...base,
     sessions,
@@ -134,8 +134,8 @@ export function wireService(base: BaseDeps): AppDeps {
     events,
     handoff,
     streams,
-    activity,
-    turns: new RequestTurns(activity),
+    activity: new Activity((key) => turns.othersActive(key)),
+    turns,
     nodeId,
     nodeAuthKey: authKey,
     membership,

@@ -1,5 +1,4 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Activity } from '../core/activity';
 import { DomainError } from '../core/domain-errors';
 import type { AppEnv } from './env';
 
@@ -31,20 +30,16 @@ interface Turns {
  * catch up, and has at most SHARED requests served at once. So one account sending eight requests at once, or
  * requests that each take long (a large export), gets about half of the process beside another busy account, and
  * a quiet account is served at once. Alone, an account has ALONE at once. Heavy work inside one request gives way
- * of its own (Activity.giveWay).
+ * of its own (Activity.inPieces, told by `othersActive`).
  */
 export class RequestTurns {
   private readonly accounts = new Map<string, Turns>();
   private recheck: NodeJS.Timeout | null = null;
 
-  constructor(
-    private readonly activity: Activity,
-    private readonly nowMs: () => number = () => performance.now(),
-  ) {}
+  constructor(private readonly nowMs: () => number = () => performance.now()) {}
 
   /** Waits for a turn of `key`; resolves with what gives it back (once), or null when its line is full. */
   async take(key: string): Promise<(() => void) | null> {
-    this.activity.seen(key);
     const turns = this.arrive(key);
     if (turns.line.length === 0 && this.mayServe(key, turns)) turns.serving++;
     else if (turns.line.length >= LINE) return null;
@@ -57,15 +52,18 @@ export class RequestTurns {
   private arrive(key: string): Turns {
     const now = this.nowMs();
     let turns = this.accounts.get(key);
-    if (!turns || !this.isActive(turns, now)) {
-      const level = this.leastServed(key, now) ?? 0;
-      turns = turns
-        ? { ...turns, servedMs: Math.max(turns.servedMs, level) }
-        : { servedMs: level, seenAtMs: now, serving: 0, line: [] };
+    if (!turns) {
+      turns = { servedMs: this.leastServed(key, now) ?? 0, seenAtMs: now, serving: 0, line: [] };
       this.accounts.set(key, turns);
-    }
+    } else if (!this.isActive(turns, now))
+      turns.servedMs = Math.max(turns.servedMs, this.leastServed(key, now) ?? 0);
     turns.seenAtMs = now;
     return turns;
+  }
+
+  /** Whether an account other than `key` is active now (served, waiting, or a request within ACTIVE_MS). */
+  othersActive(key: string): boolean {
+    return this.leastServed(key, this.nowMs()) !== null;
   }
 
   private mayServe(key: string, turns: Turns): boolean {

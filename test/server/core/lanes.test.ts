@@ -41,28 +41,13 @@ describe('lanes', () => {
 });
 
 describe('activity', () => {
-  it('knows whether another account made a request within the last second', () => {
-    let now = 0;
-    const activity = new Activity(() => now);
-    expect(activity.othersActive('a')).toBe(false);
-    activity.seen('a');
-    expect(activity.othersActive('a')).toBe(false);
-    expect(activity.othersActive('b')).toBe(true);
-    activity.seen('b');
-    activity.seen('b');
-    now = 900;
-    expect(activity.othersActive('a')).toBe(true);
-    expect(activity.othersActive('b')).toBe(true);
-    now = 1001;
-    activity.seen('b');
-    expect(activity.othersActive('b')).toBe(false);
-    expect(activity.othersActive('c')).toBe(true);
-  });
-
   it('gives way between pieces of heavy work: twice their time while others are active, none alone', async () => {
     let now = 0;
-    const activity = new Activity(() => now);
-    activity.seen('other');
+    let others = true;
+    const activity = new Activity(
+      () => others,
+      () => now,
+    );
     const started = performance.now();
     const pieces = await activity.inPieces('heavy', 3, async (index) => {
       now += 10;
@@ -72,7 +57,7 @@ describe('activity', () => {
     // Two rests of 20 ms between three pieces of 10 (the clock of the pieces is the fake one).
     expect(performance.now() - started).toBeGreaterThanOrEqual(38);
     // Alone, pieces of 10 s each go on at once (a rest of 20 s would outlast the test's time limit).
-    now += 5000;
+    others = false;
     await activity.inPieces('heavy', 3, async () => {
       now += 10_000;
     });

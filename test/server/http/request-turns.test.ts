@@ -3,18 +3,34 @@
  * long, shares the process by time with the other active accounts instead of taking it.
  */
 import { describe, expect, it } from 'vitest';
-import { Activity } from '../../../server/core/activity';
 import { RequestTurns } from '../../../server/http/request-turns';
 
 function turnsAt() {
   const clock = { now: 0 };
-  const turns = new RequestTurns(new Activity(() => clock.now), () => clock.now);
+  const turns = new RequestTurns(() => clock.now);
   return { clock, turns };
 }
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('request turns', () => {
+  it('know whether another account made a request within the last second', async () => {
+    const { clock, turns } = turnsAt();
+    expect(turns.othersActive('a')).toBe(false);
+    (await turns.take('a'))?.();
+    expect(turns.othersActive('a')).toBe(false);
+    expect(turns.othersActive('b')).toBe(true);
+    (await turns.take('b'))?.();
+    (await turns.take('b'))?.();
+    clock.now = 900;
+    expect(turns.othersActive('a')).toBe(true);
+    expect(turns.othersActive('b')).toBe(true);
+    clock.now = 1001;
+    (await turns.take('b'))?.();
+    expect(turns.othersActive('b')).toBe(false);
+    expect(turns.othersActive('c')).toBe(true);
+  });
+
   it('serve 6 requests of an account alone at once, and 2 once another account is active', async () => {
     const { turns } = turnsAt();
     const alone = await Promise.all(Array.from({ length: 6 }, () => turns.take('a')));
@@ -86,7 +102,7 @@ describe('request turns', () => {
   });
 
   it('stop counting a request served longer than 250 ms: a long poll does not hold its account', async () => {
-    const turns = new RequestTurns(new Activity());
+    const turns = new RequestTurns();
     await Promise.all(Array.from({ length: 6 }, () => turns.take('a')));
     const started = performance.now();
     const next = await turns.take('a');
