@@ -139,6 +139,16 @@ describe('GET /v1/profiles/tags', () => {
   });
 });
 
+describe('GET /v1/profiles/tags, asked by another account', () => {
+  it('lists none of this account’s tags, and counts only its own profiles', async () => {
+    const { key } = await createAccountWithKey(scratch.db, systemClock, { plan: 'free' });
+    const stranger = createClient({ baseUrl: 'http://127.0.0.1', apiKey: key, fetch: appFetch });
+    expect(await stranger.listProfileTags()).toEqual({ data: [], next_cursor: null });
+    await stranger.createProfile({ name: 'Mine', tags: ['team-a'] });
+    expect((await stranger.listProfileTags()).data).toEqual([{ tag: 'team-a', count: 1 }]);
+  });
+});
+
 describe('GET /v1/profiles?q=', () => {
   it.each([
     ['#team-a', ['charlie', 'delta']],
