@@ -30,7 +30,11 @@ export interface ToolContext {
   agent: string;
 }
 
-/** What a tool answers: a JSON object (sent as its text), a sentence with data, or content of its own (an image). */
+/**
+ * What a tool answers, said once and as text (no tool declares an output schema, so none sends structured
+ * content): an object, sent as its compact JSON, or a sentence that says what the object is about instead (the
+ * object is then what the audit log records); either with images beside it; or content of its own (an image).
+ */
 export type ToolAnswer =
   | { structured: Record<string, unknown>; text?: string; images?: ToolImage[] }
   | { text: string }
@@ -41,6 +45,9 @@ export interface ToolImage {
   data: string;
   mimeType: string;
 }
+
+/** An answer as MCP sends it, with no structured content: its text (and images) say it all, once. */
+type SaidOnce = CallToolResult & { structuredContent?: never };
 
 /** A tool's shape: its input, an object schema of the contract, and the words a model chooses it by. */
 export interface ToolSpec<Input extends z.core.$ZodType> {
@@ -98,7 +105,7 @@ export function addTool<Input extends z.core.$ZodType>(
   const register = server.registerTool.bind(server) as (
     name: string,
     config: object,
-    callback: (args: z.output<Input>) => Promise<CallToolResult>,
+    callback: (args: z.output<Input>) => Promise<SaidOnce>,
   ) => unknown;
   register(name, config, async (args) => {
     const refusal = spec.free ? null : await countCall(ctx);
@@ -114,32 +121,32 @@ export function addTool<Input extends z.core.$ZodType>(
   });
 }
 
-async function countCall(ctx: ToolContext): Promise<CallToolResult | null> {
+async function countCall(ctx: ToolContext): Promise<SaidOnce | null> {
   const verdict = await ctx.count(ctx.account, ctx.deps.clock.now().getTime());
   if (verdict === null) return null;
   ctx.lastVerdict = verdict;
   return verdict.allowed ? null : toolError(hourlyLimitReached(ctx.account, verdict));
 }
 
-/**
- * An answer says a thing once: an object alone is its JSON as text, never repeated as structured content (no tool
- * declares an output schema); a sentence comes with the few fields it is about.
- */
-function toResult(answer: ToolAnswer): CallToolResult {
+function toResult(answer: ToolAnswer): SaidOnce {
   if ('content' in answer) return { content: answer.content };
   if (!('structured' in answer)) return { content: [{ type: 'text', text: answer.text }] };
   const images = (answer.images ?? []).map((image) => ({ type: 'image' as const, ...image }));
-  if (answer.text === undefined)
-    return { content: [{ type: 'text', text: JSON.stringify(answer.structured) }, ...images] };
-  return { content: [{ type: 'text', text: answer.text }, ...images], structuredContent: answer.structured };
+  const text = answer.text ?? JSON.stringify(answer.structured, withoutNulls);
+  return { content: [{ type: 'text', text }, ...images] };
 }
 
-function toolError(sentence: string): CallToolResult {
+/** A field that is null says nothing an agent needs to read: left out of an answer's JSON, as an absent one. */
+function withoutNulls(_key: string, value: unknown): unknown {
+  return value === null ? undefined : value;
+}
+
+function toolError(sentence: string): SaidOnce {
   return { content: [{ type: 'text', text: sentence }], isError: true };
 }
 
 /** A failure the model can act on: the service's sentence, with when to retry when the service says. */
-function failure(ctx: ToolContext, tool: string, error: unknown): CallToolResult {
+function failure(ctx: ToolContext, tool: string, error: unknown): SaidOnce {
   const problem = error instanceof ProblemError ? error.problem : domainProblem(error);
   if (problem) {
     const retryAfter = problem.headers?.['Retry-After'];

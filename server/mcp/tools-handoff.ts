@@ -32,21 +32,12 @@ export function addHandoffTools(server: McpServer, ctx: ToolContext): void {
         runId: null,
       };
       const ended = await deps.handoff.ask(target, fields, { abandoned: ctx.signal });
-      return { structured: answerOf(ended), text: sentenceOf(ended) };
+      return { text: sentenceOf(ended) };
     },
   );
 }
 
-function answerOf(request: HelpRequest): Record<string, unknown> {
-  return {
-    request_id: request.id,
-    outcome: request.outcome ?? 'open',
-    ...(request.text === null ? {} : { text: request.text }),
-    ...(request.choice === null ? {} : { choice: request.choice }),
-  };
-}
-
-/** What the model reads: the outcome first, and what to do next. */
+/** The answer, said once: its outcome first, what the person gave, and what to do next. */
 function sentenceOf(request: HelpRequest): string {
   const look = 'Take a snapshot to see the page as the person left it.';
   switch (request.outcome) {
@@ -60,6 +51,8 @@ function sentenceOf(request: HelpRequest): string {
       return 'declined: the person will not do this; find another way or stop.';
     case 'timed_out':
       return `timed_out: nobody answered by ${request.expires_at}.`;
+    case 'withdrawn':
+      return 'withdrawn: the tab or its session closed before anyone answered.';
     default:
       return `The request ${request.id} is still open until ${request.expires_at}.`;
   }

@@ -42,5 +42,5 @@ function toToolAnswer(answer: PageAnswer): ToolAnswer {
       ],
     };
   }
-  return answer.structured ? { structured: answer.structured, text: answer.text } : { text: answer.text };
+  return { text: answer.text };
 }

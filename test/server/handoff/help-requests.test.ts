@@ -90,9 +90,15 @@ describe('request_human', () => {
       answer(owner, request.id, { outcome: 'answer', text: '318 204' }),
     );
     expect(answered).toMatchObject({ status: 'closed', outcome: 'answer', text: '318 204' });
-    const result = await asking;
-    expect(result.structuredContent).toEqual({ request_id: request.id, outcome: 'answer', text: '318 204' });
-    expect(textOf(result)).toContain('answer: the person wrote "318 204"');
+    // Said once, as the agent reads it: a sentence whose first word is the outcome, and no structured content.
+    expect(await asking).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'answer: the person wrote "318 204". Take a snapshot to see the page as the person left it.',
+        },
+      ],
+    });
     const ended = await events.nextEvent((event) => event.type === 'session.help_answered');
     expect(ended.data).toEqual(answered);
     events.close();
@@ -121,7 +127,7 @@ describe('request_human', () => {
     );
     expect(wrong.detail).toContain('must be one of “Morning”, “Evening”');
     await json(answer(owner, request.id, { outcome: 'choice', choice: 'Evening' }));
-    expect((await asking).structuredContent).toMatchObject({ outcome: 'choice', choice: 'Evening' });
+    expect(textOf(await asking)).toMatch(/^choice: the person chose "Evening"\. /);
   });
 
   it('is another account’s to neither see nor answer', async () => {
@@ -144,7 +150,7 @@ describe('request_human', () => {
     // Still the owner's, still open.
     expect((await json<HelpRequest>(owner('GET', `/v1/help-requests/${request.id}`))).status).toBe('open');
     await json(answer(owner, request.id, { outcome: 'declined' }));
-    expect((await asking).structuredContent).toMatchObject({ outcome: 'declined' });
+    expect(textOf(await asking)).toBe('declined: the person will not do this; find another way or stop.');
   });
 
   it('bounds every string and list it takes', async () => {
@@ -182,20 +188,21 @@ describe('request_human', () => {
     await json(answer(owner, request.id, { outcome: 'done', text: 'hi' }), 422);
     await json(answer(owner, request.id, { outcome: 'maybe' }), 422);
     await json(answer(owner, request.id, { outcome: 'done' }));
-    expect((await asking).structuredContent).toMatchObject({ outcome: 'done' });
+    expect(textOf(await asking)).toMatch(/^done: the person did what was asked\. /);
   });
 
   it('times out: the call answers timed_out, and a late answer is told so', async () => {
     const started = Date.now();
-    const result = await call(agent, 'request_human', {
+    const asking = call(agent, 'request_human', {
       session_id,
       reason: 'nobody is there',
       timeout_ms: 5000,
     });
+    const { id, expires_at } = await openRequest((each) => each.reason === 'nobody is there');
+    const result = await asking;
     expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
     expect(Date.now() - started).toBeLessThan(9000);
-    expect(result.structuredContent).toMatchObject({ outcome: 'timed_out' });
-    const id = (result.structuredContent as { request_id: string }).request_id;
+    expect(textOf(result)).toBe(`timed_out: nobody answered by ${expires_at}.`);
     const late = await json<{ code: string; detail: string }>(answer(owner, id, { outcome: 'done' }), 409);
     expect(late.code).toBe('help_timed_out');
     expect(late.detail).toContain('timed out');
@@ -216,7 +223,7 @@ describe('request_human', () => {
     } finally {
       await browser.close();
     }
-    expect((await asking).structuredContent).toMatchObject({ outcome: 'withdrawn' });
+    expect(textOf(await asking)).toBe('withdrawn: the tab or its session closed before anyone answered.');
     expect(await json<HelpRequest>(owner('GET', `/v1/help-requests/${request.id}`))).toMatchObject({
       status: 'closed',
       outcome: 'withdrawn',

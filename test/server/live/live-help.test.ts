@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { requester, type TestService } from '../../support/harness';
 import { startServiceInProcess } from '../../support/in-process-service';
-import { call, connect, httpTransport, startPageSession } from '../../support/mcp-client';
+import { call, connect, httpTransport, startPageSession, textOf } from '../../support/mcp-client';
 
 /*
  * The live view's bar and a request for help, in process on a real session: a controlling viewer is shown the
@@ -93,7 +93,7 @@ it('shows the open request to a controlling viewer, who answers it from the bar;
     }),
   );
   const result = await asking;
-  expect(result.structuredContent).toMatchObject({ outcome: 'answer', text: '4711' });
+  expect(textOf(result)).toMatch(/^answer: the person wrote "4711"\. /);
   await control.next((message) => message.type === 'help' && message.request === null);
   control.socket.close();
 });

@@ -88,6 +88,8 @@ async function fillTheForm(
   const step = async (name: string, args: Record<string, unknown>) => {
     const result = await call(client, name, args);
     expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+    // No tool declares an output schema: each answer is said once, in its content.
+    expect(result.structuredContent, name).toBeUndefined();
     transcript.push(
       `→ ${name} ${JSON.stringify(args)}`,
       `← ${textOf(result).split('\n').slice(0, 12).join('\n   ')}`,
@@ -359,7 +361,11 @@ describe('answers an agent can afford', () => {
     // As compact JSON: no indentation or line breaks to pay for.
     expect(textOf(read)).toBe(JSON.stringify(JSON.parse(textOf(read))));
     const full = await ok(client, 'get_profile', { profile_id: id });
-    expect(full).toMatchObject({ id, name: 'Shop 500', identity: expect.any(Object) });
+    expect(full).toMatchObject({ id, name: 'Shop 500', status: 'idle', identity: expect.any(Object) });
+    // A field with nothing in it (no proxy, no session, never used) is left out, not said as null.
+    expect(textOf(read)).not.toContain('null');
+    for (const field of ['proxy', 'proxy_id', 'session_id', 'last_used_at', 'held_by'])
+      expect(full, field).not.toHaveProperty(field);
     await client.close();
   });
 });

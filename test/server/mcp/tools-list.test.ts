@@ -29,6 +29,8 @@ describe('the MCP tools list', () => {
       expect(tool.description?.length, tool.name).toBeGreaterThan(20);
       expect(tool.description?.length, tool.name).toBeLessThanOrEqual(220);
       expect(tool.inputSchema.type, tool.name).toBe('object');
+      // None declares an output schema, so none answers with structured content repeating its text.
+      expect(tool.outputSchema, tool.name).toBeUndefined();
     }
   });
 
