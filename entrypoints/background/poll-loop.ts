@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { QuotaSnapshot } from '../../lib/api/rate-limit';
+import { onePassAtATime } from '../../lib/one-pass-at-a-time';
 import {
   afterAnswer,
   afterFailure,
@@ -52,26 +53,7 @@ export interface PollLoop {
 export function createPollLoop(deps: PollLoopDeps, list: WatchList): PollLoop {
   let cancelTimer: (() => void) | null = null;
   let inFlight: AbortController | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-
-  function wake(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          await tick();
-        } while (again);
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  }
+  const wake = onePassAtATime(tick).run;
 
   async function tick(): Promise<void> {
     cancelTimer?.();

@@ -1,3 +1,4 @@
+import { onePassAtATime } from '../../lib/one-pass-at-a-time';
 import type { Clock } from '../core/clock';
 import type { Job } from '../core/lifecycle';
 import type { Logger } from '../core/log';
@@ -68,8 +69,6 @@ export function createRoomQueue(deps: RoomQueueDeps): RoomQueue {
   const share = fairShare(deps.maxBrowsers);
   /** Claimed here and not yet holding their browser's slot. */
   let serving = 0;
-  let pass: Promise<void> | null = null;
-  let again = false;
   let stopped = false;
   let stopListening: () => Promise<void> = async () => {};
   const starts = new Map<number, Promise<StartServed>>();
@@ -116,21 +115,11 @@ export function createRoomQueue(deps: RoomQueueDeps): RoomQueue {
     }
   }
 
-  function dispatch(): Promise<void> {
-    if (pass) {
-      again = true;
-      return pass;
-    }
-    pass = (async () => {
-      do {
-        again = false;
-        await claimAll().catch((error: unknown) => log.error('the queue could not claim work', { error }));
-      } while (again && !stopped);
-      pass = null;
-    })();
-    return pass;
-  }
-
+  const passes = onePassAtATime(
+    () => claimAll().catch((error: unknown) => log.error('the queue could not claim work', { error })),
+    () => !stopped,
+  );
+  const dispatch = passes.run;
   const wake = () => void dispatch();
 
   return {
@@ -157,7 +146,7 @@ export function createRoomQueue(deps: RoomQueueDeps): RoomQueue {
       async stop() {
         stopped = true;
         await stopListening();
-        await pass;
+        await passes.running();
       },
     },
   };
