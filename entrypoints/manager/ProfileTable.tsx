@@ -1,11 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { ProfileSortName } from '../../lib/api/profile-sorts';
 import type { Profile } from '../../lib/api/schemas/profiles';
 import { t } from '../../lib/i18n';
-import { type Column, type Layout, shownColumns, widthOf } from './columns';
+import { shownColumns, widthOf } from './columns';
 import type { EditableField } from './edits';
 import { clickRow, extendTo, isSelected, NOTHING, type Selection, toggleRow } from './selection';
-import { TableHead } from './TableHead';
+import { TableHead, type TableOrder } from './TableHead';
 import { TableRow } from './TableRow';
 import { scrollToShow, visibleRows } from './viewport';
 
@@ -17,15 +16,11 @@ function rowOf(target: EventTarget | null): number | undefined {
   return index >= 2 ? index - 2 : undefined;
 }
 
-interface TableProps {
+interface TableProps extends TableOrder {
   rows: Profile[];
   /** Every profile the filter matches; the rows not read yet are empty space until scrolled to. */
   total: number;
   want: (count: number) => void;
-  layout: Layout;
-  onLayout: (layout: Layout) => void;
-  sort: ProfileSortName | undefined;
-  onSort: (column: Column) => void;
   selection: Selection;
   onSelection: (selection: Selection) => void;
   isRunning: (profile: Profile) => boolean;

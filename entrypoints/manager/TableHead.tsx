@@ -13,6 +13,14 @@ export const COLUMN_LABELS: Record<ColumnId, MessageName> = {
   identity: 'columnIdentity',
 };
 
+/** The table's widths and order, which its header changes. */
+export interface TableOrder {
+  layout: Layout;
+  onLayout: (layout: Layout) => void;
+  sort: ProfileSortName | undefined;
+  onSort: (column: Column) => void;
+}
+
 /** How far an arrow key moves a column's edge. */
 const STEP = 16;
 
@@ -28,12 +36,8 @@ export function TableHead({
   onSort,
   allShown,
   onAllShown,
-}: {
+}: TableOrder & {
   columns: Column[];
-  layout: Layout;
-  onLayout: (layout: Layout) => void;
-  sort: ProfileSortName | undefined;
-  onSort: (column: Column) => void;
   allShown: boolean;
   onAllShown: (on: boolean) => void;
 }) {
