@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { Check } from '../../components/Check';
 import { download } from '../../components/download';
 import { useItem, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
@@ -102,14 +103,9 @@ export function BatchCard({ runsApart = false }: { runsApart?: boolean }) {
       )}
       <div class="bar wrap">
         {!runsApart && (
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={failedOnly}
-              onInput={(event) => showFailed(event.currentTarget.checked)}
-            />
+          <Check checked={failedOnly} onCheck={showFailed}>
             {t('batchFailedOnly')}
-          </label>
+          </Check>
         )}
         <button type="button" disabled={task.busy || batch.failed === 0} onClick={retry}>
           {t('batchRetry', batch.failed)}

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'preact/hooks';
+import { Check } from '../../components/Check';
 import { useItem, useSettled, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
 import { SearchField } from '../../components/SearchField';
@@ -83,27 +84,20 @@ export function ProfilePicker({ value, onPick }: ProfilePickerProps) {
         <p class="muted">{asked ? t('noSearchMatches', asked) : t('noProfilesToRun')}</p>
       )}
       {shown && shown.data.length > 0 && (
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={shown.data.every(({ id }) => pickedIds.has(id))}
-            onInput={(event) => onPick(pickAllShown(value, shown.data, event.currentTarget.checked))}
-          />
+        <Check
+          checked={shown.data.every(({ id }) => pickedIds.has(id))}
+          onCheck={(checked) => onPick(pickAllShown(value, shown.data, checked))}
+        >
           {t('pickAllShown', shown.data.length)}
-        </label>
+        </Check>
       )}
       {shown && shown.data.length > 0 && (
         <ul class="pick-list" aria-busy={task.busy}>
           {shown.data.map((profile) => (
             <li key={profile.id}>
-              <label class="check">
-                <input
-                  type="checkbox"
-                  checked={pickedIds.has(profile.id)}
-                  onInput={(event) => toggle(profile, event.currentTarget.checked)}
-                />
+              <Check checked={pickedIds.has(profile.id)} onCheck={(checked) => toggle(profile, checked)}>
                 {profile.name}
-              </label>
+              </Check>
             </li>
           ))}
           {shown.next_cursor && (

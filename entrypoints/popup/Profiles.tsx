@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { BulkActions } from '../../components/BulkActions';
+import { Check } from '../../components/Check';
 import { useItem, useList, useSearchKey, useSettled, useTask } from '../../components/hooks';
 import { KeptList } from '../../components/KeptList';
 import { LoadMore } from '../../components/LoadMore';
@@ -118,14 +119,12 @@ export function Profiles({ focus }: { focus?: string | undefined }) {
         {/* Select all beside the status and order, so that the count and "select all matching" share a line. */}
         <div class="bar">
           {shown?.length ? (
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={everyShownPicked(picking, shown)}
-                onInput={(event) => setPicking(pickShown(shown, event.currentTarget.checked))}
-              />
+            <Check
+              checked={everyShownPicked(picking, shown)}
+              onCheck={(checked) => setPicking(pickShown(shown, checked))}
+            >
               {t('selectAllShown')}
-            </label>
+            </Check>
           ) : null}
           <StatusFilter status={filter?.status} onStatus={(status) => change({ status })} />
           <select

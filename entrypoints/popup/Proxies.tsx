@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Check } from '../../components/Check';
 import { useItem, useList, useSettled, useTask } from '../../components/hooks';
 import { KeptList } from '../../components/KeptList';
 import { useEditing } from '../../components/landing';
@@ -54,14 +55,9 @@ export function Proxies() {
     <KeptList savedAt={savedAt}>
       <div class="bar">
         <SearchBox label={t('searchProxies')} hint={t('searchProxiesHint')} value={q} onText={setQ} />
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={failing}
-            onInput={(event) => setFailing(event.currentTarget.checked)}
-          />
+        <Check checked={failing} onCheck={setFailing}>
           {t('failingOnly')}
-        </label>
+        </Check>
       </div>
       <div class="bar">
         <button type="button" data-lands="new" onClick={() => edit(true)}>
