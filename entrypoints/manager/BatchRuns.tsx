@@ -6,7 +6,7 @@ import { type AutomationRun, RunStatus } from '../../lib/api/schemas/automation'
 import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { lastBatch } from '../../lib/storage';
-import { RunList, statusText } from '../popup/Runs';
+import { FoundRuns, statusText } from '../popup/Runs';
 
 /** How often the first page is read again while a run on it has not ended. */
 const FOLLOW_MS = 2000;
@@ -69,12 +69,7 @@ export function BatchRuns() {
         </select>
       </label>
       <Problem error={task.error} />
-      {runs &&
-        (runs.length ? (
-          <RunList runs={runs.map((run) => ({ run, dropped: null }))} />
-        ) : (
-          <p class="muted">{t('batchRunsNone')}</p>
-        ))}
+      {runs && <FoundRuns runs={runs} none={t('batchRunsNone')} />}
       {runs && cursor && (
         <LoadMore
           busy={task.busy}

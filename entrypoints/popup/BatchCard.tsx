@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Check } from '../../components/Check';
 import { download } from '../../components/download';
+import { ExportButtons } from '../../components/ExportButtons';
 import { useItem, useTask } from '../../components/hooks';
 import { Problem } from '../../components/Problem';
 import type { AutomationRun, Batch } from '../../lib/api/schemas/automation';
@@ -8,7 +9,7 @@ import { t } from '../../lib/i18n';
 import { connector } from '../../lib/messaging/connector';
 import { lastBatch } from '../../lib/storage';
 import { finishText, summaryOf } from './batch-view';
-import { RunList } from './Runs';
+import { FoundRuns } from './Runs';
 
 /** How often an unfinished batch is read again while the card is shown. */
 const FOLLOW_MS = 2000;
@@ -110,20 +111,14 @@ export function BatchCard({ runsApart = false }: { runsApart?: boolean }) {
         <button type="button" disabled={task.busy || batch.failed === 0} onClick={retry}>
           {t('batchRetry', batch.failed)}
         </button>
-        <button type="button" disabled={task.busy} onClick={() => exportAs('csv')}>
-          {t('batchExportCsv')}
-        </button>
-        <button type="button" disabled={task.busy} onClick={() => exportAs('json')}>
-          {t('batchExportJson')}
-        </button>
+        <ExportButtons
+          labels={{ csv: t('batchExportCsv'), json: t('batchExportJson') }}
+          busy={task.busy}
+          onExport={exportAs}
+        />
       </div>
       <Problem error={task.error} />
-      {failed &&
-        (failed.length ? (
-          <RunList runs={failed.map((run) => ({ run, dropped: null }))} />
-        ) : (
-          <p class="muted">{t('batchNoFailed')}</p>
-        ))}
+      {failed && <FoundRuns runs={failed} none={t('batchNoFailed')} />}
     </article>
   );
 }

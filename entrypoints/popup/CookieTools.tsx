@@ -1,5 +1,7 @@
 import { download } from '../../components/download';
+import { ExportButtons } from '../../components/ExportButtons';
 import { Field } from '../../components/Field';
+import { Fold } from '../../components/Fold';
 import { useTask } from '../../components/hooks';
 import { PasteBox } from '../../components/PasteBox';
 import { Problem } from '../../components/Problem';
@@ -23,36 +25,32 @@ export function CookieTools({ profileId, profileName }: { profileId: string; pro
   }
 
   return (
-    <details>
-      <summary>{t('cookies')}</summary>
-      <div class="stack">
-        <div class="bar">
-          <button type="button" disabled={exporting.busy} onClick={() => exportAs('json')}>
-            {t('exportCookiesJson')}
-          </button>
-          <button type="button" disabled={exporting.busy} onClick={() => exportAs('netscape')}>
-            {t('exportCookiesTxt')}
-          </button>
-        </div>
-        <Problem error={exporting.error} />
-        <PasteBox
-          label={t('pasteCookies')}
-          action={t('importCookies')}
-          busyAction={t('importingCookies')}
-          send={(text) => connector.send({ type: 'cookies.import', profileId, text })}
-          outcomeOf={({ imported, session_cookies_not_kept: notKept }) =>
-            [t('cookiesImported', imported), ...(notKept ? [t('cookiesNotKept', notKept)] : [])].join('\n')
-          }
-          more={(setText) => (
-            <Field
-              label={t('cookiesFile')}
-              type="file"
-              accept=".json,.txt,application/json,text/plain"
-              onChange={(event) => event.currentTarget.files?.[0]?.text().then(setText)}
-            />
-          )}
+    <Fold title={t('cookies')}>
+      <div class="bar">
+        <ExportButtons
+          labels={{ json: t('exportCookiesJson'), netscape: t('exportCookiesTxt') }}
+          busy={exporting.busy}
+          onExport={exportAs}
         />
       </div>
-    </details>
+      <Problem error={exporting.error} />
+      <PasteBox
+        label={t('pasteCookies')}
+        action={t('importCookies')}
+        busyAction={t('importingCookies')}
+        send={(text) => connector.send({ type: 'cookies.import', profileId, text })}
+        outcomeOf={({ imported, session_cookies_not_kept: notKept }) =>
+          [t('cookiesImported', imported), ...(notKept ? [t('cookiesNotKept', notKept)] : [])].join('\n')
+        }
+        more={(setText) => (
+          <Field
+            label={t('cookiesFile')}
+            type="file"
+            accept=".json,.txt,application/json,text/plain"
+            onChange={(event) => event.currentTarget.files?.[0]?.text().then(setText)}
+          />
+        )}
+      />
+    </Fold>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Check } from '../../components/Check';
+import { Fold } from '../../components/Fold';
 import { useItem, useList, useSettled, useTask } from '../../components/hooks';
 import { KeptList } from '../../components/KeptList';
 import { useEditing } from '../../components/landing';
@@ -120,20 +121,17 @@ function PasteProxies() {
     return done;
   }
   return (
-    <details>
-      <summary>{t('pasteProxies')}</summary>
-      <div class="stack">
-        <PasteBox
-          label={t('pasteProxiesLabel')}
-          action={t('addProxies')}
-          busyAction={progress}
-          send={send}
-          outcomeOf={({ tally, summary }) =>
-            [summary, ...(tally.refused.length ? [t('pastedRefusedKept')] : [])].join('\n')
-          }
-          kept={({ tally }) => tally.refused.map(({ text }) => text).join('\n')}
-        />
-      </div>
-    </details>
+    <Fold title={t('pasteProxies')}>
+      <PasteBox
+        label={t('pasteProxiesLabel')}
+        action={t('addProxies')}
+        busyAction={progress}
+        send={send}
+        outcomeOf={({ tally, summary }) =>
+          [summary, ...(tally.refused.length ? [t('pastedRefusedKept')] : [])].join('\n')
+        }
+        kept={({ tally }) => tally.refused.map(({ text }) => text).join('\n')}
+      />
+    </Fold>
   );
 }

@@ -1,4 +1,5 @@
 import { pastedLines } from '../../components/bulk-rules';
+import { Fold } from '../../components/Fold';
 import { LinePreview } from '../../components/LinePreview';
 import { PasteBox } from '../../components/PasteBox';
 import type { ProxyConfig } from '../../lib/api/schemas/proxies';
@@ -11,26 +12,21 @@ import { connector } from '../../lib/messaging/connector';
  */
 export function ReplaceFailing({ failing, onDone }: { failing: ProxyConfig[]; onDone: () => void }) {
   return (
-    <details>
-      <summary>{t('replaceFailing')}</summary>
-      <div class="stack">
-        <PasteBox
-          label={t('replaceFailingLabel')}
-          action={t('replaceFailing')}
-          preview={(text) => (
-            <LinePreview names={failing.map(({ name }) => name)} lines={pastedLines(text)} />
-          )}
-          send={async (text) => {
-            const replacements = pastedLines(text)
-              .slice(0, failing.length)
-              .map((line, index) => ({ from: (failing[index] as ProxyConfig).id, line: line.trim() }));
-            const reply = await connector.send({ type: 'proxies.replace', replacements });
-            if (reply.ok) onDone();
-            return reply;
-          }}
-          outcomeOf={({ replaced, profiles }) => t('replacedOutcome', replaced.length, profiles)}
-        />
-      </div>
-    </details>
+    <Fold title={t('replaceFailing')}>
+      <PasteBox
+        label={t('replaceFailingLabel')}
+        action={t('replaceFailing')}
+        preview={(text) => <LinePreview names={failing.map(({ name }) => name)} lines={pastedLines(text)} />}
+        send={async (text) => {
+          const replacements = pastedLines(text)
+            .slice(0, failing.length)
+            .map((line, index) => ({ from: (failing[index] as ProxyConfig).id, line: line.trim() }));
+          const reply = await connector.send({ type: 'proxies.replace', replacements });
+          if (reply.ok) onDone();
+          return reply;
+        }}
+        outcomeOf={({ replaced, profiles }) => t('replacedOutcome', replaced.length, profiles)}
+      />
+    </Fold>
   );
 }

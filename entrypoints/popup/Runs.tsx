@@ -60,6 +60,15 @@ export function RunList({ runs, focus }: { runs: Listed[]; focus?: string | unde
   );
 }
 
+/** Runs found by a search, or the sentence saying there are none. */
+export function FoundRuns({ runs, none }: { runs: AutomationRun[]; none: string }) {
+  return runs.length ? (
+    <RunList runs={runs.map((run) => ({ run, dropped: null }))} />
+  ) : (
+    <p class="muted">{none}</p>
+  );
+}
+
 function RunItem({ run, dropped, open, profile }: Listed & { open: boolean; profile: string }) {
   const [shown, setShown] = useState(open);
   const task = useTask();
