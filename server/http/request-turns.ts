@@ -7,7 +7,11 @@ const ALONE = 6;
 const SHARED = 2;
 /** How far (ms of service) an account may run ahead of the least served active account before it waits. */
 const LEAD_MS = 5;
-/** The most one request counts for: longer, it waits on a browser, a stream or a long poll, not on this process. */
+/**
+ * The most one request counts for: longer, it waits on a browser, a stream or a long poll, not on this process. A
+ * refusal for sending too much (429) counts this much however quick it was, so that an account or address sending on
+ * past its limits (wrong sign-in-link tokens by the thousand) gets its refusals only as the others are served.
+ */
 const COUNTED_MS = 50;
 /** A request served this long stops holding its account's turn. */
 const FRESH_MS = 250;
@@ -15,6 +19,9 @@ const FRESH_MS = 250;
 const ACTIVE_MS = 1000;
 /** Requests an account may have waiting for a turn; one more is answered 429. */
 const LINE = 1000;
+
+/** Gives a turn back; `refused` when the request was refused for sending too much. */
+type GiveBack = (refused?: boolean) => void;
 
 interface Turns {
   /** Time this account's requests were served (each counted up to COUNTED_MS), comparable between accounts. */
@@ -39,7 +46,7 @@ export class RequestTurns {
   constructor(private readonly nowMs: () => number = () => performance.now()) {}
 
   /** Waits for a turn of `key`; resolves with what gives it back (once), or null when its line is full. */
-  async take(key: string): Promise<(() => void) | null> {
+  async take(key: string): Promise<GiveBack | null> {
     const turns = this.arrive(key);
     if (turns.line.length === 0 && this.mayServe(key, turns)) turns.serving++;
     else if (turns.line.length >= LINE) return null;
@@ -100,18 +107,18 @@ export class RequestTurns {
     this.recheck.unref();
   }
 
-  private turnOf(turns: Turns): () => void {
+  private turnOf(turns: Turns): GiveBack {
     const started = this.nowMs();
     let given = false;
-    const giveBack = () => {
+    const giveBack = (refused = false) => {
       if (given) return;
       given = true;
       clearTimeout(stale);
-      turns.servedMs += Math.min(this.nowMs() - started, COUNTED_MS);
+      turns.servedMs += refused ? COUNTED_MS : Math.min(this.nowMs() - started, COUNTED_MS);
       turns.serving--;
       this.wakeWaiting();
     };
-    const stale = setTimeout(giveBack, FRESH_MS);
+    const stale = setTimeout(() => giveBack(), FRESH_MS);
     stale.unref();
     return giveBack;
   }
@@ -146,10 +153,12 @@ export function takeTurns(
           'This account has too many requests waiting for an answer; wait for some to answer before sending more.',
         retryAfterSeconds: 1,
       });
+    let refused = false;
     try {
       await next();
+      refused = c.res.status === 429;
     } finally {
-      giveBack();
+      giveBack(refused);
     }
   };
 }

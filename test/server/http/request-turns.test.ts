@@ -2,8 +2,10 @@
  * Each account's turns at being served (issue 54): an account sending many requests at once, or requests that take
  * long, shares the process by time with the other active accounts instead of taking it.
  */
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { RequestTurns } from '../../../server/http/request-turns';
+import type { AppEnv } from '../../../server/http/env';
+import { RequestTurns, takeTurns } from '../../../server/http/request-turns';
 
 function turnsAt() {
   const clock = { now: 0 };
@@ -69,6 +71,30 @@ describe('request turns', () => {
     await waiting;
     expect(next).not.toBeNull();
     (next as (() => void) | null)?.();
+  });
+
+  it('count a request refused for sending too much (429) as 50 ms served: a flood of refusals waits for the others', async () => {
+    const { clock, turns } = turnsAt();
+    const app = new Hono<AppEnv>();
+    app.use(
+      '*',
+      takeTurns(turns, (c) => c.req.header('X-Who') ?? ''),
+    );
+    app.get('/', (c) => c.body(null, c.req.header('X-Who') === 'guesser' ? 429 : 204));
+    const as = (who: string) => app.request('/', { headers: { 'X-Who': who } });
+    expect((await as('quiet')).status).toBe(204);
+    expect((await as('guesser')).status).toBe(429);
+    let answered = false;
+    const next = as('guesser').then(() => {
+      answered = true;
+    });
+    await settled();
+    expect(answered).toBe(false);
+    const quiet = await turns.take('quiet');
+    clock.now += 46;
+    quiet?.();
+    await next;
+    expect(answered).toBe(true);
   });
 
   it('serve a waiting account once the others stop being active', async () => {
