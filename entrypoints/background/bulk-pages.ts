@@ -1,4 +1,5 @@
 import { MAX_COOKIE_EXPORTS as PAGE } from '../../lib/api/bulk-limits';
+import { unlistedFailures } from '../../lib/api/bulk-problems';
 import type { ApiClient } from '../../lib/api/client';
 import type { BulkRequestInput } from '../../lib/api/inputs/bulk';
 import type { BulkResult } from '../../lib/api/schemas/bulk';
@@ -13,13 +14,9 @@ export async function exportCookiesInPages(
   request: BulkRequestInput,
 ): Promise<BulkResult> {
   const { ids, filter } = request.select;
-  const items: BulkResult['items'] = [];
-  // Each page's problems as it said them: the popup sums them up (the worker is kept small).
-  const problems: BulkResult['problems'] = [];
+  const parts: BulkResult[] = [];
   const send = async (page: string[]) => {
-    const part = await api.bulkProfiles({ ...request, select: { ids: page } });
-    items.push(...part.items);
-    problems.push(...part.problems);
+    parts.push(await api.bulkProfiles({ ...request, select: { ids: page } }));
   };
   if (ids) for (let start = 0; start < ids.length; start += PAGE) await send(ids.slice(start, start + PAGE));
   else {
@@ -30,7 +27,19 @@ export async function exportCookiesInPages(
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
   }
-  const succeeded = items.filter(({ ok }) => ok).length;
-  const failed = items.length - succeeded;
-  return { action: request.action, selected: items.length, succeeded, failed, problems, items };
+  const sum = (count: 'selected' | 'succeeded' | 'failed') =>
+    parts.reduce((total, part) => total + part[count], 0);
+  const items = parts.flatMap((part) => part.items);
+  const failed = sum('failed');
+  return {
+    action: request.action,
+    selected: sum('selected'),
+    succeeded: sum('succeeded'),
+    failed,
+    // Each page's problems as it said them: the popup sums them up (the worker is kept small).
+    problems: parts.flatMap((part) => part.problems),
+    items,
+    // A page lists the first few failures of each problem and counts the rest.
+    ...unlistedFailures(failed - items.filter(({ ok }) => !ok).length),
+  };
 }

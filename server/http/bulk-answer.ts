@@ -1,11 +1,14 @@
-import { sumProblems } from '../../lib/api/bulk-problems';
+import { sumProblems, unlistedFailures } from '../../lib/api/bulk-problems';
 import type { BulkItem, BulkResult } from '../../lib/api/schemas/bulk';
 import type { Logger } from '../core/log';
 import type { BulkDone } from '../profiles/profile-bulk';
 import { domainProblem } from './errors';
 import { ProblemError } from './problem';
 
-/** A bulk action's answer: each profile's outcome, its error answered as the single endpoint would answer it. */
+/**
+ * A bulk action's answer: each profile's outcome, its error answered as the single endpoint would answer it, each
+ * problem said once; failures past the first few of their problem are counted there, not listed.
+ */
 export function bulkAnswer(action: string, done: BulkDone, log: Logger): BulkResult {
   const items: BulkItem[] = done.outcomes.map((outcome) => {
     const name = done.names?.get(outcome.id);
@@ -26,6 +29,13 @@ export function bulkAnswer(action: string, done: BulkDone, log: Logger): BulkRes
   });
   const succeeded = items.filter((item) => item.ok).length;
   const waiting = items.filter((item) => item.waiting).length;
+  const problems = sumProblems(
+    items.flatMap(({ id, name, problem }) =>
+      problem ? [{ ...problem, count: 1, profiles: [name ?? id], ids: [id] }] : [],
+    ),
+  );
+  const named = new Set(problems.flatMap(({ ids }) => ids));
+  const listed = items.filter((item) => item.ok || named.has(item.id));
   return {
     action,
     selected: done.selected,
@@ -34,12 +44,9 @@ export function bulkAnswer(action: string, done: BulkDone, log: Logger): BulkRes
     ...(action === 'start' ? { waiting } : {}),
     ...(done.batchId ? { batch_id: done.batchId } : {}),
     ...(done.proxiesCreated === undefined ? {} : { proxies_created: done.proxiesCreated }),
-    problems: sumProblems(
-      items.flatMap(({ id, name, problem }) =>
-        problem ? [{ ...problem, count: 1, profiles: [name ?? id] }] : [],
-      ),
-    ),
-    items,
+    problems,
+    items: listed,
+    ...unlistedFailures(items.length - listed.length),
   };
 }
 

@@ -59,7 +59,15 @@ function bulkText(result: BulkResult): string {
   const heading = `${result.action} on ${result.selected} profiles: ${result.succeeded} succeeded${waiting}, ${result.failed} failed.${batch}`;
   const lines = result.items.slice(0, MAX_LINES).map(itemLine);
   const more = result.items.length - lines.length;
-  return [heading, ...lines, ...(more > 0 ? [`${more} more not listed.`] : [])].join('\n');
+  return [
+    heading,
+    ...lines,
+    ...(more > 0 ? [`${more} more not listed.`] : []),
+    ...result.problems
+      .filter(({ count, ids }) => count > ids.length)
+      .map(({ count, detail }) => `${count} failed: ${detail}`),
+    ...(result.unlisted ? [result.unlisted.detail] : []),
+  ].join('\n');
 }
 
 function itemLine(item: BulkItem): string {

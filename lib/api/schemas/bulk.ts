@@ -20,7 +20,7 @@ export const BulkItem = z.object({
   problem: z.optional(z.object({ status: z.number(), code: z.string(), detail: z.string() })),
 });
 
-/** One problem the failed items met, said once: how many profiles met it, the first few by name. */
+/** One problem the failed items met, said once: how many profiles met it, the first few by name and by id. */
 export const BulkProblem = z.object({
   status: z.number(),
   code: z.string(),
@@ -28,9 +28,15 @@ export const BulkProblem = z.object({
   count: z.number(),
   /** The first profiles that met it, by name (by id for an id that is no profile of the account). */
   profiles: z.array(z.string()),
+  /** The same profiles' ids, in the same order: the failed items listed for this problem. */
+  ids: z.array(z.string()),
 });
 
-/** The answer to a bulk action: one item per profile selected, in the selection's order. */
+/**
+ * The answer to a bulk action: an item per profile selected, in the selection's order, except failures met by more
+ * profiles than a problem names: those are counted in their problem and in `unlisted`, so that 10,000 unknown ids
+ * are answered in one problem rather than 10,000 items.
+ */
 export const BulkResult = z.object({
   action: z.string(),
   /** How many profiles the selection held. */
@@ -46,6 +52,8 @@ export const BulkResult = z.object({
   /** The failed items' problems, each said once, the most met first. */
   problems: z.array(BulkProblem),
   items: z.array(BulkItem),
+  /** Failed profiles left out of `items` (each counted in its problem), and a sentence saying so. */
+  unlisted: z.optional(z.object({ count: z.number(), detail: z.string() })),
 });
 
 export type BulkItem = z.infer<typeof BulkItem>;

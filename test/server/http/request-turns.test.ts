@@ -81,7 +81,7 @@ describe('request turns', () => {
       takeTurns(turns, (c) => c.req.header('X-Who') ?? ''),
     );
     app.get('/', (c) => c.body(null, c.req.header('X-Who') === 'guesser' ? 429 : 204));
-    const as = (who: string) => app.request('/', { headers: { 'X-Who': who } });
+    const as = async (who: string) => app.request('/', { headers: { 'X-Who': who } });
     expect((await as('quiet')).status).toBe(204);
     expect((await as('guesser')).status).toBe(429);
     let answered = false;

@@ -243,6 +243,13 @@ describe('MCP over Streamable HTTP at /v1/mcp', () => {
     expect(await bulk({ action: 'stop', select: { ids: [ids[0]] } })).toBe(
       `stop on 1 profiles: 0 succeeded, 1 failed.\n${ids[0]} · failed: There is no profile with this id.`,
     );
+    const unknown = Array.from({ length: 7 }, (_, n) => `prf_unknown${n}`);
+    expect((await bulk({ action: 'stop', select: { ids: unknown } })).split('\n')).toEqual([
+      'stop on 7 profiles: 0 succeeded, 7 failed.',
+      ...unknown.slice(0, 5).map((id) => `${id} · failed: There is no profile with this id.`),
+      '7 failed: There is no profile with this id.',
+      '2 more failed profiles are not listed in items: each problem says how many met it and names the first 5.',
+    ]);
     const cookies = await call(client, 'bulk_profiles', { action: 'export_cookies', select: { ids } });
     expect([cookies.isError, textOf(cookies)]).toEqual([
       true,

@@ -99,6 +99,7 @@ describe('bulk actions on a selection', () => {
         detail: expect.stringMatching(/has 20 tags; with these it would have more than 20/),
         count: 7,
         profiles: ['Overfull 1', 'Overfull 2', 'Overfull 3', 'Overfull 4', 'Overfull 5'],
+        ids: full.slice(0, 5).map(({ id }) => id),
       },
       {
         status: 404,
@@ -106,8 +107,39 @@ describe('bulk actions on a selection', () => {
         detail: 'There is no profile with this id.',
         count: 2,
         profiles: unknown,
+        ids: unknown,
       },
     ]);
+    // The items listed are the failures each problem names, in the selection's order; the other 2 are counted.
+    expect(answer.items.map(({ id }) => id)).toEqual([
+      unknown[0],
+      ...full.slice(0, 5).map(({ id }) => id),
+      unknown[1],
+    ]);
+    expect(answer.unlisted).toEqual({
+      count: 2,
+      detail:
+        '2 more failed profiles are not listed in items: each problem says how many met it and names the first 5.',
+    });
+  });
+
+  it('answers 10,000 unknown ids in one problem, not 10,000 items: a small answer', async () => {
+    const ids = Array.from({ length: 10_000 }, (_, n) => `prf_unknown${String(n).padStart(8, '0')}`);
+    const response = await fetch(`${service.baseUrl}/v1/profiles/bulk`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ select: { ids }, action: 'add_tags', tags: ['x'] }),
+    });
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text.length).toBeLessThan(20_000);
+    const answer = JSON.parse(text) as BulkResult;
+    expect(answer).toMatchObject({ selected: 10_000, succeeded: 0, failed: 10_000 });
+    expect(answer.problems).toEqual([
+      expect.objectContaining({ code: 'not_found', count: 10_000, ids: ids.slice(0, 5) }),
+    ]);
+    expect(answer.items.map(({ id }) => id)).toEqual(ids.slice(0, 5));
+    expect(answer.unlisted?.detail).toMatch(/^9,995 more failed profiles are not listed in items/);
   });
 
   it('selects by a filter in the database: a tag, #tag in the search, a status', async () => {

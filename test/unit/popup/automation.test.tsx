@@ -127,6 +127,7 @@ describe('Automation', () => {
               detail: 'There is no profile with this id.',
               count: 1,
               profiles: ['Mail'],
+              ids: ['prf_2'],
             },
           ],
           items: [

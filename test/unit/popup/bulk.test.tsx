@@ -56,8 +56,8 @@ function answered(intent: IntentOf<'profiles.bulk'>, failing: Record<string, str
       : {}),
   }));
   const succeeded = items.filter((item) => item.ok).length;
-  const problems = items.flatMap(({ name, problem }) =>
-    problem ? [{ ...problem, count: 1, profiles: [name] }] : [],
+  const problems = items.flatMap(({ id, name, problem }) =>
+    problem ? [{ ...problem, count: 1, profiles: [name], ids: [id] }] : [],
   );
   return {
     action: intent.request.action,
