@@ -12,7 +12,7 @@ import {
   countOpenRequests,
   expireDueRequests,
   findHelpRequest,
-  findOpenRequestOfTab,
+  findOpenRequest,
   insertHelpRequest,
   pruneClosedRequests,
   type StoredHelpRequest,
@@ -115,7 +115,7 @@ export function createHandoff(deps: {
       if (!created)
         throw helpPending(
           target.sessionId,
-          (await findOpenRequestOfTab(tx, tab.sessionId, tab.tabId))?.request ?? null,
+          (await findOpenRequest(tx, tab.sessionId, tab.tabId))?.request ?? null,
         );
       await emit(target.accountId, 'session.help_requested', created);
       return created;

@@ -6,7 +6,7 @@ import type { Queryable } from '../db/driver';
 import type { Handoff } from '../handoff/handoff';
 import type { SessionManager } from '../sessions/manager';
 import { findPlan } from '../store/accounts';
-import { findOpenRequestOfSession } from '../store/help-requests';
+import { findOpenRequest } from '../store/help-requests';
 import { countRequest } from '../store/request-counts';
 import { everything } from '../store/scope';
 import { findSessionOfSignedAddress } from '../store/sessions';
@@ -85,7 +85,7 @@ export async function viewerSessionOf(
       if (now) await deps.sessions.stop(now, 'user');
     },
     async answerHelp(requestId, answer) {
-      const open = await findOpenRequestOfSession(deps.db, sessionId);
+      const open = await findOpenRequest(deps.db, sessionId);
       if (mode !== 'control' || open?.request.id !== requestId)
         throw new Error('This request for help is no longer open on this session.');
       await deps.handoff.answer(everything(row.account_id), requestId, answer);

@@ -1,7 +1,7 @@
 import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import type { Queryable } from '../db/driver';
 import { accountTopic, type Publisher } from '../events/publisher';
-import { findOpenRequestOfSession } from '../store/help-requests';
+import { findOpenRequest } from '../store/help-requests';
 import type { ViewerLink } from './screencast-viewer';
 
 /** What the bar shows of a request: enough to answer it, nothing of the account's other work. */
@@ -33,7 +33,7 @@ export function followHelp(
     try {
       do {
         again = false;
-        const open = await findOpenRequestOfSession(deps.db, session.sessionId);
+        const open = await findOpenRequest(deps.db, session.sessionId);
         const id = open?.request.id ?? null;
         if (!ended && id !== shownId) {
           shownId = id;

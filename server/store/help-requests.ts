@@ -121,27 +121,16 @@ export async function findHelpRequest(
   return row ? toStored(row).request : null;
 }
 
-/** The tab's open request, if it has one. */
-export async function findOpenRequestOfTab(
+/** The session's newest open request (what its live view shows), or, given `tabId`, its tab's (it has one at most). */
+export async function findOpenRequest(
   db: Queryable,
   sessionId: string,
-  tabId: string,
+  tabId?: string,
 ): Promise<StoredHelpRequest | null> {
   const [row] = await db.query<HelpRequestRow>(
-    `select ${COLUMNS} from help_requests where session_id = $1 and tab_id = $2 and status = 'open'`,
-    [sessionId, tabId],
-  );
-  return row ? toStored(row) : null;
-}
-
-/** The session's newest open request: what its live view shows. */
-export async function findOpenRequestOfSession(
-  db: Queryable,
-  sessionId: string,
-): Promise<StoredHelpRequest | null> {
-  const [row] = await db.query<HelpRequestRow>(
-    `select ${COLUMNS} from help_requests where session_id = $1 and status = 'open' order by seq desc limit 1`,
-    [sessionId],
+    `select ${COLUMNS} from help_requests where session_id = $1 and status = 'open' and ($2::text is null or tab_id = $2)
+      order by seq desc limit 1`,
+    [sessionId, tabId ?? null],
   );
   return row ? toStored(row) : null;
 }
