@@ -22,6 +22,12 @@ const throughputCarries = (cores: number, measured: number) => cores <= measured
 /** The page and its frame: the scopes with a window. */
 const WINDOWS: readonly Scope[] = ['page', 'frame'];
 
+/** A way replaced functions give themselves away: the functions the detector found (`found`); a profile claims none. */
+const givesAway = (
+  surface: string,
+  found: 'shown_replaced' | 'wrong_receiver' | 'injected_frames' | 'cross_realm',
+): SurfaceRule => ({ surface, claimed: [], read: (reading) => detector(reading)?.[found] ?? null });
+
 /**
  * What a site's detection scripts check in every scope (page, frame, dedicated and service worker) beyond the values: replaced functions giving themselves away,
  * read-backs disagreeing, and values contradicted by what the host shows around them. Each is a surface: a
@@ -31,27 +37,10 @@ export function detectorRules(presented: PresentedIdentity): SurfaceRule[] {
   const { identity } = presented;
   const memory = identity.hardware.memory_gb;
   return [
-    {
-      surface: 'script_hidden.to_string',
-      claimed: [],
-      read: (reading) => detector(reading)?.shown_replaced ?? null,
-    },
-    {
-      surface: 'script_hidden.receiver_errors',
-      claimed: [],
-      read: (reading) => detector(reading)?.wrong_receiver ?? null,
-    },
-    {
-      surface: 'script_hidden.stack_frames',
-      claimed: [],
-      read: (reading) => detector(reading)?.injected_frames ?? null,
-    },
-    {
-      surface: 'script_hidden.cross_realm',
-      claimed: [],
-      read: (reading) => detector(reading)?.cross_realm ?? null,
-      scopes: WINDOWS,
-    },
+    givesAway('script_hidden.to_string', 'shown_replaced'),
+    givesAway('script_hidden.receiver_errors', 'wrong_receiver'),
+    givesAway('script_hidden.stack_frames', 'injected_frames'),
+    { ...givesAway('script_hidden.cross_realm', 'cross_realm'), scopes: WINDOWS },
     {
       surface: 'read_backs',
       claimed: { canvas: true, canvas_round_trip: true, webgl: true, audio: true },
