@@ -3,7 +3,7 @@ import type { HelpRequest } from '../../lib/api/schemas/help-requests';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { type Page, toPage } from './pagination';
-import { type Reader, scopeOfProfile } from './scope';
+import { idInScope, type Reader, scopeOfProfile } from './scope';
 import { sessionIsLive } from './sessions';
 
 interface HelpRequestRow {
@@ -109,15 +109,8 @@ export async function findHelpRequest(
   reader: Reader,
   id: string,
 ): Promise<HelpRequest | null> {
-  const params: unknown[] = [reader.id, id];
-  const where = [
-    'account_id = $1 and id = $2',
-    ...scopeOfProfile(reader, params, 'help_requests.profile_id'),
-  ];
-  const [row] = await db.query<HelpRequestRow>(
-    `select ${COLUMNS} from help_requests where ${where.join(' and ')}`,
-    params,
-  );
+  const { where, params } = idInScope(reader, 'help_requests', id);
+  const [row] = await db.query<HelpRequestRow>(`select ${COLUMNS} from help_requests where ${where}`, params);
   return row ? toStored(row).request : null;
 }
 

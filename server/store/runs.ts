@@ -5,7 +5,7 @@ import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import type { Holder } from './leases';
 import { type Page, toPage } from './pagination';
-import { type Reader, scopeOfProfile } from './scope';
+import { idInScope, type Reader, scopeOfProfile } from './scope';
 import { sessionIsLive } from './sessions';
 import { statusIn } from './status-in';
 
@@ -163,15 +163,8 @@ export async function findQueuedRunsOfNode(db: Queryable, nodeId: string): Promi
 }
 
 export async function findRun(db: Queryable, reader: Reader, id: string): Promise<RunRow | null> {
-  const params: unknown[] = [reader.id, id];
-  const where = [
-    'account_id = $1 and id = $2',
-    ...scopeOfProfile(reader, params, 'automation_runs.profile_id'),
-  ];
-  const [row] = await db.query<RunRow>(
-    `select ${RUN_COLUMNS} from automation_runs where ${where.join(' and ')}`,
-    params,
-  );
+  const { where, params } = idInScope(reader, 'automation_runs', id);
+  const [row] = await db.query<RunRow>(`select ${RUN_COLUMNS} from automation_runs where ${where}`, params);
   return row ?? null;
 }
 

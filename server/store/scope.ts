@@ -44,3 +44,10 @@ export function scopeOfProfile(reader: Reader, params: unknown[], profileId: str
     `exists (select from profiles sp where sp.id = ${profileId} and sp.tags ?| $${params.length}::text[])`,
   ];
 }
+
+/** The condition, with its parameters, that picks the account's row `id` of `table` when its profile is in scope. */
+export function idInScope(reader: Reader, table: string, id: string): { where: string; params: unknown[] } {
+  const params: unknown[] = [reader.id, id];
+  const where = ['account_id = $1 and id = $2', ...scopeOfProfile(reader, params, `${table}.profile_id`)];
+  return { where: where.join(' and '), params };
+}

@@ -4,7 +4,7 @@ import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { type HeldBy, type Holder, lockLease, takeLease } from './leases';
 import { type Page, toPage } from './pagination';
-import { type Reader, scopeOfProfile } from './scope';
+import { idInScope, type Reader, scopeOfProfile } from './scope';
 import { statusIn } from './status-in';
 
 export type StopReason = NonNullable<Session['stop_reason']>;
@@ -76,12 +76,8 @@ export async function listSessions(
 }
 
 export async function findSession(db: Queryable, reader: Reader, id: string): Promise<SessionRow | null> {
-  const params: unknown[] = [reader.id, id];
-  const where = ['account_id = $1 and id = $2', ...scopeOfProfile(reader, params, 'sessions.profile_id')];
-  const [row] = await db.query<SessionRow>(
-    `select ${COLUMNS} from sessions where ${where.join(' and ')}`,
-    params,
-  );
+  const { where, params } = idInScope(reader, 'sessions', id);
+  const [row] = await db.query<SessionRow>(`select ${COLUMNS} from sessions where ${where}`, params);
   return row ?? null;
 }
 
