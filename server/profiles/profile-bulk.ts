@@ -60,33 +60,18 @@ export async function actOnProfiles(
 ): Promise<BulkDone> {
   mustMay(actor.role, BULK_ACTS[request.action]);
   const selected = await selectionIds(deps.db, actor, request.select, request.action);
-  if (!actor.scope) return actOnSelection(deps, actor.id, actor.member, selected, request);
-  const visible = await ownProfileIds(deps.db, actor, selected);
-  const done = await actOnSelection(
-    deps,
-    actor.id,
-    actor.member,
-    selected.filter((id) => visible.has(id)),
-    request,
-  );
+  const visible = actor.scope ? await ownProfileIds(deps.db, actor, selected) : null;
+  const ids = visible ? selected.filter((id) => visible.has(id)) : selected;
+  // Read before the action: a deleted profile is still named in the answer.
+  const names = await profileNames(deps.db, actor.id, ids);
+  const done = { ...(await actOn(deps, actor.id, actor.member, ids, request)), names };
+  if (!visible) return done;
   const outcomes = new Map(done.outcomes.map((outcome) => [outcome.id, outcome]));
   return {
     ...done,
     selected: selected.length,
     outcomes: selected.map((id) => outcomes.get(id) ?? { id, error: new NotFound('profile') }),
   };
-}
-
-async function actOnSelection(
-  deps: BulkDeps,
-  accountId: string,
-  holder: Holder,
-  ids: string[],
-  request: BulkRequest,
-): Promise<BulkDone> {
-  // Read before the action: a deleted profile is still named in the answer.
-  const names = await profileNames(deps.db, accountId, ids);
-  return { ...(await actOn(deps, accountId, holder, ids, request)), names };
 }
 
 /** The action on the ids selected. */
