@@ -17,7 +17,7 @@ export function addHandoffTools(server: McpServer, ctx: ToolContext): void {
       acts: 'runAutomation',
       audited: false,
       title: 'Ask a person',
-      description: 'Asks a person to act in your tab (2FA, consent, a choice); waits for the answer (5 min).',
+      description: 'Asks a person to act in your tab (2FA, consent, a choice) and waits (5 min).',
       input: z.strictObject({ session_id: Id, ...HelpFields }),
     },
     async ({ session_id, ...fields }) => {

@@ -5,8 +5,9 @@ import type { ListedTool } from './tool-kit';
 
 /**
  * Where a schema says more than an agent needs to choose and call a tool: lengths, bounds, patterns and strictness are
- * still enforced on every call, and a call that breaks one is answered with the rule it broke. A default of
- * null or false (what leaving the field out means anyway) goes too, and so does an object's empty list of properties.
+ * still enforced on every call, and a call that breaks one is answered with the rule it broke. Defaults go too
+ * (leaving the field out means the default anyway, and a list's answer says how many it gave), and so does an
+ * object's empty list of properties, and the type of an object inside another that lists its properties.
  */
 const LEFT_UNSAID = new Set([
   '$schema',
@@ -18,6 +19,7 @@ const LEFT_UNSAID = new Set([
   'maximum',
   'pattern',
   'additionalProperties',
+  'default',
 ]);
 
 let advertised: Tool[] | null = null;
@@ -31,9 +33,10 @@ export function advertiseTools(server: McpServer, tools: ListedTool[]): void {
   advertised ??= tools.map(({ name, spec }) => ({
     name,
     description: spec.description,
-    inputSchema: leanSchema(
-      z.toJSONSchema(spec.advertised ?? spec.input, { io: 'input' }),
-    ) as Tool['inputSchema'],
+    inputSchema: {
+      type: 'object',
+      ...(leanSchema(z.toJSONSchema(spec.advertised ?? spec.input, { io: 'input' })) as object),
+    } as Tool['inputSchema'],
     ...(spec.annotations ? { annotations: spec.annotations } : {}),
   }));
   const list = advertised;
@@ -41,17 +44,18 @@ export function advertiseTools(server: McpServer, tools: ListedTool[]): void {
 }
 
 /**
- * A JSON Schema of ours, without the keys LEFT_UNSAID, at any depth, nor the type of a value its enum or const
- * lists, and a type or null said as a list of two types rather than two schemas.
+ * A JSON Schema of ours, without the keys LEFT_UNSAID, at any depth, nor the type of a value its enum, const or
+ * properties say, and a type or null said as a list of two types rather than two schemas.
  */
 function leanSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(leanSchema);
   if (typeof schema !== 'object' || schema === null) return schema;
-  const saysItsValues = 'enum' in schema || 'const' in schema;
+  const listsProperties = 'properties' in schema && Object.keys(schema.properties as object).length > 0;
+  const saysItsType = 'enum' in schema || 'const' in schema || listsProperties;
   const lean = Object.fromEntries(
     Object.entries(schema)
-      .filter(([key, value]) => !LEFT_UNSAID.has(key) && !(key === 'default' && !value))
-      .filter(([key]) => !(key === 'type' && saysItsValues))
+      .filter(([key]) => !LEFT_UNSAID.has(key))
+      .filter(([key]) => !(key === 'type' && saysItsType))
       .filter(([key, value]) => !(key === 'properties' && Object.keys(value as object).length === 0))
       .map(([key, value]) => [key, key === 'properties' ? mapValues(value, leanSchema) : leanSchema(value)]),
   );

@@ -18,6 +18,7 @@ export function addPageTools(server: McpServer, ctx: ToolContext): void {
         title: tool.title,
         description: tool.description,
         input: z.object({ session_id: Id, ...tool.input }),
+        ...(tool.advertised ? { advertised: z.object({ session_id: Id, ...tool.advertised }) } : {}),
         // Reading a page is watching it; acting on it is running a script by hand.
         acts: tool.readOnly ? 'getSessionThumbnail' : 'runAutomation',
         audited: false,

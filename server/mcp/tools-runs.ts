@@ -12,7 +12,7 @@ import { addTool, type ToolContext, type ToolImage } from './tool-kit';
 /** How long a run may wait in its profile's queue, on top of its own time limit, before the tool answers anyway. */
 const QUEUE_ALLOWANCE_MS = 60_000;
 
-/** What run_script's input is said to be: each step's fields in a sentence, rather than seven schemas. */
+/** What run_script's input is said to be: each step's action and fields in a sentence, rather than seven schemas. */
 const AdvertisedRun = z.object({
   profile_id: z.optional(z.string()),
   session_id: z.optional(z.string()),
@@ -20,12 +20,10 @@ const AdvertisedRun = z.object({
   script: z.object({
     steps: z.array(
       z
-        .object({
-          action: z.enum(['goto', 'click', 'type', 'wait_for', 'extract', 'evaluate', 'screenshot']),
-        })
+        .object({})
         .check(
           z.describe(
-            'goto: url; click: selector; type: selector, text; wait_for: selector and/or ms; extract: selector, name, attribute?; evaluate: expression, name?; screenshot: name',
+            'action: goto (url), click (selector), type (selector, text), wait_for (selector and/or ms), extract (selector, name, attribute?), evaluate (expression, name?) or screenshot (name)',
           ),
         ),
     ),

@@ -110,8 +110,8 @@ export function addSessionTools(server: McpServer, ctx: ToolContext): void {
         profile_id: Id,
         cookies: z.array(
           z
-            .object({ name: z.string(), value: z.string(), domain: z.string() })
-            .check(z.describe('Also path, expires, secure, http_only, same_site.')),
+            .object({})
+            .check(z.describe('name, value, domain; optional path, expires, secure, http_only, same_site')),
         ),
         replace: z.optional(z.boolean()),
       }),

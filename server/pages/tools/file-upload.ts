@@ -10,6 +10,7 @@ export const fileUpload = definePageTool({
   title: 'Upload files',
   description: 'Gives base64 files (512 KB each, 700 KB in all) to ref’s file input.',
   input: { ref: Ref, files: z.array(UploadedFile).check(z.minLength(1), z.maxLength(10)) },
+  advertised: { ref: Ref, files: z.array(z.object({}).check(z.describe('name, base64, type? (MIME)'))) },
   async run(tab, args) {
     const files = decodeUploads(args.files);
     await uploadFiles(

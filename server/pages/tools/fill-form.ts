@@ -17,6 +17,17 @@ export const fillForm = definePageTool({
   title: 'Fill several fields',
   description: 'Fills several fields by ref in one call.',
   input: { fields: z.array(Field).check(z.minLength(1), z.maxLength(100)) },
+  advertised: {
+    fields: z.array(
+      z
+        .object({})
+        .check(
+          z.describe(
+            'ref, name?, type (textbox, checkbox, radio, combobox or slider), value (text, true/false or an option)',
+          ),
+        ),
+    ),
+  },
   async run(tab, { fields }) {
     const timeout = ELEMENT_TIMEOUT;
     for (const field of fields) {

@@ -38,6 +38,8 @@ export interface PageTool<Shape extends z.core.$ZodShape = z.core.$ZodShape> {
   title: string;
   description: string;
   input: Shape;
+  /** The input as tools/list shows it, where `input` says more than a caller needs (every call is still checked). */
+  advertised?: z.core.$ZodShape;
   /** Reads the page or what was recorded, changing nothing. */
   readOnly?: true;
   /**

@@ -5,10 +5,8 @@ import { definePageTool } from './page-tool';
 export const pressKey = definePageTool({
   name: 'browser_press_key',
   title: 'Press a key',
-  description: 'Presses a key in the focused element.',
-  input: {
-    key: z.string().check(z.minLength(1), z.maxLength(50)).check(z.describe('Enter, ArrowDown, Escape, a…')),
-  },
+  description: 'Presses a key (Enter, ArrowDown, Escape, a…) in the focused element.',
+  input: { key: z.string().check(z.minLength(1), z.maxLength(50)) },
   async run(tab, { key }) {
     await tab.current.keyboard.press(key);
     return where(tab.current, `Pressed ${key}.`);
