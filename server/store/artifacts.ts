@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
+import { firstRow } from './first-row';
 import { type Reader, scopeOfProfile } from './scope';
 
 /** Records an artifact whose bytes were written to its file (artifact-files.ts). */
@@ -32,9 +33,10 @@ export async function findArtifact(
     'a.account_id = $1 and a.run_id = $2 and a.name = $3',
     ...scopeOfProfile(reader, params, runProfile),
   ];
-  const [row] = await db.query<{ content_type: string; bytes: Uint8Array | null }>(
-    `select a.content_type, a.bytes from automation_artifacts a where ${where.join(' and ')}`,
-    params,
+  return firstRow(
+    db.query<{ content_type: string; bytes: Uint8Array | null }>(
+      `select a.content_type, a.bytes from automation_artifacts a where ${where.join(' and ')}`,
+      params,
+    ),
   );
-  return row ?? null;
 }

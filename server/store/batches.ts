@@ -2,6 +2,7 @@ import type { RunStatus } from '../../lib/api/schemas/automation';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
+import { firstRow } from './first-row';
 import { LATEST_IN_BATCH, RUN_COLUMNS, type RunRow } from './runs';
 import { type Reader, scopeOfBatch } from './scope';
 
@@ -47,11 +48,12 @@ export async function insertBatch(
 export async function findBatch(db: Queryable, reader: Reader, id: string): Promise<BatchRow | null> {
   const params: unknown[] = [reader.id, id];
   const where = ['b.account_id = $1 and b.id = $2', ...scopeOfBatch(reader, params, 'b.id')];
-  const [row] = await db.query<BatchRow>(
-    `select ${BATCH_COLUMNS} from automation_batches b where ${where.join(' and ')}`,
-    params,
+  return firstRow(
+    db.query<BatchRow>(
+      `select ${BATCH_COLUMNS} from automation_batches b where ${where.join(' and ')}`,
+      params,
+    ),
   );
-  return row ?? null;
 }
 
 /** A page of the account's batches, newest first, each counted as findBatch counts one. */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/driver';
+import { firstRow } from './first-row';
 import { sessionIsLive } from './sessions';
 
 export interface PeerNode {
@@ -68,18 +69,18 @@ export async function peerOfSession(
   sessionId: string,
   exceptId: string,
 ): Promise<PeerNode | null> {
-  const [row] = await db.query<PeerNode>(
-    `select n.id, n.url from sessions s join nodes n on n.id = s.node_id
-      where s.id = $1 and n.id <> $2 and n.url <> ''`,
-    [sessionId, exceptId],
+  return firstRow(
+    db.query<PeerNode>(
+      `select n.id, n.url from sessions s join nodes n on n.id = s.node_id
+        where s.id = $1 and n.id <> $2 and n.url <> ''`,
+      [sessionId, exceptId],
+    ),
   );
-  return row ?? null;
 }
 
 /** The node with this id, while it is in the cluster. */
 export async function findNode(db: Queryable, nodeId: string): Promise<PeerNode | null> {
-  const [row] = await db.query<PeerNode>(`select id, url from nodes where id = $1 and url <> ''`, [nodeId]);
-  return row ?? null;
+  return firstRow(db.query<PeerNode>(`select id, url from nodes where id = $1 and url <> ''`, [nodeId]));
 }
 
 /** The secret the nodes share, made by whichever node asks first. */

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock';
 import type { Database, Queryable } from '../db/driver';
+import { firstRow } from './first-row';
 import { isCurrentGeneration } from './leases';
 
 /** How many saved states of a profile are kept: the newest, and the four before it to go back to. */
@@ -24,12 +25,13 @@ export async function findNewerProfileState(
   profileId: string,
   heldVersion: number,
 ): Promise<StoredProfileState | null> {
-  const [row] = await db.query<StoredProfileState>(
-    `select version, archive from profile_states where profile_id = $1 and version > $2
-      order by version desc limit 1`,
-    [profileId, heldVersion],
+  return firstRow(
+    db.query<StoredProfileState>(
+      `select version, archive from profile_states where profile_id = $1 and version > $2
+        order by version desc limit 1`,
+      [profileId, heldVersion],
+    ),
   );
-  return row ?? null;
 }
 
 export type StoreOutcome = { version: number } | { refused: 'stale_holder' | 'newer_state' };

@@ -6,6 +6,7 @@ import type { z } from '../../lib/api/zod';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
+import { firstRow } from './first-row';
 import { escapeLike } from './like';
 import { type Page, toPage } from './pagination';
 
@@ -110,11 +111,12 @@ export async function findProxyRow(
   id: string,
   { lock = false } = {},
 ): Promise<ProxyRow | null> {
-  const rows = await db.query<ProxyRow>(
-    `select ${COLUMNS} from proxies where account_id = $1 and id = $2${lock ? ' for share' : ''}`,
-    [accountId, id],
+  return firstRow(
+    db.query<ProxyRow>(
+      `select ${COLUMNS} from proxies where account_id = $1 and id = $2${lock ? ' for share' : ''}`,
+      [accountId, id],
+    ),
   );
-  return rows[0] ?? null;
 }
 
 export async function insertProxy(

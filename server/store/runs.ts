@@ -3,6 +3,7 @@ import type { AutomationRun, RunStatus, StepResult } from '../../lib/api/schemas
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
+import { firstRow } from './first-row';
 import type { Holder } from './leases';
 import { type Page, toPage } from './pagination';
 import { idInScope, type Reader, scopeOfProfile } from './scope';
@@ -164,8 +165,7 @@ export async function findQueuedRunsOfNode(db: Queryable, nodeId: string): Promi
 
 export async function findRun(db: Queryable, reader: Reader, id: string): Promise<RunRow | null> {
   const { where, params } = idInScope(reader, 'automation_runs', id);
-  const [row] = await db.query<RunRow>(`select ${RUN_COLUMNS} from automation_runs where ${where}`, params);
-  return row ?? null;
+  return firstRow(db.query<RunRow>(`select ${RUN_COLUMNS} from automation_runs where ${where}`, params));
 }
 
 export async function listRuns(
@@ -224,12 +224,13 @@ export async function markRunStarted(
   session: { sessionId: string; ownsSession: boolean },
 ): Promise<RunRow | null> {
   await db.query('delete from room_waits where run_id = $1', [id]);
-  const [row] = await db.query<RunRow>(
-    `update automation_runs set status = 'running', session_id = $2, owns_session = $3, started_at = $4,
-       version = version + 1 where id = $1 and status = 'queued' returning ${RUN_COLUMNS}`,
-    [id, session.sessionId, session.ownsSession, clock.now()],
+  return firstRow(
+    db.query<RunRow>(
+      `update automation_runs set status = 'running', session_id = $2, owns_session = $3, started_at = $4,
+         version = version + 1 where id = $1 and status = 'queued' returning ${RUN_COLUMNS}`,
+      [id, session.sessionId, session.ownsSession, clock.now()],
+    ),
   );
-  return row ?? null;
 }
 
 /** The run is queued afresh after a passing failure: its steps pending again, its retries counted. */

@@ -2,6 +2,7 @@ import type { Session, SessionStatus } from '../../lib/api/schemas/sessions';
 import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
+import { firstRow } from './first-row';
 import { type HeldBy, type Holder, lockLease, takeLease } from './leases';
 import { type Page, toPage } from './pagination';
 import { idInScope, type Reader, scopeOfProfile } from './scope';
@@ -77,8 +78,7 @@ export async function listSessions(
 
 export async function findSession(db: Queryable, reader: Reader, id: string): Promise<SessionRow | null> {
   const { where, params } = idInScope(reader, 'sessions', id);
-  const [row] = await db.query<SessionRow>(`select ${COLUMNS} from sessions where ${where}`, params);
-  return row ?? null;
+  return firstRow(db.query<SessionRow>(`select ${COLUMNS} from sessions where ${where}`, params));
 }
 
 /**
@@ -86,8 +86,7 @@ export async function findSession(db: Queryable, reader: Reader, id: string): Pr
  * whose signature is the credential. Never for an account's request.
  */
 export async function findSessionOfSignedAddress(db: Queryable, id: string): Promise<SessionRow | null> {
-  const [row] = await db.query<SessionRow>(`select ${COLUMNS} from sessions where id = $1`, [id]);
-  return row ?? null;
+  return firstRow(db.query<SessionRow>(`select ${COLUMNS} from sessions where id = $1`, [id]));
 }
 
 /** The profile's live session, or else its latest one. */
@@ -96,12 +95,13 @@ export async function findSessionOfProfile(
   accountId: string,
   profileId: string,
 ): Promise<SessionRow | null> {
-  const [row] = await db.query<SessionRow>(
-    `select ${COLUMNS} from sessions where account_id = $1 and profile_id = $2
-      order by (${sessionIsLive()}) desc, seq desc limit 1`,
-    [accountId, profileId],
+  return firstRow(
+    db.query<SessionRow>(
+      `select ${COLUMNS} from sessions where account_id = $1 and profile_id = $2
+        order by (${sessionIsLive()}) desc, seq desc limit 1`,
+      [accountId, profileId],
+    ),
   );
-  return row ?? null;
 }
 
 /** The live sessions of this node (and those from before there were nodes, which no other node claims). */
@@ -194,14 +194,15 @@ export async function endSessionOfExpiredLease(
   clock: Clock,
   profileId: string,
 ): Promise<SessionRow | null> {
-  const [row] = await tx.query<SessionRow>(
-    `update sessions set status = 'stopped', stop_reason = 'lease_lost', stopped_at = $2, updated_at = $2, pid = null
-      where ${sessionIsLive()} and id = (select session_id from profile_leases
-                                         where profile_id = $1 and holder_id is not null and expires_at <= now())
-      returning ${COLUMNS}`,
-    [profileId, clock.now()],
+  return firstRow(
+    tx.query<SessionRow>(
+      `update sessions set status = 'stopped', stop_reason = 'lease_lost', stopped_at = $2, updated_at = $2, pid = null
+        where ${sessionIsLive()} and id = (select session_id from profile_leases
+                                           where profile_id = $1 and holder_id is not null and expires_at <= now())
+        returning ${COLUMNS}`,
+      [profileId, clock.now()],
+    ),
   );
-  return row ?? null;
 }
 
 export async function markRunning(
