@@ -2,12 +2,10 @@ import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { addManagerMenuItem, MANAGER_MENU_ITEM, openManager } from '../../lib/manager-tab';
 import { createReceiver } from '../../lib/messaging/receive';
-import { EMPTY_HISTORY, type PollHistory } from '../../lib/scheduling/watch-plan';
-import { connection, watchedRuns } from '../../lib/storage';
-import { defineItem } from '../../lib/storage/item';
+import { connection } from '../../lib/storage';
 import { keepBadgeCurrent } from './badge';
 import { createCommandHandler } from './commands';
-import { connect, latestQuota, requireApi } from './connection';
+import { requireApi } from './connection';
 import { createInbox } from './inbox';
 import { createIntentHandlers } from './intents';
 import { applyEvent, holdStreamWhileNeeded } from './live';
@@ -22,13 +20,13 @@ import {
 import { createRuns } from './runs';
 import { createSessions } from './sessions';
 import { createEventStream } from './stream';
+import { watchStore } from './watch-store';
 import { createWatcher, WATCH_ALARM } from './watcher';
 
 /** How old the cached sessions may be when the worker starts. */
 const STALE_ON_START_MS = 15 * 60_000;
 
 /** The watcher's own bookkeeping; only the worker reads it. */
-const watchHistory = defineItem<PollHistory>('local:watchHistory', EMPTY_HISTORY);
 
 function quietly(task: Promise<unknown>): void {
   task.catch((error) =>
@@ -54,10 +52,7 @@ export default defineBackground(() => {
     open: (url) => new WebSocket(url),
   });
   const watcher = createWatcher({
-    api: connect,
-    runs: watchedRuns,
-    history: watchHistory,
-    quota: { getValue: latestQuota },
+    ...watchStore,
     now: Date.now,
     setTimer,
     alarm: {

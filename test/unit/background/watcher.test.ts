@@ -1,15 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { connect, latestQuota } from '../../../entrypoints/background/connection';
+import { watchStore } from '../../../entrypoints/background/watch-store';
 import { createWatcher, WATCH_ALARM } from '../../../entrypoints/background/watcher';
-import { EMPTY_HISTORY, type PollHistory } from '../../../lib/scheduling/watch-plan';
 import { connection, type WatchedRun, watchedRuns } from '../../../lib/storage';
-import { defineItem } from '../../../lib/storage/item';
 import type { FakeService } from '../../support/fake-service';
 import { installBrowser, installService, sent } from './browser-stubs';
 
 const START = Date.UTC(2025, 0, 6, 9);
-const watchHistory = defineItem<PollHistory>('local:watchHistory', EMPTY_HISTORY);
 
 let service: FakeService;
 /** Each worker instance is a generation; answers to an ended generation's requests reach no one. */
@@ -23,10 +20,7 @@ function startWorker() {
   const alive = () => generation === mine;
   const announce = vi.fn(async (_: WatchedRun) => {});
   const watcher = createWatcher({
-    api: connect,
-    runs: watchedRuns,
-    history: watchHistory,
-    quota: { getValue: latestQuota },
+    ...watchStore,
     now: Date.now,
     setTimer(callback, ms) {
       const timer = setTimeout(() => alive() && callback(), ms);
