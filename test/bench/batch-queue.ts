@@ -5,7 +5,7 @@
  * batch runs against the same account's p95 with the service idle. Beside the ideal, (runs ÷ 4) × the time of four
  * runs posted at once (no line: each has its browser at once): what the machine's cores allow four browsers,
  * so that the queue's own cost reads apart from theirs (on 2 cores, four launches at once take longer than one).
- * Run: npm run bench   Settings: BATCH_RUNS (200).
+ * Run: npm run bench   Settings: BATCH_RUNS (200), IDLE_S (5: how long the idle p95 is measured).
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -16,6 +16,7 @@ import { startService } from '../support/harness';
 import { median } from './support/load';
 
 const runs = Number(process.env.BATCH_RUNS ?? 200);
+const idleS = Number(process.env.IDLE_S ?? 5);
 const MAX_BROWSERS = 4;
 
 const site = createServer((_request, response) => {
@@ -95,7 +96,7 @@ try {
     ),
   );
 
-  const idleUntil = Date.now() + 5000;
+  const idleUntil = Date.now() + idleS * 1000;
   const idle = await latencies(other, () => Date.now() > idleUntil, 50);
 
   let finished = false;

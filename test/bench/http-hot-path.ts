@@ -7,7 +7,8 @@
  * measured), which a request that stays flat keeps near ×1. BEFORE=<another checkout> measures that checkout's service beside this one, on PGlite, in
  * the same rounds against the same baseline: a change's before and after, side by side.
  * Run: npm run bench   Settings: SIZES (100,1000,10000), ROUNDS (3), DURATION_S (3), WARMUP_S (1, 0 for none),
- * CONNECTIONS (10), SCENARIOS (all, or some of `list 50,get by id,search q=,create`), BEFORE.
+ * CONNECTIONS (10), SCENARIOS (all, or some of `list 50,get by id,search q=,create`), BEFORE, DATABASES (pglite,postgres;
+ * postgres when installed).
  * Not a pass/fail test: the figures are for reading, and the machine may be shared.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -26,6 +27,7 @@ const durationS = Number(process.env.DURATION_S ?? 3);
 const warmupS = Number(process.env.WARMUP_S ?? 1);
 const connections = Number(process.env.CONNECTIONS ?? 10);
 const chosenScenarios = process.env.SCENARIOS?.split(',');
+const databases = (process.env.DATABASES ?? 'pglite,postgres').split(',');
 /** Rows a seeding import sends at once. */
 const SEED_ROWS = 2000;
 const NEEDLE = 'Scale 00042';
@@ -173,11 +175,11 @@ function medianFigures(runs: LoadFigures[]): LoadFigures {
 const services: ServiceTarget[] = [await serviceTarget('service, PGlite', {})];
 if (process.env.BEFORE)
   services.push(await serviceTarget('before, PGlite', {}, undefined, process.env.BEFORE));
-const postgresBin = findPostgresBin();
+const postgresBin = databases.includes('postgres') ? findPostgresBin() : null;
 if (postgresBin) {
   const database = await startPostgres(postgresBin);
   services.push(await serviceTarget('service, Postgres', { DATABASE_URL: database.url }, database));
-} else {
+} else if (databases.includes('postgres')) {
   console.log('PostgreSQL is not installed: the service is measured on PGlite only.');
 }
 

@@ -4,7 +4,8 @@ import { PROJECT_ROOT } from '../../server/core/config';
 import { postgresForTests } from '../support/postgres-server';
 
 /* `npm run bench`, `bench:click`, `bench:cookies` and `bench:cluster` in a short form (one small size, one round,
- * one session), so that they cannot rot. */
+ * one session), so that they cannot rot. The four run at once: each spends most of its time starting services,
+ * browsers and databases, and only its figures' lines are checked, not their values. */
 
 function bench(
   env: Record<string, string>,
@@ -25,7 +26,7 @@ function bench(
   });
 }
 
-describe('npm run bench', { timeout: 240_000 }, () => {
+describe.concurrent('npm run bench', { timeout: 420_000 }, () => {
   it('prints each figure beside its baseline, with no failed request', async () => {
     const { code, stdout } = await bench({
       SIZES: '20',
@@ -42,6 +43,7 @@ describe('npm run bench', { timeout: 240_000 }, () => {
       TRAFFIC_SCRIPTS: '20',
       TRAFFIC_MB: '4',
       BATCH_RUNS: '4',
+      IDLE_S: '0.5',
       FLOODS: 'sign-in',
       FLOOD_S: '0.5',
       FLOOD_PROFILES: '20',
@@ -76,7 +78,7 @@ describe('npm run bench', { timeout: 240_000 }, () => {
   });
 });
 
-describe('npm run bench:click', { timeout: 240_000 }, () => {
+describe.concurrent('npm run bench:click', { timeout: 420_000 }, () => {
   it('prints the median and p90 of MCP browser_click end to end', async () => {
     const { code, stdout } = await bench({ CLICKS: '2', TURN: '1' }, 'bench:click');
     expect(code).toBe(0);
@@ -84,7 +86,7 @@ describe('npm run bench:click', { timeout: 240_000 }, () => {
   });
 });
 
-describe('npm run bench:cookies', { timeout: 240_000 }, () => {
+describe.concurrent('npm run bench:cookies', { timeout: 420_000 }, () => {
   it('prints each import beside a bare session start and stop, and where its time goes', async () => {
     const { code, stdout } = await bench(
       { COOKIE_ROUNDS: '1', COOKIES: '3', PROFILE_MB: '1' },
@@ -110,7 +112,7 @@ describe('npm run bench:cookies', { timeout: 240_000 }, () => {
   });
 });
 
-describe.skipIf(!postgresForTests())('npm run bench:cluster', { timeout: 240_000 }, () => {
+describe.skipIf(!postgresForTests()).concurrent('npm run bench:cluster', { timeout: 420_000 }, () => {
   it('prints statements per request and per session, a browser’s memory, and requests per process', async () => {
     const { code, stdout } = await bench(
       { REQUESTS: '5', SESSIONS: '1', DURATION_S: '1', CONNECTIONS: '2' },
