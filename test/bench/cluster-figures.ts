@@ -21,7 +21,10 @@ const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 const bin = postgresForTests();
 if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql).');
-const postgres = await startPostgres(bin, { shared_preload_libraries: 'pg_stat_statements' });
+const postgres = await startPostgres(bin, {
+  settings: { shared_preload_libraries: 'pg_stat_statements' },
+  durable: true,
+});
 const db = new pg.Client({ connectionString: postgres.url });
 await db.connect();
 await db.query('create extension if not exists pg_stat_statements');

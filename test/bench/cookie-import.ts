@@ -75,7 +75,7 @@ const FILL = `new Promise((done, fail) => {
 })`;
 
 const postgresBin = findPostgresBin();
-const postgres = postgresBin ? await startPostgres(postgresBin) : null;
+const postgres = postgresBin ? await startPostgres(postgresBin, { durable: true }) : null;
 let databases = 0;
 
 /** What a service that saves profile data runs with: a database of its own on PostgreSQL, or PGlite told to save. */

@@ -286,7 +286,7 @@ async function main(): Promise<void> {
   if (databases.includes('pglite')) await benchOn('embedded database (PGlite)', 3, {});
   const postgresBin = findPostgresBin();
   if (databases.includes('postgres') && postgresBin) {
-    const database = await startPostgres(postgresBin);
+    const database = await startPostgres(postgresBin, { durable: true });
     await benchOn('PostgreSQL', 1.5, { DATABASE_URL: database.url }, database);
   }
 }

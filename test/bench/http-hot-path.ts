@@ -177,7 +177,7 @@ if (process.env.BEFORE)
   services.push(await serviceTarget('before, PGlite', {}, undefined, process.env.BEFORE));
 const postgresBin = databases.includes('postgres') ? findPostgresBin() : null;
 if (postgresBin) {
-  const database = await startPostgres(postgresBin);
+  const database = await startPostgres(postgresBin, { durable: true });
   services.push(await serviceTarget('service, Postgres', { DATABASE_URL: database.url }, database));
 } else if (databases.includes('postgres')) {
   console.log('PostgreSQL is not installed: the service is measured on PGlite only.');

@@ -40,12 +40,20 @@ export function postgresForTests(): string | null {
 
 /**
  * A throwaway PostgreSQL server in a temp dir on a free loopback port, trust auth. PostgreSQL refuses to run
- * as root, so as root it runs as the `postgres` user.
+ * as root, so as root it runs as the `postgres` user. Unless `durable`, nothing it writes waits for the disk
+ * (initdb --no-sync, fsync off): what a test writes need not outlive the machine, only a process's death, which
+ * the OS's page cache covers. Benchmarks ask for `durable`, as a deployment runs.
  */
 export async function startPostgres(
   bin: string,
-  /** Server settings, as `-c name=value` (e.g. a preloaded extension for a benchmark). */
-  settings: Record<string, string> = {},
+  {
+    settings = {},
+    durable = false,
+  }: {
+    /** Server settings, as `-c name=value` (e.g. a preloaded extension for a benchmark). */
+    settings?: Record<string, string>;
+    durable?: boolean;
+  } = {},
 ): Promise<PostgresServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pp-postgres-'));
   const asRoot = process.getuid?.() === 0;
@@ -63,9 +71,11 @@ export async function startPostgres(
     '--auth=trust',
     '-U',
     'postgres',
+    ...(durable ? [] : ['--no-sync']),
   ]);
   execFileSync(initCommand, [...initArgs], { stdio: 'ignore' });
-  const { server, url } = await listening(run, bin, dataDir, dir, settings);
+  const serverSettings = { fsync: durable ? 'on' : 'off', ...settings };
+  const { server, url } = await listening(run, bin, dataDir, dir, serverSettings);
   const pid = () => Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url,
