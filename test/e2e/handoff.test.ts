@@ -15,6 +15,7 @@ import { call, connect, httpTransport, ok, servePages, snapshotOf, textOf } from
 import { axeViolations } from './support/axe';
 import { cleanupStack } from './support/cleanup';
 import { type Extension, openExtension } from './support/extension';
+import { wholeRows } from './support/popup';
 import { serviceReader } from './support/service-api';
 import { eventually } from './support/wait';
 import { badge, recordNotifications, takeNotifications } from './support/worker';
@@ -49,6 +50,10 @@ beforeAll(async () => {
   agent = await connect(httpTransport(service.baseUrl, key));
   cleanup.add(agent, (it) => it.close());
   const profile = await ok(agent, 'create_profile', { name: 'Shop 12' });
+  // More profiles than the popup shows at once, so that its list can be seen to keep its rows under the line.
+  await Promise.all(
+    Array.from({ length: 9 }, (_, index) => api.post('/v1/profiles', { name: `Shop ${20 + index}` }, 201)),
+  );
   session_id = (await ok(agent, 'start_session', { profile_id: profile.id, headless: true })).id as string;
   cleanup.add(session_id, (id) => call(agent, 'stop_session', { session_id: id }));
   await ok(agent, 'browser_navigate', { session_id, url: pageUrl });
@@ -104,9 +109,11 @@ describe('handoff', () => {
       title: 'Shop 12 needs you: enter the 2FA code',
     });
 
-    // Every other view says so on top.
+    // Every other view says so on top, and the Profiles list keeps its eight whole rows at 380×600 beside it.
     const other = await extension.openPopup('#/profiles');
     await other.getByRole('link', { name: 'Shop 12 needs you: enter the 2FA code' }).waitFor();
+    await other.locator('ul.rows > li').nth(9).waitFor();
+    expect(await wholeRows(other)).toBeGreaterThanOrEqual(8);
     expect(await axeViolations(other)).toEqual([]);
     await other.close();
 

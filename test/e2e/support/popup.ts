@@ -26,6 +26,18 @@ export function rowOf(popup: Page, name: string): Locator {
   return popup.getByRole('listitem').filter({ has: popup.getByText(name, { exact: true }) });
 }
 
+/** How many of the Profiles list's rows are whole on screen, between its sticky toolbar and the popup's foot. */
+export function wholeRows(popup: Page): Promise<number> {
+  return popup.locator('ul.rows > li').evaluateAll((rows) => {
+    const top = document.querySelector('.toolbar')?.getBoundingClientRect().bottom ?? 0;
+    const bottom = document.querySelector('footer')?.getBoundingClientRect().top ?? innerHeight;
+    return rows.filter((row) => {
+      const box = row.getBoundingClientRect();
+      return box.top >= top && box.bottom <= bottom;
+    }).length;
+  });
+}
+
 /** Chooses one of a profile row's actions behind its ⋯ menu: `Edit`, `Clone`, `Delete`. */
 export async function rowAction(popup: Page, profile: string, action: string): Promise<void> {
   await popup.getByRole('button', { name: `More actions for ${profile}` }).click();
