@@ -54,6 +54,11 @@ export function ProfileForm({
     errorAt(local, field) && (tried || typed)
       ? errorAt(local, field)
       : errorAt(task.error?.fieldErrors, field);
+  /** A field bound to the draft, with what is wrong at `path` of the body under it. */
+  const checked = (name: Parameters<typeof bind>[0], path: string) => ({
+    ...bind(name),
+    error: shown(path, draft[name]),
+  });
 
   /** A typed URL's password goes straight to its own field, which is never kept; the URL shows without it. */
   function typeProxyUrl(url: string) {
@@ -109,7 +114,7 @@ export function ProfileForm({
       onSubmit={save}
       onEscape={() => forget().then(() => onDone())}
     >
-      <Field label={t('profileName')} error={shown('name', draft.name)} {...bind('name')} />
+      <Field label={t('profileName')} {...checked('name', 'name')} />
       <Field as="select" label={t('proxy')} {...bind('proxyChoice')}>
         <option value="">{t('noProxy')}</option>
         {proxyChoices(proxies, profile).map((proxy) => (
@@ -138,14 +143,8 @@ export function ProfileForm({
           />
         </>
       )}
-      <Field label={t('tags')} hint={t('tagsHint')} error={shown('tags', draft.tags)} {...bind('tags')} />
-      <Field
-        as="textarea"
-        rows={2}
-        label={t('notes')}
-        error={shown('notes', draft.notes)}
-        {...bind('notes')}
-      />
+      <Field label={t('tags')} hint={t('tagsHint')} {...checked('tags', 'tags')} />
+      <Field as="textarea" rows={2} label={t('notes')} {...checked('notes', 'notes')} />
       <details open={profile !== undefined || Object.keys(fingerprintOf(draft)).length > 0}>
         <summary>{t('identity')}</summary>
         <div class="stack">
@@ -170,21 +169,18 @@ export function ProfileForm({
           <Field
             label={t('userAgent')}
             hint={t('userAgentHint')}
-            error={shown('fingerprint.user_agent', draft.userAgent)}
-            {...bind('userAgent')}
+            {...checked('userAgent', 'fingerprint.user_agent')}
           />
           <div class="bar">
             <Field
               label={t('language')}
               placeholder="en-US"
-              error={shown('fingerprint.language', draft.language)}
-              {...bind('language')}
+              {...checked('language', 'fingerprint.language')}
             />
             <Field
               label={t('timezone')}
               placeholder="Europe/Berlin"
-              error={shown('fingerprint.timezone', draft.timezone)}
-              {...bind('timezone')}
+              {...checked('timezone', 'fingerprint.timezone')}
             />
           </div>
           <button type="button" disabled={matching.busy || !matchesSavedProxy(draft)} onClick={matchProxy}>
@@ -193,12 +189,7 @@ export function ProfileForm({
           {matched && <p role="status">{matched}</p>}
           <Problem error={matching.error} />
           <div class="bar">
-            <Field
-              label={t('screenWidth')}
-              inputMode="numeric"
-              error={shown('fingerprint.screen', draft.width)}
-              {...bind('width')}
-            />
+            <Field label={t('screenWidth')} inputMode="numeric" {...checked('width', 'fingerprint.screen')} />
             <Field label={t('screenHeight')} inputMode="numeric" {...bind('height')} />
           </div>
         </div>
