@@ -2,7 +2,8 @@
  * Characters an agent reads per task over MCP, on this checkout's service and on a baseline checkout's, side by side
  * in one run: each task is the calls an agent makes (the MCP SDK's client over /v1/mcp, on loopback pages in a
  * started session), and its figure is the length of every whole answer as JSON (text, structured content and all),
- * as the issue's suite measured them. Prints each task's figures, their ratio, and the total per task.
+ * as the issue's suite measured them. Prints each task's figures, their ratio, and the mean per task (with a
+ * baseline, of the tasks both did: a tool the baseline lacks leaves its task out of the comparison).
  * With PEER, the same page tasks on @playwright/mcp over stdio (the peer the issue compared with; it has no
  * profiles, sessions or scripts), and the tasks it did in fewer characters.
  * Run: BASELINE=/path/to/a/checkout/of/main PEER=/path/to/@playwright/mcp/cli.js npm run bench:characters
@@ -191,7 +192,6 @@ try {
   const rival = process.env.PEER ? await peer(process.env.PEER) : null;
   if (rival) agents.push(rival);
   for (const on of agents) await runTasks(on);
-  const total = (on: Agent) => [...on.chars.values()].reduce((sum, chars) => sum + chars, 0);
   const number = (value: number) => value.toLocaleString('en-US').padStart(9);
   const heading = [base ? 'baseline, this checkout, ratio' : 'this checkout', rival ? 'peer' : ''];
   console.log(
@@ -202,15 +202,20 @@ try {
     const before = base?.chars.get(task);
     const theirs = rival?.chars.get(task);
     const columns =
-      before === undefined ? number(now) : `${number(before)} ${number(now)}  ×${(now / before).toFixed(2)}`;
+      before !== undefined
+        ? `${number(before)} ${number(now)}  ×${(now / before).toFixed(2)}`
+        : `${base ? `${'—'.padStart(9)} ` : ''}${number(now)}`;
     const peerColumn = rival ? `  ${theirs === undefined ? '        —' : number(theirs)}` : '';
     console.log(`  ${task.padEnd(28)} ${columns}${peerColumn}`);
   }
-  const perTask = (on: Agent) => total(on) / TASKS.length;
+  const compared = TASKS.map(([task]) => task).filter((task) => !base || base.chars.has(task));
+  const perTask = (on: Agent) =>
+    compared.reduce((sum, task) => sum + (on.chars.get(task) ?? 0), 0) / compared.length;
   const summary = base
     ? `${number(Math.round(perTask(base)))} ${number(Math.round(perTask(mine)))}  ×${(perTask(mine) / perTask(base)).toFixed(2)}`
     : number(Math.round(perTask(mine)));
-  console.log(`  ${'per task'.padEnd(28)} ${summary}`);
+  const label = base ? `per task (${compared.length} both did)` : 'per task';
+  console.log(`  ${label.padEnd(28)} ${summary}`);
   if (rival) {
     const fewer = TASKS.map(([task]) => task).filter(
       (task) => (rival.chars.get(task) ?? Number.POSITIVE_INFINITY) < (mine.chars.get(task) ?? 0),

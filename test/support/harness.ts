@@ -49,10 +49,13 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** A new data dir, with the embedded database already made and migrated (data-dir-template.ts). */
-export async function createDataDir(): Promise<string> {
+/**
+ * A new data dir, with the embedded database already made and migrated (data-dir-template.ts); empty for another
+ * checkout, whose service makes its own database with its own migrations.
+ */
+export async function createDataDir(options: { empty?: boolean } = {}): Promise<string> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pp-service-'));
-  await copyDatabaseTemplate(dataDir);
+  if (!options.empty) await copyDatabaseTemplate(dataDir);
   return dataDir;
 }
 
@@ -65,7 +68,7 @@ export async function startService(
   options: { env?: Record<string, string>; dataDir?: string; args?: string[]; root?: string } = {},
 ): Promise<ServiceHandle> {
   const ownsDataDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? (await createDataDir());
+  const dataDir = options.dataDir ?? (await createDataDir({ empty: options.root !== undefined }));
   const env = serviceEnv(dataDir, options.env);
   const root = options.root ?? PROJECT_ROOT;
   const child = spawn(process.execPath, ['--import', 'tsx', mainOf(root), ...(options.args ?? [])], {
@@ -106,7 +109,7 @@ export async function startService(
     throw error;
   });
 
-  const cli = (args: string[]) => runCli(args, { dataDir, env: options.env });
+  const cli = (args: string[]) => runCli(args, { dataDir, env: options.env, root: options.root });
   const stopWith = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exited;
@@ -119,8 +122,11 @@ export async function startService(
     logs,
     cli,
     // The command itself, in this process: a process of its own would cost a start of its own for each key.
-    createKey: keyCreator((args) =>
-      runKeysInProcess(args, { ...process.env, DATA_DIR: dataDir, ...options.env }),
+    // Another checkout's keys are made by its own command line, for its own database's tables.
+    createKey: keyCreator(
+      options.root
+        ? cli
+        : (args) => runKeysInProcess(args, { ...process.env, DATA_DIR: dataDir, ...options.env }),
     ),
     stop: () => stopWith('SIGTERM'),
     kill: async () => {
@@ -147,13 +153,14 @@ export function keyCreator(cli: (args: string[]) => Promise<CliResult>): TestSer
   };
 }
 
-/** Runs the service's command line (`node --import tsx server/boot/main.ts …`) on a data dir. */
+/** Runs the service's command line (`node --import tsx server/boot/main.ts …`) on a data dir; `root` as startService's. */
 export function runCli(
   args: string[],
-  options: { dataDir: string; env?: Record<string, string> },
+  options: { dataDir: string; env?: Record<string, string>; root?: string },
 ): Promise<CliResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainOf(PROJECT_ROOT), ...args], {
-    cwd: PROJECT_ROOT,
+  const root = options.root ?? PROJECT_ROOT;
+  const child = spawn(process.execPath, ['--import', 'tsx', mainOf(root), ...args], {
+    cwd: root,
     env: { ...process.env, DATA_DIR: options.dataDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
