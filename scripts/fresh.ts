@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../server/core/config';
 
@@ -24,6 +24,14 @@ export const EXTENSION_BUILD = { output: '.output/chrome-mv3/manifest.json', sou
 export const FIREFOX_EXTENSION_BUILD = {
   output: '.output/firefox-mv3/manifest.json',
   sources: EXTENSION_SOURCES,
+};
+
+const { name, version } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
+
+/** The store packages `wxt zip` writes for each browser, after building it (into the folders above). */
+export const EXTENSION_ZIPS = {
+  chrome: { output: `.output/${name}-${version}-chrome.zip`, sources: EXTENSION_SOURCES },
+  firefox: { output: `.output/${name}-${version}-firefox.zip`, sources: EXTENSION_SOURCES },
 };
 
 /** The latest change of any file at or under `file` (a folder's dot entries skipped), in ms since the epoch. */

@@ -4,8 +4,8 @@ import { type ExtensionBrowser, launchWithExtension } from '../../../scripts/ext
 import { PROJECT_ROOT } from '../../../server/core/config';
 import { makeTempDir } from '../../support/browser-fixtures';
 
-/** Where the global set-up builds the extension (`wxt build --mode e2e`). */
-export const EXTENSION_DIR = path.join(PROJECT_ROOT, '.output/chrome-mv3-e2e');
+/** Where the global set-up builds the extension (`wxt zip`), as it ships. */
+export const EXTENSION_DIR = path.join(PROJECT_ROOT, '.output/chrome-mv3');
 /** About the size Chromium gives an extension's popup. */
 const POPUP_SIZE = { width: 380, height: 600 };
 

@@ -13,8 +13,8 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { PROJECT_ROOT } from '../../../server/core/config';
 import { eventually } from './wait';
 
-/** Where the global set-up builds the Firefox extension (`wxt build -b firefox --mv3 --mode e2e`). */
-export const FIREFOX_EXTENSION_DIR = path.join(PROJECT_ROOT, '.output/firefox-mv3-e2e');
+/** Where the global set-up builds the Firefox extension (`wxt zip -b firefox --mv3`), as it ships. */
+export const FIREFOX_EXTENSION_DIR = path.join(PROJECT_ROOT, '.output/firefox-mv3');
 const ADDON_ID = 'profile-pilot@profile-pilot.dev';
 const CANDIDATES = ['/usr/bin/firefox-esr', '/usr/bin/firefox'];
 /** About the size Firefox gives an extension's popup. */
