@@ -6,6 +6,9 @@
  * Ends with each request's growth: its CPU per request at the largest count against at 1,000 (or the smallest
  * measured), which a request that stays flat keeps near ×1. BEFORE=<another checkout> measures that checkout's service beside this one, on PGlite, in
  * the same rounds against the same baseline: a change's before and after, side by side.
+ * Each count is measured with the planner's statistics of that count, as a running service has them: PostgreSQL is
+ * analyzed after seeding (its autovacuum would within a minute), and from 1,000 profiles on the bench waits for
+ * PGlite's own statistics job (server/db/statistics.ts, every 10 s).
  * Run: npm run bench   Settings: SIZES (100,1000,10000), ROUNDS (3), DURATION_S (3), WARMUP_S (1, 0 for none),
  * CONNECTIONS (10), SCENARIOS (all, or some of `list 50,get by id,search q=,create`), BEFORE, DATABASES (pglite,postgres;
  * postgres when installed).
@@ -15,11 +18,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import pg from 'pg';
 import { PROJECT_ROOT } from '../../server/core/config';
 import { type ServiceHandle, startService } from '../support/harness';
 import { findPostgresBin, type PostgresServer, startPostgres } from '../support/postgres-server';
 import type { RecordedAnswer } from './support/bare-server';
 import { type LoadFigures, type LoadRequest, measureLoad, median } from './support/load';
+import { type SeedTarget, seed } from './support/seed-profiles';
 
 const sizes = (process.env.SIZES ?? '100,1000,10000').split(',').map(Number);
 const rounds = Number(process.env.ROUNDS ?? 3);
@@ -28,8 +33,8 @@ const warmupS = Number(process.env.WARMUP_S ?? 1);
 const connections = Number(process.env.CONNECTIONS ?? 10);
 const chosenScenarios = process.env.SCENARIOS?.split(',');
 const databases = (process.env.DATABASES ?? 'pglite,postgres').split(',');
-/** Rows a seeding import sends at once. */
-const SEED_ROWS = 2000;
+/** How often the service brings PGlite's planner statistics up to date (server/db/statistics.ts). */
+const STATISTICS_CHECK_MS = 10_000;
 const NEEDLE = 'Scale 00042';
 
 interface Target {
@@ -39,12 +44,10 @@ interface Target {
   close(): Promise<void>;
 }
 
-interface ServiceTarget extends Target {
+interface ServiceTarget extends Target, SeedTarget {
   service: ServiceHandle;
-  listKey: string;
+  database?: PostgresServer;
   createKey: string;
-  profiles: number;
-  someProfileId: string | null;
 }
 
 async function serviceTarget(
@@ -57,6 +60,7 @@ async function serviceTarget(
   const target: ServiceTarget = {
     name,
     service,
+    database,
     origin: service.baseUrl,
     pids: () => (database ? [service.pid, database.pid()] : [service.pid]),
     listKey: await service.createKey('enterprise', 'bench'),
@@ -69,32 +73,6 @@ async function serviceTarget(
     },
   };
   return target;
-}
-
-/** Creates profiles `Scale 00000`, `Scale 00001`, … until the list account holds `count`, by imports of a sheet. */
-async function seed(target: ServiceTarget, count: number): Promise<void> {
-  for (let start = target.profiles; start < count; start += SEED_ROWS) {
-    const indexes = Array.from({ length: Math.min(SEED_ROWS, count - start) }, (_, offset) => start + offset);
-    const rows = indexes.map((index) =>
-      JSON.stringify({
-        name: `Scale ${String(index).padStart(5, '0')}`,
-        tags: [`batch-${index % 10}`],
-        ...(index % 2 === 0 ? { proxy: 'http://user:secret@proxy.example:8080' } : {}),
-      }),
-    );
-    const response = await fetch(`${target.origin}/v1/profiles/import`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${target.listKey}`, 'Content-Type': 'application/x-ndjson' },
-      body: rows.join('\n'),
-    });
-    const answer = (await response.json()) as { items: { ok: boolean; id?: string }[] };
-    const made = answer.items?.filter((item) => item.ok).length;
-    if (response.status !== 200 || made !== rows.length)
-      throw new Error(`seeding ${target.name}: ${JSON.stringify(answer).slice(0, 500)}`);
-    const middle = Math.floor(count / 2) - start;
-    if (middle >= 0 && middle < rows.length) target.someProfileId = answer.items[middle]?.id ?? null;
-  }
-  target.profiles = count;
 }
 
 function scenarios(target: ServiceTarget): Record<string, LoadRequest> {
@@ -172,6 +150,18 @@ function medianFigures(runs: LoadFigures[]): LoadFigures {
   };
 }
 
+/** The planner's statistics of the count just seeded, as the service would have them a while later. */
+async function statisticsCurrent(targets: ServiceTarget[], size: number): Promise<void> {
+  for (const { database } of targets) {
+    if (!database) continue;
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query('vacuum (analyze)').finally(() => client.end());
+  }
+  if (size >= 1000 && targets.some((target) => !target.database))
+    await new Promise((resolve) => setTimeout(resolve, STATISTICS_CHECK_MS));
+}
+
 const services: ServiceTarget[] = [await serviceTarget('service, PGlite', {})];
 if (process.env.BEFORE)
   services.push(await serviceTarget('before, PGlite', {}, undefined, process.env.BEFORE));
@@ -192,6 +182,7 @@ try {
   );
   for (const size of sizes) {
     for (const target of services) await seed(target, size);
+    await statisticsCurrent(services, size);
     const [first] = services as [ServiceTarget];
     const bare = await startBare(
       await Promise.all(Object.values(scenarios(first)).map((request) => record(first.origin, request))),
