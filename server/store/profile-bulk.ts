@@ -3,15 +3,9 @@ import type { Profile } from '../../lib/api/schemas/profiles';
 import type { Clock } from '../core/clock';
 import type { Queryable } from '../db/driver';
 import { queryAsJson } from './json-rows';
+import { filterConditions, type ProfileFilter } from './profile-filter';
 import { orderOf } from './profile-order';
-import {
-  filterConditions,
-  PROFILES_LIVE_FROM,
-  type ProfileFilter,
-  type ProfileRow,
-  SELECT_PROFILES,
-  toProfile,
-} from './profiles';
+import { PROFILES_LIVE_FROM, type ProfileRow, SELECT_PROFILES, toProfile } from './profiles';
 import { type Reader, scopeOfTags } from './scope';
 
 /**

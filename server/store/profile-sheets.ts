@@ -6,8 +6,9 @@ import type { Clock } from '../core/clock';
 import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { profilesByIds } from './profile-bulk';
+import type { ProfileFilter } from './profile-filter';
 import { type SortedPosition, sortKeyColumn } from './profile-order';
-import { listConditions, PROFILES_FROM, type ProfileFilter } from './profiles';
+import { listConditions, PROFILES_FROM } from './profiles';
 import type { Reader } from './scope';
 
 /** A profile as a sheet holds it: its name, effective proxy (with its password), tags and notes. */

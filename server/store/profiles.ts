@@ -9,8 +9,8 @@ import { newId } from '../core/ids';
 import type { Queryable } from '../db/driver';
 import { queryAsJson } from './json-rows';
 import { HELD_BY_COLUMNS, type HeldByColumns, heldByAnswer, JOIN_LEASE, toHeldBy } from './leases';
-import { escapeLike } from './like';
 import type { Page } from './pagination';
+import { filterConditions, type ProfileFilter } from './profile-filter';
 import { nextCursor, orderOf, type SortedPosition, sortKeyColumn } from './profile-order';
 import { everything, type Reader, scopeOfTags } from './scope';
 import { sessionIsLive } from './sessions';
@@ -39,18 +39,6 @@ export interface ProfileRow extends HeldByColumns {
 
 /** A validated ProfileCreate body (proxy_id already checked to be the account's). */
 export type ProfileFields = z.output<typeof ProfileCreate>;
-
-export type ProfileStatusFilter = 'idle' | 'running';
-
-/**
- * What a list of profiles is narrowed to: `q` in the name, a tag, the notes or the proxy (`#q` a tag beginning
- * with q), one exact `tag`, a status.
- */
-export interface ProfileFilter {
-  q?: string | undefined;
-  tag?: string | undefined;
-  status?: ProfileStatusFilter | undefined;
-}
 
 /**
  * A profile `p`, its live session `s` (a partial unique index allows one) and its lease `l`: what a list filters,
@@ -268,33 +256,4 @@ function proxyPartsOf(row: ProfileRow): Omit<ProxyParts, 'password'> | null {
     port: row.proxy_port,
     username: row.proxy_username,
   };
-}
-
-/**
- * The filter as conditions over `p` (the profile) and `s` (its live session), their values added to `params`.
- * Only the filters given, and no `$n is null or …`, so that a prepared statement's generic plan can use an
- * index for them.
- */
-export function filterConditions(filter: ProfileFilter, params: unknown[]): string[] {
-  const where: string[] = [];
-  const tagStart = filter.q && /^#(.+)$/.exec(filter.q)?.[1];
-  if (tagStart) {
-    const start = bind(params, `${escapeLike(tagStart)}%`);
-    where.push(
-      `exists (select from jsonb_array_elements_text(p.tags) t where lower(t) like lower(${start}) escape '\\')`,
-    );
-  } else if (filter.q) {
-    // search_text is the name, tags, notes and proxy lowercased by the database (migration 033): lowered here the
-    // same way. A trigram index serves it.
-    where.push(`p.search_text like lower(${bind(params, `%${escapeLike(filter.q)}%`)}) escape '\\'`);
-  }
-  if (filter.tag) where.push(`p.tags @> jsonb_build_array(${bind(params, filter.tag)}::text)`);
-  if (filter.status) where.push(filter.status === 'running' ? 's.id is not null' : 's.id is null');
-  return where;
-}
-
-/** Adds a statement parameter and returns its placeholder. */
-function bind(params: unknown[], value: unknown): string {
-  params.push(value);
-  return `$${params.length}`;
 }

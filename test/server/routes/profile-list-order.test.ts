@@ -161,6 +161,7 @@ describe('GET /v1/profiles?q=', () => {
     ['gate.example:8080', ['Alpha']],
     ['bob@other', ['charlie']],
     ['pw', []],
+    ['Ho', ['delta', 'echo']],
     ['100%', []],
   ])('%s finds the profiles by name, tag, notes or proxy (never its password)', async (q, expected) => {
     expect((await allPages({ q, sort: 'created' }, 10)).reverse().sort()).toEqual([...expected].sort());

@@ -108,6 +108,7 @@ describe.each(storeDatabases('live-status-plans'))(
       const page = { limit: 50, after: null };
       const sent = await statementsOf(db, async (spy) => {
         await listProfileEntries(spy, everything(accountId), page);
+        await listProfileEntries(spy, everything(accountId), { ...page, q: 'p1' });
         await listProfiles(spy, everything(accountId), page);
         await listProfiles(spy, everything(accountId), { ...page, status: 'running' });
         await countProfiles(spy, everything(accountId), { status: 'idle' });
