@@ -1,4 +1,4 @@
-import { varyPixels } from './blended-pixels';
+import { blendedPixelsParts, type varyPixels } from './blended-pixels';
 import { installReadBackNoise, varySamples } from './read-back-noise';
 
 /** What a page or worker learns from script alone, for surfaces Chromium has no override for. */
@@ -25,7 +25,9 @@ export interface InjectedValues {
 export function injectedScript(values: InjectedValues): string {
   // A TypeScript runner may wrap named functions in a `__name` helper of its own: a local one stands in for it.
   // The parts go in by name, as their source: a test runner rewrites what one module imports from another.
-  const noise = [varyPixels, varySamples, installReadBackNoise].map((part) => part.toString()).join('\n');
+  const noise = [...blendedPixelsParts, varySamples, installReadBackNoise]
+    .map((part) => part.toString())
+    .join('\n');
   return `(() => { const __name = (f) => f; ${noise}\n(${install.toString()})(${JSON.stringify(values)}, installReadBackNoise, varyPixels); })();`;
 }
 

@@ -124,6 +124,7 @@ export function installReadBackNoise(kit: NoiseKit): void {
     setWidth: member(canvas, 'width', 'set'),
     setHeight: member(canvas, 'height', 'set'),
     getContext: member(canvas, 'getContext'),
+    canvasOf: member(context, 'canvas', 'get'),
     drawImage: member(context, 'drawImage'),
     getImageData: member(context, 'getImageData'),
     putImageData: member(context, 'putImageData'),
@@ -185,6 +186,17 @@ export function installReadBackNoise(kit: NoiseKit): void {
     }
   };
   const same = (answer: unknown) => answer;
+  /** A read of the whole canvas has nothing around it: it varies as an export does, with no strips read again. */
+  const wholeCanvas = (kind: Kind, context: unknown, width: number, height: number) => {
+    const canvas = kind.canvasOf && apply(kind.canvasOf, context, []);
+    return (
+      !!canvas &&
+      !!kind.width &&
+      !!kind.height &&
+      apply(kind.width, canvas, []) === width &&
+      apply(kind.height, canvas, []) === height
+    );
+  };
   // After the copies took the browser's own getImageData.
   // A rectangle is read again with its neighbours: its pixels vary as they do in the whole canvas.
   const readVaried = (kind: Kind) => (image: unknown, self: unknown, args: unknown[]) => {
@@ -194,7 +206,8 @@ export function installReadBackNoise(kit: NoiseKit): void {
     const { words, width, height } = pixels;
     const left = start(long(args[0]), long(args[2]));
     const top = start(long(args[1]), long(args[3]));
-    if (left === null || top === null) varyPixels(words, width, height, 0, seed);
+    if (left === null || top === null || (left === 0 && top === 0 && wholeCanvas(kind, self, width, height)))
+      varyPixels(words, width, height, 0, seed);
     else
       varyRead(words, width, height, (x, y, stripWidth, stripHeight) => {
         const strip = apply(getImageData, self, [left + x, top + y, stripWidth, stripHeight, args[4]]);

@@ -250,17 +250,23 @@ describe('the profile’s read-back noise', () => {
     expect(spied).toEqual({ during: [], own: 1 });
   });
 
-  it('costs at most twice a bare browser’s read-back of a 1000×1000 canvas, measured side by side', async () => {
-    const timed = `(() => { const canvas = draw(1000, 1000); const start = performance.now(); canvas.toDataURL(); return performance.now() - start; })()`;
-    const times: { profile: number[]; bare: number[] } = { profile: [], bare: [] };
-    for (let round = 0; round < 7; round += 1) {
-      times.bare.push(await evaluate<number>('bare', timed));
-      times.profile.push(await evaluate<number>('profile', timed));
+  // A benchmark, not a timed assertion: it prints each route's figure beside the bare browser's, taken in turns.
+  it('reads back a 1000×1000 canvas by each route, timed beside a bare browser', async () => {
+    const routes = {
+      getImageData: `canvas.getContext('2d').getImageData(0, 0, 1000, 1000)`,
+      toDataURL: 'canvas.toDataURL()',
+    };
+    for (const [route, read] of Object.entries(routes)) {
+      const timed = `(() => { const canvas = draw(1000, 1000); const start = performance.now(); ${read}; return performance.now() - start; })()`;
+      const times: { profile: number[]; bare: number[] } = { profile: [], bare: [] };
+      for (let round = 0; round < 7; round += 1) {
+        times.bare.push(await evaluate<number>('bare', timed));
+        times.profile.push(await evaluate<number>('profile', timed));
+      }
+      const [withNoise, without] = [median(times.profile), median(times.bare)];
+      console.info(
+        `1000×1000 ${route}: ${withNoise.toFixed(1)} ms with the profile's noise, ${without.toFixed(1)} ms bare (×${(withNoise / without).toFixed(2)}, medians of 7)`,
+      );
     }
-    const [withNoise, without] = [median(times.profile), median(times.bare)];
-    console.info(
-      `1000×1000 toDataURL: ${withNoise.toFixed(1)} ms with the profile's noise, ${without.toFixed(1)} ms bare (×${(withNoise / without).toFixed(2)}, medians of 7)`,
-    );
-    expect(withNoise).toBeLessThanOrEqual(without * 2);
   });
 });
