@@ -4,6 +4,7 @@ import { queryAsJson } from './json-rows';
 import { HELD_BY_COLUMNS, type HeldByColumns } from './leases';
 import { nextCursor, sortKeyColumn } from './profile-order';
 import {
+  JOIN_LIVE_PARTS,
   listConditions,
   PROFILES_LIVE_FROM,
   type ProfileListOptions,
@@ -25,7 +26,12 @@ export interface ProfileEntry extends HeldByColumns {
   sort_key?: string | number;
 }
 
-/** A page of the account's profiles as entries, for a caller that keeps their content. */
+/**
+ * A page of the account's profiles as entries, for a caller that keeps their content. Unless the list is narrowed
+ * or ordered by status, the page is chosen from the profiles alone and only its profiles are joined to their live
+ * parts: a search matching all of 10,000 profiles joined every match before keeping the first 51 (38 ms of PGlite's
+ * CPU against 6).
+ */
 export async function listProfileEntries(
   db: Queryable,
   reader: Reader,
@@ -33,10 +39,14 @@ export async function listProfileEntries(
 ): Promise<{ entries: ProfileEntry[]; next_cursor: string | null }> {
   const params: unknown[] = [reader.id];
   const { sql, outputOrder } = listConditions(reader, options, params);
+  const sortKey = sortKeyColumn(options.sort);
+  const live = `s.id as live_session_id, ${HELD_BY_COLUMNS}`;
   const rows = await queryAsJson<ProfileEntry>(
     db,
-    `select p.seq, p.id, p.revision, s.id as live_session_id, ${HELD_BY_COLUMNS}${sortKeyColumn(options.sort)}
-       ${PROFILES_LIVE_FROM} ${sql}`,
+    options.status !== undefined || options.sort === 'status'
+      ? `select p.seq, p.id, p.revision, ${live}${sortKey} ${PROFILES_LIVE_FROM} ${sql}`
+      : `select p.*, ${live} from (select p.seq, p.id, p.revision${sortKey} from profiles p ${sql}) p
+           ${JOIN_LIVE_PARTS}`,
     params,
     outputOrder,
   );

@@ -40,14 +40,16 @@ export interface ProfileRow extends HeldByColumns {
 /** A validated ProfileCreate body (proxy_id already checked to be the account's). */
 export type ProfileFields = z.output<typeof ProfileCreate>;
 
-/**
- * A profile `p`, its live session `s` (a partial unique index allows one) and its lease `l`: what a list filters,
- * orders and pages on, without the proxy's join, which made a search's plan (made at every run) a third slower.
- */
-export const PROFILES_LIVE_FROM = `
-    from profiles p
+/** The live session `s` (a partial unique index allows one) and the lease `l` of a profile `p`. */
+export const JOIN_LIVE_PARTS = `
     left join sessions s on s.profile_id = p.id and ${sessionIsLive('s.status')}
     ${JOIN_LEASE}`;
+
+/**
+ * A profile `p` with its live parts: what a list filters, orders and pages on, without the proxy's join, which
+ * made a search's plan a third slower.
+ */
+export const PROFILES_LIVE_FROM = `from profiles p ${JOIN_LIVE_PARTS}`;
 
 /** The same with its effective proxy `x` (its own or its saved one), whose password no answer shows. */
 export const PROFILES_FROM = `${PROFILES_LIVE_FROM}
