@@ -1,93 +1,30 @@
 /**
- * npm run test:deploy: builds the images, runs deploy/kube/local under `podman kube play`, starts sessions through
+ * npm run test:deploy: `npm run deploy:local` (builds the images, plays deploy/kube/local), starts sessions through
  * the published port, drives one from this machine through its cdp_url, stops them, scrapes /metrics, measures the
  * same session starts on this machine beside them, and tears everything down. Not part of npm test: it builds
  * images and takes minutes.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { parseAllDocuments, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../server/core/config';
 import { startService } from '../support/harness';
 import { findPostgresBin, startPostgres } from '../support/postgres-server';
 
 const ORIGIN = 'http://127.0.0.1:18787';
 const STARTS = 7;
-const env = {
-  ...process.env,
-  CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? path.join(PROJECT_ROOT, 'deploy/podman/containers.conf'),
-};
 
-function run(
-  command: string,
-  args: string[],
-  options: { input?: string; env?: Record<string, string> } = {},
-) {
-  const result = spawnSync(command, args, {
+/** `npm run deploy:local` with these arguments, as docs/deploy.md tells a person to run it. */
+function deployLocal(...args: string[]): void {
+  const result = spawnSync('npm', ['run', '--silent', 'deploy:local', '--', ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...env, ...options.env },
-    input: options.input,
-    stdio: [options.input === undefined ? 'inherit' : 'pipe', 'inherit', 'inherit'],
+    stdio: 'inherit',
   });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
+  if (result.status !== 0)
+    throw new Error(`npm run deploy:local ${args.join(' ')} exited with ${result.status}`);
 }
-
-interface KubeObject {
-  kind: string;
-  metadata: { name: string };
-  stringData?: Record<string, string>;
-}
-
-/**
- * The overlay as podman takes it. Podman 4.3 stores a Secret given in YAML (in the same file or one of its own) as
- * YAML, and its env lookup then fails with "secret … is not valid JSON" (podman#16269): each Secret is made a podman
- * secret here instead, as the JSON of its base64 values that it reads.
- */
-function play(objects: KubeObject[]): void {
-  for (const secret of objects.filter((object) => object.kind === 'Secret')) {
-    spawnSync('podman', ['secret', 'rm', secret.metadata.name], { env, stdio: 'ignore' });
-    const data = Object.fromEntries(
-      Object.entries(secret.stringData ?? {}).map(([name, value]) => [
-        name,
-        Buffer.from(value).toString('base64'),
-      ]),
-    );
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'pp-secret-')), 'secret.json');
-    writeFileSync(file, JSON.stringify(data), { mode: 0o600 });
-    try {
-      run('podman', ['secret', 'create', secret.metadata.name, file]);
-    } finally {
-      rmSync(path.dirname(file), { recursive: true, force: true });
-    }
-  }
-  run('podman', ['kube', 'play', '-'], { input: others(objects) });
-}
-
-function tearDown(objects: KubeObject[]): void {
-  spawnSync('podman', ['kube', 'down', '-'], {
-    env,
-    input: others(objects),
-    stdio: ['pipe', 'ignore', 'inherit'],
-  });
-  // `podman secret rm` takes no --force (podman 4.3): with it the test's secret was left behind.
-  const removals: Record<string, string[]> = {
-    Secret: ['secret', 'rm'],
-    PersistentVolumeClaim: ['volume', 'rm', '--force'],
-  };
-  for (const object of objects) {
-    const removal = removals[object.kind];
-    if (removal) spawnSync('podman', [...removal, object.metadata.name], { env, stdio: 'ignore' });
-  }
-}
-
-const others = (objects: KubeObject[]) =>
-  objects
-    .filter((object) => object.kind !== 'Secret')
-    .map((object) => stringify(object))
-    .join('---\n');
 
 async function eventually(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + ms;
@@ -132,23 +69,12 @@ async function timeStart(send: Send, name: string, drive: boolean): Promise<numb
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function main(): Promise<void> {
-  if (spawnSync('podman', ['--version']).status !== 0)
-    throw new Error('npm run test:deploy needs podman (apt-get install podman runc) for podman kube play.');
-  run('sh', ['scripts/image.sh']);
-  run('sh', ['scripts/image.sh'], {
-    env: {
-      CONTAINERFILE: 'deploy/kube/local/postgres.Containerfile',
-      IMAGE: 'localhost/profile-pilot-postgres:latest',
-    },
-  });
-  const rendered = execFileSync('kubectl', ['kustomize', 'deploy/kube/local'], {
-    cwd: PROJECT_ROOT,
-  }).toString();
-  const objects = parseAllDocuments(rendered).map((document) => document.toJS() as KubeObject);
-  const secret = objects.find((object) => object.kind === 'Secret')?.stringData ?? {};
-  tearDown(objects);
+  const secret = parse(
+    readFileSync(path.join(PROJECT_ROOT, 'deploy/kube/local/secret.yaml'), 'utf8'),
+  ).stringData;
+  deployLocal('down', '--volumes');
   try {
-    play(objects);
+    deployLocal();
     await eventually('the service to be ready', 240_000, async () => (await fetch(`${ORIGIN}/readyz`)).ok);
     const container = sender(ORIGIN, secret.BOOTSTRAP_KEY as string);
     await timeStart(container, 'Driven', true);
@@ -188,7 +114,7 @@ async function main(): Promise<void> {
     if (ratio > 1.2)
       throw new Error(`a session starts ×${ratio.toFixed(2)} slower in the container than here`);
   } finally {
-    tearDown(objects);
+    deployLocal('down', '--volumes');
   }
   console.log('test:deploy passed');
 }
