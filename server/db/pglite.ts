@@ -1,7 +1,7 @@
-import { fsyncSync } from 'node:fs';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { concatBytes, type Database, type Queryable, StatementNames } from './driver';
+import { type DeferredFsync, deferredFsync } from './pglite-fsync';
 
 interface Prepared {
   name: string;
@@ -16,14 +16,15 @@ interface Prepared {
  * plans and describes every statement afresh in four calls into PostgreSQL, which was half the cost of a request.
  *
  * Durability: PostgreSQL runs with fsync on, and PGlite's Node file layer (Emscripten's NODEFS), which has no
- * fsync of its own, is given one that calls the OS's: a commit is on disk before it is answered, as with a
- * PostgreSQL server (see test/server/db/durability.test.ts). A transaction that commits without waiting
+ * fsync of its own, is given one that calls the OS's (pglite-fsync.ts: a WAL sync runs off this thread, and a
+ * call waits for it before it resolves): a commit is on disk before it is answered, as with a PostgreSQL server
+ * (see test/server/db/durability.test.ts). A transaction that commits without waiting
  * (synchronous_commit off, as the hourly request counts do) is on disk within WAL_FLUSH_DELAY_MS: PGlite has no
  * WAL writer, so without the flush below such commits would wait for the next one that does wait.
  */
 export async function openPglite(
   directory: string,
-  { fsync = fsyncSync }: { fsync?: (fd: number) => void } = {},
+  { fsync }: { fsync?: (fd: number) => Promise<void> } = {},
 ): Promise<Database> {
   const pg = await PGlite.create(directory, {
     relaxedDurability: false,
@@ -54,7 +55,20 @@ export async function openPglite(
       'max_parallel_maintenance_workers=0',
     ],
   });
-  giveNodeFsAnFsync(pg, fsync);
+  const fsyncs = deferredFsync(fsync);
+  giveNodeFsAnFsync(pg, fsyncs);
+  /**
+   * Runs `work` and answers once the WAL syncs it started are done. `started()` marks the moment it has the
+   * connection: a read queued behind a commit does not wait for that commit's sync.
+   */
+  const durably = async <T>(work: (started: () => void) => Promise<T>): Promise<T> => {
+    let mark = fsyncs.mark();
+    const result = await work(() => {
+      mark = fsyncs.mark();
+    });
+    await fsyncs.syncedSince(mark);
+    return result;
+  };
   // PGlite's own query() waits for an open transaction to end: the flush never becomes part of one.
   const walFlusher = setInterval(() => flushWal(pg).catch(() => {}), WAL_FLUSH_DELAY_MS).unref();
   const names = new StatementNames();
@@ -105,11 +119,24 @@ export async function openPglite(
     kind: 'pglite',
     // Outside a transaction a query waits for any open one to end, as PGlite's own query() does.
     query: (sql, params = []) =>
-      pg._runExclusiveTransaction(() => pg._runExclusiveQuery(() => runPrepared(sql, params))),
+      durably((started) =>
+        pg._runExclusiveTransaction(() =>
+          pg._runExclusiveQuery(() => {
+            started();
+            return runPrepared(sql, params);
+          }),
+        ),
+      ),
     async exec(sql) {
-      await pg.exec(sql);
+      await durably(() => pg.exec(sql));
     },
-    transaction: (fn) => pg.transaction((tx) => fn(inTransaction(tx))),
+    transaction: (fn) =>
+      durably((started) =>
+        pg.transaction((tx) => {
+          started();
+          return fn(inTransaction(tx));
+        }),
+      ),
     // One process holds an embedded database: every NOTIFY is this process's own, and none can be missed.
     async listen(channel, { onNotify }) {
       const unlisten = await pg.listen(channel, onNotify);
@@ -117,7 +144,7 @@ export async function openPglite(
     },
     async close() {
       clearInterval(walFlusher);
-      await pg.close();
+      await durably(() => pg.close());
     },
   };
 }
@@ -135,12 +162,12 @@ async function flushWal(pg: PGlite): Promise<void> {
 }
 
 /** Emscripten's NODEFS writes through to the OS but answers fsync with success without calling it. */
-function giveNodeFsAnFsync(pg: PGlite, fsync: (fd: number) => void): void {
+function giveNodeFsAnFsync(pg: PGlite, fsyncs: DeferredFsync): void {
   const { NODEFS } = (pg as unknown as { Module: { NODEFS?: EmscriptenNodeFs } }).Module;
   const streamOps = NODEFS?.stream_ops;
   if (!streamOps) throw new Error('PGlite no longer mounts NODEFS: its fsync cannot be provided');
   streamOps.fsync = (stream) => {
-    fsync(stream.nfd);
+    fsyncs.fsync(stream.nfd);
     return 0;
   };
 }

@@ -3,7 +3,7 @@ import { existsSync, fsyncSync, readlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scheduleJobs } from '../../../server/boot/jobs';
 import { lockFilePath } from '../../../server/core/data-dir';
 import { createLifecycle } from '../../../server/core/lifecycle';
@@ -270,19 +270,34 @@ describe.each(databases)('on $name', ({ name, open }) => {
 });
 
 describe('PGlite durability', () => {
-  it('syncs the WAL to disk before a commit is answered', async () => {
+  it('syncs the WAL to disk before a commit is answered, without holding up the thread meanwhile', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'pp-db-'));
     const synced: string[] = [];
+    let syncing = Promise.resolve();
+    let release = () => {};
     const db = await openPglite(path.join(dataDir, 'pg'), {
-      fsync: (fd) => {
+      fsync: async (fd) => {
         synced.push(readlinkSync(`/proc/self/fd/${fd}`));
+        await syncing;
         fsyncSync(fd);
       },
     });
     try {
       await db.exec('create table kept (n int)');
       synced.length = 0;
-      await db.query('insert into kept values (1)');
+      syncing = new Promise((resolve) => {
+        release = resolve;
+      });
+      let answered = false;
+      const insert = db.query('insert into kept values (1)').then(() => {
+        answered = true;
+      });
+      await vi.waitUntil(() => synced.length > 0);
+      // The WAL sync is still under way: the thread serves other work, and the commit is not answered yet.
+      expect(await db.query('select count(*)::int as n from kept')).toEqual([{ n: 1 }]);
+      expect(answered).toBe(false);
+      release();
+      await insert;
       expect(synced.some((file) => file.includes(`${path.sep}pg_wal${path.sep}`))).toBe(true);
     } finally {
       await db.close();
