@@ -22,6 +22,19 @@ function insideBox(word: number, one: number, other: number): boolean {
   return ((aboveLow & belowHigh) | (aboveHigh & belowLow)) === 0x808080;
 }
 
+/**
+ * What `strictlyBetween` asks first, cheaply: `one` and `other` two apart in a channel's upper bits (their bits past
+ * the lowest two differ: a dithered gradient's steps mostly do not), `word` unlike both and inside their box.
+ */
+function roughlyBetween(word: number, one: number, other: number): boolean {
+  return (
+    ((one ^ other) & 0xfcfcfc) !== 0 &&
+    ((word ^ one) & 0xfefefe) !== 0 &&
+    ((word ^ other) & 0xfefefe) !== 0 &&
+    insideBox(word, one, other)
+  );
+}
+
 /** `word` strictly between `one` and `other`, on their line within rounding. */
 function strictlyBetween(word: number, one: number, other: number): boolean {
   if (one >>> 24 !== 0xff || other >>> 24 !== 0xff) return false;
@@ -75,15 +88,8 @@ function noisyPixel(
   down: number,
 ): number {
   if (word >>> 24 !== 0xff) return word;
-  // Strictly between needs two neighbours two apart in a channel's upper bits: their bits past the lowest two
-  // differ (a dithered gradient's steps mostly do not).
-  const across =
-    ((left ^ right) & 0xfcfcfc) !== 0 && insideBox(word, left, right) && strictlyBetween(word, left, right);
-  if (
-    !across &&
-    !(((up ^ down) & 0xfcfcfc) !== 0 && insideBox(word, up, down) && strictlyBetween(word, up, down))
-  )
-    return word;
+  const across = roughlyBetween(word, left, right) && strictlyBetween(word, left, right);
+  if (!across && !(roughlyBetween(word, up, down) && strictlyBetween(word, up, down))) return word;
   if (!twoAlike(image, columns, rows, x, y)) return word;
   let hash = ((word & 0xfefefe) ^ seed) >>> 0;
   hash = ((hash * 0x9e3b5) ^ (hash >>> 15) ^ seed) >>> 0;
@@ -108,16 +114,17 @@ export function varyPixels(
   seed: number,
 ): boolean {
   let changed = false;
-  // Inside the edges: every neighbour is there, and one test without a branch (-m >>> 31 is 1 for a positive m)
-  // passes over the four pixels in five that have no two opposite neighbours apart (a gradient's steps mostly).
+  // Inside the edges every neighbour is there. One test passes over the four pixels in five with no two opposite
+  // neighbours apart (a gradient's steps mostly), the rough one over most of the rest, before the whole test.
   for (let y = 1; y < height - 1; y += 1)
     for (let index = y * width + 1, end = index + width - 2, x = 1; index < end; index += 1, x += 1) {
       const left = (words[index - 1] as number) | 0;
       const right = (words[index + 1] as number) | 0;
       const up = (words[index - width] as number) | 0;
       const down = (words[index + width] as number) | 0;
-      if (((-(((left ^ right) | (up ^ down)) & 0xfcfcfc) >>> 31) | 0) === 0) continue;
+      if ((((left ^ right) | (up ^ down)) & 0xfcfcfc) === 0) continue;
       const word = (words[index] as number) | 0;
+      if (!roughlyBetween(word, left, right) && !roughlyBetween(word, up, down)) continue;
       const noisy = noisyPixel(words, width, height, x, y, seed, word, left, right, up, down);
       if (noisy !== word) {
         words[index] = noisy;
@@ -151,4 +158,12 @@ export function varyPixels(
 }
 
 /** The functions `varyPixels` runs, for the injected script to carry as source beside it. */
-export const blendedPixelsParts = [pixelAt, insideBox, strictlyBetween, twoAlike, noisyPixel, varyPixels];
+export const blendedPixelsParts = [
+  pixelAt,
+  insideBox,
+  roughlyBetween,
+  strictlyBetween,
+  twoAlike,
+  noisyPixel,
+  varyPixels,
+];
