@@ -117,7 +117,7 @@ export function varyPixels(
   // Inside the edges every neighbour is there. One test passes over the four pixels in five with no two opposite
   // neighbours apart (a gradient's steps mostly), the rough one over most of the rest, before the whole test.
   for (let y = 1; y < height - 1; y += 1)
-    for (let index = y * width + 1, end = index + width - 2, x = 1; index < end; index += 1, x += 1) {
+    for (let index = y * width + 1, end = index + width - 2; index < end; index += 1) {
       const left = (words[index - 1] as number) | 0;
       const right = (words[index + 1] as number) | 0;
       const up = (words[index - width] as number) | 0;
@@ -125,7 +125,7 @@ export function varyPixels(
       if ((((left ^ right) | (up ^ down)) & 0xfcfcfc) === 0) continue;
       const word = (words[index] as number) | 0;
       if (!roughlyBetween(word, left, right) && !roughlyBetween(word, up, down)) continue;
-      const noisy = noisyPixel(words, width, height, x, y, seed, word, left, right, up, down);
+      const noisy = noisyPixel(words, width, height, index - y * width, y, seed, word, left, right, up, down);
       if (noisy !== word) {
         words[index] = noisy;
         changed = true;
