@@ -21,9 +21,11 @@ export function isBrowserProcess(pid: number, userDataDir: string): boolean {
 }
 
 /** The pid of the browser running on `userDataDir`, whoever started it, or null. */
-export function findBrowserProcess(userDataDir: string): number | null {
+export async function findBrowserProcess(userDataDir: string): Promise<number | null> {
   const absoluteDir = canonicalPath(userDataDir);
-  return processesUsingUserDataDir(absoluteDir).find((pid) => isBrowserProcess(pid, absoluteDir)) ?? null;
+  return (
+    (await processesUsingUserDataDir(absoluteDir)).find((pid) => isBrowserProcess(pid, absoluteDir)) ?? null
+  );
 }
 
 /**

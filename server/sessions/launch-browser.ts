@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import { findBrowserProcess } from '../browser/orphans';
@@ -40,7 +40,7 @@ const CLOSE_REQUEST_MS = 2_000;
  * and every launch step (launch-steps/) is in force.
  */
 export async function launchBrowser(options: LaunchOptions): Promise<RunningBrowser> {
-  const userDataDir = prepareUserDataDir(options.userDataDir);
+  const userDataDir = await prepareUserDataDir(options.userDataDir);
   const relay = await openRelay(options);
   const closeRelay = once(() => relay.close().catch(() => {}));
   try {
@@ -54,16 +54,16 @@ export async function launchBrowser(options: LaunchOptions): Promise<RunningBrow
 }
 
 /** Creates the profile folder if needed and returns its canonical path, once no browser is using it. */
-function prepareUserDataDir(requestedDir: string): string {
+async function prepareUserDataDir(requestedDir: string): Promise<string> {
   try {
-    mkdirSync(requestedDir, { recursive: true });
+    await mkdir(requestedDir, { recursive: true });
   } catch (error) {
     throw new BrowserLaunchError(
       `The profile folder ${requestedDir} cannot be created: ${(error as Error).message}.`,
     );
   }
   const userDataDir = canonicalPath(requestedDir);
-  const holder = findBrowserProcess(userDataDir);
+  const holder = await findBrowserProcess(userDataDir);
   if (holder !== null) {
     throw new BrowserLaunchError(
       `The profile folder ${userDataDir} is already in use by Chromium process ${holder}.`,

@@ -114,7 +114,7 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
 
   async function stopLeftover(row: SessionRow): Promise<void> {
     const userDataDir = profileDataDir(config.dataDir, row.profile_id);
-    const pid = row.pid ?? findBrowserProcess(userDataDir);
+    const pid = row.pid ?? (await findBrowserProcess(userDataDir));
     if (pid !== null) await stopOrphanBrowser(pid, userDataDir);
   }
 
