@@ -76,13 +76,19 @@ function up(objects: KubeObject[]): void {
       IMAGE: 'localhost/profile-pilot-postgres:latest',
     },
   });
+  // A claim whose volume is there from an earlier play keeps it (podman 4.3 refuses to play it again).
+  const played = objects.filter(
+    (object) =>
+      object.kind !== 'PersistentVolumeClaim' ||
+      spawnSync('podman', ['volume', 'exists', object.metadata.name], { env }).status !== 0,
+  );
   if (!podmanStoresSecretsAsYaml()) {
-    run('podman', ['kube', 'play', '--replace', '-'], { input: yamlOf(objects) });
+    run('podman', ['kube', 'play', '--replace', '-'], { input: yamlOf(played) });
   } else {
-    const secrets = objects.filter((object) => object.kind === 'Secret');
+    const secrets = played.filter((object) => object.kind === 'Secret');
     for (const secret of secrets) createPodmanSecret(secret);
     run('podman', ['kube', 'play', '--replace', '-'], {
-      input: yamlOf(objects.filter((object) => object.kind !== 'Secret')),
+      input: yamlOf(played.filter((object) => object.kind !== 'Secret')),
     });
   }
   console.log(

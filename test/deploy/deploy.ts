@@ -1,8 +1,8 @@
 /**
  * npm run test:deploy: `npm run deploy:local` (builds the images, plays deploy/kube/local), starts sessions through
  * the published port, drives one from this machine through its cdp_url, stops them, scrapes /metrics, measures the
- * same session starts on this machine beside them, and tears everything down. Not part of npm test: it builds
- * images and takes minutes.
+ * same session starts on this machine beside them, and tears everything down (once keeping the database's
+ * volume, which the next play takes up again). Not part of npm test: it builds images and takes minutes.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -86,6 +86,18 @@ async function main(): Promise<void> {
     console.log(
       `/metrics: ${counted} session start, ${/^profile_pilot_sessions\{state="running"\} (\d+)/m.exec(metrics)?.[1]} running`,
     );
+
+    // Down and up again keeps PostgreSQL's volume, and with it the profiles.
+    deployLocal('down');
+    deployLocal();
+    await eventually(
+      'the service to be ready again',
+      240_000,
+      async () => (await fetch(`${ORIGIN}/readyz`)).ok,
+    );
+    const kept = await (await container('GET', '/v1/profiles?q=Driven&limit=1')).json();
+    if (kept.data?.[0]?.name !== 'Driven') throw new Error('the profile did not outlive down and up');
+    console.log("down and up kept the profile in PostgreSQL's volume");
 
     // The same starts on this machine, on a PostgreSQL of its own as in the pod, taken in turns with the pod's.
     const postgres = await startPostgres(findPostgresBin() as string);
