@@ -47,7 +47,13 @@ export function relayThroughDatabase(
       );
     },
     subscribe: (topic, listener) => local.subscribe(topic, listener),
-    next: (topic, ms, signal) => local.next(topic, lost ? Math.min(ms, FALLBACK_POLL_MS) : ms, signal),
+    watch(topic) {
+      const watch = local.watch(topic);
+      return {
+        changed: (ms, signal) => watch.changed(lost ? Math.min(ms, FALLBACK_POLL_MS) : ms, signal),
+        close: watch.close,
+      };
+    },
   };
   return { publisher, relay: { name: 'publisher relay', start: listen, stop: () => stopListening() } };
 }

@@ -7,8 +7,18 @@ export interface Publisher {
   publish(topic: string): void;
   /** Calls `listener` on every publish of `topic` until the returned function is called. */
   subscribe(topic: string, listener: () => void): () => void;
-  /** Resolves on the next publish of `topic`, after `ms`, or when `signal` aborts, whichever is first. */
-  next(topic: string, ms: number, signal: AbortSignal): Promise<void>;
+  /** Follows `topic` from now on, for waits that must not miss a publish between two of them. */
+  watch(topic: string): TopicWatch;
+}
+
+/** A topic followed since the watch began: a publish while the waiter was busy (reading) is kept for its next wait. */
+export interface TopicWatch {
+  /**
+   * Resolves at once if `topic` was published since the watch began or the last wait ended, else on its next
+   * publish, after `ms`, or when `signal` aborts, whichever is first.
+   */
+  changed(ms: number, signal: AbortSignal): Promise<void>;
+  close(): void;
 }
 
 export const accountTopic = (accountId: string) => `account:${accountId}`;
@@ -42,18 +52,28 @@ export function createPublisher(): LocalPublisher {
       for (const set of [...listeners.values()]) for (const listener of [...set]) listener();
     },
     subscribe,
-    next(topic, ms, signal) {
-      return new Promise((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          unsubscribe();
-          resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal.addEventListener('abort', done, { once: true });
-        const unsubscribe = subscribe(topic, done);
+    watch(topic) {
+      let published = false;
+      let wake = () => {};
+      const close = subscribe(topic, () => {
+        published = true;
+        wake();
       });
+      const changed = (ms: number, signal: AbortSignal) =>
+        new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            wake = () => {};
+            published = false;
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          signal.addEventListener('abort', done, { once: true });
+          wake = done;
+          if (published || signal.aborted) done();
+        });
+      return { changed, close };
     },
   };
 }

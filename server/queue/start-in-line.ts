@@ -43,18 +43,23 @@ export async function startInLine(
     insertStartWaits(tx, clock, accountId, [profileId], headless ?? null, holder),
   );
   const seq = places.get(profileId) as number;
-  await queue.dispatch();
-  for (;;) {
-    const served = queue.startOf(seq);
-    const outcome = served ? await served : null;
-    if (outcome && outcome !== 'no_room') {
-      if ('error' in outcome) throw outcome.error;
-      return { session: (await findSession(db, everything(accountId), outcome.sessionId)) as SessionRow };
+  // Its start, here or on another node, is an event of the account: watched before the first look.
+  const watch = publisher.watch(accountTopic(accountId));
+  try {
+    await queue.dispatch();
+    for (;;) {
+      const served = queue.startOf(seq);
+      const outcome = served ? await served : null;
+      if (outcome && outcome !== 'no_room') {
+        if ('error' in outcome) throw outcome.error;
+        return { session: (await findSession(db, everything(accountId), outcome.sessionId)) as SessionRow };
+      }
+      if (!served && !(await isStartWaiting(db, seq))) return startedElsewhere(db, accountId, profileId);
+      if (Date.now() >= deadline || gone.aborted) return { waiting: true };
+      await watch.changed(deadline - Date.now(), gone);
     }
-    if (!served && !(await isStartWaiting(db, seq))) return startedElsewhere(db, accountId, profileId);
-    if (Date.now() >= deadline || gone.aborted) return { waiting: true };
-    // Its start, here or on another node, is an event of the account.
-    await publisher.next(accountTopic(accountId), deadline - Date.now(), gone);
+  } finally {
+    watch.close();
   }
 }
 
