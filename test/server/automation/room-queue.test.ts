@@ -149,10 +149,14 @@ describe('the queue for browsers', () => {
   it('runs again a run whose browser crashed, and counts it retried', async () => {
     // Long enough that the crash comes while it runs, however slowly a loaded machine opens the DevTools socket.
     const [id] = await profiles(api, 1, 'Crash');
-    const batchId = await runBatch(api, [id as string], slow(10_000));
+    // Its second step needs the browser the first one waits beside.
+    const batchId = await runBatch(api, [id as string], {
+      steps: [...slow(5_000).steps, { action: 'evaluate', expression: 'document.title' }],
+    });
+    // Crashed once the run is on its step, not while it still connects to its browser: that is another case.
     const [run] = await until(
       () => runsOf(api, batchId),
-      (runs) => runs[0]?.status === 'running',
+      (runs) => runs[0]?.steps[0]?.status === 'running',
     );
     const session = await api.getSession(run?.session_id as string);
     const socket = new WebSocket(session.cdp_url as string);
