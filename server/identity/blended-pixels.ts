@@ -8,6 +8,28 @@ function pixelAt(image: Uint32Array, columns: number, rows: number, x: number, y
 }
 
 /**
+ * The upper 7 bits of each channel plus one (the top byte left out): two colours two or more apart in a channel's
+ * upper 7 bits fall in different pairs of this and of the plain upper bits (`& 0xfcfcfc`) alike, where a dithered
+ * gradient's neighbours, one apart, differ in at most one of the two.
+ */
+function oddPairs(word: number): number {
+  return ((word >>> 1) | 0x808080) - 0x010101;
+}
+
+/**
+ * `one` and `other` apart by two or more in some channel's upper 7 bits, as a colour strictly between them needs;
+ * cheap enough for every candidate, in a dithered gradient rarely true.
+ */
+function apart(one: number, other: number): boolean {
+  return ((one ^ other) & 0xfcfcfc) !== 0 && ((oddPairs(one) ^ oddPairs(other)) & 0xfefefe) !== 0;
+}
+
+/** What `apart` asks of both pairs, in one test: one of them is apart, or each is apart in one of the two ways. */
+function eitherApart(left: number, right: number, up: number, down: number): boolean {
+  return (((oddPairs(left) ^ oddPairs(right)) | (oddPairs(up) ^ oddPairs(down))) & 0xfefefe) !== 0;
+}
+
+/**
  * `word` inside the box `one` and `other` span, channel by channel (most pixels of a dithered gradient are not):
  * the 7-bit channels side by side, each subtraction's borrow caught by its guard bit.
  */
@@ -23,12 +45,11 @@ function insideBox(word: number, one: number, other: number): boolean {
 }
 
 /**
- * What `strictlyBetween` asks first, cheaply: `one` and `other` two apart in a channel's upper bits (their bits past
- * the lowest two differ: a dithered gradient's steps mostly do not), `word` unlike both and inside their box.
+ * What `strictlyBetween` asks first, cheaply: `one` and `other` apart, `word` unlike both and inside their box.
  */
 function roughlyBetween(word: number, one: number, other: number): boolean {
   return (
-    ((one ^ other) & 0xfcfcfc) !== 0 &&
+    apart(one, other) &&
     ((word ^ one) & 0xfefefe) !== 0 &&
     ((word ^ other) & 0xfefefe) !== 0 &&
     insideBox(word, one, other)
@@ -99,6 +120,80 @@ function noisyPixel(
 }
 
 /**
+ * Where the whole test may pass, from position `from` on in rows `y` and `y + 1` inside the edges: a pixel whose
+ * opposite neighbours are apart, across or along (in a dithered gradient, one in twenty). A position is a pixel's
+ * index times two, plus one in row `y + 1`; -1 past the end. The two rows are read together, four reads for two
+ * pixels. The loop stays this small, the whole test out of it: the engine keeps its values in registers.
+ */
+function nextCandidate(words: Uint32Array, width: number, y: number, from: number): number {
+  let index = from >> 1;
+  const end = (y + 1) * width - 1;
+  if ((from & 1) !== 0) {
+    const left = (words[index + width - 1] as number) | 0;
+    const right = (words[index + width + 1] as number) | 0;
+    const up = (words[index] as number) | 0;
+    const down = (words[index + 2 * width] as number) | 0;
+    if ((((left ^ right) | (up ^ down)) & 0xfcfcfc) !== 0 && eitherApart(left, right, up, down)) return from;
+    index += 1;
+  }
+  if (index >= end) return -1;
+  let left = (words[index - 1] as number) | 0;
+  let word = (words[index] as number) | 0;
+  let belowLeft = (words[index + width - 1] as number) | 0;
+  let below = (words[index + width] as number) | 0;
+  for (; index < end; index += 1) {
+    const above = (words[index - width] as number) | 0;
+    const right = (words[index + 1] as number) | 0;
+    const belowRight = (words[index + width + 1] as number) | 0;
+    const twoBelow = (words[index + 2 * width] as number) | 0;
+    if ((((left ^ right) | (above ^ below)) & 0xfcfcfc) !== 0 && (apart(left, right) || apart(above, below)))
+      return index * 2;
+    if (
+      (((belowLeft ^ belowRight) | (word ^ twoBelow)) & 0xfcfcfc) !== 0 &&
+      (apart(belowLeft, belowRight) || apart(word, twoBelow))
+    )
+      return index * 2 + 1;
+    left = word;
+    word = right;
+    belowLeft = below;
+    below = belowRight;
+  }
+  return -1;
+}
+
+/** Varies, in place, the blended pixels of rows `y` and `y + 1` inside the edges. */
+function varyRowPair(words: Uint32Array, width: number, height: number, y: number, seed: number): boolean {
+  let changed = false;
+  for (
+    let at = nextCandidate(words, width, y, (y * width + 1) * 2);
+    at >= 0;
+    at = nextCandidate(words, width, y, at + 1)
+  ) {
+    const row = y + (at & 1);
+    const index = (at >> 1) + (at & 1) * width;
+    const word = (words[index] as number) | 0;
+    const noisy = noisyPixel(
+      words,
+      width,
+      height,
+      index - row * width,
+      row,
+      seed,
+      word,
+      (words[index - 1] as number) | 0,
+      (words[index + 1] as number) | 0,
+      (words[index - width] as number) | 0,
+      (words[index + width] as number) | 0,
+    );
+    if (noisy !== word) {
+      words[index] = noisy;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
  * Varies, in place, the blended pixels of a `width`×`height` image (RGBA bytes read as little-endian words) that lie
  * `margin` (0 or 1) or more pixels inside its edges (1: a read padded with its neighbours); pixels past the edges
  * count as transparent. A pixel is blended when it is opaque, lies strictly between two opposite opaque neighbours
@@ -114,27 +209,16 @@ export function varyPixels(
   seed: number,
 ): boolean {
   let changed = false;
-  // Inside the edges every neighbour is there. One test passes over the four pixels in five with no two opposite
-  // neighbours apart (a gradient's steps mostly), the rough one over most of the rest, before the whole test.
-  for (let y = 1; y < height - 1; y += 1)
-    for (let index = y * width + 1, end = index + width - 2; index < end; index += 1) {
-      const left = (words[index - 1] as number) | 0;
-      const right = (words[index + 1] as number) | 0;
-      const up = (words[index - width] as number) | 0;
-      const down = (words[index + width] as number) | 0;
-      if ((((left ^ right) | (up ^ down)) & 0xfcfcfc) === 0) continue;
-      const word = (words[index] as number) | 0;
-      if (!roughlyBetween(word, left, right) && !roughlyBetween(word, up, down)) continue;
-      const noisy = noisyPixel(words, width, height, index - y * width, y, seed, word, left, right, up, down);
-      if (noisy !== word) {
-        words[index] = noisy;
-        changed = true;
-      }
-    }
-  if (margin > 0) return changed;
-  // The edges, their missing neighbours transparent.
-  for (let y = 0; y < height; y += 1)
-    for (let x = 0; x < width; x += y === 0 || y === height - 1 || width < 2 ? 1 : width - 1) {
+  // Inside the edges, two rows at a time; the rest (edges, a row left over) pixel by pixel, its missing
+  // neighbours transparent.
+  let paired = 1;
+  for (; paired + 2 < height; paired += 2)
+    if (varyRowPair(words, width, height, paired, seed)) changed = true;
+  for (let y = margin; y < height - margin; y += 1) {
+    const whole = y === 0 || y === height - 1 || y >= paired;
+    if (!whole && margin > 0) continue;
+    const step = whole || width < 2 ? 1 : width - 1;
+    for (let x = whole ? margin : 0; x < width - (whole ? margin : 0); x += step) {
       const word = pixelAt(words, width, height, x, y);
       const noisy = noisyPixel(
         words,
@@ -154,16 +238,22 @@ export function varyPixels(
         changed = true;
       }
     }
+  }
   return changed;
 }
 
 /** The functions `varyPixels` runs, for the injected script to carry as source beside it. */
 export const blendedPixelsParts = [
   pixelAt,
+  oddPairs,
+  apart,
+  eitherApart,
   insideBox,
   roughlyBetween,
   strictlyBetween,
   twoAlike,
   noisyPixel,
+  nextCandidate,
+  varyRowPair,
   varyPixels,
 ];
