@@ -56,38 +56,61 @@ function roughlyBetween(word: number, one: number, other: number): boolean {
   );
 }
 
+function magnitude(value: number): number {
+  return value < 0 ? -value : value;
+}
+
 /** `word` strictly between `one` and `other`, on their line within rounding. */
 function strictlyBetween(word: number, one: number, other: number): boolean {
   if (one >>> 24 !== 0xff || other >>> 24 !== 0xff) return false;
   const same = 0xfffefefe | 0;
   if (((word ^ one) & same) === 0 || ((word ^ other) & same) === 0 || ((one ^ other) & same) === 0)
     return false;
-  let mainOff = 0;
-  let mainSpan = 0;
-  for (let shift = 1; shift < 24; shift += 8) {
-    const span = ((other >>> shift) & 0x7f) - ((one >>> shift) & 0x7f);
-    if ((span < 0 ? -span : span) > (mainSpan < 0 ? -mainSpan : mainSpan)) {
-      mainSpan = span;
-      mainOff = ((word >>> shift) & 0x7f) - ((one >>> shift) & 0x7f);
-    }
+  // Each channel's 7 bits: the span from `one` to `other` and `word`'s offset from `one`; the main channel is the
+  // first with the widest span.
+  const spanR = ((other >>> 1) & 0x7f) - ((one >>> 1) & 0x7f);
+  const spanG = ((other >>> 9) & 0x7f) - ((one >>> 9) & 0x7f);
+  const spanB = ((other >>> 17) & 0x7f) - ((one >>> 17) & 0x7f);
+  const offR = ((word >>> 1) & 0x7f) - ((one >>> 1) & 0x7f);
+  const offG = ((word >>> 9) & 0x7f) - ((one >>> 9) & 0x7f);
+  const offB = ((word >>> 17) & 0x7f) - ((one >>> 17) & 0x7f);
+  let mainSpan = spanR;
+  let mainOff = offR;
+  if (magnitude(spanG) > magnitude(mainSpan)) {
+    mainSpan = spanG;
+    mainOff = offG;
+  }
+  if (magnitude(spanB) > magnitude(mainSpan)) {
+    mainSpan = spanB;
+    mainOff = offB;
   }
   if (mainSpan > 0 ? mainOff <= 0 || mainOff >= mainSpan : mainOff >= 0 || mainOff <= mainSpan) return false;
-  for (let shift = 1; shift < 24; shift += 8) {
-    const span = ((other >>> shift) & 0x7f) - ((one >>> shift) & 0x7f);
-    const off = ((word >>> shift) & 0x7f) - ((one >>> shift) & 0x7f);
-    const cross = off * mainSpan - mainOff * span;
-    if ((cross < 0 ? -cross : cross) > 2 * (mainSpan < 0 ? -mainSpan : mainSpan)) return false;
-  }
-  return true;
+  const rounding = 2 * magnitude(mainSpan);
+  return (
+    magnitude(offR * mainSpan - mainOff * spanR) <= rounding &&
+    magnitude(offG * mainSpan - mainOff * spanG) <= rounding &&
+    magnitude(offB * mainSpan - mainOff * spanB) <= rounding
+  );
 }
 
 /** Two opaque pixels alike among the 3×3 around (x, y): drawn shapes, not a grid of unrelated colours. */
 function twoAlike(image: Uint32Array, columns: number, rows: number, x: number, y: number): boolean {
-  for (let first = 0; first < 9; first += 1) {
-    const one = pixelAt(image, columns, rows, x + (first % 3) - 1, y + ((first / 3) | 0) - 1);
+  // Inside the edges each pixel is read directly, its index one of the centre's plus an offset.
+  const inside = x > 0 && y > 0 && x < columns - 1 && y < rows - 1;
+  const centre = y * columns + x;
+  for (let first = 0; first < 8; first += 1) {
+    const column = (first % 3) - 1;
+    const row = ((first / 3) | 0) - 1;
+    const one = inside
+      ? (image[centre + row * columns + column] as number) | 0
+      : pixelAt(image, columns, rows, x + column, y + row);
     if (one >>> 24 !== 0xff) continue;
     for (let second = first + 1; second < 9; second += 1) {
-      const other = pixelAt(image, columns, rows, x + (second % 3) - 1, y + ((second / 3) | 0) - 1);
+      const across = (second % 3) - 1;
+      const along = ((second / 3) | 0) - 1;
+      const other = inside
+        ? (image[centre + along * columns + across] as number) | 0
+        : pixelAt(image, columns, rows, x + across, y + along);
       if (((one ^ other) & (0xfffefefe | 0)) === 0) return true;
     }
   }
@@ -250,6 +273,7 @@ export const blendedPixelsParts = [
   eitherApart,
   insideBox,
   roughlyBetween,
+  magnitude,
   strictlyBetween,
   twoAlike,
   noisyPixel,
