@@ -24,9 +24,20 @@ function apart(one: number, other: number): boolean {
   return ((one ^ other) & 0xfcfcfc) !== 0 && ((oddPairs(one) ^ oddPairs(other)) & 0xfefefe) !== 0;
 }
 
-/** What `apart` asks of both pairs, in one test: one of them is apart, or each is apart in one of the two ways. */
-function eitherApart(left: number, right: number, up: number, down: number): boolean {
-  return (((oddPairs(left) ^ oddPairs(right)) | (oddPairs(up) ^ oddPairs(down))) & 0xfefefe) !== 0;
+function unlike(word: number, other: number): boolean {
+  return ((word ^ other) & 0xfefefe) !== 0;
+}
+
+/**
+ * What the whole test asks first, across or along, cheaply: the opposite neighbours apart, `word` unlike both (at
+ * a sharp edge it is like one). The first part in one test for both ways: most pixels fail it.
+ */
+function mayVary(word: number, left: number, right: number, up: number, down: number): boolean {
+  return (
+    (((left ^ right) | (up ^ down)) & 0xfcfcfc) !== 0 &&
+    ((apart(left, right) && unlike(word, left) && unlike(word, right)) ||
+      (apart(up, down) && unlike(word, up) && unlike(word, down)))
+  );
 }
 
 /**
@@ -48,12 +59,7 @@ function insideBox(word: number, one: number, other: number): boolean {
  * What `strictlyBetween` asks first, cheaply: `one` and `other` apart, `word` unlike both and inside their box.
  */
 function roughlyBetween(word: number, one: number, other: number): boolean {
-  return (
-    apart(one, other) &&
-    ((word ^ one) & 0xfefefe) !== 0 &&
-    ((word ^ other) & 0xfefefe) !== 0 &&
-    insideBox(word, one, other)
-  );
+  return apart(one, other) && unlike(word, one) && unlike(word, other) && insideBox(word, one, other);
 }
 
 function magnitude(value: number): number {
@@ -152,11 +158,12 @@ function nextCandidate(words: Uint32Array, width: number, y: number, from: numbe
   let index = from >> 1;
   const end = (y + 1) * width - 1;
   if ((from & 1) !== 0) {
-    const left = (words[index + width - 1] as number) | 0;
-    const right = (words[index + width + 1] as number) | 0;
-    const up = (words[index] as number) | 0;
-    const down = (words[index + 2 * width] as number) | 0;
-    if ((((left ^ right) | (up ^ down)) & 0xfcfcfc) !== 0 && eitherApart(left, right, up, down)) return from;
+    const below = index + width;
+    const word = (words[below] as number) | 0;
+    const left = (words[below - 1] as number) | 0;
+    const right = (words[below + 1] as number) | 0;
+    if (mayVary(word, left, right, (words[index] as number) | 0, (words[below + width] as number) | 0))
+      return from;
     index += 1;
   }
   if (index >= end) return -1;
@@ -169,13 +176,8 @@ function nextCandidate(words: Uint32Array, width: number, y: number, from: numbe
     const right = (words[index + 1] as number) | 0;
     const belowRight = (words[index + width + 1] as number) | 0;
     const twoBelow = (words[index + 2 * width] as number) | 0;
-    if ((((left ^ right) | (above ^ below)) & 0xfcfcfc) !== 0 && (apart(left, right) || apart(above, below)))
-      return index * 2;
-    if (
-      (((belowLeft ^ belowRight) | (word ^ twoBelow)) & 0xfcfcfc) !== 0 &&
-      (apart(belowLeft, belowRight) || apart(word, twoBelow))
-    )
-      return index * 2 + 1;
+    if (mayVary(word, left, right, above, below)) return index * 2;
+    if (mayVary(below, belowLeft, belowRight, word, twoBelow)) return index * 2 + 1;
     left = word;
     word = right;
     belowLeft = below;
@@ -270,7 +272,8 @@ export const blendedPixelsParts = [
   pixelAt,
   oddPairs,
   apart,
-  eitherApart,
+  unlike,
+  mayVary,
   insideBox,
   roughlyBetween,
   magnitude,
