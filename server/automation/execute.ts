@@ -103,6 +103,7 @@ export async function executeRun(
               saveArtifact(deps, { accountId: run.account_id, runId: run.id }, name, png),
           });
   } finally {
+    await sessions.untilLossRecorded(target.session.id);
     const session = await findSession(db, everything(run.account_id), target.session.id);
     const live = session && (LIVE_SESSION_STATUSES as readonly string[]).includes(session.status);
     if (session && !live) sessionEnd = session.stop_reason;

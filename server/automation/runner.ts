@@ -115,15 +115,20 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
   const attempt = async (index: number, step: Step): Promise<Attempt> => {
     try {
       return {
-        output: await interruptible((stop) => runStep(step, { ...stepContext, stop }), deadline, signal),
+        output: await interruptible(
+          (stop) => runStep(step, { ...stepContext, stop }),
+          deadline,
+          signal,
+          run.gone,
+        ),
       };
     } catch (error) {
       if (!(error instanceof RunInterrupted)) {
         return { failure: 'failed', error: stepFailed(index, step, reasonOf(error)) };
       }
-      return error.reason === 'cancelled'
-        ? { failure: 'cancelled', error: stepCancelled(index, step) }
-        : { failure: 'failed', error: stepFailed(index, step, timeLimitReason(limitMs)) };
+      if (error.reason === 'cancelled') return { failure: 'cancelled', error: stepCancelled(index, step) };
+      const reason = error.reason === 'time_limit' ? timeLimitReason(limitMs) : error.message;
+      return { failure: 'failed', error: stepFailed(index, step, reason) };
     }
   };
 

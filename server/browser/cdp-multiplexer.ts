@@ -55,6 +55,11 @@ export class CdpMultiplexer {
     pipe.onLargeMessage((message) => this.largeFromBrowser(message));
   }
 
+  /** The browser closed its pipe: it is gone or going, whether or not its exit is seen yet. */
+  get browserGone(): boolean {
+    return this.pipe.closed;
+  }
+
   /** The clients that use the browser (keep the session from idling). */
   get clientCount(): number {
     let count = 0;

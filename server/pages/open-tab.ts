@@ -17,6 +17,8 @@ export type DevtoolsEndpoint = CdpMultiplexer | string;
 /** The tab a run or an agent works in, and how to give the browser back. */
 export interface OpenTab {
   page: Page;
+  /** Aborts when the tab closes or crashes, or its browser goes away. */
+  gone: AbortSignal;
   /** Closes the tab and disconnects, leaving the browser running; never throws. */
   release(): Promise<void>;
 }
@@ -57,11 +59,20 @@ export async function openTab(devtools: DevtoolsEndpoint): Promise<OpenTab> {
     const context = browser.contexts()[0];
     if (!context) throw new Error('it has no default browser context');
     const page = await context.newPage();
-    return { page, release: () => release(browser, page) };
+    return { page, gone: goneSignal(browser, page), release: () => release(browser, page) };
   } catch (error) {
     await browser.close();
     throw error;
   }
+}
+
+function goneSignal(browser: Browser, page: Page): AbortSignal {
+  const gone = new AbortController();
+  const abort = () => gone.abort();
+  page.once('close', abort);
+  page.once('crash', abort);
+  browser.once('disconnected', abort);
+  return gone.signal;
 }
 
 async function release(browser: Browser, page: Page): Promise<void> {

@@ -3,6 +3,7 @@ import type { CdpMultiplexer } from '../browser/cdp-multiplexer';
 import type { Clock } from '../core/clock';
 import type { Job } from '../core/lifecycle';
 import type { Logger } from '../core/log';
+import { settlesWithin } from '../core/time-limit';
 import type { Database } from '../db/driver';
 import type { EventLog } from '../events/event-log';
 import type { Holder } from '../store/leases';
@@ -22,6 +23,7 @@ import { leaseRenewal } from './lease-renewal';
 import { ALONE, type ClusterSeat, type SessionConfig, type SessionParts } from './parts';
 import { createProfileStateSync, type ProfileStateSync } from './profile-state';
 import { createSessionRecovery } from './recovery';
+import { PIPE_CLOSE_TO_EXIT_MS } from './spawn-chromium';
 import { createSessionStarter } from './start-session';
 import { createSessionStopper, type StopOptions } from './stop-session';
 
@@ -78,6 +80,11 @@ export interface SessionManager {
   onRoom(listener: () => void): void;
   /** Stops a session (safe to repeat) and answers its final state. */
   stop(row: SessionRow, reason: StopReason, options?: StopOptions): Promise<Session>;
+  /**
+   * If the session's browser here went away on its own (its pipe closed a moment before its exit is seen), waits
+   * until its end is recorded: what used the browser then reads why it failed.
+   */
+  untilLossRecorded(sessionId: string): Promise<void>;
   /** Stops the profile's live session, if it has one, and resolves once it is recorded as stopped. */
   stopForProfile(accountId: string, profileId: string, reason: StopReason): Promise<void>;
   /** On start-up: stops browsers a previous run of this node left behind and marks their sessions stopped. */
@@ -151,6 +158,11 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     leases: leaseRenewal(parts, stopper),
     sweepOrphans: recovery.sweepOrphans,
     endLostBrowsers: recovery.endLostBrowsers,
+    async untilLossRecorded(sessionId) {
+      const browser = browsers.get(sessionId);
+      if (browser?.devtools.browserGone) await settlesWithin(browser.exited, PIPE_CLOSE_TO_EXIT_MS);
+      await stopper.settled(sessionId);
+    },
     devtoolsOf(sessionId) {
       return browsers.get(sessionId)?.devtools ?? null;
     },

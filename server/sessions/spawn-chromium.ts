@@ -9,7 +9,8 @@ import { headlessUserAgent } from '../browser/user-agent';
 import { settlesWithin } from '../core/time-limit';
 import { BrowserLaunchError, type LaunchOptions } from './launch-options';
 
-const PIPE_CLOSE_TO_EXIT_MS = 2_000;
+/** How long after closing its DevTools pipe a dying browser's exit may take to be seen. */
+export const PIPE_CLOSE_TO_EXIT_MS = 2_000;
 
 export interface BrowserExit {
   code: number | null;

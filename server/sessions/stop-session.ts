@@ -30,8 +30,13 @@ export interface SessionStopper {
   stop(row: SessionRow, reason: StopReason, options?: StopOptions): Promise<Session>;
   /** Stops a session that no DevTools client used for the idle timeout, if it still runs. */
   stopIdle(accountId: string, sessionId: string): Promise<void>;
-  /** The browser went away without being asked: the person closed it, or it crashed. */
+  /**
+   * The browser went away without being asked: the person closed it, or it crashed. A stop asked meanwhile waits
+   * for this end and answers it, so the session stays recorded as exited.
+   */
   exited(row: SessionRow, browser: RunningBrowser): Promise<void>;
+  /** Settles once a stop or an exit of the session under way here, if any, is recorded. */
+  settled(sessionId: string): Promise<void>;
   /** A live session without a handle in this process: its browser, if still there, was started by an earlier run. */
   stopLeftover(row: SessionRow): Promise<void>;
   /** Ends the browser of a session recorded as stopped (lost by its node), if this process still runs it. */
@@ -135,18 +140,34 @@ export function createSessionStopper(parts: SessionParts): SessionStopper {
     async exited(row, browser) {
       const sessionId = row.id;
       if (!browsers.delete(sessionId)) return; // stopped by us
-      log.info('browser exited on its own', { session_id: sessionId });
-      browserCrashes.inc();
-      // Its helpers may outlive it a moment, still writing the profile: they end before its files are saved.
-      await browser
-        .stop()
-        .catch((error) => log.warn('browser helpers did not end', { session_id: sessionId, error }));
-      await saveProfile(row);
-      await changeSession(events, (tx) => markStopped(tx, clock, sessionId, 'browser_exited')).catch(
-        (error) => log.error('could not record a browser exit', { session_id: sessionId, error }),
-      );
+      const recorded = recordExit(row, browser).finally(() => stopping.delete(sessionId));
+      stopping.set(sessionId, recorded);
+      await recorded;
+    },
+
+    async settled(sessionId) {
+      await stopping.get(sessionId)?.catch(() => {});
     },
   };
+
+  async function recordExit(row: SessionRow, browser: RunningBrowser): Promise<Session> {
+    const sessionId = row.id;
+    log.info('browser exited on its own', { session_id: sessionId });
+    browserCrashes.inc();
+    // Its helpers may outlive it a moment, still writing the profile: they end before its files are saved.
+    await browser
+      .stop()
+      .catch((error) => log.warn('browser helpers did not end', { session_id: sessionId, error }));
+    await saveProfile(row);
+    try {
+      return toSession(
+        await changeSession(events, (tx) => markStopped(tx, clock, sessionId, 'browser_exited')),
+      );
+    } catch (error) {
+      log.error('could not record a browser exit', { session_id: sessionId, error });
+      return toSession(row);
+    }
+  }
 }
 
 function isLive(row: SessionRow): boolean {

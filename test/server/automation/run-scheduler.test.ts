@@ -37,6 +37,7 @@ const sessions = {
   devtoolsOf: () => null,
   localCdpUrl: (sessionId: string) => `ws://127.0.0.1:1/v1/sessions/${sessionId}/cdp/unused`,
   stop: async () => ({}) as Session,
+  untilLossRecorded: async () => {},
 } as unknown as SessionManager;
 
 function execute(options: RunScriptOptions): Promise<RunScriptResult> {
