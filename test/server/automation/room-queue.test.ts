@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import type { Script } from '../../../lib/api/inputs/automation';
-import type { AutomationRun, Batch } from '../../../lib/api/schemas/automation';
+import type { AutomationRun } from '../../../lib/api/schemas/automation';
 import { apiError, type TestService } from '../../support/harness';
 import { startServiceInProcess } from '../../support/in-process-service';
 
