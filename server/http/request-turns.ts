@@ -15,6 +15,11 @@ const LEAD_MS = 5;
 const COUNTED_MS = 50;
 /** A request served this long stops holding its account's turn. */
 const FRESH_MS = 250;
+/**
+ * A pause this short between an account's requests is its client turning round to ask the next (one request after
+ * another), not time it leaves to the others.
+ */
+const TURN_ROUND_MS = 20;
 /** How long after its last request an account still counts as active. */
 const ACTIVE_MS = 1000;
 /** Requests an account may have waiting for a turn; one more is answered 429. */
@@ -29,14 +34,19 @@ interface Turns {
   seenAtMs: number;
   serving: number;
   line: Array<() => void>;
+  /** Since when it has had nothing served or waiting; null while it has. */
+  idleSinceMs: number | null;
 }
 
 /**
  * Turns on this process for each account (issue 54), shared by the time each account's requests take: while other
  * accounts are active, an account that has been served LEAD_MS more than the least served of them waits until they
- * catch up, and has at most SHARED requests served at once. So one account sending eight requests at once, or
- * requests that each take long (a large export), gets about half of the process beside another busy account, and
- * a quiet account is served at once. Alone, an account has ALONE at once. Heavy work inside one request gives way
+ * catch up, and has at most SHARED requests served at once. An active account's time with nothing asked, past
+ * TURN_ROUND_MS, counts as served at its share (1 ÷ the active accounts): what it leaves unused goes to the others, so
+ * an account asking one request after another beside one that polls every 250 ms is not held to the poller's pace
+ * (issue 48), while one asking without pause keeps its turns beside a flood. So one
+ * account sending eight requests at once, or requests that each take long (a large export), gets about half of the
+ * process beside another busy account, and a quiet account is served at once. Alone, an account has ALONE at once. Heavy work inside one request gives way
  * of its own (Activity.inPieces, told by `othersActive`).
  */
 export class RequestTurns {
@@ -55,15 +65,21 @@ export class RequestTurns {
     return this.turnOf(turns);
   }
 
-  /** The account's turns, seen now: one that was not active starts level with the least served active account. */
+  /**
+   * The account's turns, seen now: one that was not active starts level with the least served active account; one
+   * that was idle has its idle time counted at its share, up to the least served active account.
+   */
   private arrive(key: string): Turns {
     const now = this.nowMs();
+    const least = this.leastServed(key, now);
     let turns = this.accounts.get(key);
     if (!turns) {
-      turns = { servedMs: this.leastServed(key, now) ?? 0, seenAtMs: now, serving: 0, line: [] };
+      turns = { servedMs: least ?? 0, seenAtMs: now, serving: 0, line: [], idleSinceMs: null };
       this.accounts.set(key, turns);
-    } else if (!this.isActive(turns, now))
-      turns.servedMs = Math.max(turns.servedMs, this.leastServed(key, now) ?? 0);
+    } else if (!this.isActive(turns, now)) turns.servedMs = Math.max(turns.servedMs, least ?? 0);
+    else if (least !== null)
+      turns.servedMs = Math.max(turns.servedMs, Math.min(this.servedBy(turns, now), least));
+    turns.idleSinceMs = null;
     turns.seenAtMs = now;
     return turns;
   }
@@ -83,9 +99,20 @@ export class RequestTurns {
   private leastServed(key: string, now: number): number | null {
     let least: number | null = null;
     for (const [other, turns] of this.accounts)
-      if (other !== key && this.isActive(turns, now) && (least === null || turns.servedMs < least))
-        least = turns.servedMs;
+      if (other !== key && this.isActive(turns, now)) {
+        const served = this.servedBy(turns, now);
+        if (least === null || served < least) least = served;
+      }
     return least;
+  }
+
+  /** Its time served, with its time idle since its last request, past TURN_ROUND_MS, counted at its share. */
+  private servedBy(turns: Turns, now: number): number {
+    const idleMs = turns.idleSinceMs === null ? 0 : now - turns.idleSinceMs - TURN_ROUND_MS;
+    if (idleMs <= 0) return turns.servedMs;
+    let active = 0;
+    for (const each of this.accounts.values()) if (this.isActive(each, now)) active++;
+    return turns.servedMs + idleMs / Math.max(active, 1);
   }
 
   private isActive(turns: Turns, now: number): boolean {
@@ -116,6 +143,7 @@ export class RequestTurns {
       clearTimeout(stale);
       turns.servedMs += refused ? COUNTED_MS : Math.min(this.nowMs() - started, COUNTED_MS);
       turns.serving--;
+      if (turns.serving === 0 && turns.line.length === 0) turns.idleSinceMs = this.nowMs();
       this.wakeWaiting();
     };
     const stale = setTimeout(() => giveBack(), FRESH_MS);

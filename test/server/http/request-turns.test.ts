@@ -64,13 +64,31 @@ describe('request turns', () => {
     });
     await settled();
     expect(next).toBeNull();
-    // The quiet account is served at once, and once it has been served 25 ms the heavy one is next.
+    // The quiet account is served at once, its 30 ms idle counted past 20 ms at its half (5 ms), and once it has
+    // been served past the heavy one's 30 ms, less 5, the heavy one is next.
     const quiet = await turns.take('quiet');
     clock.now += 26;
     quiet?.();
     await waiting;
     expect(next).not.toBeNull();
     (next as (() => void) | null)?.();
+  });
+
+  it('count the time an active account asks nothing at its share: one asking request after request beside a poller is never held', async () => {
+    const { clock, turns } = turnsAt();
+    // A batch's owner asks every 250 ms; another account asks 4 ms requests one after another, 40 a second.
+    for (let ms = 0; ms < 2000; ms += 25) {
+      if (ms % 250 === 0) {
+        const poll = await turns.take('poller');
+        clock.now += 1;
+        poll?.();
+      }
+      const taken = await Promise.race([turns.take('asker'), settled().then(() => 'held' as const)]);
+      expect(taken, `at ${ms} ms`).not.toBe('held');
+      clock.now += 4;
+      (taken as (() => void) | null)?.();
+      clock.now = ms + 25;
+    }
   });
 
   it('count a request refused for sending too much (429) as 50 ms served: a flood of refusals waits for the others', async () => {
