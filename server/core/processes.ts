@@ -63,11 +63,34 @@ export function processGroupOf(pid: number): number | null {
 }
 
 function readStat(pid: number): { state: string; processGroup: number } | null {
+  const fields = statFields(pid);
+  if (fields === null) return null;
+  const [state = '', , processGroup] = fields;
+  return { state, processGroup: Number(processGroup) };
+}
+
+export interface Scheduling {
+  nice: number;
+  /** 1 to 99 under a real-time policy, else 0. */
+  realTimePriority: number;
+  /** SCHED_OTHER 0, SCHED_FIFO 1, SCHED_RR 2, SCHED_BATCH 3, SCHED_IDLE 5. */
+  policy: number;
+}
+
+/** How the process is scheduled (its main thread); null when it is gone. */
+export function schedulingOf(pid: number | 'self'): Scheduling | null {
+  const fields = statFields(pid);
+  if (fields === null) return null;
+  // proc(5) fields 19, 40 and 41; `fields` starts at field 3.
+  return { nice: Number(fields[16]), realTimePriority: Number(fields[37]), policy: Number(fields[38]) };
+}
+
+/** The fields of /proc/<pid>/stat from the state on. */
+function statFields(pid: number | 'self'): string[] | null {
   try {
     // "pid (comm) state ppid pgrp ...", and comm may itself contain spaces or ')'.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [state = '', , processGroup] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state, processGroup: Number(processGroup) };
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { belowService } from '../browser/below-service';
 import { CdpPipe } from '../browser/cdp-pipe';
 import { chromiumArguments } from '../browser/chromium-arguments';
 import { describeStartupFailure, STDERR_LOG_FILE } from '../browser/startup-failure';
@@ -27,7 +28,8 @@ export interface SpawnedChromium {
 }
 
 /**
- * Starts Chromium on the profile folder as a process group of its own, with its traffic through `proxyServer`
+ * Starts Chromium on the profile folder as a process group of its own, below the service's CPU priority
+ * (below-service.ts), with its traffic through `proxyServer`
  * (the session's relay) and the launch steps' `switches` after its own, its stderr in the profile folder.
  */
 export async function spawnChromium(
@@ -54,7 +56,10 @@ export async function spawnChromium(
   const stderrLog = openSync(join(userDataDir, STDERR_LOG_FILE), 'w');
   let child: ChildProcess;
   try {
-    child = spawn(options.chromePath, args, {
+    // Started through `nice`, which would otherwise be the one to find no such file.
+    accessSync(options.chromePath, constants.X_OK);
+    const { command, args: commandArgs } = belowService(options.chromePath, args);
+    child = spawn(command, commandArgs, {
       detached: true,
       // fd 3 carries DevTools commands to the browser, fd 4 its answers.
       stdio: ['ignore', 'ignore', stderrLog, 'pipe', 'pipe'],

@@ -8,6 +8,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { isBrowserProcess, stopOrphanBrowser } from '../../../server/browser/orphans';
+import { type Scheduling, schedulingOf } from '../../../server/core/processes';
 import { launchBrowser, type RunningBrowser } from '../../../server/sessions/launch-browser';
 import { BrowserLaunchError, type LaunchOptions } from '../../../server/sessions/launch-options';
 import {
@@ -137,6 +138,18 @@ describe('a browser with a proxy that needs credentials and a fingerprint', () =
     const toPageServer = proxy.seen.filter((request) => request.url.startsWith(pages.origin));
     expect(toPageServer).toContainEqual({ url: `${pages.origin}/`, authorized: true });
     expect(toPageServer.every((request) => request.authorized)).toBe(true);
+  });
+
+  it('runs below the service, its helpers too: 10 nicer, and a real-time priority lower under a real-time policy', () => {
+    const service = schedulingOf('self') as Scheduling;
+    const helpers = liveProcessesInGroup(browser.pid).flatMap((pid) => schedulingOf(pid) ?? []);
+    // The browser, its zygotes, its network service and the page's renderer at least.
+    expect(helpers.length).toBeGreaterThanOrEqual(4);
+    for (const helper of helpers)
+      expect([helper.nice, helper.realTimePriority]).toEqual([
+        Math.min(service.nice + 10, 19),
+        Math.max(service.realTimePriority - 1, 0),
+      ]);
   });
 
   it('shows the fingerprint to pages and in request headers', async () => {
