@@ -1,6 +1,7 @@
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { concatBytes, type Database, type Queryable, StatementNames } from './driver';
+import { type EmscriptenNodeFsFiles, keepFileSizes } from './pglite-file-sizes';
 import { type DeferredFsync, deferredFsync } from './pglite-fsync';
 
 interface Prepared {
@@ -56,7 +57,9 @@ export async function openPglite(
     ],
   });
   const fsyncs = deferredFsync(fsync);
-  giveNodeFsAnFsync(pg, fsyncs);
+  const nodefs = nodeFsOf(pg);
+  giveNodeFsAnFsync(nodefs, fsyncs);
+  keepFileSizes(nodefs);
   /**
    * Runs `work` and answers once the WAL syncs it started are done. `started()` marks the moment it has the
    * connection: a read queued behind a commit does not wait for that commit's sync.
@@ -161,17 +164,21 @@ async function flushWal(pg: PGlite): Promise<void> {
   if (rows[0]?.behind) await pg.query(`select pg_logical_emit_message(false, 'wal_flush', '', true)`);
 }
 
-/** Emscripten's NODEFS writes through to the OS but answers fsync with success without calling it. */
-function giveNodeFsAnFsync(pg: PGlite, fsyncs: DeferredFsync): void {
+/** The Emscripten file system PGlite keeps the database's files in, whose operations are adapted here. */
+function nodeFsOf(pg: PGlite): EmscriptenNodeFs {
   const { NODEFS } = (pg as unknown as { Module: { NODEFS?: EmscriptenNodeFs } }).Module;
-  const streamOps = NODEFS?.stream_ops;
-  if (!streamOps) throw new Error('PGlite no longer mounts NODEFS: its fsync cannot be provided');
-  streamOps.fsync = (stream) => {
+  if (!NODEFS?.stream_ops || !NODEFS.node_ops) throw new Error('PGlite no longer mounts NODEFS');
+  return NODEFS;
+}
+
+/** Emscripten's NODEFS writes through to the OS but answers fsync with success without calling it. */
+function giveNodeFsAnFsync(nodefs: EmscriptenNodeFs, fsyncs: DeferredFsync): void {
+  nodefs.stream_ops.fsync = (stream) => {
     fsyncs.fsync(stream.nfd);
     return 0;
   };
 }
 
-interface EmscriptenNodeFs {
-  stream_ops: { fsync?: (stream: { nfd: number }) => number };
+interface EmscriptenNodeFs extends EmscriptenNodeFsFiles {
+  stream_ops: EmscriptenNodeFsFiles['stream_ops'] & { fsync?: (stream: { nfd: number }) => number };
 }
