@@ -27,13 +27,28 @@ export function nothingHere(path: string): Response {
  */
 export function methodNotAllowedOnFixedPaths(app: Hono<AppEnv>): MiddlewareHandler<AppEnv> {
   const routes = routeTable(app);
+  // A fixed route's pattern matches its own path only (with or without a slash at the end): one lookup per request.
+  let fixedPaths: Map<string, string[]> | undefined;
   return async (c, next) => {
-    const allowed = allowedMethods(routes(), c.req.path);
+    fixedPaths ??= methodsOfFixedPaths(routes());
+    const allowed = fixedPaths.get(withoutEndSlash(c.req.path));
     const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
-    const fixed = routes().some((route) => route.fixed && route.pattern.test(c.req.path));
-    if (!fixed || allowed.length === 0 || allowed.includes(method)) return next();
+    if (!allowed || allowed.includes(method)) return next();
     return methodNotAllowed(c, allowed);
   };
+}
+
+function methodsOfFixedPaths(routes: RouteEntry[]): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  for (const route of routes.filter((entry) => entry.fixed)) {
+    const path = withoutEndSlash(route.path);
+    byPath.set(path, [...new Set([...(byPath.get(path) ?? []), route.method])].sort());
+  }
+  return byPath;
+}
+
+function withoutEndSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function methodNotAllowed(c: Context<AppEnv>, allowed: string[]): Response {
@@ -47,6 +62,7 @@ function methodNotAllowed(c: Context<AppEnv>, allowed: string[]): Response {
 
 interface RouteEntry {
   method: string;
+  path: string;
   pattern: RegExp;
   /** No parameter in the path: `/v1/sessions/start`, not `/v1/sessions/:id`. */
   fixed: boolean;
@@ -60,6 +76,7 @@ function routeTable(app: Hono<AppEnv>): () => RouteEntry[] {
       .filter((route) => route.method !== 'ALL' && !route.path.includes('*'))
       .map((route) => ({
         method: route.method,
+        path: route.path,
         pattern: patternOf(route.path),
         fixed: !route.path.includes(':'),
       }));
