@@ -1,7 +1,7 @@
 import type { CurrentPage, Session } from '../../lib/api/schemas/sessions';
 import type { Peers } from '../cluster/peers';
 import { shownText } from '../core/bounded-text';
-import { Conflict, NotFound, Unavailable } from '../core/domain-errors';
+import { Conflict, Unavailable } from '../core/domain-errors';
 import type { Queryable } from '../db/driver';
 import type { SessionManager } from '../sessions/manager';
 import { sessionOf } from '../sessions/session-of';

@@ -161,7 +161,7 @@ describe('the queue for browsers', () => {
     socket.send(JSON.stringify({ id: 1, method: 'Browser.crash' }));
     const again = await until(
       () => api.getRun(run?.id as string),
-      (latest) => latest.retries > 0 || latest.finished_at !== null,
+      (latest) => (latest.retries ?? 0) > 0 || latest.finished_at !== null,
     );
     socket.terminate();
     expect(again).toMatchObject({ retries: 1, finished_at: null });

@@ -30,6 +30,11 @@ const raised: DomainError[] = [
   new PageProblem('There is no tab 3; list the tabs to see their numbers.'),
 ];
 
+function present<T>(value: T | null): T {
+  if (value === null) throw new Error('expected a value, got null');
+  return value;
+}
+
 describe('a domain error crossing from one node to another', () => {
   it.each(raised.map((error) => [error.name, error] as const))(
     '%s keeps its kind and its answer',
@@ -43,8 +48,8 @@ describe('a domain error crossing from one node to another', () => {
       expect(arrived.message).toBe(error.message);
       expect(domainProblem(arrived)).toEqual(domainProblem(error));
       const [here, there] = [
-        problemResponse(domainProblem(error)!),
-        problemResponse(domainProblem(arrived)!),
+        problemResponse(present(domainProblem(error))),
+        problemResponse(present(domainProblem(arrived))),
       ];
       expect(there.status).toBe(here.status);
       expect(there.headers.get('retry-after')).toBe(here.headers.get('retry-after'));
@@ -53,9 +58,9 @@ describe('a domain error crossing from one node to another', () => {
   );
 
   it('keeps what callers read of a conflict and of a refusal to start', () => {
-    const conflict = fromWire(toWire(raised[2])!) as Conflict;
+    const conflict = fromWire(present(toWire(raised[2]))) as Conflict;
     expect([conflict.code, conflict.sessionId]).toEqual(['session_exists', 'ses_1']);
-    const full = fromWire(toWire(raised[4])!) as Unavailable;
+    const full = fromWire(present(toWire(raised[4]))) as Unavailable;
     expect(full).toBeInstanceOf(Unavailable);
     expect([full.code, full.retryAfterSeconds]).toEqual(['at_capacity', 60]);
   });
