@@ -62,41 +62,29 @@ function roughlyBetween(word: number, one: number, other: number): boolean {
   return apart(one, other) && unlike(word, one) && unlike(word, other) && insideBox(word, one, other);
 }
 
-function magnitude(value: number): number {
-  return value < 0 ? -value : value;
-}
-
 /** `word` strictly between `one` and `other`, on their line within rounding. */
 function strictlyBetween(word: number, one: number, other: number): boolean {
   if (one >>> 24 !== 0xff || other >>> 24 !== 0xff) return false;
   const same = 0xfffefefe | 0;
   if (((word ^ one) & same) === 0 || ((word ^ other) & same) === 0 || ((one ^ other) & same) === 0)
     return false;
-  // Each channel's 7 bits: the span from `one` to `other` and `word`'s offset from `one`; the main channel is the
-  // first with the widest span.
-  const spanR = ((other >>> 1) & 0x7f) - ((one >>> 1) & 0x7f);
-  const spanG = ((other >>> 9) & 0x7f) - ((one >>> 9) & 0x7f);
-  const spanB = ((other >>> 17) & 0x7f) - ((one >>> 17) & 0x7f);
-  const offR = ((word >>> 1) & 0x7f) - ((one >>> 1) & 0x7f);
-  const offG = ((word >>> 9) & 0x7f) - ((one >>> 9) & 0x7f);
-  const offB = ((word >>> 17) & 0x7f) - ((one >>> 17) & 0x7f);
-  let mainSpan = spanR;
-  let mainOff = offR;
-  if (magnitude(spanG) > magnitude(mainSpan)) {
-    mainSpan = spanG;
-    mainOff = offG;
-  }
-  if (magnitude(spanB) > magnitude(mainSpan)) {
-    mainSpan = spanB;
-    mainOff = offB;
+  let mainOff = 0;
+  let mainSpan = 0;
+  for (let shift = 1; shift < 24; shift += 8) {
+    const span = ((other >>> shift) & 0x7f) - ((one >>> shift) & 0x7f);
+    if ((span < 0 ? -span : span) > (mainSpan < 0 ? -mainSpan : mainSpan)) {
+      mainSpan = span;
+      mainOff = ((word >>> shift) & 0x7f) - ((one >>> shift) & 0x7f);
+    }
   }
   if (mainSpan > 0 ? mainOff <= 0 || mainOff >= mainSpan : mainOff >= 0 || mainOff <= mainSpan) return false;
-  const rounding = 2 * magnitude(mainSpan);
-  return (
-    magnitude(offR * mainSpan - mainOff * spanR) <= rounding &&
-    magnitude(offG * mainSpan - mainOff * spanG) <= rounding &&
-    magnitude(offB * mainSpan - mainOff * spanB) <= rounding
-  );
+  for (let shift = 1; shift < 24; shift += 8) {
+    const span = ((other >>> shift) & 0x7f) - ((one >>> shift) & 0x7f);
+    const off = ((word >>> shift) & 0x7f) - ((one >>> shift) & 0x7f);
+    const cross = off * mainSpan - mainOff * span;
+    if ((cross < 0 ? -cross : cross) > 2 * (mainSpan < 0 ? -mainSpan : mainSpan)) return false;
+  }
+  return true;
 }
 
 /** Two opaque pixels alike among the 3×3 around (x, y): drawn shapes, not a grid of unrelated colours. */
@@ -191,35 +179,64 @@ function nextCandidate(words: Uint32Array, width: number, y: number, from: numbe
   return -1;
 }
 
+/** Varies, in place, the pixel at `index` where it is blended, its neighbours past the edges transparent. */
+function varyAt(words: Uint32Array, width: number, height: number, index: number, seed: number): boolean {
+  const y = (index / width) | 0;
+  const x = index - y * width;
+  const word = (words[index] as number) | 0;
+  const noisy = noisyPixel(
+    words,
+    width,
+    height,
+    x,
+    y,
+    seed,
+    word,
+    pixelAt(words, width, height, x - 1, y),
+    pixelAt(words, width, height, x + 1, y),
+    pixelAt(words, width, height, x, y - 1),
+    pixelAt(words, width, height, x, y + 1),
+  );
+  if (noisy === word) return false;
+  words[index] = noisy;
+  return true;
+}
+
 /** Varies, in place, the blended pixels of rows `y` and `y + 1` inside the edges. */
 function varyRowPair(words: Uint32Array, width: number, height: number, y: number, seed: number): boolean {
   let changed = false;
-  for (
-    let at = nextCandidate(words, width, y, (y * width + 1) * 2);
-    at >= 0;
-    at = nextCandidate(words, width, y, at + 1)
-  ) {
+  const first = (y * width + 1) * 2;
+  for (let at = nextCandidate(words, width, y, first); at >= 0; at = nextCandidate(words, width, y, at + 1)) {
     const row = y + (at & 1);
     const index = (at >> 1) + (at & 1) * width;
     const word = (words[index] as number) | 0;
-    const noisy = noisyPixel(
-      words,
-      width,
-      height,
-      index - row * width,
-      row,
-      seed,
-      word,
-      (words[index - 1] as number) | 0,
-      (words[index + 1] as number) | 0,
-      (words[index - width] as number) | 0,
-      (words[index + width] as number) | 0,
-    );
+    const left = (words[index - 1] as number) | 0;
+    const right = (words[index + 1] as number) | 0;
+    const up = (words[index - width] as number) | 0;
+    const down = (words[index + width] as number) | 0;
+    const x = index - row * width;
+    const noisy = noisyPixel(words, width, height, x, row, seed, word, left, right, up, down);
     if (noisy !== word) {
       words[index] = noisy;
       changed = true;
     }
   }
+  return changed;
+}
+
+/** Varies, in place, the pixels from index `from` to `to`, `step` apart. */
+function varyRow(
+  words: Uint32Array,
+  width: number,
+  height: number,
+  from: number,
+  to: number,
+  step: number,
+  seed: number,
+): boolean {
+  let changed = false;
+  for (let index = from; index < to; index += step)
+    if (varyAt(words, width, height, index, seed)) changed = true;
   return changed;
 }
 
@@ -239,35 +256,23 @@ export function varyPixels(
   seed: number,
 ): boolean {
   let changed = false;
-  // Inside the edges, two rows at a time; the rest (edges, a row left over) pixel by pixel, its missing
-  // neighbours transparent.
+  // Inside the edges, two rows at a time; the rest (edges, a row left over) pixel by pixel. No loop here runs
+  // inside another: the engine compiles a long loop while it runs, and leaving an inner loop compiled so threw that
+  // code away at every row of the first reads.
   let paired = 1;
   for (; paired + 2 < height; paired += 2)
     if (varyRowPair(words, width, height, paired, seed)) changed = true;
   for (let y = margin; y < height - margin; y += 1) {
     const whole = y === 0 || y === height - 1 || y >= paired;
-    if (!whole && margin > 0) continue;
-    const step = whole || width < 2 ? 1 : width - 1;
-    for (let x = whole ? margin : 0; x < width - (whole ? margin : 0); x += step) {
-      const word = pixelAt(words, width, height, x, y);
-      const noisy = noisyPixel(
-        words,
-        width,
-        height,
-        x,
-        y,
-        seed,
-        word,
-        pixelAt(words, width, height, x - 1, y),
-        pixelAt(words, width, height, x + 1, y),
-        pixelAt(words, width, height, x, y - 1),
-        pixelAt(words, width, height, x, y + 1),
-      );
-      if (noisy !== word) {
-        words[y * width + x] = noisy;
-        changed = true;
-      }
-    }
+    const row = y * width;
+    const end = row + width;
+    if (whole && varyRow(words, width, height, row + margin, end - margin, 1, seed)) changed = true;
+    else if (
+      !whole &&
+      margin === 0 &&
+      varyRow(words, width, height, row, end, width < 2 ? 1 : width - 1, seed)
+    )
+      changed = true;
   }
   return changed;
 }
@@ -281,11 +286,12 @@ export const blendedPixelsParts = [
   mayVary,
   insideBox,
   roughlyBetween,
-  magnitude,
   strictlyBetween,
   twoAlike,
   noisyPixel,
   nextCandidate,
+  varyAt,
   varyRowPair,
+  varyRow,
   varyPixels,
 ];
