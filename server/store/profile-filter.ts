@@ -10,6 +10,12 @@ export interface ProfileFilter {
   q?: string | undefined;
   tag?: string | undefined;
   status?: ProfileStatusFilter | undefined;
+  /**
+   * How a `q` with a trigram is looked up (search-trigrams.ts): through the trigram index by this piece of it, by no
+   * index (null: `q` is common, the profiles are read in the list's order until the page is full), or through the
+   * index by all of it (not given: no statistics yet).
+   */
+  searchPiece?: string | null | undefined;
 }
 
 /**
@@ -25,6 +31,11 @@ export function filterConditions(filter: ProfileFilter, params: unknown[]): stri
     where.push(
       `exists (select from jsonb_array_elements_text(p.tags) t where lower(t) like lower(${start}) escape '\\')`,
     );
+  } else if (filter.q && TRIGRAM.test(filter.q) && filter.searchPiece !== undefined) {
+    const contains = `strpos(p.search_text, lower(${bind(params, filter.q)})) > 0`;
+    // A sub-select, so that the statement's one plan serves every piece (see below).
+    const piece = filter.searchPiece && `(select '%' || lower(${bind(params, filter.searchPiece)}) || '%')`;
+    where.push(piece ? `p.search_text like ${piece} and ${contains}` : contains);
   } else if (filter.q) {
     // search_text is the name, tags, notes and proxy lowercased by the database (migration 033): lowered here the
     // same way. Its trigram index serves a pattern with three letters or digits in a row. Such a pattern is a

@@ -13,6 +13,7 @@ import {
   toProfile,
 } from './profiles';
 import type { Reader } from './scope';
+import { searchPieceOf } from './search-trigrams';
 
 /**
  * A listed profile without its content: where it is, its revision (raised by the database on every change of its
@@ -38,7 +39,8 @@ export async function listProfileEntries(
   options: ProfileListOptions,
 ): Promise<{ entries: ProfileEntry[]; next_cursor: string | null }> {
   const params: unknown[] = [reader.id];
-  const { sql, outputOrder } = listConditions(reader, options, params);
+  const searchPiece = options.q ? await searchPieceOf(db, options.q) : undefined;
+  const { sql, outputOrder } = listConditions(reader, { ...options, searchPiece }, params);
   const sortKey = sortKeyColumn(options.sort);
   const live = `s.id as live_session_id, ${HELD_BY_COLUMNS}`;
   const rows = await queryAsJson<ProfileEntry>(

@@ -64,10 +64,10 @@ describe.each(databases)('on $name', ({ name, open }) => {
   it('applies every migration file once, in order, and records it', async () => {
     const files = await loadMigrations();
     expect(files.map((migration) => migration.version)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28, 29, 30, 33,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28, 29, 30, 33, 37,
     ]);
     expect(await migrate(db)).toEqual([
-      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28, 29, 30, 33,
+      1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28, 29, 30, 33, 37,
     ]);
     expect(await migrate(db)).toEqual([]);
     const recorded = await db.query<{ version: number; name: string }>(
@@ -101,6 +101,7 @@ describe.each(databases)('on $name', ({ name, open }) => {
       { version: 29, name: 'scoped_events' },
       { version: 30, name: 'key_extension_use' },
       { version: 33, name: 'search_column' },
+      { version: 37, name: 'search_trigram_statistics' },
     ]);
     const tables = await db.query<{ table_name: string }>(
       `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,

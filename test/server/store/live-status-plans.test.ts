@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../server/core/clock';
-import type { Database, Queryable } from '../../../server/db/driver';
+import type { Database } from '../../../server/db/driver';
 import { createAccountWithKey } from '../../../server/store/accounts';
 import { findActiveRunsOfNode, findOrphanedRuns } from '../../../server/store/node-runs';
 import { nodesWithRoom, registerNode } from '../../../server/store/nodes';
@@ -21,6 +21,7 @@ import {
   findSessionOfProfile,
   insertStartingSession,
 } from '../../../server/store/sessions';
+import { genericPlan, statementsOf } from '../../support/statement-plans';
 import { storeDatabases } from '../../support/store-databases';
 
 /* A node keeps every session and run it ever had. The statements that look for the live ones must find them by
@@ -28,38 +29,6 @@ import { storeDatabases } from '../../support/store-databases';
    and never read the whole history. */
 
 const HISTORY = 20_000;
-
-/** Runs `fn` against the database, recording each statement it sends. */
-async function statementsOf(db: Database, fn: (spy: Queryable) => Promise<unknown>) {
-  const sent: { sql: string; params: readonly unknown[] }[] = [];
-  await fn({
-    query: (sql, params = []) => {
-      sent.push({ sql, params });
-      return db.query(sql, params);
-    },
-    exec: (sql) => db.exec(sql),
-  });
-  return sent;
-}
-
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return `array[${value.map(literal).join(', ')}]::text[]`;
-  return `'${String(value).replaceAll("'", "''")}'`;
-}
-
-/** The plan PostgreSQL gives the statement once prepared, made for any parameters (a generic plan). */
-async function genericPlan(db: Database, sql: string, params: readonly unknown[]): Promise<string> {
-  return db.transaction(async (tx) => {
-    await tx.exec('set local plan_cache_mode = force_generic_plan');
-    await tx.exec(`prepare plan_check as ${sql}`);
-    const args = params.length > 0 ? `(${params.map(literal).join(', ')})` : '';
-    const rows = await tx.query<{ 'QUERY PLAN': string }>(`explain execute plan_check${args}`);
-    await tx.exec('deallocate plan_check');
-    return rows.map((row) => row['QUERY PLAN']).join('\n');
-  });
-}
 
 describe.each(storeDatabases('live-status-plans'))(
   'looking for live sessions and active runs, on $name',
