@@ -5,16 +5,20 @@
  * batch runs against the same account's p95 with the service idle. Beside the ideal, (runs ÷ 4) × the time of four
  * runs posted at once (no line: each has its browser at once): what the machine's cores allow four browsers,
  * so that the queue's own cost reads apart from theirs (on 2 cores, four launches at once take longer than one).
+ * Beside them, the CPU seconds a run takes (the service and its browsers, alone and in the batch), and the batch's
+ * CPU over the cores: the least wall time the machine allows it.
  * Run: npm run bench   Settings: BATCH_RUNS (200), IDLE_S (5: how long the idle p95 is measured).
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { type ApiClient, createClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { Script } from '../../lib/api/inputs/automation';
 import type { AutomationRun } from '../../lib/api/schemas/automation';
 import { startService } from '../support/harness';
 import { median } from './support/load';
+import { cpuSecondsWithEnded } from './support/proc-cpu';
 
 const runs = Number(process.env.BATCH_RUNS ?? 200);
 const idleS = Number(process.env.IDLE_S ?? 5);
@@ -83,6 +87,8 @@ try {
   const ids: string[] = [];
   for (let n = 0; n < runs; n++) ids.push((await batcher.createProfile({ name: `Fleet ${n}` })).id);
 
+  const cpu = () => cpuSecondsWithEnded(service.pid);
+  const cpuBeforeAlone = cpu();
   const alone: number[] = [];
   for (const id of ids.slice(0, 3)) {
     const [ms, run] = await timed(async () =>
@@ -92,6 +98,7 @@ try {
     alone.push(ms);
   }
   const oneRun = median(alone);
+  const cpuAlone = (cpu() - cpuBeforeAlone) / alone.length;
   const [fourAtOnce] = await timed(() =>
     Promise.all(
       ids.slice(3, 3 + MAX_BROWSERS).map(async (id) => {
@@ -102,9 +109,12 @@ try {
   );
 
   const idleUntil = Date.now() + idleS * 1000;
+  const cpuBeforeIdle = cpu();
   const idle = await latencies(other, () => Date.now() > idleUntil, 50);
+  const cpuARequest = (cpu() - cpuBeforeIdle) / idle.length;
 
   let finished = false;
+  const cpuBeforeBatch = cpu();
   const busy = latencies(other, () => finished, 50);
   const [wall, batch] = await timed(async () => {
     const queued = await batcher.bulkProfiles({ select: { ids }, action: 'run', script });
@@ -117,6 +127,8 @@ try {
   });
   finished = true;
   const loaded = await busy;
+  // Less the other account's requests, at their cost measured idle.
+  const cpuBatch = cpu() - cpuBeforeBatch - loaded.length * cpuARequest;
 
   const ideal = (runs / MAX_BROWSERS) * oneRun;
   console.log(`\na batch of ${runs} two-step runs on MAX_BROWSERS=${MAX_BROWSERS}: ${batch.summary}`);
@@ -126,6 +138,12 @@ try {
   const fourPaced = (runs / MAX_BROWSERS) * fourAtOnce;
   console.log(
     `                               four at once (${runs} ÷ ${MAX_BROWSERS} × four runs posted together in ${(fourAtOnce / 1000).toFixed(2)} s) ${(fourPaced / 1000).toFixed(1).padStart(7)} s   ×${(wall / fourPaced).toFixed(2)}`,
+  );
+  // CPU of the service and of its browsers that ended: the least wall time the batch can take on this machine's
+  // cores, were they all its own.
+  const cores = availableParallelism();
+  console.log(
+    `CPU a run (service and its browsers)  alone ${cpuAlone.toFixed(2)} s   in the batch ${(cpuBatch / runs).toFixed(2)} s   the batch's ${cpuBatch.toFixed(1)} s ÷ ${cores} cores ${(cpuBatch / cores).toFixed(1)} s   ×${(cpuBatch / cores / (ideal / 1000)).toFixed(2)} of ideal`,
   );
   console.log(
     `other account's p95     ${p95(loaded).toFixed(1).padStart(7)} ms   idle p95 ${p95(idle).toFixed(1).padStart(7)} ms   ×${(p95(loaded) / p95(idle)).toFixed(2)}   (${loaded.length} and ${idle.length} requests)`,

@@ -51,3 +51,17 @@ export function cpuSeconds(roots: readonly number[]): number {
 export function ownCpuSeconds(pid: number): number {
   return (readStat(pid)?.cpuTicks ?? 0) / TICKS_PER_SECOND;
 }
+
+/**
+ * CPU seconds (user + system) spent so far by a process and by its children that have ended and been waited for
+ * (theirs in turn included): a service's own and its browsers' that came and went.
+ */
+export function cpuSecondsWithEnded(pid: number): number {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
