@@ -53,7 +53,7 @@ async function endHelpers(groupId: number): Promise<void> {
 
 async function groupEmptiesWithin(groupId: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  while (liveGroupMembers(groupId).length > 0) {
+  while ((await liveGroupMembers(groupId)).length > 0) {
     if (Date.now() >= deadline) return false;
     await sleep(25);
   }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
@@ -30,10 +30,6 @@ export function userDataDirArgument(userDataDir: string): string {
 
 const isPid = (entry: string) => /^\d+$/.test(entry);
 
-function allPids(): number[] {
-  return readdirSync('/proc').filter(isPid).map(Number);
-}
-
 /**
  * Pids of every live process (the browser and its helpers) started with this user-data directory. Read without
  * holding up the service: on a busy node the scan took up to 160 ms at each launch.
@@ -48,13 +44,18 @@ export async function processesUsingUserDataDir(userDataDir: string): Promise<nu
 }
 
 /**
- * Pids of the group's processes that still run. Zombies do not count: init reaps orphaned ones only
- * every 1.5 s or so here, and they hold nothing.
+ * Pids of the group's processes that still run, read without holding up the service (a browser's stop asks every
+ * 25 ms, and a scan took up to 12 ms here). Zombies do not count: init reaps orphaned ones only every 1.5 s or so
+ * here, and they hold nothing.
  */
-export function liveGroupMembers(groupId: number): number[] {
-  return allPids().filter((pid) => {
-    const stat = readStat(pid);
-    return stat !== null && stat.processGroup === groupId && stat.state !== 'Z';
+export async function liveGroupMembers(groupId: number): Promise<number[]> {
+  const pids = (await readdir('/proc')).filter(isPid).map(Number);
+  const stats = await Promise.all(
+    pids.map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').then(statOf, () => null)),
+  );
+  return pids.filter((_, index) => {
+    const stat = stats[index];
+    return stat != null && stat.processGroup === groupId && stat.state !== 'Z';
   });
 }
 
@@ -64,7 +65,14 @@ export function processGroupOf(pid: number): number | null {
 
 function readStat(pid: number): { state: string; processGroup: number } | null {
   const fields = statFields(pid);
-  if (fields === null) return null;
+  return fields === null ? null : groupFields(fields);
+}
+
+function statOf(text: string): { state: string; processGroup: number } {
+  return groupFields(fieldsOf(text));
+}
+
+function groupFields(fields: string[]): { state: string; processGroup: number } {
   const [state = '', , processGroup] = fields;
   return { state, processGroup: Number(processGroup) };
 }
@@ -88,12 +96,15 @@ export function schedulingOf(pid: number | 'self'): Scheduling | null {
 /** The fields of /proc/<pid>/stat from the state on. */
 function statFields(pid: number | 'self'): string[] | null {
   try {
-    // "pid (comm) state ppid pgrp ...", and comm may itself contain spaces or ')'.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fieldsOf(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return null;
   }
+}
+
+/** "pid (comm) state ppid pgrp ...", and comm may itself contain spaces or ')'. */
+function fieldsOf(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /** Sends a signal to every process of a group; a group that is already gone is fine. */
