@@ -13,6 +13,8 @@ const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 export class ServedNames {
   private readonly boundNames: string[];
   private readonly fixedOrigins: string[];
+  /** The origins by the port a request came in on (the service's own ports only): parsed once, not per request. */
+  private readonly originsByPort = new Map<number, URL[]>();
 
   constructor(settings: { host: string; nodeUrl: string | null; publicUrls: string[] }) {
     this.boundNames = isWildcard(settings.host) ? [] : [bracketed(settings.host)];
@@ -22,7 +24,7 @@ export class ServedNames {
   /** Whether `Host` (as sent) names this service, for a request that arrived on `port`. */
   allowsHost(host: string, port: number): boolean {
     const asked = hostOf(`http://${host}`);
-    return asked !== null && this.origins(port).some((origin) => sameHost(asked, new URL(origin)));
+    return asked !== null && this.origins(port).some((origin) => sameHost(asked, origin));
   }
 
   /**
@@ -32,16 +34,23 @@ export class ServedNames {
   allowsOrigin(origin: string | undefined, host: string | undefined, port: number): boolean {
     if (origin === undefined || host === undefined || !URL.canParse(origin)) return false;
     const asked = new URL(origin);
-    return asked.host === host.toLowerCase() && this.origins(port).includes(asked.origin);
+    return (
+      asked.host === host.toLowerCase() && this.origins(port).some((origin) => origin.origin === asked.origin)
+    );
   }
 
   /** Its own names under either scheme (a proxy on the machine may add TLS), and the configured origins as set. */
-  private origins(port: number): string[] {
-    const own = [...LOOPBACK_NAMES, ...this.boundNames].flatMap((name) => [
-      `http://${name}:${port}`,
-      `https://${name}:${port}`,
-    ]);
-    return [...own, ...this.fixedOrigins].map((origin) => new URL(origin).origin);
+  private origins(port: number): URL[] {
+    let origins = this.originsByPort.get(port);
+    if (!origins) {
+      const own = [...LOOPBACK_NAMES, ...this.boundNames].flatMap((name) => [
+        `http://${name}:${port}`,
+        `https://${name}:${port}`,
+      ]);
+      origins = [...own, ...this.fixedOrigins].map((origin) => new URL(new URL(origin).origin));
+      this.originsByPort.set(port, origins);
+    }
+    return origins;
   }
 }
 
