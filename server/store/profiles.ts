@@ -13,6 +13,7 @@ import type { Page } from './pagination';
 import { filterConditions, type ProfileFilter } from './profile-filter';
 import { nextCursor, orderOf, type SortedPosition, sortKeyColumn } from './profile-order';
 import { everything, type Reader, scopeOfTags } from './scope';
+import { searchPieceOf } from './search-trigrams';
 import { sessionIsLive } from './sessions';
 
 export interface ProfileRow extends HeldByColumns {
@@ -156,7 +157,9 @@ export function listConditions(
 /** How many of the account's profiles the filters of a list match, on every page together. */
 export async function countProfiles(db: Queryable, reader: Reader, filter: ProfileFilter): Promise<number> {
   const params: unknown[] = [reader.id];
-  const where = ['p.account_id = $1', ...scopeOfTags(reader, params), ...filterConditions(filter, params)];
+  const searchPiece = filter.q ? await searchPieceOf(db, filter.q) : undefined;
+  const filters = filterConditions({ ...filter, searchPiece }, params);
+  const where = ['p.account_id = $1', ...scopeOfTags(reader, params), ...filters];
   const [row] = await db.query<{ total: number }>(
     `select count(*)::int as total ${PROFILES_LIVE_FROM} where ${where.join(' and ')}`,
     params,

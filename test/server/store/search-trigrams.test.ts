@@ -3,7 +3,7 @@ import { systemClock } from '../../../server/core/clock';
 import type { Database } from '../../../server/db/driver';
 import { createAccountWithKey } from '../../../server/store/accounts';
 import { listProfileEntries } from '../../../server/store/profile-page';
-import { listProfiles } from '../../../server/store/profiles';
+import { countProfiles, listProfiles } from '../../../server/store/profiles';
 import { everything } from '../../../server/store/scope';
 import { searchPieceOf, uncommonPiece } from '../../../server/store/search-trigrams';
 import { genericPlan, statementsOf } from '../../support/statement-plans';
@@ -62,10 +62,18 @@ describe.each(storeDatabases('search-trigrams'))('searching profiles on $name', 
     expect(await searchPieceOf(db, 'SCALE')).toBeNull();
   });
 
-  it('finds what a search by the whole pattern finds, by a plan that reads neither every match nor the account', async () => {
+  it('finds and counts what a search by the whole pattern finds, by a plan that reads neither every match nor the account', async () => {
     const reader = everything(accountId);
-    for (const q of ['Scale 00042', 'scale 0199', 'CALE', 'batch', 'Scale 10000']) {
+    const matching = {
+      'Scale 00042': 1,
+      'scale 0199': 10,
+      CALE: PROFILES,
+      batch: PROFILES,
+      'Scale 10000': 0,
+    };
+    for (const [q, count] of Object.entries(matching)) {
       const page = { limit: 50, after: null, q };
+      expect(await countProfiles(db, reader, { q })).toBe(count);
       const sent = await statementsOf(db, (spy) => listProfileEntries(spy, reader, page));
       const [listed] = sent.filter(({ sql }) => sql.includes('search_text'));
       const whole = await listProfiles(db, reader, page);
