@@ -93,6 +93,16 @@ export function schedulingOf(pid: number | 'self'): Scheduling | null {
   return { nice: Number(fields[16]), realTimePriority: Number(fields[37]), policy: Number(fields[38]) };
 }
 
+/** The capabilities this process holds in effect (CapEff of /proc/self/status, bit n = capability n). */
+export function effectiveCapabilities(): bigint {
+  try {
+    const line = /^CapEff:\s*([0-9a-f]+)$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return line ? BigInt(`0x${line[1]}`) : 0n;
+  } catch {
+    return 0n;
+  }
+}
+
 /** The fields of /proc/<pid>/stat from the state on. */
 function statFields(pid: number | 'self'): string[] | null {
   try {
