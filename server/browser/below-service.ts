@@ -22,8 +22,8 @@ const thisProcess = (): ServiceProcess => ({
  * inherits, so that the API answers promptly while the browsers take the cores (issue 48): NICER_BY nicer, and when
  * the service runs under a real-time policy (a bench under `chrt`), one real-time priority lower (the normal policy
  * below priority 2). With CAP_SYS_NICE (root), Chromium would set its threads' nice values itself (down to −8 for
- * drawing and input): it runs without it, dropped by `setpriv` where the service may drop it (CAP_SETPCAP). `chrt`, `setpriv` and `nice` exec what they start,
- * so the pid stays the browser's.
+ * drawing and input): it runs without it, dropped by `setpriv` where the service may drop it (CAP_SETPCAP).
+ * `chrt`, `setpriv` and `nice` exec what they start, so the pid stays the browser's.
  */
 export function belowService(
   command: string,
