@@ -82,7 +82,9 @@ async function profileSession(): Promise<Reading> {
     const profile = dataOf(await act('create_profile', { name: 'CreepJS' }));
     session_id = dataOf(await act('start_session', { profile_id: profile.id, headless: true })).id as string;
     await act('browser_navigate', { session_id, url: `${origin}/` });
-    await act('browser_wait_for', { session_id, time: WAIT_S });
+    // browser_wait_for waits at most 20 s a call.
+    for (let left = WAIT_S; left > 0; left -= 20)
+      await act('browser_wait_for', { session_id, time: Math.min(20, left) });
     return JSON.parse(textOf(await act('browser_evaluate', { session_id, expression: READ }))) as Reading;
   } finally {
     if (session_id) await call(client, 'stop_session', { session_id }).catch(() => undefined);
