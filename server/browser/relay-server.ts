@@ -59,9 +59,9 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
   if (options.upstream) checkUpstream(options.upstream);
   const upstream = upstreamFor(options.upstream, options.policy);
   const secret = Buffer.from(`${RELAY_USERNAME}:${options.secret}`);
-  let isOwner: ((socket: Socket) => Promise<boolean>) | null = null;
-  const verdicts = new WeakMap<Socket, Promise<boolean>>();
-  const isOwnBrowser = async (socket: Socket) => {
+  let isOwner: ((socket: Socket) => boolean) | null = null;
+  const verdicts = new WeakMap<Socket, boolean>();
+  const isOwnBrowser = (socket: Socket) => {
     if (isOwner === null) return false;
     let own = verdicts.get(socket);
     if (own === undefined) {
@@ -70,10 +70,10 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
     }
     return own;
   };
-  const refusal = async (head: RequestHead, client: Socket): Promise<Buffer | null> => {
+  const refusal = (head: RequestHead, client: Socket): Buffer | null => {
     const given = basicCredentials(head);
     if (given !== null && given.length === secret.length && timingSafeEqual(given, secret)) return null;
-    if (!(await isOwnBrowser(client))) return relayAnswer(403, 'This relay serves one browser only.');
+    if (!isOwnBrowser(client)) return relayAnswer(403, 'This relay serves one browser only.');
     return relayAnswer(407, 'This relay asks its browser for its credentials.', [
       'Proxy-Authenticate: Basic realm="session relay"',
     ]);
@@ -117,7 +117,7 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
 interface Relay {
   upstream: Upstream;
   /** The relay's answer to a request that does not present the secret, or null to serve it. */
-  refusal(head: RequestHead, client: Socket): Promise<Buffer | null>;
+  refusal(head: RequestHead, client: Socket): Buffer | null;
   /** Runs `open`, telling of a policy refusal for `host` before it throws. */
   reach(host: string, open: () => Promise<Socket>): Promise<Socket>;
   limits: ConnectionLimits;
@@ -153,7 +153,7 @@ async function serveConnection(client: Socket, relay: Relay): Promise<void> {
       if (read === null) break;
       const { head } = read;
       rest = read.rest;
-      const refused = await relay.refusal(head, client);
+      const refused = relay.refusal(head, client);
       if (refused !== null) return void client.end(refused);
       relay.limits.proven(client);
       if (head.method === 'CONNECT') {

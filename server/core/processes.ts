@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
@@ -53,10 +53,20 @@ export async function liveGroupMembers(groupId: number): Promise<number[]> {
   const stats = await Promise.all(
     pids.map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').then(statOf, () => null)),
   );
-  return pids.filter((_, index) => {
-    const stat = stats[index];
-    return stat != null && stat.processGroup === groupId && stat.state !== 'Z';
-  });
+  return pids.filter((_, index) => isLiveMember(stats[index] ?? null, groupId));
+}
+
+/**
+ * The same, read at once, for a session's relay (in a worker thread of its own, not the service's): a connection
+ * waiting on a scan counts as unproven, and a flood of them evicted the browser's own before it was answered.
+ */
+export function liveGroupMembersNow(groupId: number): number[] {
+  const pids = readdirSync('/proc').filter(isPid).map(Number);
+  return pids.filter((pid) => isLiveMember(readStat(pid), groupId));
+}
+
+function isLiveMember(stat: { state: string; processGroup: number } | null, groupId: number): boolean {
+  return stat !== null && stat.processGroup === groupId && stat.state !== 'Z';
 }
 
 export function processGroupOf(pid: number): number | null {

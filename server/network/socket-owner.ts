@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { liveGroupMembers } from '../core/processes';
+import { liveGroupMembersNow } from '../core/processes';
 
 const ESTABLISHED = '01';
 
@@ -9,8 +9,8 @@ const ESTABLISHED = '01';
  * socket table gives the inode of the peer's socket, and a process holds that inode among its descriptors.
  * Linux only; anywhere the tables cannot be read the answer is false.
  */
-export async function peerInProcessGroup(socket: Socket, processGroup: number): Promise<boolean> {
-  return peerHeldByOneOf(socket, await liveGroupMembers(processGroup));
+export function peerInProcessGroup(socket: Socket, processGroup: number): boolean {
+  return peerHeldByOneOf(socket, liveGroupMembersNow(processGroup));
 }
 
 function peerHeldByOneOf(socket: Socket, pids: number[]): boolean {
