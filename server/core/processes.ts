@@ -57,8 +57,8 @@ export async function liveGroupMembers(groupId: number): Promise<number[]> {
 }
 
 /**
- * The same, read at once, for a session's relay (in a worker thread of its own, not the service's): a connection
- * waiting on a scan counts as unproven, and a flood of them evicted the browser's own before it was answered.
+ * The same, read at once, for a session's relay (it runs on the relay worker threads, not the service's main
+ * thread): a connection waiting on a scan counts as unproven, and a flood of unproven ones evicts the oldest first.
  */
 export function liveGroupMembersNow(groupId: number): number[] {
   const pids = readdirSync('/proc').filter(isPid).map(Number);

@@ -44,10 +44,10 @@ interface Turns {
  * catch up, and has at most SHARED requests served at once. An active account's time with nothing asked, past
  * TURN_ROUND_MS, counts as served at its share (1 ÷ the active accounts): what it leaves unused goes to the others, so
  * an account asking one request after another beside one that polls every 250 ms is not held to the poller's pace
- * (issue 48), while one asking without pause keeps its turns beside a flood. So one
- * account sending eight requests at once, or requests that each take long (a large export), gets about half of the
- * process beside another busy account, and a quiet account is served at once. Alone, an account has ALONE at once. Heavy work inside one request gives way
- * of its own (Activity.inPieces, told by `othersActive`).
+ * (issue 48), while one asking without pause keeps its turns beside a flood. So one account sending eight requests
+ * at once, or requests that each take long (a large export), gets about half of the process beside another busy
+ * account, and a quiet account is served at once. Alone, an account has ALONE at once. Heavy work inside one
+ * request gives way of its own (Activity.inPieces, told by `othersActive`).
  */
 export class RequestTurns {
   private readonly accounts = new Map<string, Turns>();
@@ -78,7 +78,10 @@ export class RequestTurns {
       this.accounts.set(key, turns);
     } else if (!this.isActive(turns, now)) turns.servedMs = Math.max(turns.servedMs, least ?? 0);
     else if (least !== null)
-      turns.servedMs = Math.max(turns.servedMs, Math.min(this.servedBy(turns, now), least));
+      turns.servedMs = Math.max(
+        turns.servedMs,
+        Math.min(this.servedBy(turns, now, this.activeCount(now)), least),
+      );
     turns.idleSinceMs = null;
     turns.seenAtMs = now;
     return turns;
@@ -97,22 +100,27 @@ export class RequestTurns {
 
   /** The least time served among the active accounts other than `key`; null when none is active. */
   private leastServed(key: string, now: number): number | null {
+    const active = this.activeCount(now);
     let least: number | null = null;
     for (const [other, turns] of this.accounts)
       if (other !== key && this.isActive(turns, now)) {
-        const served = this.servedBy(turns, now);
+        const served = this.servedBy(turns, now, active);
         if (least === null || served < least) least = served;
       }
     return least;
   }
 
   /** Its time served, with its time idle since its last request, past TURN_ROUND_MS, counted at its share. */
-  private servedBy(turns: Turns, now: number): number {
+  private servedBy(turns: Turns, now: number, active: number): number {
     const idleMs = turns.idleSinceMs === null ? 0 : now - turns.idleSinceMs - TURN_ROUND_MS;
-    if (idleMs <= 0) return turns.servedMs;
+    return idleMs <= 0 ? turns.servedMs : turns.servedMs + idleMs / Math.max(active, 1);
+  }
+
+  /** Counted once per look at the accounts: per account it made each request's look quadratic in them. */
+  private activeCount(now: number): number {
     let active = 0;
     for (const each of this.accounts.values()) if (this.isActive(each, now)) active++;
-    return turns.servedMs + idleMs / Math.max(active, 1);
+    return active;
   }
 
   private isActive(turns: Turns, now: number): boolean {
