@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
+    setupFiles: ['test/e2e/support/failure-report.ts'],
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -45,9 +45,21 @@ export interface ServiceHandle extends TestService {
 }
 
 const running = new Set<ChildProcess>();
+/** The log lines of each service child that runs now, by its base URL: what a failed test prints. */
+const runningLogs = new Map<string, string[]>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
+
+/** The last `count` log lines of every service child that runs now, each under its base URL. */
+export function recentServiceLogs(count: number): string {
+  return [...runningLogs]
+    .map(
+      ([baseUrl, logs]) =>
+        `service at ${baseUrl}, its last ${count} log lines:\n${logs.slice(-count).join('\n')}`,
+    )
+    .join('\n');
+}
 
 /**
  * A new data dir, with the embedded database already made and migrated (data-dir-template.ts); empty for another
@@ -109,13 +121,16 @@ export async function startService(
     throw error;
   });
 
+  const baseUrl = `http://127.0.0.1:${port}`;
+  runningLogs.set(baseUrl, logs);
+  void exited.then(() => runningLogs.delete(baseUrl));
   const cli = (args: string[]) => runCli(args, { dataDir, env: options.env, root: options.root });
   const stopWith = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exited;
   };
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     port,
     pid: child.pid ?? -1,
     dataDir,

@@ -2,6 +2,7 @@ import { TypedText } from '../../../lib/api/inputs/automation';
 import { Ref } from '../../../lib/api/inputs/page-tools';
 import { z } from '../../../lib/api/zod';
 import { refsOf } from '../page-refs';
+import { chooseOptions } from '../page-select';
 import { where } from '../page-where';
 import { definePageTool, ELEMENT_TIMEOUT } from './page-tool';
 
@@ -34,7 +35,7 @@ export const fillForm = definePageTool({
       const target = await refsOf(tab.current).locate(field.ref, field.name);
       if (field.type === 'checkbox' || field.type === 'radio')
         await target.setChecked(field.value === 'true', { timeout });
-      else if (field.type === 'combobox') await target.selectOption(field.value, { timeout });
+      else if (field.type === 'combobox') await chooseOptions(target, [field.value], timeout);
       else await target.fill(field.value, { timeout });
     }
     return where(tab.current, `Filled ${fields.length} field${fields.length === 1 ? '' : 's'}.`);

@@ -1,9 +1,8 @@
 import { z } from '../../../lib/api/zod';
 import { PageProblem } from '../../core/domain-errors';
+import { goInHistory } from '../page-history';
 import { where } from '../page-where';
 import { definePageTool } from './page-tool';
-
-const WITHIN = { timeout: 10_000 } as const;
 
 export const history = definePageTool({
   name: 'browser_history',
@@ -12,13 +11,7 @@ export const history = definePageTool({
   input: { go: z.enum(['back', 'forward']) },
   async run(tab, { go }) {
     const page = tab.current;
-    const before = page.url();
-    const how = { waitUntil: 'commit', ...WITHIN } as const;
-    const went = go === 'back' ? await page.goBack(how) : await page.goForward(how);
-    if (went === null && page.url() === before) throw new PageProblem(`There is no page to go ${go} to.`);
-    // A page the back-forward cache restored (no response) is loaded again: Playwright's refs do not follow a
-    // restored document, so the next snapshot's would not resolve.
-    if (went === null) await page.reload({ waitUntil: 'load', ...WITHIN });
+    if (!(await goInHistory(page, go))) throw new PageProblem(`There is no page to go ${go} to.`);
     return where(page, `Went ${go}.`);
   },
 });

@@ -1,6 +1,7 @@
 import { Ref } from '../../../lib/api/inputs/page-tools';
 import { z } from '../../../lib/api/zod';
 import { refsOf } from '../page-refs';
+import { chooseOptions } from '../page-select';
 import { where } from '../page-where';
 import { definePageTool, ELEMENT_TIMEOUT } from './page-tool';
 
@@ -14,7 +15,7 @@ export const selectOption = definePageTool({
   },
   async run(tab, { ref, values }) {
     const target = await refsOf(tab.current).locate(ref, undefined);
-    const chosen = await target.selectOption(values, { timeout: ELEMENT_TIMEOUT });
+    const chosen = await chooseOptions(target, values, ELEMENT_TIMEOUT);
     return where(tab.current, `Selected ${chosen.join(', ')}.`);
   },
 });

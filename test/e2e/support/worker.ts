@@ -105,21 +105,34 @@ export async function workerIsRunning(context: BrowserContext): Promise<boolean>
   return (await workerTargetIds(context)).length > 0;
 }
 
-/** Ends the extension's service worker, as Chrome does with an idle one, and resolves once it is gone. */
+/**
+ * Ends the extension's service worker, as Chrome does with an idle one, and resolves once it is gone. An event
+ * that comes as it ends (an alarm, a closing popup's port) can start it again at once, under the same DevTools
+ * target: it is then ended again, as Chrome would end it once idle.
+ */
 export async function endWorker(context: BrowserContext): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await closeWorkerTargets(context);
+    const settled = Date.now() + 1_000;
+    while ((await workerIsRunning(context)) && Date.now() < settled) await sleep(100);
+    if (!(await workerIsRunning(context))) return;
+    if (Date.now() > deadline) throw new Error('the worker did not end');
+  }
+}
+
+async function closeWorkerTargets(context: BrowserContext): Promise<void> {
   const devtools = await browserSession(context);
   try {
+    // A worker that ended since it was listed has no target left to close.
     for (const targetId of await workerTargetIds(context))
-      await devtools.send('Target.closeTarget', { targetId });
+      await devtools.send('Target.closeTarget', { targetId }).catch(() => undefined);
   } finally {
     await devtools.detach();
   }
-  const deadline = Date.now() + 10_000;
-  while (await workerIsRunning(context)) {
-    if (Date.now() > deadline) throw new Error('the worker did not end');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function workerTargetIds(context: BrowserContext): Promise<string[]> {
   const devtools = await browserSession(context);
