@@ -20,7 +20,7 @@ export async function openPostgres(connectionString: string, waitMs = 0): Promis
   pool.on('error', () => {});
   await firstAnswer(pool, connectionString, waitMs);
   const names = new StatementNames();
-  const wrap = (target: pg.Pool | pg.PoolClient): Queryable => ({
+  const wrap = (target: Sender): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
       const name = names.nameOf(sql) ?? undefined;
       const result = await target.query({ name, text: sql, values: [...params] });
@@ -37,7 +37,7 @@ export async function openPostgres(connectionString: string, waitMs = 0): Promis
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const result = await fn(wrap(client));
+        const result = await fn(wrap(oneAtATime(client)));
         await client.query('commit');
         return result;
       } catch (error) {
@@ -49,6 +49,26 @@ export async function openPostgres(connectionString: string, waitMs = 0): Promis
     },
     listen: (channel, handlers) => listenOn(connectionString, channel, handlers),
     close: () => pool.end(),
+  };
+}
+
+/** What statements are sent through: the pool (a free connection each), or a transaction's one connection. */
+interface Sender {
+  query(statement: string | pg.QueryConfig): Promise<pg.QueryResult>;
+}
+
+/**
+ * A transaction's connection, sent its statements one at a time: a caller may send several at once (events emitted
+ * side by side), which `pg` only queues for it as a deprecated use that pg@9 refuses.
+ */
+function oneAtATime(client: pg.PoolClient): Sender {
+  let last: Promise<unknown> = Promise.resolve();
+  return {
+    query(statement) {
+      const sent = last.then(() => client.query(statement));
+      last = sent.catch(() => {});
+      return sent;
+    },
   };
 }
 

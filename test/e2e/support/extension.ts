@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { BrowserContext, Page, Worker } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage, Page, Worker } from 'playwright-core';
 import { type ExtensionBrowser, launchWithExtension } from '../../../scripts/extension-browser';
 import { PROJECT_ROOT } from '../../../server/core/config';
 import { makeTempDir } from '../../support/browser-fixtures';
@@ -16,6 +16,43 @@ export interface Extension extends ExtensionBrowser {
   currentWorker(): Worker;
 }
 
+/** How many console lines of its pages and worker each open extension keeps, for a failure's report. */
+const CONSOLE_KEPT = 30;
+/** The open extensions' contexts, each with the last lines their pages and worker wrote to the console. */
+const open = new Map<BrowserContext, string[]>();
+
+/** What each open extension shows and said last: its pages' addresses and text, and its console's last lines. */
+export async function extensionsNow(): Promise<string> {
+  const reports = await Promise.all(
+    [...open].map(async ([context, said]) => {
+      const pages = await Promise.all(
+        context.pages().map(async (page) => {
+          const text = await page
+            .evaluate(() => document.body?.innerText ?? '')
+            .then((shown) => shown.replace(/\s+/g, ' ').slice(0, 600))
+            .catch((error: unknown) => `(unreadable: ${error})`);
+          return `  ${page.url()}: ${text}`;
+        }),
+      );
+      return ['an extension’s pages:', ...pages, 'its console, last lines:', ...said].join('\n');
+    }),
+  );
+  return reports.join('\n');
+}
+
+function keepConsole(context: BrowserContext): string[] {
+  const said: string[] = [];
+  const keep = (from: string) => (message: ConsoleMessage) => {
+    said.push(`  ${from} ${message.type()}: ${message.text().slice(0, 500)}`);
+    said.splice(0, said.length - CONSOLE_KEPT);
+  };
+  const follow = (worker: Worker) => worker.on('console', keep('worker'));
+  context.serviceWorkers().forEach(follow);
+  context.on('serviceworker', follow);
+  context.on('page', (page) => page.on('console', keep('page')));
+  return said;
+}
+
 /** Headless Chromium with the built extension, on a profile folder that `close()` removes. */
 export async function openExtension(): Promise<Extension> {
   const profile = makeTempDir('pp-e2e-browser');
@@ -27,6 +64,7 @@ export async function openExtension(): Promise<Extension> {
     profile.remove();
     throw error;
   });
+  open.set(browser.context, keepConsole(browser.context));
   return {
     ...browser,
     async openPopup(route = '') {
@@ -37,6 +75,7 @@ export async function openExtension(): Promise<Extension> {
     },
     currentWorker: () => currentWorker(browser.context),
     async close() {
+      open.delete(browser.context);
       await browser.close().catch(() => undefined);
       profile.remove();
     },

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiClient, createClient } from '../../../lib/api/client';
 import { ApiError } from '../../../lib/api/errors';
 import { loadMigrations } from '../../../server/db/migrate';
+import { openPostgres } from '../../../server/db/postgres';
 import { openEventStream } from '../../support/event-stream';
 import {
   createDataDir,
@@ -141,6 +142,38 @@ describe.skipIf(!bin)('on PostgreSQL', () => {
       data: { event_type: string }[];
     };
     expect(deliveries.data.map((delivery) => delivery.event_type)).toEqual(['profile.deleted']);
+  });
+
+  it('sends a transaction the statements asked of it at once one after another, each with its own answer', async () => {
+    const database = await openPostgres(postgres.url);
+    const inFlight = new Map<object, number>();
+    let most = 0;
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      const sent = (query as (...a: unknown[]) => unknown).apply(this, args);
+      if (!(sent instanceof Promise)) return sent;
+      inFlight.set(this, (inFlight.get(this) ?? 0) + 1);
+      most = Math.max(most, inFlight.get(this) ?? 0);
+      return sent.finally(() => inFlight.set(this, (inFlight.get(this) ?? 1) - 1));
+    } as typeof query);
+    try {
+      const answers = await database.transaction((tx) =>
+        Promise.all([
+          tx.query<{ n: number }>('select 1 as n from pg_sleep(0.05)'),
+          tx.query<{ n: number }>('select 2 as n'),
+          tx.query<{ n: number }>('select $1::int as n', [3]),
+        ]),
+      );
+      expect(answers).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 3 }]]);
+      // pg queues statements sent to one connection at once only as a deprecated use (refused from pg@9).
+      expect(most).toBe(1);
+    } finally {
+      spy.mockRestore();
+      await database.close();
+    }
   });
 
   it('keeps data and migrations across a restart, and takes keys while running', async () => {
