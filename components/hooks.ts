@@ -58,6 +58,23 @@ export function useList<T>(
   return { list: cached?.data, savedAt: cached?.savedAt, task, refresh };
 }
 
+/**
+ * The page's writes of its forms' drafts, one after another. Each reads all the drafts and writes them back, so two
+ * at once lose one: a keep of the last keystroke that lands after the form's forget leaves the draft kept, and the
+ * form reopens on it (a typed password then reads as lost).
+ */
+let draftWrites: Promise<void> = Promise.resolve();
+
+function writeDraft(form: string, fields: Record<string, string> | null): Promise<void> {
+  draftWrites = draftWrites
+    .then(async () => {
+      const { [form]: _, ...others } = await drafts.getValue();
+      await drafts.setValue(fields ? { ...others, [form]: fields } : others);
+    })
+    .catch((error: unknown) => console.warn('Profile Pilot: a form draft could not be kept', error));
+  return draftWrites;
+}
+
 /** Fields never kept, whatever the form: passwords and keys. */
 const SECRETS = ['password', 'apiKey'];
 
@@ -89,10 +106,7 @@ export function useDraft<T extends Record<string, string>>(
     const stillLost = Object.fromEntries(lost.map((name) => [name, 'lost']));
     if (typed.current) keep(keepable({ ...draft, ...stillLost }, neverKept));
   }, [draft]);
-  async function keep(fields: Record<string, string> | null) {
-    const { [form]: _, ...others } = await drafts.getValue();
-    await drafts.setValue(fields ? { ...others, [form]: fields } : others);
-  }
+  const keep = (fields: Record<string, string> | null) => writeDraft(form, fields);
   function update(change: Partial<T>) {
     typed.current = true;
     setLost((names) => names.filter((name) => !(name in change)));

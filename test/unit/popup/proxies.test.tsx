@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Proxies } from '../../../entrypoints/popup/Proxies';
 import type { ProxyCheck, ProxyConfig } from '../../../lib/api/schemas/proxies';
 import { cachedProxies, drafts, proxyCheckJob } from '../../../lib/storage';
@@ -362,6 +362,29 @@ describe('Proxies', () => {
     expect(field('Password').placeholder).toBe('');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(mock.sentOf('proxy.save')[0]?.proxy.password).toBeNull());
+  });
+
+  it('forgets its draft once saved, though the keep of the last keystroke was still on its way', async () => {
+    installPopupBrowser();
+    mockConnector({
+      'proxies.refresh': listed(),
+      'proxy.save': savedAs(({ proxy: body }) => proxy('prx_9', body.name ?? 'unnamed')),
+    });
+    render(<Proxies />);
+    fireEvent.click(await screen.findByRole('button', { name: 'New proxy' }));
+    typeInto(field('Paste a proxy URL'), 'http://alice:S3cret-pass@proxy.example:8080');
+    await waitFor(async () => expect((await drafts.getValue())['proxy:new']).toBeTruthy());
+    // Storage is slow to answer the keep of the next keystroke, and quick for what follows it.
+    const read = drafts.getValue;
+    vi.spyOn(drafts, 'getValue').mockImplementationOnce(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return read();
+    });
+    typeInto(field('Name'), 'Lab');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Lab')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await drafts.getValue()).toEqual({});
   });
 
   it('keeps no password in its draft when the popup closes mid-form, and asks for it again', async () => {
