@@ -28,16 +28,35 @@ export async function extensionsNow(): Promise<string> {
       const pages = await Promise.all(
         context.pages().map(async (page) => {
           const text = await page
+            // biome-ignore lint/performance/useDomNodeTextContent: what the page shows, laid out, as a person saw it
             .evaluate(() => document.body?.innerText ?? '')
             .then((shown) => shown.replace(/\s+/g, ' ').slice(0, 600))
             .catch((error: unknown) => `(unreadable: ${error})`);
           return `  ${page.url()}: ${text}`;
         }),
       );
-      return ['an extension’s pages:', ...pages, 'its console, last lines:', ...said].join('\n');
+      const kept = await keptLists(context);
+      return ['an extension’s pages:', ...pages, 'its console, last lines:', ...said, ...kept].join('\n');
     }),
   );
   return reports.join('\n');
+}
+
+/** The lists the worker keeps, each as what it was read for and how many entries it holds (never the key). */
+async function keptLists(context: BrowserContext): Promise<string[]> {
+  const worker = context.serviceWorkers().at(-1);
+  if (!worker) return [];
+  const lists = await worker
+    .evaluate(async () => {
+      const { storage } = (globalThis as unknown as { chrome: typeof import('wxt/browser').browser }).chrome;
+      const kept = await storage.local.get(['cachedProfiles', 'cachedProxies', 'cachedSessions']);
+      return Object.entries(kept).map(([name, value]) => {
+        const list = value as { data?: unknown[]; filter?: unknown; savedAt?: number } | null;
+        return `  ${name}: ${list?.data?.length ?? 0} entries, filter ${JSON.stringify(list?.filter ?? null)}, saved at ${list?.savedAt}`;
+      });
+    })
+    .catch((error: unknown) => [`  (unreadable: ${error})`]);
+  return ['its kept lists:', ...lists];
 }
 
 function keepConsole(context: BrowserContext): string[] {
