@@ -2,13 +2,13 @@ import type { Page } from 'playwright-core';
 import { PageAddress } from '../../../lib/api/inputs/automation';
 import { PageProblem } from '../../core/domain-errors';
 import { openDialog } from '../page-dialogs';
+import { goInHistory } from '../page-history';
 import { cutUrl } from '../page-text';
 import { where } from '../page-where';
 import { runStep } from '../steps';
 import { definePageTool, stepContext } from './page-tool';
 
-/** Going back from a failed navigation's error page, and opening the address again where there is no going back. */
-const GO_BACK = { waitUntil: 'commit', timeout: 10_000 } as const;
+/** How long opening the address again, where there was nothing to go back to, may take. */
 const OPEN_AGAIN = { waitUntil: 'load', timeout: 10_000 } as const;
 
 export const navigate = definePageTool({
@@ -39,9 +39,9 @@ async function navigateOrStay(page: Page, go: () => Promise<unknown>): Promise<v
       await page
         .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 1_000 })
         .catch(() => null);
-    // The page before comes back from the back-forward cache, as it was (a form the agent filled stays filled):
-    // waited for to its commit, as its load event never fires (waiting for one cost every failed navigation 10 s).
-    if (page.url() !== before) await page.goBack(GO_BACK).catch(() => null);
+    // The page before comes back from the back-forward cache: waiting for its load event, which never fires,
+    // cost every failed navigation 10 s.
+    if (page.url() !== before) await goInHistory(page, 'back').catch(() => null);
     // An error page that took the place of the entry has nothing to go back to: open the address again.
     if (page.url() !== before && /^https?:/.test(before))
       await page.goto(before, OPEN_AGAIN).catch(() => null);
